@@ -1,0 +1,127 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import { menuHref, SHOP_MENU } from "~/lib/shop-menu";
+
+interface HeaderUser {
+  userName: string;
+}
+
+function MenuItems() {
+  const location = useLocation();
+  const current = `${location.pathname}${location.search}`;
+  return (
+    <>
+      {SHOP_MENU.map((item) => {
+        const href = menuHref(item);
+        return (
+          <Link
+            key={item.id}
+            to={href}
+            aria-current={current === href ? "page" : undefined}
+            prefetch="intent"
+          >
+            {item.label}
+          </Link>
+        );
+      })}
+    </>
+  );
+}
+
+function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: number }) {
+  const initial = user.userName.trim().charAt(0).toUpperCase() || "U";
+  return (
+    <>
+      <Link to="/shop/cart" className="icon-button" aria-label={`Open your cart, ${cartCount} items`}>
+        <svg
+          width="20"
+          height="20"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          aria-hidden="true"
+        >
+          <circle cx="9" cy="21" r="1" />
+          <circle cx="20" cy="21" r="1" />
+          <path d="M1 1h4l2.7 13.4a2 2 0 0 0 2 1.6h9.7a2 2 0 0 0 2-1.6L23 6H6" />
+        </svg>
+        <span className="count-badge" data-testid="cart-count">
+          {cartCount}
+        </span>
+      </Link>
+      <details className="avatar-menu">
+        <summary aria-label="Open the account menu">
+          <span className="avatar" aria-hidden="true">
+            {initial}
+          </span>
+        </summary>
+        <div className="avatar-menu__panel" role="menu">
+          <div className="menu-label">Logged in as {user.userName}</div>
+          <hr className="menu-divider" />
+          <Link to="/shop/account" className="menu-item" role="menuitem">
+            Account
+          </Link>
+          <hr className="menu-divider" />
+          <Form method="post" action="/logout">
+            <button type="submit" className="menu-item" role="menuitem">
+              Logout
+            </button>
+          </Form>
+        </div>
+      </details>
+    </>
+  );
+}
+
+/**
+ * The shop header. On small screens the menu sits in a <details> sheet, so it
+ * opens without JavaScript.
+ */
+export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartCount: number }) {
+  return (
+    <header className="shop-header">
+      <div className="shop-header__bar">
+        <Link to="/shop/home" className="shop-logo">
+          <svg
+            width="24"
+            height="24"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            aria-hidden="true"
+          >
+            <path d="M3 9h18l-2 12H5z" />
+            <path d="M8 9a4 4 0 0 1 8 0" />
+          </svg>
+          <span>Ecommerce</span>
+        </Link>
+        <details className="shop-mobile">
+          <summary className="icon-button" aria-label="Open the menu">
+            ☰
+          </summary>
+          <div className="shop-mobile__panel">
+            <nav className="shop-menu" aria-label="Shop menu">
+              <MenuItems />
+            </nav>
+            {user ? (
+              <div className="shop-actions">
+                <HeaderActions user={user} cartCount={cartCount} />
+              </div>
+            ) : null}
+          </div>
+        </details>
+        <nav className="shop-menu shop-bar-menu" aria-label="Main">
+          <MenuItems />
+        </nav>
+        {user ? (
+          <div className="shop-actions shop-bar-actions">
+            <HeaderActions user={user} cartCount={cartCount} />
+          </div>
+        ) : (
+          <span />
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,86 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { AppError, type FieldErrors } from "./errors.server";
+
+/**
+ * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a
+ * boolean `success`; errors are `{ success: false, message, errors? }`.
+ */
+
+export function apiJson(
+  body: Record<string, unknown>,
+  init: { status?: number; headers?: HeadersInit } = {},
+) {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+}
+
+export function apiError(
+  status: number,
+  message: string,
+  errors?: FieldErrors,
+  headers?: HeadersInit,
+): Response {
+  return apiJson({ success: false, message, ...(errors ? { errors } : {}) }, { status, headers });
+}
+
+/** Reads a JSON object body: 415 for another content type, 400 for malformed JSON. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw new AppError(415, "Send the body as JSON (Content-Type: application/json)");
+  }
+  let body: unknown;
+  try {
+    const text = await request.text();
+    body = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new AppError(400, "The request body is not valid JSON");
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new AppError(400, "The request body must be a JSON object");
+  }
+  return body as Record<string, unknown>;
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>;
+
+/** Turns anything a handler throws into a JSON answer; never an HTML page or a stack trace. */
+export async function runApiHandler(handler: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handler();
+  } catch (error) {
+    if (error instanceof AppError) {
+      return apiError(error.status, error.message, error.fieldErrors, error.headers);
+    }
+    if (error instanceof Response) return error;
+    console.error("API handler failed:", error);
+    return apiError(500, "Something went wrong on our side. Please try again later.");
+  }
+}
+
+/**
+ * Builds a resource route's loader and action from handlers per method, so
+ * that an unsupported method answers 405 JSON with an Allow header.
+ */
+export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
+  const allowed = Object.keys(handlers).join(", ");
+  const dispatch = (args: LoaderFunctionArgs | ActionFunctionArgs) => {
+    const method = args.request.method.toUpperCase() as Method;
+    const handler = handlers[method];
+    if (!handler) {
+      return Promise.resolve(
+        apiError(405, `Method ${method} is not allowed here. Allowed: ${allowed}`, undefined, {
+          Allow: allowed,
+        }),
+      );
+    }
+    return runApiHandler(() => handler(args));
+  };
+  return {
+    loader: (args: LoaderFunctionArgs) => dispatch(args),
+    action: (args: ActionFunctionArgs) => dispatch(args),
+  };
+}

@@ -1,0 +1,127 @@
+import { redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import type { SessionUser } from "~/services/users.server";
+import { verifyLogin } from "~/services/users.server";
+import { AppError, badRequest, forbidden, unauthorized } from "./errors.server";
+import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./rate-limit.server";
+import { fieldErrorsOf, loginSchema } from "./schemas";
+import { getSessionUser } from "./session.server";
+
+/**
+ * Sign-in with remix-auth's FormStrategy. remix-auth v4 only returns the user;
+ * the session (a row in PostgreSQL) is ours: see session.server.ts.
+ */
+
+export const INVALID_LOGIN_MESSAGE = "Incorrect email or password. Please try again";
+
+const CLIENT_KEY_HEADER = "X-Internal-Client-Key";
+
+const authenticator = new Authenticator<SessionUser>();
+authenticator.use(
+  new FormStrategy<SessionUser>(async ({ form, request }) => {
+    const parsed = loginSchema.safeParse({ email: form.get("email"), password: form.get("password") });
+    if (!parsed.success) throw badRequest("Please check the highlighted fields", fieldErrorsOf(parsed.error));
+    const { email, password } = parsed.data;
+    const clientKey = request.headers.get(CLIENT_KEY_HEADER) ?? "unknown";
+    await assertLoginAllowed(clientKey, email);
+    const user = await verifyLogin(email, password);
+    if (!user) {
+      await recordLoginFailure(clientKey, email);
+      throw new AppError(401, INVALID_LOGIN_MESSAGE);
+    }
+    await recordLoginSuccess(email);
+    return user;
+  }),
+  "form",
+);
+
+/**
+ * Checks credentials read from a form or a JSON body. Throws AppError: 400 for
+ * invalid fields, 401 for wrong credentials, 429 when rate limited.
+ */
+export async function authenticateLogin(
+  request: Request,
+  clientKey: string,
+  credentials: { email: unknown; password: unknown },
+): Promise<SessionUser> {
+  // The strategy reads a form: hand both faces' fields over as one, with the
+  // client key that the HTTP server (not a header of the caller) determined.
+  const form = new URLSearchParams();
+  if (typeof credentials.email === "string") form.set("email", credentials.email);
+  if (typeof credentials.password === "string") form.set("password", credentials.password);
+  const formRequest = new Request(request.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", [CLIENT_KEY_HEADER]: clientKey },
+    body: form.toString(),
+  });
+  try {
+    return await authenticator.authenticate("form", formRequest);
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    throw cause instanceof AppError ? cause : error;
+  }
+}
+
+export function homePathFor(user: SessionUser): string {
+  return user.role === "admin" ? "/admin/dashboard" : "/shop/home";
+}
+
+function loginRedirect(request: Request): never {
+  const url = new URL(request.url);
+  const back = `${url.pathname}${url.search}`;
+  const search = back && back !== "/" ? `?${new URLSearchParams({ redirectTo: back })}` : "";
+  throw redirect(`/auth/login${search}`);
+}
+
+/** Page guard: the signed-in user, or a redirect to sign-in that comes back here. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) loginRedirect(request);
+  return user;
+}
+
+/** Page guard for /admin: shoppers are sent to the access-denied page. */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.role !== "admin") throw redirect("/unauth-page");
+  return user;
+}
+
+/** Page guard for /shop: admins do not shop and go to their dashboard. */
+export async function requireShopper(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.role === "admin") throw redirect("/admin/dashboard");
+  return user;
+}
+
+/** Page guard for /auth: a signed-in user goes home. */
+export async function requireAnonymous(request: Request): Promise<void> {
+  const user = await getSessionUser(request);
+  if (user) throw redirect(homePathFor(user));
+}
+
+/** API guard: 401 when not signed in. */
+export async function requireApiUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw unauthorized();
+  return user;
+}
+
+/** API guard: 401 anonymous, 403 for shoppers. */
+export async function requireApiAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireApiUser(request);
+  if (user.role !== "admin") throw forbidden("Only admins can do this");
+  return user;
+}
+
+/**
+ * API guard for a shopper's own data: 401 anonymous, 403 for admins (they do
+ * not shop) and for a `userId` that is not the caller's.
+ */
+export async function requireApiShopper(request: Request, userId?: unknown): Promise<SessionUser> {
+  const user = await requireApiUser(request);
+  if (user.role === "admin") throw forbidden("Admins cannot use the shopper's cart, addresses or orders");
+  if (userId !== undefined && userId !== user.id) throw forbidden("You can only access your own data");
+  return user;
+}

@@ -1,0 +1,207 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place that reads process.env. Everything else asks `getConfig()`.
+ * Validation runs once at start so that a bad variable stops the shop with a
+ * message that names it, instead of failing on the first request that needs it.
+ */
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
+
+const originList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value) return [] as string[];
+      const origins: string[] = [];
+      for (const part of value
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean)) {
+        try {
+          const url = new URL(part);
+          if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol");
+          origins.push(url.origin);
+        } catch {
+          ctx.addIssue({ code: "custom", message: `"${part}" is not an http(s) origin` });
+        }
+      }
+      return origins;
+    }),
+);
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.preprocess(
+      emptyToUndefined,
+      z.enum(["development", "production", "test"]).default("development"),
+    ),
+    PORT: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ message: "must be a number" })
+        .int("must be a whole number")
+        .min(1, "must be between 1 and 65535")
+        .max(65535, "must be between 1 and 65535")
+        .default(3000),
+    ),
+    HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .refine((value) => /^postgres(ql)?:\/\//.test(value), {
+          message: "must be a postgres:// or postgresql:// URL",
+        })
+        .optional(),
+    ),
+    DATA_DIR: z.preprocess(emptyToUndefined, z.string().default(".data")),
+    SESSION_SECRET: optionalString,
+    APP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .url("must be an absolute URL such as https://shop.example.com")
+        .refine((value) => /^https?:/.test(value), { message: "must start with http:// or https://" })
+        .optional(),
+    ),
+    PAYPAL_CLIENT_ID: optionalString,
+    PAYPAL_CLIENT_SECRET: optionalString,
+    PAYPAL_ENVIRONMENT: z.preprocess(
+      emptyToUndefined,
+      z.enum(["sandbox", "live"], { message: 'must be "sandbox" or "live"' }).default("sandbox"),
+    ),
+    UPLOAD_DIR: optionalString,
+    CORS_ORIGINS: originList,
+    TRUST_PROXY: z.preprocess(
+      emptyToUndefined,
+      z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("false"),
+    ),
+    LOG_REQUESTS: z.preprocess(
+      emptyToUndefined,
+      z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("true"),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID"],
+        message: "PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET must be set together",
+      });
+    }
+    if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.SESSION_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "is required when NODE_ENV=production and DATABASE_URL is set",
+      });
+    }
+    if (env.SESSION_SECRET && env.SESSION_SECRET.split(",").some((s) => s.trim().length < 16)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "every secret in the comma-separated list must be at least 16 characters",
+      });
+    }
+  });
+
+export interface AppConfig {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  /** Set when an external PostgreSQL is used; undefined means the embedded one. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Newest first: the first one signs, all of them verify. */
+  sessionSecrets: string[];
+  appUrl: string;
+  secureCookies: boolean;
+  paypal: { clientId: string; clientSecret: string; environment: "sandbox" | "live" } | null;
+  paypalEnvironment: "sandbox" | "live";
+  uploadDir: string;
+  corsOrigins: string[];
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
+  logRequests: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  if (existsSync(file)) {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 16) return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = issue.path.join(".") || "environment";
+      return `${name}: ${issue.message}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const parsed = result.data;
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  const sessionSecrets = parsed.SESSION_SECRET
+    ? parsed.SESSION_SECRET.split(",").map((s) => s.trim())
+    : [readOrCreateSecret(dataDir)];
+  const appUrl = (parsed.APP_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, "");
+  return {
+    nodeEnv: parsed.NODE_ENV,
+    port: parsed.PORT,
+    host: parsed.HOST,
+    databaseUrl: parsed.DATABASE_URL,
+    dataDir,
+    sessionSecrets,
+    appUrl,
+    secureCookies: appUrl.startsWith("https://"),
+    paypal:
+      parsed.PAYPAL_CLIENT_ID && parsed.PAYPAL_CLIENT_SECRET
+        ? {
+            clientId: parsed.PAYPAL_CLIENT_ID,
+            clientSecret: parsed.PAYPAL_CLIENT_SECRET,
+            environment: parsed.PAYPAL_ENVIRONMENT,
+          }
+        : null,
+    paypalEnvironment: parsed.PAYPAL_ENVIRONMENT,
+    uploadDir: path.resolve(parsed.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
+    corsOrigins: parsed.CORS_ORIGINS,
+    trustProxy: parsed.TRUST_PROXY === "true",
+    logRequests: parsed.LOG_REQUESTS === "true",
+  };
+}
+
+const holder = globalThis as typeof globalThis & { __shopConfig?: AppConfig };
+
+/** The validated configuration of this process, parsed on first use. */
+export function getConfig(): AppConfig {
+  holder.__shopConfig ??= parseConfig();
+  return holder.__shopConfig;
+}
+
+/** For tests and scripts that need a configuration other than process.env's. */
+export function setConfig(config: AppConfig): void {
+  holder.__shopConfig = config;
+}

@@ -1,0 +1,63 @@
+import pg from "pg";
+import { Sequelize } from "sequelize";
+import { defineModels, type Models } from "~/models/index.server";
+import { getConfig } from "./config.server";
+
+/**
+ * One Sequelize instance per process. The holder lives on globalThis because
+ * the HTTP server (server/index.ts) and the Remix build are separate module
+ * graphs: the server decides which database to use, the build queries it.
+ */
+
+export interface Database {
+  sequelize: Sequelize;
+  models: Models;
+}
+
+interface Holder {
+  __shopDatabaseUrl?: string;
+  __shopDb?: Database;
+  __shopQueryListener?: ((sql: string) => void) | undefined;
+}
+const holder = globalThis as typeof globalThis & Holder;
+
+export function createDatabase(url: string, options: { poolMax?: number } = {}): Database {
+  const sequelize = new Sequelize(url, {
+    dialect: "postgres",
+    dialectModule: pg,
+    logging: (sql) => holder.__shopQueryListener?.(sql),
+    benchmark: false,
+    pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
+    define: { underscored: true },
+  });
+  return { sequelize, models: defineModels(sequelize) };
+}
+
+/** Chooses the database of this process (the server calls this after starting it). */
+export function setDatabaseUrl(url: string): void {
+  holder.__shopDatabaseUrl = url;
+}
+
+export function getDb(): Database {
+  if (!holder.__shopDb) {
+    const url = holder.__shopDatabaseUrl ?? getConfig().databaseUrl;
+    if (!url) {
+      throw new Error(
+        "No database configured: start the shop with `npm start` (embedded PostgreSQL) or set DATABASE_URL",
+      );
+    }
+    holder.__shopDb = createDatabase(url);
+  }
+  return holder.__shopDb;
+}
+
+export async function closeDb(): Promise<void> {
+  const db = holder.__shopDb;
+  holder.__shopDb = undefined;
+  if (db) await db.sequelize.close();
+}
+
+/** Lets tests count the SQL statements a request runs. */
+export function setQueryListener(listener: ((sql: string) => void) | undefined): void {
+  holder.__shopQueryListener = listener;
+}

@@ -1,0 +1,186 @@
+import { createCookie, createCookieSessionStorage, createSessionStorage, redirect } from "@remix-run/node";
+import { Op, QueryTypes } from "sequelize";
+import type { SessionUser } from "~/services/users.server";
+import { getConfig } from "./config.server";
+import { getDb } from "./db.server";
+
+/**
+ * Two cookies:
+ * - `__session` holds only the id of a row in `sessions` (PostgreSQL). The row
+ *   expires, and logout deletes it, so a stolen cookie dies with the session.
+ * - `__flash` is a signed cookie session for one-shot messages (the spec's
+ *   toasts), so that anonymous visitors get them without a database row.
+ */
+
+export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 14;
+
+interface SessionData {
+  userId: string;
+}
+
+function cookieOptions() {
+  const config = getConfig();
+  return {
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: config.secureCookies,
+    path: "/",
+    secrets: config.sessionSecrets,
+  };
+}
+
+const holder = globalThis as typeof globalThis & {
+  __shopSessionStorage?: ReturnType<typeof buildSessionStorage>;
+  __shopFlashStorage?: ReturnType<typeof buildFlashStorage>;
+};
+
+function buildSessionStorage() {
+  const cookie = createCookie("__session", { ...cookieOptions(), maxAge: SESSION_MAX_AGE_SECONDS });
+  const storage = createSessionStorage<SessionData>({
+    cookie,
+    async createData(data, expires) {
+      const { Session } = getDb().models;
+      if (!data.userId) throw new Error("A database session needs a userId");
+      const row = await Session.create({
+        userId: data.userId,
+        data: {},
+        expiresAt: expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
+      });
+      return row.id;
+    },
+    async readData(id) {
+      if (!isUuid(id)) return null;
+      const { Session } = getDb().models;
+      const row = await Session.findOne({
+        where: { id, expiresAt: { [Op.gt]: new Date() } },
+        attributes: ["userId"],
+        raw: true,
+      });
+      return row ? { userId: row.userId } : null;
+    },
+    async updateData(id, data, expires) {
+      if (!isUuid(id) || !data.userId) return;
+      const { Session } = getDb().models;
+      await Session.update(
+        { expiresAt: expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000) },
+        { where: { id } },
+      );
+    },
+    async deleteData(id) {
+      if (!isUuid(id)) return;
+      const { Session } = getDb().models;
+      await Session.destroy({ where: { id } });
+    },
+  });
+  return { cookie, storage };
+}
+
+function buildFlashStorage() {
+  return createCookieSessionStorage<Record<string, never>, { flash: FlashMessage }>({
+    cookie: createCookie("__flash", { ...cookieOptions(), maxAge: 60 * 5 }),
+  });
+}
+
+function sessionStorage() {
+  holder.__shopSessionStorage ??= buildSessionStorage();
+  return holder.__shopSessionStorage.storage;
+}
+
+function sessionCookie() {
+  holder.__shopSessionStorage ??= buildSessionStorage();
+  return holder.__shopSessionStorage.cookie;
+}
+
+function flashStorage() {
+  holder.__shopFlashStorage ??= buildFlashStorage();
+  return holder.__shopFlashStorage;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID_PATTERN.test(value);
+}
+
+// The root, the layout and the page loaders all ask for the user during one
+// request: answer them with one query.
+const userByRequest = new WeakMap<Request, Promise<SessionUser | null>>();
+
+async function loadSessionUser(request: Request): Promise<SessionUser | null> {
+  const cookieHeader = request.headers.get("Cookie");
+  if (!cookieHeader?.includes("__session=")) return null;
+  // Read the signed id straight from the cookie: one query joins session and user.
+  const id: unknown = await sessionCookie().parse(cookieHeader);
+  if (!isUuid(id)) return null;
+  const rows = await getDb().sequelize.query<SessionUser>(
+    `SELECT u.id, u.user_name AS "userName", u.email, u.role
+       FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.id = :id AND s.expires_at > now()`,
+    { replacements: { id }, type: QueryTypes.SELECT },
+  );
+  return rows[0] ?? null;
+}
+
+/** The signed-in user of this request, or null. */
+export function getSessionUser(request: Request): Promise<SessionUser | null> {
+  let pending = userByRequest.get(request);
+  if (!pending) {
+    pending = loadSessionUser(request);
+    userByRequest.set(request, pending);
+  }
+  return pending;
+}
+
+/** Starts a database session for `userId`; returns the Set-Cookie value. */
+export async function createUserSession(userId: string): Promise<string> {
+  const storage = sessionStorage();
+  const session = await storage.getSession();
+  session.set("userId", userId);
+  // Housekeeping: expired rows are useless; the index on expires_at keeps this cheap.
+  await getDb().models.Session.destroy({ where: { expiresAt: { [Op.lte]: new Date() } } });
+  return storage.commitSession(session);
+}
+
+/** Ends the session of this request (deletes its row); returns the Set-Cookie value. */
+export async function destroyUserSession(request: Request): Promise<string> {
+  const storage = sessionStorage();
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  return storage.destroySession(session);
+}
+
+export type FlashType = "success" | "error" | "info";
+export interface FlashMessage {
+  type: FlashType;
+  title?: string;
+  message: string;
+}
+
+/** Returns the Set-Cookie value that carries `flash` to the next page. */
+export async function setFlash(request: Request, flash: FlashMessage): Promise<string> {
+  const storage = flashStorage();
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  session.flash("flash", flash);
+  return storage.commitSession(session);
+}
+
+/** Reads (and consumes) the flash message of this request. */
+export async function readFlash(
+  request: Request,
+): Promise<{ flash: FlashMessage | null; setCookie: string | null }> {
+  const cookieHeader = request.headers.get("Cookie");
+  if (!cookieHeader?.includes("__flash=")) return { flash: null, setCookie: null };
+  const storage = flashStorage();
+  const session = await storage.getSession(cookieHeader);
+  const flash = (session.get("flash") as FlashMessage | undefined) ?? null;
+  return { flash, setCookie: flash ? await storage.commitSession(session) : null };
+}
+
+export async function redirectWithFlash(
+  request: Request,
+  url: string,
+  flash: FlashMessage,
+  init: { headers?: HeadersInit; status?: number } = {},
+) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await setFlash(request, flash));
+  return redirect(url, { status: init.status ?? 302, headers });
+}

@@ -1,0 +1,97 @@
+import { ColorSchemeScript, MantineProvider, createTheme, mantineHtmlProps } from "@mantine/core";
+import mantineCoreStyles from "@mantine/core/styles.css";
+import { Notifications } from "@mantine/notifications";
+import mantineNotificationStyles from "@mantine/notifications/styles.css";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { FlashToast } from "~/components/FlashToast";
+import { useNonce } from "~/lib/nonce";
+import { readFlash } from "~/lib/session.server";
+import appStyles from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: mantineCoreStyles },
+  { rel: "stylesheet", href: mantineNotificationStyles },
+  { rel: "stylesheet", href: appStyles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "ECommerce Shopping" },
+  {
+    name: "description",
+    content: "Clothing, footwear and accessories from Nike, Adidas, Puma, Levi's, Zara and H&M.",
+  },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { flash, setCookie } = await readFlash(request);
+  return json({ flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
+
+const theme = createTheme({ primaryColor: "dark", defaultRadius: "md" });
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en" {...mantineHtmlProps}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        <ColorSchemeScript nonce={nonce} defaultColorScheme="light" />
+      </head>
+      <body>
+        <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={() => nonce}>
+          <Notifications limit={1} position="top-right" autoClose={5000} />
+          <FlashToast toast={data?.flash} />
+          {children}
+        </MantineProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    const text =
+      error.status === 404
+        ? "page doesn't exists"
+        : error.status === 403
+          ? "You don't have access to view this page"
+          : error.statusText || "Something went wrong";
+    return (
+      <main className="status-page">
+        <h1>{error.status}</h1>
+        <p>{text}</p>
+        <a href="/">Go to the start page</a>
+      </main>
+    );
+  }
+  return (
+    <main className="status-page">
+      <h1>Something went wrong</h1>
+      <p>We could not show this page. Please try again in a moment.</p>
+      <a href="/">Go to the start page</a>
+    </main>
+  );
+}

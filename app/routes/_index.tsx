@@ -1,0 +1,9 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { homePathFor } from "~/lib/auth.server";
+import { getSessionUser } from "~/lib/session.server";
+
+/** `/` sends everyone where they belong: sign-in, the admin panel or the shop. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request);
+  return redirect(user ? homePathFor(user) : "/auth/login");
+}

@@ -1,0 +1,7 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdmin } from "~/lib/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return redirect("/admin/dashboard");
+}

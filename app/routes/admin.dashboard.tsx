@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { requireAdmin } from "~/lib/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return null;
+}
+
+export const meta: MetaFunction = () => [{ title: "Admin dashboard · ECommerce Shopping" }];
+
+export default function Page() {
+  return (
+    <section className="placeholder-page">
+      <h1>Dashboard</h1>
+      <p>Feature image management arrives with the admin panel issue.</p>
+    </section>
+  );
+}

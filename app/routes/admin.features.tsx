@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { requireAdmin } from "~/lib/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return null;
+}
+
+export const meta: MetaFunction = () => [{ title: "Admin features · ECommerce Shopping" }];
+
+export default function AdminFeatures() {
+  return <div>admin features</div>;
+}

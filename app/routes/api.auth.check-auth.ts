@@ -1,0 +1,14 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { unauthorized } from "~/lib/errors.server";
+import { getSessionUser } from "~/lib/session.server";
+
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    const user = await getSessionUser(request);
+    if (!user) throw unauthorized("Unauthorised user!");
+    return apiJson(
+      { success: true, message: "Authenticated user!", user },
+      { headers: { "Cache-Control": "no-store" } },
+    );
+  },
+});

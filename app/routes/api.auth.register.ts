@@ -1,0 +1,21 @@
+import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { badRequest } from "~/lib/errors.server";
+import { fieldErrorsOf, registerSchema } from "~/lib/schemas";
+import { registerUser } from "~/services/users.server";
+
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    const body = await readJsonObject(request);
+    const parsed = registerSchema.safeParse(body);
+    if (!parsed.success) throw badRequest("Please check the highlighted fields", fieldErrorsOf(parsed.error));
+    const user = await registerUser(parsed.data);
+    return apiJson(
+      {
+        success: true,
+        message: "Registration successful",
+        data: { id: user.id, userName: user.userName, email: user.email },
+      },
+      { status: 201 },
+    );
+  },
+});

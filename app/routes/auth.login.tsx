@@ -1,0 +1,120 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { ConformTextInput } from "~/components/FormFields";
+import { FlashToast } from "~/components/FlashToast";
+import { authenticateLogin, homePathFor, requireAnonymous } from "~/lib/auth.server";
+import { isAppError } from "~/lib/errors.server";
+import { clientKeyOf, safeRedirect } from "~/lib/request.server";
+import { loginSchema } from "~/lib/schemas";
+import { createUserSession, setFlash } from "~/lib/session.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
+  }
+  try {
+    const user = await authenticateLogin(request, clientKeyOf(context), {
+      email: formData.get("email"),
+      password: formData.get("password"),
+    });
+    const headers = new Headers();
+    headers.append("Set-Cookie", await createUserSession(user.id));
+    headers.append(
+      "Set-Cookie",
+      await setFlash(request, { type: "success", message: "Logged in successfully" }),
+    );
+    return redirect(safeRedirect(formData.get("redirectTo"), homePathFor(user)), { headers });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return json(
+      {
+        result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }),
+        toast: { type: "error" as const, message: error.message },
+      },
+      { status: error.status, headers: error.headers },
+    );
+  }
+}
+
+export const meta: MetaFunction = () => [
+  { title: "Sign in · ECommerce Shopping" },
+  { name: "description", content: "Sign in to your ECommerce Shopping account." },
+];
+
+export default function LoginPage() {
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(loginSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  const redirectTo = searchParams.get("redirectTo") ?? "";
+  const registerHref = redirectTo
+    ? `/auth/register?${new URLSearchParams({ redirectTo })}`
+    : "/auth/register";
+  return (
+    <Stack gap="lg">
+      <FlashToast toast={actionData?.toast} />
+      <Stack gap={4} align="center">
+        <Title order={1} size="h2">
+          Sign in to your account
+        </Title>
+        <Text size="sm">
+          Don&apos;t have an account?{" "}
+          <Anchor component={Link} to={registerHref} fw={600}>
+            Register
+          </Anchor>
+        </Text>
+      </Stack>
+      <Form method="post" {...getFormProps(form)}>
+        <Stack gap="md">
+          {form.errors?.length ? (
+            <Text c="red.7" size="sm" role="alert" id={form.errorId}>
+              {form.errors[0]}
+            </Text>
+          ) : null}
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <ConformTextInput
+            field={fields.email}
+            label="Email"
+            type="email"
+            placeholder="Enter your email"
+            autoComplete="email"
+          />
+          <ConformTextInput
+            field={fields.password}
+            label="Password"
+            type="password"
+            placeholder="Enter your password"
+            autoComplete="current-password"
+          />
+          <Button type="submit" fullWidth loading={navigation.state === "submitting"}>
+            Sign In
+          </Button>
+        </Stack>
+      </Form>
+    </Stack>
+  );
+}

@@ -1,0 +1,116 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { ConformTextInput } from "~/components/FormFields";
+import { FlashToast } from "~/components/FlashToast";
+import { requireAnonymous } from "~/lib/auth.server";
+import { isAppError } from "~/lib/errors.server";
+import { safeRedirect } from "~/lib/request.server";
+import { registerSchema } from "~/lib/schemas";
+import { redirectWithFlash } from "~/lib/session.server";
+import { registerUser } from "~/services/users.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: registerSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
+  }
+  try {
+    await registerUser(submission.value);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return json(
+      {
+        result: submission.reply({
+          fieldErrors: error.status === 409 ? { email: [error.message] } : {},
+          formErrors: error.status === 409 ? [] : [error.message],
+          hideFields: ["password"],
+        }),
+        toast: { type: "error" as const, message: error.message },
+      },
+      { status: error.status },
+    );
+  }
+  const redirectTo = safeRedirect(formData.get("redirectTo"), "");
+  const loginUrl = redirectTo ? `/auth/login?${new URLSearchParams({ redirectTo })}` : "/auth/login";
+  return redirectWithFlash(request, loginUrl, { type: "success", message: "Registration successful" });
+}
+
+export const meta: MetaFunction = () => [
+  { title: "Create an account · ECommerce Shopping" },
+  { name: "description", content: "Create your ECommerce Shopping account." },
+];
+
+export default function RegisterPage() {
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "register",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(registerSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+  });
+  const redirectTo = searchParams.get("redirectTo") ?? "";
+  const loginHref = redirectTo ? `/auth/login?${new URLSearchParams({ redirectTo })}` : "/auth/login";
+  return (
+    <Stack gap="lg">
+      <FlashToast toast={actionData?.toast} />
+      <Stack gap={4} align="center">
+        <Title order={1} size="h2">
+          Create new account
+        </Title>
+        <Text size="sm">
+          Already have an account?{" "}
+          <Anchor component={Link} to={loginHref} fw={600}>
+            Login
+          </Anchor>
+        </Text>
+      </Stack>
+      <Form method="post" {...getFormProps(form)}>
+        <Stack gap="md">
+          {form.errors?.length ? (
+            <Text c="red.7" size="sm" role="alert" id={form.errorId}>
+              {form.errors[0]}
+            </Text>
+          ) : null}
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <ConformTextInput
+            field={fields.userName}
+            label="User Name"
+            placeholder="Enter your user name"
+            autoComplete="username"
+          />
+          <ConformTextInput
+            field={fields.email}
+            label="Email"
+            type="email"
+            placeholder="Enter your email"
+            autoComplete="email"
+          />
+          <ConformTextInput
+            field={fields.password}
+            label="Password"
+            type="password"
+            placeholder="Enter your password"
+            autoComplete="new-password"
+          />
+          <Button type="submit" fullWidth loading={navigation.state === "submitting"}>
+            Sign Up
+          </Button>
+        </Stack>
+      </Form>
+    </Stack>
+  );
+}

@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet } from "@remix-run/react";
+import { requireAnonymous } from "~/lib/auth.server";
+
+/** The split screen around sign-in and sign-up; only for visitors who are signed out. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export default function AuthLayout() {
+  return (
+    <div className="auth-layout">
+      <aside className="auth-layout__panel" aria-hidden="false">
+        <h1>Welcome to ECommerce Shopping</h1>
+      </aside>
+      <main className="auth-layout__page">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

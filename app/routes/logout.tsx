@@ -1,0 +1,17 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { destroyUserSession, setFlash } from "~/lib/session.server";
+
+/** Sign-out is a POST (a link could be prefetched or forged); GET just goes home. */
+export async function action({ request }: ActionFunctionArgs) {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await destroyUserSession(request));
+  headers.append(
+    "Set-Cookie",
+    await setFlash(request, { type: "success", message: "Logged out successfully!" }),
+  );
+  return redirect("/auth/login", { headers });
+}
+
+export async function loader() {
+  return redirect("/");
+}

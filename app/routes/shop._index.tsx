@@ -1,0 +1,7 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireShopper } from "~/lib/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireShopper(request);
+  return redirect("/shop/home");
+}

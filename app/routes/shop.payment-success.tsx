@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { requireShopper } from "~/lib/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireShopper(request);
+  return null;
+}
+
+export const meta: MetaFunction = () => [{ title: "Payment successful · ECommerce Shopping" }];
+
+export default function Page() {
+  return (
+    <section className="placeholder-page">
+      <h1>Payment is successfull!</h1>
+      <p>Order confirmation arrives with the checkout issue.</p>
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import { getDb } from "~/lib/db.server";
+import { conflict, isUniqueViolation } from "~/lib/errors.server";
+import { getDummyPasswordHash, hashPassword, verifyPassword } from "~/lib/password.server";
+import type { RegisterInput } from "~/lib/schemas";
+import type { Role } from "~/models/index.server";
+
+/** The user as the session and the API show it: never the password hash. */
+export interface SessionUser {
+  id: string;
+  userName: string;
+  email: string;
+  role: Role;
+}
+
+export const DUPLICATE_EMAIL_MESSAGE = "User Already exists with the same email! Please try again";
+
+function toSessionUser(row: { id: string; userName: string; email: string; role: Role }): SessionUser {
+  return { id: row.id, userName: row.userName, email: row.email, role: row.role };
+}
+
+export async function registerUser(input: RegisterInput): Promise<SessionUser> {
+  const { User } = getDb().models;
+  const email = input.email.trim().toLowerCase();
+  const existing = await User.findOne({ where: { email }, attributes: ["id"], raw: true });
+  if (existing) throw conflict(DUPLICATE_EMAIL_MESSAGE);
+  try {
+    const user = await User.create({
+      userName: input.userName.trim(),
+      email,
+      passwordHash: await hashPassword(input.password),
+    });
+    return toSessionUser(user.get({ plain: true }));
+  } catch (error) {
+    // Two registrations racing for one email: the unique index decides.
+    if (isUniqueViolation(error)) throw conflict(DUPLICATE_EMAIL_MESSAGE);
+    throw error;
+  }
+}
+
+/**
+ * The user whose email and password match, or null. Unknown emails are
+ * checked against a dummy hash so that both failures take the same time.
+ */
+export async function verifyLogin(emailInput: string, password: string): Promise<SessionUser | null> {
+  const { User } = getDb().models;
+  const email = emailInput.trim().toLowerCase();
+  const user = await User.findOne({
+    where: { email },
+    attributes: ["id", "userName", "email", "role", "passwordHash"],
+    raw: true,
+  });
+  const valid = await verifyPassword(password, user?.passwordHash ?? (await getDummyPasswordHash()));
+  return user && valid ? toSessionUser(user) : null;
+}
+
+export async function findSessionUser(id: string): Promise<SessionUser | null> {
+  const { User } = getDb().models;
+  const user = await User.findByPk(id, { attributes: ["id", "userName", "email", "role"], raw: true });
+  return user ? toSessionUser(user) : null;
+}
+
+/** Creates an admin, or promotes the existing user with that email. */
+export async function createOrPromoteAdmin(input: RegisterInput): Promise<{
+  user: SessionUser;
+  action: "created" | "promoted" | "unchanged";
+}> {
+  const { User } = getDb().models;
+  const email = input.email.trim().toLowerCase();
+  const existing = await User.findOne({ where: { email } });
+  if (existing) {
+    if (existing.role === "admin")
+      return { user: toSessionUser(existing.get({ plain: true })), action: "unchanged" };
+    existing.role = "admin";
+    await existing.save();
+    return { user: toSessionUser(existing.get({ plain: true })), action: "promoted" };
+  }
+  const user = await User.create({
+    userName: input.userName.trim(),
+    email,
+    passwordHash: await hashPassword(input.password),
+    role: "admin",
+  });
+  return { user: toSessionUser(user.get({ plain: true })), action: "created" };
+}

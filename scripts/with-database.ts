@@ -1,0 +1,35 @@
+import { ConfigError, getConfig } from "../app/lib/config.server";
+import { closeDb, getDb, setDatabaseUrl, type Database } from "../app/lib/db.server";
+import { startEmbeddedPostgres } from "../app/lib/embedded-postgres.server";
+import { migrateToLatest } from "../db/migrator";
+
+/**
+ * Runs `task` against the shop's database: DATABASE_URL when set, otherwise
+ * the embedded PostgreSQL under DATA_DIR (reusing it when the shop is running).
+ * The schema is brought up to date first.
+ */
+export async function withDatabase(task: (db: Database) => Promise<void>): Promise<void> {
+  let stopEmbedded = async () => {};
+  try {
+    const config = getConfig();
+    if (config.databaseUrl) {
+      setDatabaseUrl(config.databaseUrl);
+    } else {
+      const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: console.log });
+      setDatabaseUrl(embedded.url);
+      stopEmbedded = embedded.stop;
+    }
+    const db = getDb();
+    await migrateToLatest(db.sequelize, console.log);
+    await task(db);
+  } catch (error) {
+    console.error(error instanceof ConfigError || error instanceof UsageError ? error.message : error);
+    process.exitCode = 1;
+  } finally {
+    await closeDb();
+    await stopEmbedded();
+  }
+}
+
+/** A mistake in a script's arguments: printed without a stack trace. */
+export class UsageError extends Error {}

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { AppConfig } from "../app/lib/config.server";
+import { securityMiddleware } from "./security";
+
+/** One line per request: method, path, status, duration. */
+function requestLog(req: Request, res: Response, next: NextFunction) {
+  const started = process.hrtime.bigint();
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms`);
+  });
+  next();
+}
+
+export function createApp(options: { build: ServerBuild; config: AppConfig; publicDir?: string }) {
+  const { build, config } = options;
+  const publicDir = options.publicDir ?? path.resolve("public");
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+  app.use(compression());
+  if (config.logRequests) app.use(requestLog);
+  app.use(securityMiddleware({ appUrl: config.appUrl, corsOrigins: config.corsOrigins }));
+
+  // Remix's fingerprinted assets never change; everything else is revalidated hourly.
+  app.use("/build", express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(publicDir, { maxAge: "1h" }));
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: config.nodeEnv === "production" ? "production" : "development",
+      getLoadContext: (req, res) => ({
+        cspNonce: res.locals.cspNonce as string,
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      }),
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,102 @@
+import { existsSync } from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { ConfigError, getConfig } from "../app/lib/config.server";
+import { closeDb, getDb, setDatabaseUrl } from "../app/lib/db.server";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/lib/embedded-postgres.server";
+import { migrateToLatest } from "../db/migrator";
+import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
+import { createApp } from "./app";
+
+/**
+ * Production entry: validate the configuration, start (or reach) PostgreSQL,
+ * migrate, seed a fresh embedded database, then serve the Remix build.
+ */
+
+const log = (message: string) => console.log(message);
+
+async function main() {
+  let config;
+  try {
+    config = getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const buildPath = path.resolve("build/index.js");
+  if (!existsSync(buildPath)) {
+    console.error("No build found at build/index.js: run `npm run build` first (npm start does it for you).");
+    process.exit(1);
+  }
+
+  let embedded: EmbeddedDatabase | null = null;
+  if (config.databaseUrl) {
+    setDatabaseUrl(config.databaseUrl);
+  } else {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log });
+    setDatabaseUrl(embedded.url);
+  }
+  const db = getDb();
+  await migrateToLatest(db.sequelize, log);
+  if (embedded && (await isEmptyShop(db))) {
+    log("Empty database: loading the demo catalogue and accounts");
+    await seedDemoCatalog(db, log);
+    await seedDemoAccounts(db, log);
+  }
+
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const app = createApp({ build, config });
+  const server: Server = app.listen(config.port, config.host, () => {
+    log(`\nShop ready on ${config.appUrl}  (listening on ${config.host}:${config.port})`);
+    void printDemoAccounts();
+  });
+
+  async function printDemoAccounts() {
+    const { User } = getDb().models;
+    const present = await User.findAll({
+      where: { email: DEMO_ACCOUNTS.map((account) => account.email) },
+      attributes: ["email"],
+      raw: true,
+    });
+    const emails = new Set(present.map((row) => row.email));
+    const accounts = DEMO_ACCOUNTS.filter((account) => emails.has(account.email));
+    if (!accounts.length) return;
+    log("Demo accounts:");
+    for (const account of accounts) {
+      log(`  ${account.role === "admin" ? "admin  " : "shopper"}  ${account.email}  /  ${account.password}`);
+    }
+  }
+
+  let shuttingDown = false;
+  async function shutdown(signal: string) {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log(`${signal} received: finishing open requests`);
+    const force = setTimeout(() => {
+      console.error("Shutdown took longer than 10 s: exiting");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await closeDb();
+    if (embedded) await embedded.stop();
+    log("Shut down cleanly");
+    process.exit(0);
+  }
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error("The shop could not start:", error);
+  process.exit(1);
+});

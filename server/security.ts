@@ -1,0 +1,113 @@
+import { randomBytes } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import helmet from "helmet";
+
+/**
+ * HTTP hardening shared by every response: security headers with a per-request
+ * CSP nonce, CORS for the configured origins, and refusal of state-changing
+ * requests that come from another site (CSRF).
+ */
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+export const CORS_METHODS = "GET, POST, PUT, DELETE";
+export const CORS_HEADERS = "Content-Type, Cache-Control, Expires, Pragma";
+
+export function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a request may change state. Browsers send Origin on cross-origin
+ * POSTs (and Sec-Fetch-Site everywhere modern); non-browser clients send
+ * neither and are let through, since they carry no ambient cookies of a victim.
+ */
+export function isCrossSiteWriteAllowed(input: {
+  method: string;
+  origin: string | undefined;
+  secFetchSite: string | undefined;
+  ownOrigins: string[];
+  corsOrigins: string[];
+}): boolean {
+  if (SAFE_METHODS.has(input.method.toUpperCase())) return true;
+  if (input.origin && input.origin !== "null") {
+    return input.ownOrigins.includes(input.origin) || input.corsOrigins.includes(input.origin);
+  }
+  if (input.origin === "null") return false;
+  // No Origin: trust the browser's own verdict when it gives one.
+  return (
+    input.secFetchSite === undefined || input.secFetchSite === "same-origin" || input.secFetchSite === "none"
+  );
+}
+
+export function securityMiddleware(options: { appUrl: string; corsOrigins: string[] }) {
+  const appOrigin = originOf(options.appUrl);
+
+  const nonce = (_req: Request, res: Response, next: NextFunction) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  };
+
+  const headers = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce as string}'`],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:", "https:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'", "https://www.paypal.com", "https://www.sandbox.paypal.com"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: options.appUrl.startsWith("https://"),
+  });
+
+  const corsAndCsrf = (req: Request, res: Response, next: NextFunction) => {
+    const origin = req.get("Origin");
+    const isApi = req.path.startsWith("/api/");
+    if (isApi && origin && options.corsOrigins.includes(origin)) {
+      res.vary("Origin");
+      res.setHeader("Access-Control-Allow-Origin", origin);
+      res.setHeader("Access-Control-Allow-Credentials", "true");
+      if (req.method === "OPTIONS") {
+        res.setHeader("Access-Control-Allow-Methods", CORS_METHODS);
+        res.setHeader("Access-Control-Allow-Headers", CORS_HEADERS);
+        res.setHeader("Access-Control-Max-Age", "600");
+        res.status(204).end();
+        return;
+      }
+    }
+    const ownOrigins = [appOrigin, `${req.protocol}://${req.get("host") ?? ""}`].filter(
+      (value): value is string => Boolean(value),
+    );
+    const allowed = isCrossSiteWriteAllowed({
+      method: req.method,
+      origin,
+      secFetchSite: req.get("Sec-Fetch-Site"),
+      ownOrigins,
+      corsOrigins: options.corsOrigins,
+    });
+    if (!allowed) {
+      const message = "Cross-site request refused: this request did not come from the shop's own pages.";
+      if (isApi || req.accepts(["json", "html"]) === "json") {
+        res.status(403).json({ success: false, message });
+      } else {
+        res.status(403).type("text/plain").send(message);
+      }
+      return;
+    }
+    next();
+  };
+
+  return [nonce, headers, corsAndCsrf];
+}
