@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
@@ -104,6 +104,9 @@ export async function startEmbeddedPostgres(options: {
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
     log(`Creating an embedded PostgreSQL cluster in ${clusterDir}`);
     mkdirSync(dataDir, { recursive: true });
+    // As root the cluster runs as the "postgres" user, which must be able to
+    // reach the cluster folder inside the data folder (mkdtemp makes it 0700).
+    if (isRoot) chmodSync(dataDir, 0o755);
     await cluster.initialise();
   }
   await cluster.start();

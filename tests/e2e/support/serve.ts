@@ -1,0 +1,36 @@
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { createDatabase } from "../../../app/lib/db.server";
+import { dropDatabase, ensureDatabaseExists } from "../../../app/lib/embedded-postgres.server";
+import { migrateToLatest } from "../../../db/migrator";
+import { seedDemoAccounts, seedDemoCatalog } from "../../../db/seed/seed";
+
+/**
+ * The server that Playwright tests run against: the production build on a
+ * database of its own, created fresh with the demo data each run.
+ * - without DATABASE_URL: an embedded cluster under .data-e2e (seeded by the server itself);
+ * - with DATABASE_URL: a database `shop_e2e` on that server, dropped and re-created.
+ */
+const dataDir = path.resolve(".data-e2e");
+rmSync(dataDir, { recursive: true, force: true });
+process.env.DATA_DIR = dataDir;
+process.env.NODE_ENV = "production";
+process.env.SESSION_SECRET ??= "e2e-session-secret-0123456789abcdef";
+process.env.LOG_REQUESTS ??= "false";
+
+if (process.env.DATABASE_URL) {
+  const adminUrl = new URL(process.env.DATABASE_URL);
+  adminUrl.pathname = "/postgres";
+  await dropDatabase(adminUrl.toString(), "shop_e2e");
+  await ensureDatabaseExists(adminUrl.toString(), "shop_e2e");
+  const e2eUrl = new URL(process.env.DATABASE_URL);
+  e2eUrl.pathname = "/shop_e2e";
+  process.env.DATABASE_URL = e2eUrl.toString();
+  const db = createDatabase(e2eUrl.toString(), { poolMax: 2 });
+  await migrateToLatest(db.sequelize);
+  await seedDemoCatalog(db);
+  await seedDemoAccounts(db);
+  await db.sequelize.close();
+}
+
+await import("../../../server/index");

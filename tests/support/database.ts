@@ -1,0 +1,34 @@
+import { getDb } from "../../app/lib/db.server";
+import { hashPassword } from "../../app/lib/password.server";
+import type { Role } from "../../app/models/index.server";
+
+/** Empties every table (the schema stays): each test starts from nothing. */
+export async function resetDatabase(): Promise<void> {
+  await getDb().sequelize.query(
+    `TRUNCATE users, sessions, products, carts, cart_items, addresses, orders, order_items,
+              reviews, feature_images, rate_limits RESTART IDENTITY CASCADE`,
+  );
+}
+
+let cachedHash: Promise<string> | undefined;
+
+/** A user with password "password123" (hashed once per file to keep tests fast). */
+export async function createTestUser(
+  overrides: { email?: string; userName?: string; role?: Role; password?: string } = {},
+) {
+  const { User } = getDb().models;
+  const password = overrides.password ?? "password123";
+  const passwordHash =
+    overrides.password === undefined
+      ? await (cachedHash ??= hashPassword("password123"))
+      : await hashPassword(password);
+  const user = await User.create({
+    userName: overrides.userName ?? "Test Shopper",
+    email: (
+      overrides.email ?? `shopper-${Math.random().toString(36).slice(2, 10)}@example.com`
+    ).toLowerCase(),
+    passwordHash,
+    role: overrides.role ?? "user",
+  });
+  return { ...user.get({ plain: true }), password };
+}
