@@ -1,4 +1,4 @@
-import { ConfigError, getConfig } from "../app/lib/config.server";
+import { ConfigError, getConfig, loadDotEnv } from "../app/lib/config.server";
 import { closeDb, getDb, setDatabaseUrl, type Database } from "../app/lib/db.server";
 import { startEmbeddedPostgres } from "../app/lib/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
@@ -11,6 +11,7 @@ import { migrateToLatest } from "../db/migrator";
 export async function withDatabase(task: (db: Database) => Promise<void>): Promise<void> {
   let stopEmbedded = async () => {};
   try {
+    loadDotEnv();
     const config = getConfig();
     if (config.databaseUrl) {
       setDatabaseUrl(config.databaseUrl);

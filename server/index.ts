@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
-import { ConfigError, getConfig } from "../app/lib/config.server";
+import { ConfigError, getConfig, loadDotEnv } from "../app/lib/config.server";
 import { closeDb, getDb, setDatabaseUrl } from "../app/lib/db.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/lib/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
@@ -20,6 +20,7 @@ const log = (message: string) => console.log(message);
 async function main() {
   let config;
   try {
+    loadDotEnv();
     config = getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {

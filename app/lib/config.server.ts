@@ -205,3 +205,12 @@ export function getConfig(): AppConfig {
 export function setConfig(config: AppConfig): void {
   holder.__shopConfig = config;
 }
+
+/**
+ * Reads `.env` from the working directory when there is one (entry points
+ * only: the server and scripts). Variables already set in the environment win.
+ */
+export function loadDotEnv(file = ".env"): void {
+  if (!existsSync(file)) return;
+  process.loadEnvFile(file);
+}
