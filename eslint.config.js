@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     ignores: [
       "build/**",
-      "public/build/**",
+      "build-*/**",
       ".cache/**",
       ".data/**",
       ".data-*/**",

@@ -27,7 +27,7 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   app.use(securityMiddleware({ appUrl: config.appUrl, corsOrigins: config.corsOrigins }));
 
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
-  app.use("/build", express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }));
+  app.use("/build", express.static(path.join(config.buildDir, "client"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(publicDir, { maxAge: "1h" }));
 
   app.all(

@@ -30,9 +30,9 @@ async function main() {
     throw error;
   }
 
-  const buildPath = path.resolve("build/index.js");
+  const buildPath = path.join(config.buildDir, "index.js");
   if (!existsSync(buildPath)) {
-    console.error("No build found at build/index.js: run `npm run build` first (npm start does it for you).");
+    console.error(`No build found at ${buildPath}: run \`npm run build\` first (npm start does it for you).`);
     process.exit(1);
   }
 

@@ -85,6 +85,7 @@ const envSchema = z
       emptyToUndefined,
       z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("false"),
     ),
+    BUILD_DIR: z.preprocess(emptyToUndefined, z.string().default("build")),
     LOG_REQUESTS: z.preprocess(
       emptyToUndefined,
       z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("true"),
@@ -129,6 +130,8 @@ export interface AppConfig {
   paypalEnvironment: "sandbox" | "live";
   uploadDir: string;
   corsOrigins: string[];
+  /** Where `remix build` wrote the server build (index.js) and the browser assets (client/). */
+  buildDir: string;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   logRequests: boolean;
@@ -153,7 +156,7 @@ function readOrCreateSecret(dataDir: string): string {
   return secret;
 }
 
-export function parseConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function parseConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const result = envSchema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
@@ -188,6 +191,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     paypalEnvironment: parsed.PAYPAL_ENVIRONMENT,
     uploadDir: path.resolve(parsed.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
     corsOrigins: parsed.CORS_ORIGINS,
+    buildDir: path.resolve(parsed.BUILD_DIR),
     trustProxy: parsed.TRUST_PROXY === "true",
     logRequests: parsed.LOG_REQUESTS === "true",
   };

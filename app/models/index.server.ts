@@ -8,6 +8,7 @@ import {
   type NonAttribute,
   type Sequelize,
 } from "sequelize";
+import type { Brand, Category } from "~/lib/catalog-options";
 
 /**
  * Sequelize models. The schema itself is owned by the migrations in
@@ -19,11 +20,7 @@ import {
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const CATEGORIES = ["men", "women", "kids", "accessories", "footwear"] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export const BRANDS = ["nike", "adidas", "puma", "levi", "zara", "h&m"] as const;
-export type Brand = (typeof BRANDS)[number];
+export { BRANDS, CATEGORIES, type Brand, type Category } from "~/lib/catalog-options";
 
 export const ORDER_STATUSES = [
   "pending",

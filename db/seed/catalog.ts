@@ -2,11 +2,9 @@
 // deterministic generator for large benchmark catalogues. Everything here is
 // pure data / pure functions: no randomness at module load.
 
-export const CATEGORIES = ["men", "women", "kids", "accessories", "footwear"] as const;
-export const BRANDS = ["nike", "adidas", "puma", "levi", "zara", "h&m"] as const;
+import { BRANDS, CATEGORIES, type Brand, type Category } from "../../app/lib/catalog-options";
 
-export type Category = (typeof CATEGORIES)[number];
-export type Brand = (typeof BRANDS)[number];
+export { BRAND_LABELS, BRANDS, CATEGORIES, type Brand, type Category } from "../../app/lib/catalog-options";
 
 export interface DemoProduct {
   slug: string;
@@ -25,16 +23,6 @@ export interface DemoFeature {
   image: string;
   alt: string;
 }
-
-/** Display names for brand keys (the keys are what the database stores). */
-export const BRAND_LABELS: Record<Brand, string> = {
-  nike: "Nike",
-  adidas: "Adidas",
-  puma: "Puma",
-  levi: "Levi's",
-  zara: "Zara",
-  "h&m": "H&M",
-};
 
 /** Item kinds that the artwork knows how to draw. */
 export const ITEM_KINDS = [

@@ -8,10 +8,10 @@ import { seedDemoAccounts, seedDemoCatalog } from "../../../db/seed/seed";
 /**
  * The server that Playwright tests run against: the production build on a
  * database of its own, created fresh with the demo data each run.
- * - without DATABASE_URL: an embedded cluster under .data-e2e (seeded by the server itself);
+ * - without DATABASE_URL: an embedded cluster under .data-e2e or E2E_DATA_DIR (seeded by the server itself);
  * - with DATABASE_URL: a database `shop_e2e` on that server, dropped and re-created.
  */
-const dataDir = path.resolve(".data-e2e");
+const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? ".data-e2e");
 rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "production";

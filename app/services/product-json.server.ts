@@ -1,0 +1,62 @@
+import type { Brand, Category } from "~/lib/catalog-options";
+import { decimalToNumber } from "~/lib/money";
+
+/**
+ * A product as pages and the JSON API show it (SPEC §3 field names). Money
+ * becomes numbers with two decimals at most; `salePrice` is 0 when the product
+ * is not on sale, so that "salePrice > 0 means on sale" holds for every client.
+ */
+export interface ProductJson {
+  _id: string;
+  image: string;
+  title: string;
+  description: string;
+  category: Category;
+  brand: Brand;
+  price: number;
+  salePrice: number;
+  totalStock: number;
+  averageReview: number;
+}
+
+/** The columns a product read needs (list them: `raw: true` reads stay light). */
+export const PRODUCT_ATTRIBUTES = [
+  "id",
+  "image",
+  "title",
+  "description",
+  "category",
+  "brand",
+  "price",
+  "salePrice",
+  "totalStock",
+  "averageReview",
+] as const;
+
+export interface ProductRow {
+  id: string;
+  image: string;
+  title: string;
+  description: string;
+  category: Category;
+  brand: Brand;
+  price: string;
+  salePrice: string | null;
+  totalStock: number;
+  averageReview: string | number;
+}
+
+export function toProductJson(row: ProductRow): ProductJson {
+  return {
+    _id: row.id,
+    image: row.image,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    brand: row.brand,
+    price: decimalToNumber(row.price),
+    salePrice: decimalToNumber(row.salePrice),
+    totalStock: row.totalStock,
+    averageReview: Number(row.averageReview),
+  };
+}
