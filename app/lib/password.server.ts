@@ -25,16 +25,25 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", COST, BLOCK_SIZE, PARALLELISM, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
+/** False for a wrong password and for a stored hash that is not one of ours (never throws). */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, saltText, keyText] = stored.split("$");
-  if (scheme !== "scrypt" || !n || !r || !p || !saltText || !keyText) return false;
+  const [scheme, n, r, p, saltText, keyText, ...rest] = stored.split("$");
+  if (scheme !== "scrypt" || !n || !r || !p || !saltText || !keyText || rest.length) return false;
   const expected = Buffer.from(keyText, "base64");
-  const actual = await scrypt(password, Buffer.from(saltText, "base64"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const salt = Buffer.from(saltText, "base64");
+  // An empty (undecodable) key would compare equal to an empty derived key: refuse it.
+  if (expected.length < 16 || salt.length === 0) return false;
+  try {
+    const actual = await scrypt(password, salt, expected.length, {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+    });
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  } catch {
+    // Parameters scrypt refuses (NaN, not a power of two, over the memory limit).
+    return false;
+  }
 }
 
 let dummyHash: Promise<string> | undefined;

@@ -25,7 +25,9 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   try {
     const url = new URL(to, "http://local.invalid");
     if (url.origin !== "http://local.invalid") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    // Dot segments can collapse into a protocol-relative path: "/.//evil.com" becomes "//evil.com".
+    return path.startsWith("//") ? fallback : path;
   } catch {
     return fallback;
   }

@@ -1,0 +1,236 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { getDb } from "../../app/lib/db.server";
+import { BRANDS, CATEGORIES } from "../../app/models/index.server";
+import { createOrPromoteAdmin, verifyLogin } from "../../app/services/users.server";
+import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../../db/seed/seed";
+import { createTestUser, resetDatabase } from "../support/database";
+
+const run = promisify(execFile);
+
+async function allProducts() {
+  return getDb().models.Product.findAll({
+    attributes: ["title", "image", "category", "brand", "price", "salePrice", "totalStock"],
+    raw: true,
+  });
+}
+
+describe("seedDemoCatalog", () => {
+  beforeEach(resetDatabase);
+
+  it("adds at least 48 products that cover every category and brand", async () => {
+    await seedDemoCatalog(getDb());
+    const products = await allProducts();
+    expect(products.length).toBeGreaterThanOrEqual(48);
+    expect(new Set(products.map((p) => p.category))).toEqual(new Set(CATEGORIES));
+    expect(new Set(products.map((p) => p.brand))).toEqual(new Set(BRANDS));
+    expect(new Set(products.map((p) => p.title)).size).toBe(products.length);
+  });
+
+  it("puts some products on sale, below their price", async () => {
+    await seedDemoCatalog(getDb());
+    const onSale = (await allProducts()).filter((p) => p.salePrice !== null && Number(p.salePrice) > 0);
+    expect(onSale.length).toBeGreaterThanOrEqual(3);
+    for (const product of onSale) expect(Number(product.salePrice)).toBeLessThan(Number(product.price));
+  });
+
+  it("has several low-stock products (1 to 9) and at least two that are sold out", async () => {
+    await seedDemoCatalog(getDb());
+    const products = await allProducts();
+    expect(products.filter((p) => p.totalStock >= 1 && p.totalStock <= 9).length).toBeGreaterThanOrEqual(3);
+    expect(products.filter((p) => p.totalStock === 0).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("adds exactly 3 feature images", async () => {
+    await seedDemoCatalog(getDb());
+    expect(await getDb().models.FeatureImage.count()).toBe(3);
+  });
+
+  it("points every product and feature image at a file that exists under public/", async () => {
+    await seedDemoCatalog(getDb());
+    const images = [
+      ...(await allProducts()).map((p) => p.image),
+      ...(await getDb().models.FeatureImage.findAll({ raw: true })).map((f) => f.image),
+    ];
+    const missing = images.filter((image) => {
+      expect(image.startsWith("/")).toBe(true);
+      return !existsSync(path.join("public", image));
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it("adds nothing when run a second time", async () => {
+    await seedDemoCatalog(getDb());
+    const products = await getDb().models.Product.count();
+    const features = await getDb().models.FeatureImage.count();
+    await seedDemoCatalog(getDb());
+    expect(await getDb().models.Product.count()).toBe(products);
+    expect(await getDb().models.FeatureImage.count()).toBe(features);
+  });
+});
+
+describe("seedDemoAccounts and isEmptyShop", () => {
+  beforeEach(resetDatabase);
+
+  it("creates one admin and one shopper whose demo passwords sign in", async () => {
+    await seedDemoAccounts(getDb());
+    const users = await getDb().models.User.findAll({ attributes: ["email", "role"], raw: true });
+    expect(users.filter((u) => u.role === "admin")).toHaveLength(1);
+    expect(users.filter((u) => u.role === "user")).toHaveLength(1);
+    for (const account of DEMO_ACCOUNTS) {
+      const user = await verifyLogin(account.email, account.password);
+      expect(user).toMatchObject({ email: account.email, role: account.role });
+    }
+  });
+
+  it("adds nothing and keeps passwords when run a second time", async () => {
+    await seedDemoAccounts(getDb());
+    const before = await getDb().models.User.findAll({
+      attributes: ["id", "passwordHash"],
+      raw: true,
+      order: ["id"],
+    });
+    await seedDemoAccounts(getDb());
+    const after = await getDb().models.User.findAll({
+      attributes: ["id", "passwordHash"],
+      raw: true,
+      order: ["id"],
+    });
+    expect(after).toEqual(before);
+  });
+
+  it("isEmptyShop is true only while there are no users and no products", async () => {
+    expect(await isEmptyShop(getDb())).toBe(true);
+    await createTestUser();
+    expect(await isEmptyShop(getDb())).toBe(false);
+    await resetDatabase();
+    await seedDemoCatalog(getDb());
+    expect(await isEmptyShop(getDb())).toBe(false);
+  });
+});
+
+describe("createOrPromoteAdmin", () => {
+  beforeEach(resetDatabase);
+
+  it("creates a new admin whose password works", async () => {
+    const result = await createOrPromoteAdmin({
+      userName: "Boss",
+      email: "boss@example.com",
+      password: "boss-password",
+    });
+    expect(result.action).toBe("created");
+    expect(result.user).toMatchObject({ userName: "Boss", email: "boss@example.com", role: "admin" });
+    expect(await verifyLogin("boss@example.com", "boss-password")).toMatchObject({ role: "admin" });
+  });
+
+  it("stores the email lower-case", async () => {
+    await createOrPromoteAdmin({ userName: "Boss", email: "Boss@Example.com", password: "boss-password" });
+    expect(await getDb().models.User.findOne({ where: { email: "boss@example.com" } })).not.toBeNull();
+  });
+
+  it("promotes an existing shopper and leaves the password unchanged", async () => {
+    const shopper = await createTestUser({ email: "ann@example.com" });
+    const result = await createOrPromoteAdmin({
+      userName: "Ignored",
+      email: "ANN@example.com",
+      password: "a-new-password",
+    });
+    expect(result.action).toBe("promoted");
+    expect(result.user).toMatchObject({ id: shopper.id, role: "admin", userName: shopper.userName });
+    expect(await verifyLogin("ann@example.com", shopper.password)).toMatchObject({ role: "admin" });
+    expect(await verifyLogin("ann@example.com", "a-new-password")).toBeNull();
+    expect(await getDb().models.User.count()).toBe(1);
+  });
+
+  it("leaves an existing admin unchanged", async () => {
+    const admin = await createTestUser({ email: "boss@example.com", role: "admin" });
+    const result = await createOrPromoteAdmin({
+      userName: "Other",
+      email: "boss@example.com",
+      password: "another-password",
+    });
+    expect(result.action).toBe("unchanged");
+    expect(result.user.id).toBe(admin.id);
+    expect(await verifyLogin("boss@example.com", admin.password)).not.toBeNull();
+  });
+});
+
+describe("scripts/create-admin.ts", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "shop-create-admin-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  beforeEach(resetDatabase);
+
+  async function createAdmin(args: string[]) {
+    try {
+      const { stdout, stderr } = await run(
+        path.resolve("node_modules/.bin/tsx"),
+        ["scripts/create-admin.ts", ...args],
+        {
+          // Only what the script needs: nothing of this test process leaks in.
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            NODE_ENV: "development",
+            DATABASE_URL: inject("testDatabaseUrl"),
+            SESSION_SECRET: "script-session-secret-0123456789",
+            DATA_DIR: dataDir,
+          },
+          timeout: 30_000,
+        },
+      );
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+    }
+  }
+
+  it("creates an admin, then reports that it is already one", async () => {
+    const args = ["--email", "Root@Example.com", "--password", "root-password", "--name", "Root"];
+    const first = await createAdmin(args);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("Created admin root@example.com");
+    expect(await verifyLogin("root@example.com", "root-password")).toMatchObject({ role: "admin" });
+
+    const second = await createAdmin(args);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("already an admin");
+    expect(await getDb().models.User.count()).toBe(1);
+  });
+
+  it("promotes an existing shopper", async () => {
+    const shopper = await createTestUser({ email: "ann@example.com" });
+    const result = await createAdmin([
+      "--email",
+      "ann@example.com",
+      "--password",
+      "whatever-pw",
+      "--name",
+      "Ann",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Promoted");
+    expect(await verifyLogin("ann@example.com", shopper.password)).toMatchObject({ role: "admin" });
+  });
+
+  it("prints a readable message and exits with 1 for bad arguments", async () => {
+    const invalid = await createAdmin(["--email", "not-an-email", "--password", "short", "--name", "Root"]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain("email");
+    expect(invalid.stderr).toContain("password");
+    expect(invalid.stderr).toContain("Usage: npm run create-admin");
+    expect(invalid.stderr).not.toMatch(/\n\s+at\s/);
+
+    const unknownOption = await createAdmin(["--mail", "root@example.com"]);
+    expect(unknownOption.code).toBe(1);
+    expect(unknownOption.stderr).toContain("--mail");
+    expect(unknownOption.stderr).toContain("Usage: npm run create-admin");
+    expect(unknownOption.stderr).not.toMatch(/\n\s+at\s/);
+
+    expect(await getDb().models.User.count()).toBe(0);
+  });
+});
