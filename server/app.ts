@@ -16,6 +16,28 @@ function requestLog(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/**
+ * Uploaded images (app/lib/storage.server.ts): generated names whose bytes never
+ * change, so cached for a year. Served as inert documents: no MIME sniffing, and
+ * a sandboxing CSP so that an SVG opened on its own can run nothing.
+ */
+export const UPLOADS_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+
+function uploadsStatic(uploadDir: string) {
+  return express.static(uploadDir, {
+    immutable: true,
+    maxAge: "1y",
+    index: false,
+    redirect: false,
+    dotfiles: "deny",
+    setHeaders(res) {
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      res.setHeader("Content-Security-Policy", UPLOADS_CSP);
+      res.setHeader("Cross-Origin-Resource-Policy", "same-site");
+    },
+  });
+}
+
 export function createApp(options: { build: ServerBuild; config: AppConfig; publicDir?: string }) {
   const { build, config } = options;
   const publicDir = options.publicDir ?? path.resolve("public");
@@ -29,6 +51,7 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", express.static(path.join(config.buildDir, "client"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(publicDir, { maxAge: "1h" }));
+  app.use("/uploads", uploadsStatic(config.uploadDir));
 
   app.all(
     "*",

@@ -1,18 +1,151 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Button, Group, Stack, Text, Title } from "@mantine/core";
+import {
+  json,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "~/components/admin/useHydrated";
+import { ImageUpload } from "~/components/ImageUpload";
 import { requireAdmin } from "~/lib/auth.server";
+import { badRequest, isAppError } from "~/lib/errors.server";
+import { redirectWithFlash } from "~/lib/session.server";
+import {
+  addFeature,
+  deleteFeature,
+  FEATURE_ADDED,
+  FEATURE_DELETED,
+  listFeatures,
+} from "~/services/features.server";
+import { isMultipart, readMultipartForm, storeImage } from "~/services/uploads.server";
+import adminStyles from "~/styles/admin.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return null;
+  return json({ features: await listFeatures() });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  try {
+    if (!isMultipart(request)) {
+      const formData = await request.formData();
+      if (formData.get("intent") !== "delete") throw badRequest("Unknown action");
+      await deleteFeature(String(formData.get("id") ?? ""));
+      return redirectWithFlash(request, "/admin/dashboard", { type: "success", message: FEATURE_DELETED });
+    }
+    // With JavaScript the image is uploaded already (its URL is in `image`);
+    // without, the file travels with this form.
+    const { fields, file } = await readMultipartForm(request);
+    const image = file ? (await storeImage(file)).url : fields.get("image");
+    await addFeature({ image });
+    return redirectWithFlash(request, "/admin/dashboard", { type: "success", message: FEATURE_ADDED });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    if (error.status === 404) {
+      return redirectWithFlash(request, "/admin/dashboard", { type: "error", message: error.message });
+    }
+    const detail = error.fieldErrors ? Object.values(error.fieldErrors).flat()[0] : undefined;
+    return json({ error: detail ?? error.message }, { status: error.status });
+  }
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin dashboard · ECommerce Shopping" }];
 
-export default function Page() {
+/** A feature image at the spec's 300px height; "Failed to load image" when it cannot load. */
+function FeatureImage({ src, index }: { src: string; index: number }) {
+  const [failed, setFailed] = useState(false);
+  const ref = useRef<HTMLImageElement>(null);
+  // An image can fail before React listens (during hydration): check once mounted.
+  useEffect(() => {
+    const image = ref.current;
+    if (image && image.complete && image.naturalWidth === 0) setFailed(true);
+  }, []);
+  if (failed) {
+    return (
+      <div
+        className="feature-image feature-image--failed"
+        role="img"
+        aria-label={`Feature image ${index + 1}`}
+      >
+        Failed to load image
+      </div>
+    );
+  }
   return (
-    <section className="placeholder-page">
-      <h1>Dashboard</h1>
-      <p>Feature image management arrives with the admin panel issue.</p>
+    <img
+      ref={ref}
+      src={src}
+      alt={`Feature image ${index + 1}`}
+      className="feature-image"
+      height={300}
+      onError={() => setFailed(true)}
+    />
+  );
+}
+
+export default function AdminDashboard() {
+  const { features } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const [imageUrl, setImageUrl] = useState("");
+  const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "add";
+  // A new list means the last add worked: a fresh upload area (the spec clears the selection).
+  const formKey = features.map((feature) => feature._id).join(",");
+
+  return (
+    <section className="admin-page">
+      <Title order={1} size="h2" mb="md">
+        Dashboard
+      </Title>
+      <div className="admin-card">
+        <Title order={2} size="h4" mb="sm">
+          Feature Images
+        </Title>
+        <Form method="post" encType="multipart/form-data" key={formKey}>
+          <Stack gap="sm" maw={560}>
+            <input type="hidden" name="intent" value="add" />
+            <ImageUpload
+              name="image"
+              label="Upload Image"
+              error={actionData?.error}
+              onUrlChange={setImageUrl}
+            />
+            <Button type="submit" disabled={hydrated && !imageUrl} loading={adding}>
+              Upload
+            </Button>
+          </Stack>
+        </Form>
+      </div>
+
+      <ul className="feature-list" aria-label="Feature images">
+        {features.map((feature, index) => (
+          <li key={feature._id} className="feature-list__item">
+            <FeatureImage src={feature.image} index={index} />
+            <Group justify="flex-end" p="xs">
+              <Form method="post">
+                <input type="hidden" name="intent" value="delete" />
+                <input type="hidden" name="id" value={feature._id} />
+                <Button
+                  type="submit"
+                  variant="default"
+                  size="xs"
+                  aria-label={`Delete feature image ${index + 1}`}
+                >
+                  Delete
+                </Button>
+              </Form>
+            </Group>
+          </li>
+        ))}
+      </ul>
+      {features.length === 0 ? <Text c="dimmed">No feature images yet.</Text> : null}
     </section>
   );
 }

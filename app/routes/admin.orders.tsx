@@ -1,18 +1,87 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Button, Group, NativeSelect, Text, Title } from "@mantine/core";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Outlet, useLoaderData, useSubmit } from "@remix-run/react";
+import { Pagination, withParams } from "~/components/admin/Pagination";
+import { useHydrated } from "~/components/admin/useHydrated";
+import { OrderTable } from "~/components/OrderTable";
+import { ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/admin-schemas";
 import { requireAdmin } from "~/lib/auth.server";
+import { parsePaging } from "~/services/admin-catalog.server";
+import { listOrders, ORDERS_PAGE_SIZE, parseStatusFilter } from "~/services/orders.server";
+import adminStyles from "~/styles/admin.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return null;
+  const params = new URL(request.url).searchParams;
+  const paging = parsePaging(params, { defaultLimit: ORDERS_PAGE_SIZE, lenient: true });
+  const status = parseStatusFilter(params.get("status"), { lenient: true });
+  const { orders, pagination } = await listOrders({ ...paging, status });
+  // The table shows four fields: send only those.
+  const rows = orders.map(({ _id, orderDate, orderStatus, totalAmount }) => ({
+    _id,
+    orderDate,
+    orderStatus,
+    totalAmount,
+  }));
+  return json({ orders: rows, pagination, status });
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin orders · ECommerce Shopping" }];
 
-export default function Page() {
+export default function AdminOrders() {
+  const { orders, pagination, status } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const list = new URLSearchParams();
+  if (status) list.set("status", status);
+  if (pagination.page > 1) list.set("page", String(pagination.page));
+  const search = list.toString();
+
   return (
-    <section className="placeholder-page">
-      <h1>All Orders</h1>
-      <p>Order management arrives with the admin panel issue.</p>
+    <section className="admin-page">
+      <div className="admin-card">
+        <Group justify="space-between" align="end" wrap="wrap" gap="sm" mb="md">
+          <Title order={1} size="h3">
+            All Orders
+          </Title>
+          <Form method="get" action="/admin/orders" className="admin-filter">
+            <NativeSelect
+              name="status"
+              label="Filter by status"
+              defaultValue={status ?? ""}
+              key={status ?? ""}
+              data={[
+                { value: "", label: "All statuses" },
+                ...ALL_ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] ?? value })),
+              ]}
+              onChange={(event) => submit(event.currentTarget.form)}
+            />
+            {hydrated ? null : (
+              <Button type="submit" variant="default">
+                Filter
+              </Button>
+            )}
+          </Form>
+        </Group>
+        <Text size="sm" c="dimmed" mb="sm">
+          {pagination.total} order{pagination.total === 1 ? "" : "s"}
+          {status ? ` with status ${status}` : ""}
+        </Text>
+        <OrderTable
+          orders={orders}
+          detailsHref={(id) => `/admin/orders/${id}${search ? `?${search}` : ""}`}
+          emptyText={status ? "No orders with this status." : "No orders yet."}
+        />
+        <Pagination
+          page={pagination.page}
+          pages={pagination.pages}
+          label="Order pages"
+          hrefFor={(page) => withParams("/admin/orders", list, { page: page === 1 ? null : page })}
+        />
+      </div>
+      <Outlet />
     </section>
   );
 }

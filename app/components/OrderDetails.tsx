@@ -1,0 +1,88 @@
+import type { ReactNode } from "react";
+import { formatPrice } from "~/lib/money";
+import { datePart } from "./OrderTable";
+import { OrderStatusBadge } from "./OrderStatusBadge";
+
+/** What the details view needs: plain data, so the admin and the shopper's history share it. */
+export interface OrderDetailsData {
+  _id: string;
+  orderDate: string;
+  totalAmount: number;
+  paymentMethod: string;
+  paymentStatus: string;
+  orderStatus: string;
+  cartItems: { productId: string | null; title: string; quantity: number; price: number }[];
+  addressInfo: { address: string; city: string; pincode: string; phone: string; notes: string };
+}
+
+interface OrderDetailsProps {
+  order: OrderDetailsData;
+  /** The name shown in the shipping info (the customer's, or the signed-in shopper's). */
+  customerName: string;
+  /** Below the details: the admin's status form; nothing for a shopper. */
+  children?: ReactNode;
+}
+
+/** An order's details (SPEC §2): summary, items, shipping info. */
+export function OrderDetails({ order, customerName, children }: OrderDetailsProps) {
+  const address = order.addressInfo;
+  return (
+    <div className="order-details">
+      <dl className="order-details__summary">
+        <div>
+          <dt>Order ID</dt>
+          <dd>{order._id}</dd>
+        </div>
+        <div>
+          <dt>Order Date</dt>
+          <dd>{datePart(order.orderDate)}</dd>
+        </div>
+        <div>
+          <dt>Order Price</dt>
+          <dd>{formatPrice(order.totalAmount)}</dd>
+        </div>
+        <div>
+          <dt>Payment method</dt>
+          <dd>{order.paymentMethod}</dd>
+        </div>
+        <div>
+          <dt>Payment Status</dt>
+          <dd>{order.paymentStatus}</dd>
+        </div>
+        <div>
+          <dt>Order Status</dt>
+          <dd>
+            <OrderStatusBadge status={order.orderStatus} />
+          </dd>
+        </div>
+      </dl>
+
+      <section className="order-details__section" aria-labelledby={`items-${order._id}`}>
+        <h3 id={`items-${order._id}`}>Order Details</h3>
+        <ul className="order-details__items">
+          {order.cartItems.map((item, index) => (
+            <li key={`${item.productId ?? "removed"}-${index}`}>
+              <span>Title: {item.title}</span>
+              <span>Quantity: {item.quantity}</span>
+              <span>Price: {formatPrice(item.price)}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="order-details__section" aria-labelledby={`shipping-${order._id}`}>
+        <h3 id={`shipping-${order._id}`}>Shipping Info</h3>
+        <address className="order-details__address">
+          <span>{customerName}</span>
+          <span>{address.address}</span>
+          <span>{address.city}</span>
+          <span>{address.pincode}</span>
+          <span>{address.phone}</span>
+          <span>{address.notes}</span>
+        </address>
+      </section>
+
+      {children}
+    </div>
+  );
+}

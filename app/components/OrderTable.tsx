@@ -1,0 +1,62 @@
+import { Link } from "@remix-run/react";
+import { formatPrice } from "~/lib/money";
+import { OrderStatusBadge } from "./OrderStatusBadge";
+
+/** What a row needs: plain data, so the admin and the shopper's history share it. */
+export interface OrderRowData {
+  _id: string;
+  orderDate: string;
+  orderStatus: string;
+  totalAmount: number;
+}
+
+interface OrderTableProps {
+  orders: OrderRowData[];
+  /** The details dialog's URL for an order. */
+  detailsHref: (orderId: string) => string;
+  emptyText?: string;
+}
+
+/** "2024-05-01T10:00:00.000Z" → "2024-05-01" (SPEC: the date part only). */
+export function datePart(iso: string): string {
+  return iso.split("T")[0] ?? iso;
+}
+
+/** The orders table (Order ID, Order Date, Order Status, Order Price, View Details). */
+export function OrderTable({ orders, detailsHref, emptyText = "No orders yet." }: OrderTableProps) {
+  if (!orders.length) return <p className="order-table__empty">{emptyText}</p>;
+  return (
+    <div className="order-table__scroll">
+      <table className="order-table">
+        <thead>
+          <tr>
+            <th scope="col">Order ID</th>
+            <th scope="col">Order Date</th>
+            <th scope="col">Order Status</th>
+            <th scope="col">Order Price</th>
+            <th scope="col">
+              <span className="visually-hidden">Details</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {orders.map((order) => (
+            <tr key={order._id} data-testid="order-row">
+              <td className="order-table__id">{order._id}</td>
+              <td>{datePart(order.orderDate)}</td>
+              <td>
+                <OrderStatusBadge status={order.orderStatus} />
+              </td>
+              <td>{formatPrice(order.totalAmount)}</td>
+              <td>
+                <Link to={detailsHref(order._id)} className="admin-btn admin-btn--dark" preventScrollReset>
+                  View Details
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

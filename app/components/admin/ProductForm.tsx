@@ -1,0 +1,198 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  parse,
+  useForm,
+} from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { Button, NativeSelect, Stack, Text, TextInput, Textarea } from "@mantine/core";
+import { Form, useNavigation } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ImageUpload } from "~/components/ImageUpload";
+import { productInputSchema } from "~/lib/admin-schemas";
+import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "~/lib/catalog-options";
+import { useHydrated } from "./useHydrated";
+
+/** The values a form shows: strings, as inputs hold them. */
+export interface ProductFormValues {
+  image: string;
+  title: string;
+  description: string;
+  category: string;
+  brand: string;
+  price: string;
+  salePrice: string;
+  totalStock: string;
+}
+
+export const EMPTY_PRODUCT_FORM: ProductFormValues = {
+  image: "",
+  title: "",
+  description: "",
+  category: "",
+  brand: "",
+  price: "",
+  salePrice: "",
+  totalStock: "",
+};
+
+/** SPEC §5: every field except averageReview must be filled before Add/Edit is enabled. */
+const REQUIRED_FIELDS = [
+  "title",
+  "description",
+  "category",
+  "brand",
+  "price",
+  "salePrice",
+  "totalStock",
+] as const;
+
+/** The browser runs the server's schema as a courtesy; the server checks again. */
+function validate(formData: FormData) {
+  return parse(formData, {
+    resolve(payload) {
+      const result = productInputSchema.safeParse(payload);
+      if (result.success) return { value: result.data };
+      const error: Record<string, string[]> = {};
+      for (const issue of result.error.issues) {
+        const key = issue.path.join(".") || "";
+        (error[key] ??= []).push(issue.message);
+      }
+      return { error };
+    },
+  });
+}
+
+interface ProductFormProps {
+  mode: "new" | "edit";
+  productId?: string;
+  defaultValue: ProductFormValues;
+  lastResult?: SubmissionResult<string[]> | null;
+  /** The URL the form posts to (the page, with its search params). */
+  action: string;
+}
+
+export function ProductForm({ mode, productId, defaultValue, lastResult, action }: ProductFormProps) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [form, fields] = useForm({
+    id: `product-${productId ?? "new"}`,
+    lastResult,
+    defaultValue,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => validate(formData),
+  });
+  const initialImage = String(fields.image.initialValue ?? defaultValue.image ?? "");
+  const [imageUrl, setImageUrl] = useState(initialImage);
+  const [fieldsFilled, setFieldsFilled] = useState(() =>
+    REQUIRED_FIELDS.every((name) => defaultValue[name].trim() !== ""),
+  );
+  const recompute = useCallback(() => {
+    if (!formRef.current) return;
+    const data = new FormData(formRef.current);
+    setFieldsFilled(REQUIRED_FIELDS.every((name) => String(data.get(name) ?? "").trim() !== ""));
+  }, []);
+  useEffect(recompute, [recompute, lastResult]);
+
+  const submitting = navigation.state === "submitting" && navigation.formAction === action;
+  const complete = fieldsFilled && imageUrl.trim() !== "";
+  const imageError = fields.image.errors?.[0] ?? (lastResult?.error?.my_file ?? [])[0];
+
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      action={action}
+      ref={formRef}
+      onInput={recompute}
+      onChange={recompute}
+      {...getFormProps(form)}
+    >
+      <Stack gap="md">
+        {form.errors?.length ? (
+          <Text c="red.7" size="sm" role="alert" id={form.errorId}>
+            {form.errors[0]}
+          </Text>
+        ) : null}
+        <input type="hidden" name="intent" value={mode === "new" ? "create" : "update"} />
+        {productId ? <input type="hidden" name="id" value={productId} /> : null}
+        <ImageUpload name="image" initialUrl={initialImage} error={imageError} onUrlChange={setImageUrl} />
+        <TextInput
+          {...getInputProps(fields.title, { type: "text" })}
+          key={fields.title.key}
+          label="Title"
+          placeholder="Enter product title"
+          error={fields.title.errors?.[0]}
+          errorProps={{ id: fields.title.errorId }}
+        />
+        <Textarea
+          {...getTextareaProps(fields.description)}
+          key={fields.description.key}
+          label="Description"
+          placeholder="Enter product description"
+          autosize
+          minRows={3}
+          error={fields.description.errors?.[0]}
+          errorProps={{ id: fields.description.errorId }}
+        />
+        <NativeSelect
+          {...getSelectProps(fields.category)}
+          key={fields.category.key}
+          label="Category"
+          data={[
+            { value: "", label: "Select Category" },
+            ...CATEGORIES.map((value) => ({ value, label: CATEGORY_LABELS[value] })),
+          ]}
+          error={fields.category.errors?.[0]}
+          errorProps={{ id: fields.category.errorId }}
+        />
+        <NativeSelect
+          {...getSelectProps(fields.brand)}
+          key={fields.brand.key}
+          label="Brand"
+          data={[
+            { value: "", label: "Select Brand" },
+            ...BRANDS.map((value) => ({ value, label: BRAND_LABELS[value] })),
+          ]}
+          error={fields.brand.errors?.[0]}
+          errorProps={{ id: fields.brand.errorId }}
+        />
+        <TextInput
+          {...getInputProps(fields.price, { type: "text" })}
+          key={fields.price.key}
+          inputMode="decimal"
+          label="Price"
+          placeholder="Enter product price"
+          error={fields.price.errors?.[0]}
+          errorProps={{ id: fields.price.errorId }}
+        />
+        <TextInput
+          {...getInputProps(fields.salePrice, { type: "text" })}
+          key={fields.salePrice.key}
+          inputMode="decimal"
+          label="Sale Price"
+          placeholder="Enter sale price (optional)"
+          description="0 means not on sale"
+          error={fields.salePrice.errors?.[0]}
+          errorProps={{ id: fields.salePrice.errorId }}
+        />
+        <TextInput
+          {...getInputProps(fields.totalStock, { type: "text" })}
+          key={fields.totalStock.key}
+          inputMode="numeric"
+          label="Total Stock"
+          placeholder="Enter total stock"
+          error={fields.totalStock.errors?.[0]}
+          errorProps={{ id: fields.totalStock.errorId }}
+        />
+        <Button type="submit" fullWidth disabled={hydrated && !complete} loading={submitting}>
+          {mode === "new" ? "Add" : "Edit"}
+        </Button>
+      </Stack>
+    </Form>
+  );
+}

@@ -1,0 +1,184 @@
+import { z } from "zod";
+import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "./catalog-options";
+
+/**
+ * The admin's input rules (API.md): one schema for the JSON API, the HTML
+ * actions and the browser's courtesy checks. Inputs arrive as form strings
+ * or JSON numbers/strings; both are read the same way. Money leaves as
+ * integer cents. Safe to import in the browser.
+ */
+
+export const MAX_PRICE_CENTS = 100_000_000; // $1,000,000.00
+export const MAX_STOCK = 1_000_000;
+export const MAX_IMAGE_URL_LENGTH = 2048;
+
+const isMissing = (value: unknown) =>
+  value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+
+/** "12.5", "12.50" or 12.5 → 1250; null when it is not an amount with at most two decimals. */
+export function parseCents(value: unknown): number | null {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return null;
+    const cents = Math.round(value * 100);
+    return Math.abs(cents - value * 100) < 1e-6 ? cents : null;
+  }
+  if (typeof value !== "string") return null;
+  const match = /^(-?)(\d{1,12})(?:\.(\d{1,2}))?$/.exec(value.trim());
+  if (!match) return null;
+  const cents = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
+  return match[1] ? -cents : cents;
+}
+
+function requiredText(label: string, max: number) {
+  return z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
+    })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+}
+
+function choice<T extends readonly [string, ...string[]]>(
+  label: string,
+  values: T,
+  labels: Record<string, string>,
+) {
+  const list = values.map((value) => labels[value] ?? value).join(", ");
+  return z.enum(values, {
+    error: (issue) =>
+      isMissing(issue.input) ? `${label} is required` : `Choose a ${label.toLowerCase()}: ${list}`,
+  });
+}
+
+const priceField = z.unknown().transform((value, ctx): number => {
+  if (isMissing(value)) {
+    ctx.addIssue({ code: "custom", message: "Price is required" });
+    return z.NEVER;
+  }
+  const cents = parseCents(value);
+  if (cents === null) ctx.addIssue({ code: "custom", message: "Price must be an amount such as 49.90" });
+  else if (cents <= 0) ctx.addIssue({ code: "custom", message: "Price must be greater than 0" });
+  else if (cents > MAX_PRICE_CENTS)
+    ctx.addIssue({ code: "custom", message: "Price must be at most 1000000" });
+  else return cents;
+  return z.NEVER;
+});
+
+/** Empty, null or 0 mean "not on sale" (stored as NULL). */
+const salePriceField = z.unknown().transform((value, ctx): number | null => {
+  if (isMissing(value)) return null;
+  const cents = parseCents(value);
+  if (cents === null) ctx.addIssue({ code: "custom", message: "Sale price must be an amount such as 39.90" });
+  else if (cents < 0) ctx.addIssue({ code: "custom", message: "Sale price cannot be negative" });
+  else return cents === 0 ? null : cents;
+  return z.NEVER;
+});
+
+const totalStockField = z.unknown().transform((value, ctx): number => {
+  if (isMissing(value)) {
+    ctx.addIssue({ code: "custom", message: "Total stock is required" });
+    return z.NEVER;
+  }
+  const number =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^-?\d+$/.test(value.trim())
+        ? Number(value)
+        : NaN;
+  if (!Number.isInteger(number))
+    ctx.addIssue({ code: "custom", message: "Total stock must be a whole number" });
+  else if (number < 0) ctx.addIssue({ code: "custom", message: "Total stock cannot be negative" });
+  else if (number > MAX_STOCK)
+    ctx.addIssue({ code: "custom", message: `Total stock must be at most ${MAX_STOCK}` });
+  else return number;
+  return z.NEVER;
+});
+
+/**
+ * An image reference: an absolute http(s) URL, or a path this shop serves
+ * (/uploads/<generated name> or /images/<file>).
+ */
+export function isImageReference(value: string): boolean {
+  if (/^\/uploads\/[0-9a-f-]{36}\.[a-z0-9]{2,5}$/.test(value)) return true;
+  if (/^\/images\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\.(svg|png|jpe?g|gif|webp|bmp)$/.test(value)) return true;
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && Boolean(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+const imageField = z
+  .string({
+    error: (issue) => (issue.input === undefined ? "Please upload an image" : "Image must be a URL"),
+  })
+  .trim()
+  .min(1, "Please upload an image")
+  .max(MAX_IMAGE_URL_LENGTH, `Image URL must be at most ${MAX_IMAGE_URL_LENGTH} characters`)
+  .refine(isImageReference, "Image must be an uploaded image or an http(s) URL");
+
+export const productInputSchema = z
+  .object({
+    image: imageField,
+    title: requiredText("Title", 200),
+    description: requiredText("Description", 5000),
+    category: choice("Category", CATEGORIES, CATEGORY_LABELS),
+    brand: choice("Brand", BRANDS, BRAND_LABELS),
+    price: priceField,
+    salePrice: salePriceField,
+    totalStock: totalStockField,
+  })
+  .superRefine((product, ctx) => {
+    if (product.salePrice !== null && product.salePrice >= product.price) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["salePrice"],
+        message: "Sale price must be lower than the price",
+      });
+    }
+  });
+
+/** A validated product: money in cents, no sale as null. */
+export type ProductInput = z.output<typeof productInputSchema>;
+
+/** The statuses an admin may set (SPEC §4); "confirmed" is set by a successful payment only. */
+export const ADMIN_ORDER_STATUSES = ["pending", "inProcess", "inShipping", "delivered", "rejected"] as const;
+export type AdminOrderStatus = (typeof ADMIN_ORDER_STATUSES)[number];
+
+/** Every status an order can have (the database's list), for filters. */
+export const ALL_ORDER_STATUSES = [
+  "pending",
+  "confirmed",
+  "inProcess",
+  "inShipping",
+  "delivered",
+  "rejected",
+] as const;
+
+export const ORDER_STATUS_LABELS: Record<string, string> = {
+  pending: "Pending",
+  confirmed: "Confirmed",
+  inProcess: "In Process",
+  inShipping: "In Shipping",
+  delivered: "Delivered",
+  rejected: "Rejected",
+};
+
+export const orderStatusSchema = z.object({
+  orderStatus: z.enum(ADMIN_ORDER_STATUSES, {
+    error: (issue) =>
+      isMissing(issue.input)
+        ? "Order status is required"
+        : `Order status must be one of: ${ADMIN_ORDER_STATUSES.join(", ")}`,
+  }),
+});
+
+export const featureInputSchema = z.object({
+  image: imageField.refine(
+    (value) => !/^https?:/i.test(value),
+    "Upload the image first: use the URL the upload returned",
+  ),
+});

@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import { access, mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { getConfig } from "./config.server";
+
+/**
+ * Where uploaded files live. Callers only see this interface, so that an
+ * S3-compatible store can replace the local folder without touching them.
+ * Keys are names the shop generates (never a client's path).
+ */
+export interface FileStorage {
+  /** Stores `data` under a new generated key; returns the key and its public URL. */
+  put(input: { data: Uint8Array; extension: string; contentType: string }): Promise<StoredFile>;
+  /** The public URL of a key. */
+  url(key: string): string;
+  /** The key behind one of this store's URLs, or null for any other URL. */
+  keyOf(url: string): string | null;
+  exists(key: string): Promise<boolean>;
+  /** Removes a key; removing a missing key is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+export interface StoredFile {
+  key: string;
+  url: string;
+}
+
+/** The URL path under which server/app.ts serves the local upload folder. */
+export const UPLOADS_URL_PREFIX = "/uploads/";
+
+/** A generated key: a UUID and a short extension, nothing a client chose. */
+const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{2,5}$/;
+
+export function isStorageKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+/** Files in a local folder (UPLOAD_DIR), served at /uploads/<key>. */
+export function createLocalStorage(directory: string): FileStorage {
+  const fileOf = (key: string) => {
+    if (!isStorageKey(key)) throw new Error(`Not a storage key: ${key}`);
+    return path.join(directory, key);
+  };
+  return {
+    async put({ data, extension }) {
+      if (!/^[a-z0-9]{2,5}$/.test(extension)) throw new Error(`Unsupported extension: ${extension}`);
+      await mkdir(directory, { recursive: true });
+      const key = `${randomUUID()}.${extension}`;
+      // "wx": never overwrite, even in the (theoretical) case of a repeated UUID.
+      await writeFile(fileOf(key), data, { flag: "wx", mode: 0o644 });
+      return { key, url: `${UPLOADS_URL_PREFIX}${key}` };
+    },
+    url(key) {
+      return `${UPLOADS_URL_PREFIX}${key}`;
+    },
+    keyOf(url) {
+      if (!url.startsWith(UPLOADS_URL_PREFIX)) return null;
+      const key = url.slice(UPLOADS_URL_PREFIX.length);
+      return isStorageKey(key) ? key : null;
+    },
+    async exists(key) {
+      if (!isStorageKey(key)) return false;
+      try {
+        await access(fileOf(key));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async delete(key) {
+      if (!isStorageKey(key)) return;
+      await rm(fileOf(key), { force: true });
+    },
+  };
+}
+
+const holder = globalThis as typeof globalThis & { __shopStorage?: FileStorage };
+
+/** The store of this process: the local folder of the configuration. */
+export function getStorage(): FileStorage {
+  holder.__shopStorage ??= createLocalStorage(getConfig().uploadDir);
+  return holder.__shopStorage;
+}
+
+/** For tests: use another store (or the configured one again with undefined). */
+export function setStorage(storage: FileStorage | undefined): void {
+  holder.__shopStorage = storage;
+}

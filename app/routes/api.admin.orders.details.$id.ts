@@ -1,0 +1,11 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/auth.server";
+import { getOrderDetails } from "~/services/orders.server";
+
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params }) => {
+    await requireApiAdmin(request);
+    const order = await getOrderDetails(params.id ?? "");
+    return apiJson({ success: true, data: order });
+  },
+});

@@ -1,0 +1,17 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/auth.server";
+import { listAdminProducts, normalizeSearch, parsePaging } from "~/services/admin-catalog.server";
+
+// GET ?page&limit&search → newest first, with pagination.
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    await requireApiAdmin(request);
+    const params = new URL(request.url).searchParams;
+    const paging = parsePaging(params);
+    const { products, pagination } = await listAdminProducts({
+      ...paging,
+      search: normalizeSearch(params.get("search")),
+    });
+    return apiJson({ success: true, data: products, pagination });
+  },
+});

@@ -1,0 +1,20 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/auth.server";
+import { badRequest } from "~/lib/errors.server";
+import { readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
+
+// POST multipart with one file in my_file → { success, message, result: { url } }.
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    await requireApiAdmin(request);
+    const { file } = await readMultipartForm(request);
+    if (!file) {
+      throw badRequest("Choose an image to upload", { [UPLOAD_FIELD]: ["Choose an image to upload"] });
+    }
+    const stored = await storeImage(file);
+    return apiJson(
+      { success: true, message: "Image uploaded successfully", result: { url: stored.url } },
+      { status: 201 },
+    );
+  },
+});

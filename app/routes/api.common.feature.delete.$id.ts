@@ -1,0 +1,11 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { requireApiAdmin } from "~/lib/auth.server";
+import { deleteFeature, FEATURE_DELETED } from "~/services/features.server";
+
+export const { loader, action } = apiRoute({
+  DELETE: async ({ request, params }) => {
+    await requireApiAdmin(request);
+    await deleteFeature(params.id ?? "");
+    return apiJson({ success: true, message: FEATURE_DELETED });
+  },
+});

@@ -1,0 +1,7 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { listFeatures } from "~/services/features.server";
+
+// Public: the home page's banner images.
+export const { loader, action } = apiRoute({
+  GET: async () => apiJson({ success: true, data: await listFeatures() }),
+});

@@ -1,0 +1,177 @@
+import { Op, type WhereOptions } from "sequelize";
+import { productInputSchema, type ProductInput } from "~/lib/admin-schemas";
+import { getDb } from "~/lib/db.server";
+import { badRequest, notFound } from "~/lib/errors.server";
+import { centsToDecimal } from "~/lib/money";
+import { fieldErrorsOf } from "~/lib/schemas";
+import { isUuid } from "~/lib/session.server";
+import type { Product } from "~/models/index.server";
+import { PRODUCT_ATTRIBUTES, toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
+import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
+
+/**
+ * The admin's catalogue: add, edit and delete products, and the paged,
+ * searchable list behind the admin grid and `GET /api/admin/products/get`.
+ */
+
+export const PRODUCT_NOT_FOUND = "Product not found";
+export const PRODUCT_ADDED = "Product added successfully";
+export const PRODUCT_UPDATED = "Product updated successfully";
+export const PRODUCT_DELETED = "Product deleted successfully";
+export const INVALID_PRODUCT_MESSAGE = "Please check the highlighted fields";
+
+export const ADMIN_PAGE_SIZE = 24;
+export const ADMIN_MAX_PAGE_SIZE = 100;
+const MAX_SEARCH_LENGTH = 100;
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+}
+
+/**
+ * Reads `page` and `limit` from a query string. Strict (400) for the API,
+ * where a caller wants to know; pages pass `lenient` and fall back to defaults.
+ */
+export function parsePaging(
+  params: URLSearchParams,
+  options: { defaultLimit?: number; maxLimit?: number; lenient?: boolean } = {},
+): ListQuery {
+  const defaultLimit = options.defaultLimit ?? ADMIN_PAGE_SIZE;
+  const maxLimit = options.maxLimit ?? ADMIN_MAX_PAGE_SIZE;
+  const read = (name: string, fallback: number, max: number) => {
+    const raw = params.get(name);
+    if (raw === null || raw.trim() === "") return fallback;
+    const value = /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : NaN;
+    if (Number.isInteger(value) && value >= 1 && value <= max) return value;
+    if (options.lenient) return Number.isInteger(value) && value > max ? max : fallback;
+    throw badRequest(`${name} must be a whole number from 1 to ${max}`, {
+      [name]: [`${name} must be a whole number from 1 to ${max}`],
+    });
+  };
+  return { page: read("page", 1, 1_000_000), limit: read("limit", defaultLimit, maxLimit) };
+}
+
+export function paginationOf(query: ListQuery, total: number): Pagination {
+  return { page: query.page, limit: query.limit, total, pages: Math.max(1, Math.ceil(total / query.limit)) };
+}
+
+/** `%`, `_` and `\` are data in a title search, never a pattern. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+export function normalizeSearch(value: string | null | undefined): string {
+  return (value ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
+}
+
+/** Newest first; `search` matches inside the title, case-insensitive. */
+export async function listAdminProducts(
+  query: ListQuery & { search?: string },
+): Promise<{ products: ProductJson[]; pagination: Pagination }> {
+  const { Product } = getDb().models;
+  const search = normalizeSearch(query.search);
+  const where: WhereOptions = search ? { title: { [Op.iLike]: likePattern(search) } } : {};
+  const [total, rows] = await Promise.all([
+    Product.count({ where }),
+    Product.findAll({
+      where,
+      attributes: [...PRODUCT_ATTRIBUTES],
+      order: [
+        ["createdAt", "DESC"],
+        ["id", "DESC"],
+      ],
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+      raw: true,
+    }),
+  ]);
+  return {
+    products: (rows as unknown as ProductRow[]).map(toProductJson),
+    pagination: paginationOf(query, total),
+  };
+}
+
+export async function getAdminProduct(id: string): Promise<ProductJson> {
+  if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
+  const row = await getDb().models.Product.findByPk(id, { attributes: [...PRODUCT_ATTRIBUTES], raw: true });
+  if (!row) throw notFound(PRODUCT_NOT_FOUND);
+  return toProductJson(row as unknown as ProductRow);
+}
+
+/** Validates any input (JSON or form) against API.md's rules; throws 400 with field errors. */
+export async function validateProductInput(input: unknown): Promise<ProductInput> {
+  const parsed = productInputSchema.safeParse(input);
+  if (!parsed.success) throw badRequest(INVALID_PRODUCT_MESSAGE, fieldErrorsOf(parsed.error));
+  if (!(await uploadExists(parsed.data.image))) {
+    throw badRequest(INVALID_PRODUCT_MESSAGE, {
+      image: ["This image was not uploaded to the shop: upload it again"],
+    });
+  }
+  return parsed.data;
+}
+
+function toColumns(input: ProductInput) {
+  return {
+    image: input.image,
+    title: input.title,
+    description: input.description,
+    category: input.category,
+    brand: input.brand,
+    price: centsToDecimal(input.price),
+    salePrice: input.salePrice === null ? null : centsToDecimal(input.salePrice),
+    totalStock: input.totalStock,
+  } satisfies Partial<Record<keyof Product, unknown>>;
+}
+
+export async function createProduct(input: unknown): Promise<ProductJson> {
+  const product = await validateProductInput(input);
+  const created = await getDb().models.Product.create(toColumns(product));
+  return getAdminProduct(created.id);
+}
+
+/**
+ * Replaces a product's fields. `input` may name only some fields (the JSON
+ * API's PUT): the others keep their values, and the whole product is
+ * validated again (a sale price must stay below the price).
+ */
+export async function updateProduct(id: string, input: Record<string, unknown>): Promise<ProductJson> {
+  const current = await getAdminProduct(id);
+  const merged: Record<string, unknown> = {
+    image: current.image,
+    title: current.title,
+    description: current.description,
+    category: current.category,
+    brand: current.brand,
+    price: current.price,
+    salePrice: current.salePrice,
+    totalStock: current.totalStock,
+  };
+  for (const key of Object.keys(merged)) {
+    if (Object.prototype.hasOwnProperty.call(input, key)) merged[key] = input[key];
+  }
+  const product = await validateProductInput(merged);
+  const [count] = await getDb().models.Product.update(toColumns(product), { where: { id } });
+  if (count === 0) throw notFound(PRODUCT_NOT_FOUND);
+  if (current.image !== product.image) await deleteUploadIfUnused(current.image);
+  return getAdminProduct(id);
+}
+
+/**
+ * Deletes a product. The database does the rest: cart lines go with it
+ * (ON DELETE CASCADE), order lines keep their snapshot with product_id NULL,
+ * reviews go. Its uploaded image goes too when nothing else shows it.
+ */
+export async function deleteProduct(id: string): Promise<void> {
+  const current = await getAdminProduct(id);
+  const count = await getDb().models.Product.destroy({ where: { id } });
+  if (count === 0) throw notFound(PRODUCT_NOT_FOUND);
+  await deleteUploadIfUnused(current.image);
+}

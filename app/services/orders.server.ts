@@ -1,0 +1,216 @@
+import { QueryTypes } from "sequelize";
+import { orderStatusSchema } from "~/lib/admin-schemas";
+import { getDb } from "~/lib/db.server";
+import { badRequest, notFound } from "~/lib/errors.server";
+import { decimalToNumber } from "~/lib/money";
+import { fieldErrorsOf } from "~/lib/schemas";
+import { isUuid } from "~/lib/session.server";
+import {
+  ORDER_STATUSES,
+  type AddressSnapshot,
+  type OrderStatus,
+  type PaymentStatus,
+} from "~/models/index.server";
+import { paginationOf, type ListQuery, type Pagination } from "./admin-catalog.server";
+
+/**
+ * Orders as the admin and the shopper see them (SPEC §3 field names). The
+ * admin lists every order and changes its status; a shopper reads only their
+ * own (someone else's order answers 404, exactly like an unknown id).
+ */
+
+export const ORDER_NOT_FOUND = "Order not found";
+export const ORDER_STATUS_UPDATED = "Order status is updated successfully!";
+export const ORDERS_PAGE_SIZE = 20;
+
+export interface OrderItemJson {
+  productId: string | null;
+  title: string;
+  image: string;
+  price: number;
+  quantity: number;
+}
+
+export interface OrderJson {
+  _id: string;
+  userId: string;
+  cartId: string | null;
+  cartItems: OrderItemJson[];
+  addressInfo: AddressSnapshot;
+  orderStatus: OrderStatus;
+  paymentMethod: string;
+  paymentStatus: PaymentStatus;
+  totalAmount: number;
+  orderDate: string;
+  orderUpdateDate: string;
+  paymentId: string | null;
+  payerId: string | null;
+  /** The customer's user name, for the shipping info. */
+  userName: string;
+}
+
+interface OrderRow {
+  id: string;
+  userId: string;
+  cartId: string | null;
+  addressInfo: AddressSnapshot;
+  orderStatus: OrderStatus;
+  paymentMethod: string;
+  paymentStatus: PaymentStatus;
+  totalAmount: string;
+  orderDate: Date;
+  orderUpdateDate: Date;
+  paymentId: string | null;
+  payerId: string | null;
+  userName: string;
+}
+
+interface OrderItemRow {
+  orderId: string;
+  productId: string | null;
+  title: string;
+  image: string;
+  price: string;
+  quantity: number;
+}
+
+const ORDER_COLUMNS = `
+  o.id, o.user_id AS "userId", o.cart_id AS "cartId", o.address_info AS "addressInfo",
+  o.order_status AS "orderStatus", o.payment_method AS "paymentMethod",
+  o.payment_status AS "paymentStatus", o.total_amount AS "totalAmount",
+  o.order_date AS "orderDate", o.order_update_date AS "orderUpdateDate",
+  o.payment_id AS "paymentId", o.payer_id AS "payerId", u.user_name AS "userName"`;
+
+function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
+  return {
+    _id: row.id,
+    userId: row.userId,
+    cartId: row.cartId,
+    cartItems: items.map((item) => ({
+      productId: item.productId,
+      title: item.title,
+      image: item.image,
+      price: decimalToNumber(item.price),
+      quantity: item.quantity,
+    })),
+    addressInfo: row.addressInfo,
+    orderStatus: row.orderStatus,
+    paymentMethod: row.paymentMethod,
+    paymentStatus: row.paymentStatus,
+    totalAmount: decimalToNumber(row.totalAmount),
+    orderDate: new Date(row.orderDate).toISOString(),
+    orderUpdateDate: new Date(row.orderUpdateDate).toISOString(),
+    paymentId: row.paymentId,
+    payerId: row.payerId,
+    userName: row.userName,
+  };
+}
+
+/** The orders' lines in one query (never one per order), grouped by order. */
+async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItemRow[]>> {
+  const byOrder = new Map<string, OrderItemRow[]>();
+  if (!orderIds.length) return byOrder;
+  const rows = await getDb().models.OrderItem.findAll({
+    where: { orderId: orderIds },
+    attributes: ["orderId", "productId", "title", "image", "price", "quantity"],
+    order: [
+      ["orderId", "ASC"],
+      ["title", "ASC"],
+    ],
+    raw: true,
+  });
+  for (const row of rows as unknown as OrderItemRow[]) {
+    const list = byOrder.get(row.orderId) ?? [];
+    list.push(row);
+    byOrder.set(row.orderId, list);
+  }
+  return byOrder;
+}
+
+async function queryOrders(
+  where: string,
+  replacements: Record<string, unknown>,
+  paging?: ListQuery,
+): Promise<OrderJson[]> {
+  const limit = paging ? `LIMIT :limit OFFSET :offset` : "";
+  const rows = await getDb().sequelize.query<OrderRow>(
+    `SELECT ${ORDER_COLUMNS}
+       FROM orders o JOIN users u ON u.id = o.user_id
+      ${where}
+      ORDER BY o.order_date DESC, o.id DESC ${limit}`,
+    {
+      replacements: {
+        ...replacements,
+        ...(paging ? { limit: paging.limit, offset: (paging.page - 1) * paging.limit } : {}),
+      },
+      type: QueryTypes.SELECT,
+    },
+  );
+  const items = await itemsOf(rows.map((row) => row.id));
+  return rows.map((row) => toOrderJson(row, items.get(row.id) ?? []));
+}
+
+/** A status filter from a query string: one of the order statuses, or none. */
+export function parseStatusFilter(
+  value: string | null,
+  options: { lenient?: boolean } = {},
+): OrderStatus | null {
+  if (value === null || value === "" || value === "all") return null;
+  if ((ORDER_STATUSES as readonly string[]).includes(value)) return value as OrderStatus;
+  if (options.lenient) return null;
+  const message = `status must be one of: ${ORDER_STATUSES.join(", ")}`;
+  throw badRequest(message, { status: [message] });
+}
+
+/** Every order, newest first, a page at a time, optionally of one status. */
+export async function listOrders(
+  query: ListQuery & { status?: OrderStatus | null },
+): Promise<{ orders: OrderJson[]; pagination: Pagination }> {
+  const where = query.status ? "WHERE o.order_status = :status" : "";
+  const replacements = query.status ? { status: query.status } : {};
+  const { Order } = getDb().models;
+  const [total, orders] = await Promise.all([
+    Order.count({ where: query.status ? { orderStatus: query.status } : {} }),
+    queryOrders(where, replacements, query),
+  ]);
+  return { orders, pagination: paginationOf(query, total) };
+}
+
+/** Any order, for the admin. */
+export async function getOrderDetails(orderId: string): Promise<OrderJson> {
+  if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
+  const [order] = await queryOrders("WHERE o.id = :orderId", { orderId });
+  if (!order) throw notFound(ORDER_NOT_FOUND);
+  return order;
+}
+
+/** The shopper's own orders, newest first. */
+export async function listOrdersForUser(userId: string): Promise<OrderJson[]> {
+  if (!isUuid(userId)) return [];
+  return queryOrders("WHERE o.user_id = :userId", { userId });
+}
+
+/** One of the shopper's own orders; anybody else's answers 404 like an unknown id. */
+export async function getOrderForUser(userId: string, orderId: string): Promise<OrderJson> {
+  if (!isUuid(orderId) || !isUuid(userId)) throw notFound(ORDER_NOT_FOUND);
+  const [order] = await queryOrders("WHERE o.id = :orderId AND o.user_id = :userId", { orderId, userId });
+  if (!order) throw notFound(ORDER_NOT_FOUND);
+  return order;
+}
+
+/**
+ * Sets an order's status (one of the five an admin may choose) and stamps
+ * orderUpdateDate. Input is the request body, JSON or form.
+ */
+export async function updateOrderStatus(orderId: string, input: unknown): Promise<OrderJson> {
+  if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
+  const parsed = orderStatusSchema.safeParse(input);
+  if (!parsed.success) throw badRequest("Please choose a valid order status", fieldErrorsOf(parsed.error));
+  const { Order } = getDb().models;
+  const [count] = await Order.update(
+    { orderStatus: parsed.data.orderStatus, orderUpdateDate: new Date() },
+    { where: { id: orderId } },
+  );
+  if (count === 0) throw notFound(ORDER_NOT_FOUND);
+  return getOrderDetails(orderId);
+}

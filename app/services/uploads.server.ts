@@ -1,0 +1,213 @@
+import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { QueryTypes } from "sequelize";
+import { getDb } from "~/lib/db.server";
+import { AppError, badRequest } from "~/lib/errors.server";
+import { getStorage, type StoredFile } from "~/lib/storage.server";
+import { IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, NOT_AN_IMAGE_MESSAGE, TOO_LARGE_MESSAGE } from "~/lib/uploads";
+
+/**
+ * Image uploads, for both faces: the JSON API (`upload-image`, field my_file)
+ * and the admin pages' multipart forms (the same field travels with the
+ * product or feature form when JavaScript is off). The bytes decide what a
+ * file is, never its name or the browser's MIME type.
+ */
+
+export { IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, NOT_AN_IMAGE_MESSAGE, TOO_LARGE_MESSAGE };
+
+export const UPLOAD_FIELD = "my_file";
+
+export interface ImageType {
+  extension: "jpg" | "png" | "gif" | "webp" | "svg" | "bmp";
+  contentType: string;
+}
+
+const startsWith = (bytes: Uint8Array, signature: number[], offset = 0) =>
+  bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte);
+const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
+
+/** What the first bytes say the file is (one of the accepted image types), or null. */
+export function detectImageType(bytes: Uint8Array): ImageType | null {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { extension: "jpg", contentType: "image/jpeg" };
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+    return { extension: "png", contentType: "image/png" };
+  }
+  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) {
+    return { extension: "gif", contentType: "image/gif" };
+  }
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) {
+    return { extension: "webp", contentType: "image/webp" };
+  }
+  if (isBmp(bytes)) return { extension: "bmp", contentType: "image/bmp" };
+  if (looksLikeSvg(bytes)) return { extension: "svg", contentType: "image/svg+xml" };
+  return null;
+}
+
+/** "BM", then a DIB header of one of the sizes that BMP versions define. */
+function isBmp(bytes: Uint8Array): boolean {
+  if (bytes.length < 26 || !startsWith(bytes, ascii("BM"))) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dibHeaderSize = view.getUint32(14, true);
+  const pixelOffset = view.getUint32(10, true);
+  return [12, 40, 52, 56, 64, 108, 124].includes(dibHeaderSize) && pixelOffset >= 14 + dibHeaderSize;
+}
+
+/**
+ * Text whose first element is <svg>, after an optional BOM, XML declaration,
+ * comments and doctype. Binary data (a NUL byte) is never SVG.
+ */
+function looksLikeSvg(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 4096);
+  if (head.includes(0)) return false;
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(head).replace(/^\uFEFF/, "");
+  const prolog =
+    /^\s*(<\?xml[\s\S]*?\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)\s*)*<svg[\s>/]/i;
+  return prolog.test(text);
+}
+
+type Purifier = { sanitize: (source: string, config: Record<string, unknown>) => string };
+let purifier: Promise<Purifier> | undefined;
+
+/** DOMPurify on a jsdom window, loaded on the first SVG (jsdom is large). */
+function getPurifier(): Promise<Purifier> {
+  purifier ??= Promise.all([import("jsdom"), import("dompurify")]).then(([{ JSDOM }, dompurify]) => {
+    const window = new JSDOM("").window;
+    return dompurify.default(window as unknown as Parameters<typeof dompurify.default>[0]) as Purifier;
+  });
+  return purifier;
+}
+
+/**
+ * An SVG without scripts, event handlers, javascript: links or foreign HTML
+ * (DOMPurify's SVG profile). The uploads are also served under a sandboxing
+ * CSP (server/app.ts): two locks on one door.
+ */
+export async function sanitizeSvg(source: string): Promise<string> {
+  const purify = await getPurifier();
+  let clean = purify.sanitize(source, { USE_PROFILES: { svg: true, svgFilters: true } }).trim();
+  if (!/^<svg[\s>]/i.test(clean))
+    throw badRequest(NOT_AN_IMAGE_MESSAGE, { [UPLOAD_FIELD]: [NOT_AN_IMAGE_MESSAGE] });
+  // A standalone SVG file renders only with its namespace, and is XML: no HTML-only entities.
+  if (!/^<svg[^>]*\sxmlns=/i.test(clean))
+    clean = clean.replace(/^<svg/i, '<svg xmlns="http://www.w3.org/2000/svg"');
+  clean = clean.replace(/&nbsp;/g, "&#160;");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${clean}\n`;
+}
+
+/**
+ * Checks an uploaded file and stores it under a generated name.
+ * 413 above 5 MB, 400 for an empty file or one that is not an accepted image.
+ */
+export async function storeImage(file: Blob): Promise<StoredFile> {
+  if (file.size > MAX_UPLOAD_BYTES) throw tooLarge();
+  if (file.size === 0) throw badRequest("The file is empty", { [UPLOAD_FIELD]: ["The file is empty"] });
+  let bytes: Uint8Array = new Uint8Array(await file.arrayBuffer());
+  const type = detectImageType(bytes);
+  if (!type) throw badRequest(NOT_AN_IMAGE_MESSAGE, { [UPLOAD_FIELD]: [NOT_AN_IMAGE_MESSAGE] });
+  if (type.extension === "svg") {
+    bytes = new TextEncoder().encode(await sanitizeSvg(new TextDecoder().decode(bytes)));
+  }
+  return getStorage().put({ data: bytes, extension: type.extension, contentType: type.contentType });
+}
+
+function tooLarge() {
+  return new AppError(413, TOO_LARGE_MESSAGE, { [UPLOAD_FIELD]: [TOO_LARGE_MESSAGE] });
+}
+
+/** Text fields are short (the longest is a product description): a bound for the whole form. */
+const MAX_TEXT_FIELD_BYTES = 64 * 1024;
+const MAX_TEXT_TOTAL_BYTES = 256 * 1024;
+/** Room for the boundaries and text fields around the one file. */
+const MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + MAX_TEXT_TOTAL_BYTES + 64 * 1024;
+
+export interface MultipartForm {
+  /** The text fields. */
+  fields: FormData;
+  /** The file of the `my_file` field, or null when none was chosen. */
+  file: File | null;
+}
+
+export function isMultipart(request: Request): boolean {
+  return /^multipart\/form-data\s*;/i.test(request.headers.get("Content-Type") ?? "");
+}
+
+/**
+ * Reads a multipart form with at most one file (field my_file) while it
+ * streams in: a file above 5 MB stops the read with 413, other file fields
+ * are drained and ignored, text fields are bounded.
+ */
+export async function readMultipartForm(request: Request): Promise<MultipartForm> {
+  if (!isMultipart(request)) {
+    throw new AppError(415, "Send the file as multipart/form-data in the field my_file");
+  }
+  const declaredLength = Number(request.headers.get("Content-Length") ?? "0");
+  if (Number.isFinite(declaredLength) && declaredLength > MAX_REQUEST_BYTES) throw tooLarge();
+
+  let file: File | null = null;
+  let textBytes = 0;
+  const handler: UploadHandler = async ({ name, filename, contentType, data }) => {
+    if (typeof filename === "string") {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of data) {
+        if (name !== UPLOAD_FIELD || file) continue; // drain what we do not keep
+        size += chunk.byteLength;
+        if (size > MAX_UPLOAD_BYTES) throw tooLarge();
+        chunks.push(chunk);
+      }
+      // A file input left empty sends a part with no name and no bytes.
+      if (name === UPLOAD_FIELD && !file && (filename !== "" || size > 0)) {
+        file = new File([Buffer.concat(chunks)], "upload", { type: contentType });
+      }
+      return undefined;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of data) {
+      size += chunk.byteLength;
+      textBytes += chunk.byteLength;
+      if (size > MAX_TEXT_FIELD_BYTES || textBytes > MAX_TEXT_TOTAL_BYTES) {
+        throw new AppError(413, "The form is too large");
+      }
+      chunks.push(chunk);
+    }
+    return new TextDecoder().decode(Buffer.concat(chunks));
+  };
+
+  let fields: FormData;
+  try {
+    fields = await unstable_parseMultipartFormData(request, handler);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw badRequest("The form data could not be read");
+  }
+  return { fields, file };
+}
+
+/**
+ * Removes an uploaded file that nothing refers to any more: no product, no
+ * feature image and no order line (orders keep their snapshot's picture).
+ * URLs of other stores or of /images are left alone.
+ */
+export async function deleteUploadIfUnused(url: string | null | undefined): Promise<boolean> {
+  if (!url) return false;
+  const storage = getStorage();
+  const key = storage.keyOf(url);
+  if (!key) return false;
+  const rows = await getDb().sequelize.query<{ used: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM products WHERE image = :url)
+         OR EXISTS (SELECT 1 FROM feature_images WHERE image = :url)
+         OR EXISTS (SELECT 1 FROM order_items WHERE image = :url) AS used`,
+    { replacements: { url }, type: QueryTypes.SELECT },
+  );
+  if (rows[0]?.used) return false;
+  await storage.delete(key);
+  return true;
+}
+
+/** Whether an image reference points at an upload that is really there (other references: true). */
+export async function uploadExists(url: string): Promise<boolean> {
+  const storage = getStorage();
+  const key = storage.keyOf(url);
+  if (key) return storage.exists(key);
+  return !url.startsWith("/uploads/");
+}
