@@ -116,8 +116,11 @@ const imageField = z
     error: (issue) => (issue.input === undefined ? "Please upload an image" : "Image must be a URL"),
   })
   .trim()
-  .min(1, "Please upload an image")
-  .max(MAX_IMAGE_URL_LENGTH, `Image URL must be at most ${MAX_IMAGE_URL_LENGTH} characters`)
+  .min(1, { message: "Please upload an image", abort: true })
+  .max(MAX_IMAGE_URL_LENGTH, {
+    message: `Image URL must be at most ${MAX_IMAGE_URL_LENGTH} characters`,
+    abort: true,
+  })
   .refine(isImageReference, "Image must be an uploaded image or an http(s) URL");
 
 export const productInputSchema = z
@@ -131,14 +134,12 @@ export const productInputSchema = z
     salePrice: salePriceField,
     totalStock: totalStockField,
   })
-  .superRefine((product, ctx) => {
-    if (product.salePrice !== null && product.salePrice >= product.price) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["salePrice"],
-        message: "Sale price must be lower than the price",
-      });
-    }
+  // Checked whenever both prices are valid, even while other fields are not.
+  .refine((product) => product.salePrice === null || product.salePrice < product.price, {
+    path: ["salePrice"],
+    message: "Sale price must be lower than the price",
+    when: (payload) =>
+      !payload.issues.some((issue) => issue.path?.[0] === "price" || issue.path?.[0] === "salePrice"),
   });
 
 /** A validated product: money in cents, no sale as null. */
