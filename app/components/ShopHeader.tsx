@@ -78,6 +78,8 @@ function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: numbe
  * opens without JavaScript.
  */
 export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartCount: number }) {
+  // A new key per navigation closes the sheet and the avatar menu after a choice.
+  const { key: navigationKey } = useLocation();
   return (
     <header className="shop-header">
       <div className="shop-header__bar">
@@ -96,7 +98,7 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
           </svg>
           <span>Ecommerce</span>
         </Link>
-        <details className="shop-mobile">
+        <details key={navigationKey} className="shop-mobile">
           <summary className="icon-button" aria-label="Open the menu">
             ☰
           </summary>
@@ -106,7 +108,7 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
             </nav>
             {user ? (
               <div className="shop-actions">
-                <HeaderActions user={user} cartCount={cartCount} />
+                <HeaderActions key={navigationKey} user={user} cartCount={cartCount} />
               </div>
             ) : null}
           </div>
@@ -116,7 +118,7 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
         </nav>
         {user ? (
           <div className="shop-actions shop-bar-actions">
-            <HeaderActions user={user} cartCount={cartCount} />
+            <HeaderActions key={navigationKey} user={user} cartCount={cartCount} />
           </div>
         ) : (
           <span />

@@ -1,6 +1,6 @@
 import { Button } from "@mantine/core";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, NavLink, Outlet } from "@remix-run/react";
+import { Form, NavLink, Outlet, useLocation } from "@remix-run/react";
 import { requireAdmin } from "~/lib/auth.server";
 
 /**
@@ -42,6 +42,8 @@ function AdminMenu() {
 }
 
 export default function AdminLayout() {
+  // A new key per navigation closes the drawer once it has taken the admin somewhere.
+  const location = useLocation();
   return (
     <div className="admin-layout">
       <aside className="admin-sidebar" aria-label="Admin Panel">
@@ -49,7 +51,7 @@ export default function AdminLayout() {
       </aside>
       <div className="admin-main">
         <header className="admin-header">
-          <details className="admin-drawer">
+          <details key={location.key} className="admin-drawer">
             <summary className="icon-button" aria-label="Open the admin menu">
               ☰
             </summary>

@@ -1,19 +1,65 @@
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, test as base, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 export const DEMO_ADMIN = { email: "admin@example.com", password: "admin12345" };
 export const DEMO_SHOPPER = { email: "shopper@example.com", password: "shopper12345" };
 
-/** Signs in through the real form (works with and without JavaScript). */
-export async function signIn(page: Page, credentials: { email: string; password: string }) {
-  await page.goto("/auth/login");
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** Fills and submits the sign-in form of the page that is open (keeps its redirectTo). */
+export async function submitSignIn(page: Page, credentials: Credentials) {
   await page.getByRole("textbox", { name: "Email" }).fill(credentials.email);
   await page.getByRole("textbox", { name: "Password" }).fill(credentials.password);
   await page.getByRole("button", { name: "Sign In" }).click();
 }
 
+/** Signs in through the real form (works with and without JavaScript). */
+export async function signIn(page: Page, credentials: Credentials) {
+  await page.goto("/auth/login");
+  await submitSignIn(page, credentials);
+}
+
+/**
+ * Signs in through the JSON API: the session cookie lands in the page's
+ * browser context. For tests about what a signed-in user sees, not about the form.
+ */
+export async function signInByApi(page: Page, credentials: Credentials) {
+  const response = await page.request.post("/api/auth/login", { data: credentials });
+  expect(response.status(), "sign-in through the API").toBe(200);
+}
+
 /** A unique address for a shopper registered by one test. */
 export function uniqueEmail(prefix = "e2e") {
   return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** Registers a fresh shopper through the JSON API (no session is started). */
+export async function registerShopper(
+  request: APIRequestContext,
+  overrides: Partial<{ userName: string; email: string; password: string }> = {},
+) {
+  const shopper = {
+    userName: "E2E Shopper",
+    email: uniqueEmail(),
+    password: "e2e-password-123",
+    ...overrides,
+  };
+  const response = await request.post("/api/auth/register", { data: shopper });
+  expect(response.status(), "registration through the API").toBe(201);
+  return shopper;
+}
+
+/**
+ * A server message (the spec's toast). Without JavaScript it is the flash
+ * markup that the server renders; with JavaScript that markup hands over to a
+ * Mantine notification, rendered in a portal.
+ */
+export function toast(page: Page, message: string): Locator {
+  return test.info().project.name === "no-js"
+    ? page.getByTestId("flash-toast").filter({ hasText: message })
+    : page.getByRole("alert").filter({ hasText: message }).and(page.locator(".mantine-Notification-root"));
 }
 
 export const test = base;

@@ -1,0 +1,166 @@
+import { type Page } from "@playwright/test";
+import { DEMO_ADMIN, DEMO_SHOPPER, expect, registerShopper, signInByApi, test } from "./support/fixtures";
+
+/** The shop header and the admin panel's drawer (SPEC §2 shop header and admin layout). */
+
+const SHOP_MENU = [
+  { label: "Home", href: "/shop/home" },
+  { label: "Products", href: "/shop/listing" },
+  { label: "Men", href: "/shop/listing?category=men" },
+  { label: "Women", href: "/shop/listing?category=women" },
+  { label: "Kids", href: "/shop/listing?category=kids" },
+  { label: "Footwear", href: "/shop/listing?category=footwear" },
+  { label: "Accessories", href: "/shop/listing?category=accessories" },
+  { label: "Search", href: "/shop/search" },
+];
+
+/**
+ * The header renders the avatar menu twice (the bar and the phone sheet, one
+ * of them hidden by CSS): these find the one on screen.
+ */
+function accountMenuToggle(page: Page) {
+  return page.getByLabel("Open the account menu").filter({ visible: true });
+}
+
+function visibleText(page: Page, text: string) {
+  return page.getByText(text, { exact: true }).filter({ visible: true });
+}
+
+test.describe("the shop header for a signed-in shopper", () => {
+  test("has the logo link 'Ecommerce' to /shop/home", async ({ page }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    await page.goto("/shop/listing?category=men");
+    const logo = page.getByRole("link", { name: "Ecommerce" });
+    await expect(logo).toHaveAttribute("href", "/shop/home");
+    await logo.click();
+    await expect(page).toHaveURL(/\/shop\/home$/);
+  });
+
+  test("lists Home, Products, Men, Women, Kids, Footwear, Accessories and Search with their paths", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    await page.goto("/shop/home");
+    const menu = page.getByRole("navigation", { name: "Main" });
+    await expect(menu.getByRole("link")).toHaveText(SHOP_MENU.map((item) => item.label));
+    for (const item of SHOP_MENU) {
+      await expect(menu.getByRole("link", { name: item.label, exact: true })).toHaveAttribute(
+        "href",
+        item.href,
+      );
+    }
+    await expect(menu.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
+  });
+
+  test("a category item opens the listing filtered by that category and marks itself current", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    await page.goto("/shop/home");
+    const menu = page.getByRole("navigation", { name: "Main" });
+    await menu.getByRole("link", { name: "Women" }).click();
+    await expect(page).toHaveURL(/\/shop\/listing\?category=women$/);
+    await expect(menu.getByRole("link", { name: "Women" })).toHaveAttribute("aria-current", "page");
+    await menu.getByRole("link", { name: "Footwear" }).click();
+    await expect(page).toHaveURL(/\/shop\/listing\?category=footwear$/);
+    await menu.getByRole("link", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/shop\/search$/);
+  });
+
+  test("shows a cart button with the count 0 for a new shopper and the initial of the user name", async ({
+    page,
+  }) => {
+    const shopper = await registerShopper(page.request, { userName: "zoe Carter" });
+    await signInByApi(page, shopper);
+    await page.goto("/shop/home");
+    const cart = page.getByRole("link", { name: /^Open your cart/ });
+    await expect(cart).toHaveAccessibleName("Open your cart, 0 items");
+    await expect(cart).toHaveText("0");
+    await expect(cart).toHaveAttribute("href", "/shop/cart");
+    await expect(accountMenuToggle(page)).toHaveText("Z");
+  });
+
+  test("the avatar shows 'D' and its menu shows 'Logged in as Demo Shopper' and Account linking to /shop/account", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    await page.goto("/shop/home");
+    await expect(accountMenuToggle(page)).toHaveText("D");
+    await expect(visibleText(page, "Logged in as Demo Shopper")).toHaveCount(0);
+
+    await accountMenuToggle(page).click();
+    await expect(visibleText(page, "Logged in as Demo Shopper")).toBeVisible();
+    const account = page.getByRole("menuitem", { name: "Account" });
+    await expect(account).toHaveAttribute("href", "/shop/account");
+    await expect(page.getByRole("menuitem", { name: "Logout" })).toBeVisible();
+
+    await account.click();
+    await expect(page).toHaveURL(/\/shop\/account$/);
+    // The menu does not stay open over the page it led to.
+    await expect(visibleText(page, "Logged in as Demo Shopper")).toHaveCount(0);
+  });
+
+  test.describe("on a 390px wide screen", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    test("the menu opens from the 'Open the menu' disclosure, without JavaScript too, and its items work", async ({
+      page,
+    }) => {
+      await signInByApi(page, DEMO_SHOPPER);
+      await page.goto("/shop/home");
+      const sheet = page.getByRole("navigation", { name: "Shop menu" });
+      await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+      await expect(sheet).toBeHidden();
+
+      await page.getByLabel("Open the menu", { exact: true }).click();
+      await expect(sheet).toBeVisible();
+      await expect(sheet.getByRole("link")).toHaveText(SHOP_MENU.map((item) => item.label));
+      await expect(page.getByRole("link", { name: "Open your cart, 0 items" })).toBeVisible();
+
+      await sheet.getByRole("link", { name: "Kids" }).click();
+      await expect(page).toHaveURL(/\/shop\/listing\?category=kids$/);
+      // The sheet closes once it has taken the shopper somewhere.
+      await expect(sheet).toBeHidden();
+
+      await page.getByLabel("Open the menu", { exact: true }).click();
+      await accountMenuToggle(page).click();
+      await expect(visibleText(page, "Logged in as Demo Shopper")).toBeVisible();
+      await expect(page.getByRole("menuitem", { name: "Account" })).toHaveAttribute("href", "/shop/account");
+    });
+  });
+});
+
+test.describe("the admin panel on a 390px wide screen", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the drawer opens from 'Open the admin menu' and its links lead to Dashboard, Products and Orders", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_ADMIN);
+    await page.goto("/admin/dashboard");
+    await expect(page.getByRole("complementary", { name: "Admin Panel" })).toBeHidden();
+    const drawerMenu = page.getByRole("navigation", { name: "Admin" }).filter({ visible: true });
+    await expect(drawerMenu).toHaveCount(0);
+
+    const destinations = [
+      { label: "Products", path: /\/admin\/products$/ },
+      { label: "Orders", path: /\/admin\/orders$/ },
+      { label: "Dashboard", path: /\/admin\/dashboard$/ },
+    ];
+    let current = "Dashboard";
+    for (const destination of destinations) {
+      await page.getByLabel("Open the admin menu").click();
+      await expect(page.getByRole("link", { name: "Admin Panel" })).toBeVisible();
+      await expect(drawerMenu.getByRole("link")).toHaveText(["Dashboard", "Products", "Orders"]);
+      await expect(drawerMenu.getByRole("link", { name: current })).toHaveAttribute("aria-current", "page");
+      // The drawer's own Logout, beside the one in the header.
+      await expect(page.getByRole("button", { name: "Logout" })).toHaveCount(2);
+
+      await drawerMenu.getByRole("link", { name: destination.label }).click();
+      await expect(page).toHaveURL(destination.path);
+      // Like the original's sheet, the drawer closes after a choice.
+      await expect(drawerMenu).toHaveCount(0);
+      current = destination.label;
+    }
+  });
+});
