@@ -1,0 +1,71 @@
+import { expect, test } from "./support/fixtures";
+import { chooseImage, flash, hasJavaScript, pngFile, signInAsAdmin } from "./support/admin";
+
+test.beforeEach(async ({ page }) => {
+  await signInAsAdmin(page);
+});
+
+test("an admin uploads a feature image and deletes it", async ({ page }, testInfo) => {
+  await page.goto("/admin/dashboard");
+  const list = page.getByRole("list", { name: "Feature images" });
+  const before = await list.getByRole("listitem").count();
+
+  const upload = page.getByRole("button", { name: "Upload", exact: true });
+  if (hasJavaScript(testInfo)) await expect(upload).toBeDisabled();
+  await chooseImage(page.locator(".admin-card"), testInfo, pngFile("banner.png"));
+  if (hasJavaScript(testInfo)) {
+    await expect(page.getByText("Image uploaded")).toBeVisible();
+    await expect(upload).toBeEnabled();
+  }
+  await upload.click();
+  await expect(flash(page, testInfo, "Feature image added successfully")).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(before + 1);
+  const added = list.getByRole("img", { name: `Feature image ${before + 1}` });
+  await expect(added).toHaveAttribute("src", /^\/uploads\/[0-9a-f-]{36}\.png$/);
+  await expect(added).toHaveCSS("height", "300px");
+  if (hasJavaScript(testInfo)) {
+    // The selection is cleared after a successful add.
+    await expect(page.getByText("Drag & drop or click to upload image")).toBeVisible();
+  }
+
+  await list.getByRole("button", { name: `Delete feature image ${before + 1}` }).click();
+  await expect(flash(page, testInfo, "Feature image deleted successfully")).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(before);
+});
+
+test("a feature image that cannot load says so", async ({ page }, testInfo) => {
+  test.skip(!hasJavaScript(testInfo), "noticing a broken image needs JavaScript");
+  const added = await page.request.post("/api/common/feature/add", {
+    data: { image: "/images/banners/does-not-exist.svg" },
+  });
+  expect(added.status()).toBe(201);
+  const { data } = (await added.json()) as { data: { _id: string } };
+  try {
+    await page.goto("/admin/dashboard");
+    await expect(page.getByText("Failed to load image")).toBeVisible();
+  } finally {
+    await page.request.delete(`/api/common/feature/delete/${data._id}`);
+  }
+});
+
+test("/admin/features shows only its text", async ({ page }) => {
+  await page.goto("/admin/features");
+  await expect(page.getByText("admin features")).toBeVisible();
+});
+
+test("shoppers and visitors cannot reach the admin API", async ({ page, request }) => {
+  expect((await request.get("/api/admin/orders/get")).status()).toBe(401);
+  expect(
+    (
+      await request.post("/api/common/feature/add", { data: { image: "/images/banners/banner-1.svg" } })
+    ).status(),
+  ).toBe(401);
+  await page.context().clearCookies();
+  const login = await page.request.post("/api/auth/login", {
+    data: { email: "shopper@example.com", password: "shopper12345" },
+  });
+  expect(login.status()).toBe(200);
+  expect((await page.request.get("/api/admin/products/get")).status()).toBe(403);
+  await page.goto("/admin/products");
+  await expect(page).toHaveURL(/\/unauth-page$/);
+});

@@ -1,0 +1,64 @@
+import { expect, test } from "./support/fixtures";
+import { flash, hasJavaScript, signInAsAdmin } from "./support/admin";
+import { seedOrder } from "./support/seed-orders";
+
+test.beforeEach(async ({ page }) => {
+  await signInAsAdmin(page);
+});
+
+test("an admin views an order and changes its status", async ({ page }, testInfo) => {
+  const order = await seedOrder({ status: "pending", count: 2 });
+  await page.goto("/admin/orders");
+  await expect(page.getByRole("heading", { name: "All Orders" })).toBeVisible();
+  const row = page.getByTestId("order-row").filter({ hasText: order.id });
+  await expect(row).toContainText(new Date().toISOString().slice(0, 10));
+  await expect(row).toContainText(`$${order.totalAmount}`);
+  await expect(row.locator(".order-status-badge")).toHaveText("pending");
+
+  await row.getByRole("link", { name: "View Details" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/orders/${order.id}$`));
+  const dialog = page.getByRole("dialog", { name: "Order Details" });
+  await expect(dialog).toContainText(order.id);
+  await expect(dialog).toContainText("paypal");
+  await expect(dialog).toContainText("Demo Shopper");
+  await expect(dialog).toContainText("12 Harbour Street");
+  for (const item of order.items) {
+    await expect(dialog).toContainText(`Title: ${item.title}`);
+  }
+  await expect(dialog).toContainText("Quantity: 2");
+
+  await dialog.getByLabel("Order Status").selectOption("inShipping");
+  await dialog.getByRole("button", { name: "Update Order Status" }).click();
+  await expect(flash(page, testInfo, "Order status is updated successfully!")).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Order Details" }).locator(".order-status-badge")).toHaveText(
+    "inShipping",
+  );
+
+  // Closing the dialog goes back to the list, which shows the new status.
+  const close = hasJavaScript(testInfo)
+    ? page.getByRole("dialog", { name: "Order Details" }).getByRole("button", { name: "Close" })
+    : page.getByRole("dialog", { name: "Order Details" }).getByRole("link", { name: "Close" });
+  await close.click();
+  await expect(page).toHaveURL(/\/admin\/orders$/);
+  await expect(
+    page.getByTestId("order-row").filter({ hasText: order.id }).locator(".order-status-badge"),
+  ).toHaveText("inShipping");
+});
+
+test("the orders table filters by status, newest first", async ({ page }, testInfo) => {
+  const rejected = await seedOrder({ status: "rejected", count: 1 });
+  await page.goto("/admin/orders");
+  await page.getByLabel("Filter by status").selectOption("rejected");
+  if (!hasJavaScript(testInfo)) await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/\?status=rejected$/);
+  const rows = page.getByTestId("order-row");
+  await expect(rows.first()).toContainText(rejected.id);
+  for (const badge of await rows.locator(".order-status-badge").allTextContents())
+    expect(badge).toBe("rejected");
+  // Red for rejected (SPEC): the badge's own colour.
+  const colour = await rows
+    .first()
+    .locator(".order-status-badge")
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(colour).not.toBe("rgb(0, 0, 0)");
+});

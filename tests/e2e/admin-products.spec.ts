@@ -1,0 +1,152 @@
+import { expect, test } from "./support/fixtures";
+import { chooseImage, flash, hasJavaScript, pngFile, signInAsAdmin } from "./support/admin";
+
+test.beforeEach(async ({ page }) => {
+  await signInAsAdmin(page);
+});
+
+test("an admin adds a product with an image, edits it and deletes it", async ({ page }, testInfo) => {
+  const title = `E2E Tee ${testInfo.project.name} ${Date.now()}`;
+  await page.goto("/admin/products");
+  await page.getByRole("link", { name: "Add New Product" }).click();
+  await expect(page).toHaveURL(/\/admin\/products\?panel=new$/);
+  const panel = page.getByRole("dialog", { name: "Add New Product" });
+  await expect(panel).toBeVisible();
+
+  const add = panel.getByRole("button", { name: "Add", exact: true });
+  if (hasJavaScript(testInfo)) await expect(add).toBeDisabled();
+
+  await chooseImage(panel, testInfo, pngFile("tee.png"));
+  if (hasJavaScript(testInfo)) {
+    await expect(panel.getByText("Image uploaded")).toBeVisible();
+    await expect(panel.getByRole("img", { name: "Selected image preview" })).toBeVisible();
+  }
+  await panel.getByLabel("Title", { exact: true }).fill(title);
+  await panel.getByLabel("Description", { exact: true }).fill("A tee added by the end-to-end tests");
+  await panel.getByLabel("Category", { exact: true }).selectOption("men");
+  await panel.getByLabel("Brand", { exact: true }).selectOption("levi");
+  await panel.getByLabel("Price", { exact: true }).fill("30");
+  await panel.getByLabel("Total Stock", { exact: true }).fill("5");
+  // Every field except averageReview: the sale price too (0 means no sale).
+  if (hasJavaScript(testInfo)) await expect(add).toBeDisabled();
+  await panel.getByLabel("Sale Price", { exact: true }).fill("24.50");
+  if (hasJavaScript(testInfo)) await expect(add).toBeEnabled();
+  await add.click();
+
+  await expect(flash(page, testInfo, "Product added successfully")).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+  const card = page.getByTestId("admin-product-card").filter({ hasText: title });
+  await expect(card).toBeVisible();
+  await expect(card).toContainText("$30.00");
+  await expect(card).toContainText("$24.50");
+  const src = await card.locator("img").getAttribute("src");
+  expect(src).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
+  const image = await page.request.get(src!);
+  expect(image.status()).toBe(200);
+  expect(image.headers()["x-content-type-options"]).toBe("nosniff");
+
+  // Edit: the panel is a URL; the form comes filled in.
+  await card.getByRole("link", { name: `Edit ${title}` }).click();
+  await expect(page).toHaveURL(/\?edit=/);
+  const editPanel = page.getByRole("dialog", { name: "Edit Product" });
+  await expect(editPanel.getByLabel("Title", { exact: true })).toHaveValue(title);
+  await expect(editPanel.getByLabel("Brand", { exact: true })).toHaveValue("levi");
+  await editPanel.getByLabel("Title", { exact: true }).fill(`${title} v2`);
+  await editPanel.getByLabel("Sale Price", { exact: true }).fill("0");
+  await editPanel.getByRole("button", { name: "Edit", exact: true }).click();
+  await expect(flash(page, testInfo, "Product updated successfully")).toBeVisible();
+  const edited = page.getByTestId("admin-product-card").filter({ hasText: `${title} v2` });
+  await expect(edited).toBeVisible();
+  await expect(edited.locator(".admin-price--struck")).toHaveCount(0);
+
+  // Delete asks first.
+  await edited.getByRole("link", { name: `Delete ${title} v2` }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete product?" });
+  await expect(confirm).toContainText(`${title} v2`);
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(flash(page, testInfo, "Product deleted successfully")).toBeVisible();
+  await expect(page.getByTestId("admin-product-card").filter({ hasText: title })).toHaveCount(0);
+});
+
+test("the server explains invalid fields in the panel", async ({ page }, testInfo) => {
+  await page.goto("/admin/products?panel=new");
+  const panel = page.getByRole("dialog", { name: "Add New Product" });
+  await chooseImage(panel, testInfo, pngFile());
+  if (hasJavaScript(testInfo)) await expect(panel.getByText("Image uploaded")).toBeVisible();
+  await panel.getByLabel("Title", { exact: true }).fill("Bad prices");
+  await panel.getByLabel("Description", { exact: true }).fill("Sale above price");
+  await panel.getByLabel("Category", { exact: true }).selectOption("women");
+  await panel.getByLabel("Brand", { exact: true }).selectOption("zara");
+  await panel.getByLabel("Price", { exact: true }).fill("20");
+  await panel.getByLabel("Sale Price", { exact: true }).fill("25");
+  await panel.getByLabel("Total Stock", { exact: true }).fill("-3");
+  await panel.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(panel.getByText("Sale price must be lower than the price")).toBeVisible();
+  await expect(panel.getByText("Total stock cannot be negative")).toBeVisible();
+  await expect(panel.getByLabel("Title", { exact: true })).toHaveValue("Bad prices");
+});
+
+test("the panel and the delete confirmation close without changing anything", async ({ page }) => {
+  await page.goto("/admin/products?panel=new");
+  const panel = page.getByRole("dialog", { name: "Add New Product" });
+  await panel
+    .getByRole("link", { name: "Close" })
+    .or(panel.getByRole("button", { name: "Close" }))
+    .click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  const firstCard = page.getByTestId("admin-product-card").first();
+  const title = (await firstCard.locator("h3").textContent()) ?? "";
+  await firstCard.getByRole("link", { name: `Delete ${title}` }).click();
+  await expect(page).toHaveURL(/\?delete=/);
+  const confirm = page.getByRole("dialog", { name: "Delete product?" });
+  await confirm.getByRole("link", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+  await expect(page.getByTestId("admin-product-card").filter({ hasText: title }).first()).toBeVisible();
+});
+
+test("the grid searches by title and pages", async ({ page }) => {
+  await page.goto("/admin/products");
+  await page.getByRole("searchbox", { name: "Search products by title" }).fill("sneakers");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/\?q=sneakers$/);
+  const cards = page.getByTestId("admin-product-card");
+  expect(await cards.count()).toBeGreaterThan(0);
+  for (const title of await cards.locator("h3").allTextContents())
+    expect(title.toLowerCase()).toContain("sneakers");
+
+  await page.goto("/admin/products");
+  await page.getByRole("navigation", { name: "Product pages" }).getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\?page=2$/);
+  await expect(page.getByText(/Page 2 of \d+/)).toBeVisible();
+});
+
+test("with JavaScript, the upload refuses non-images and reports a failed upload", async ({
+  page,
+}, testInfo) => {
+  test.skip(!hasJavaScript(testInfo), "the upload area's alerts need JavaScript");
+  await page.goto("/admin/products?panel=new");
+  const panel = page.getByRole("dialog", { name: "Add New Product" });
+  const input = panel.getByTestId("image-upload-input");
+
+  await input.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await expect(panel.getByRole("alert").filter({ hasText: "Please upload an image file" })).toBeVisible();
+
+  // A renamed text file passes the browser's look at the name; the server reads the bytes.
+  await input.setInputFiles({
+    name: "fake.png",
+    mimeType: "image/png",
+    buffer: Buffer.from("not a picture"),
+  });
+  const failed = panel.getByRole("alert").filter({ hasText: "Upload failed" });
+  await expect(failed).toBeVisible();
+  await expect(failed).toContainText("Please upload an image file (jpg, jpeg, png, gif, webp, svg or bmp)");
+  await expect(panel.getByText("Drag & drop or click to upload image")).toBeVisible();
+
+  // A good file, then the remove button clears it.
+  await input.setInputFiles(pngFile());
+  await expect(panel.getByText("Image uploaded")).toBeVisible();
+  await panel.getByRole("button", { name: "Remove image" }).click();
+  await expect(panel.getByText("Drag & drop or click to upload image")).toBeVisible();
+});
