@@ -42,12 +42,14 @@ export function OrderTable({ orders, detailsHref, emptyText = "No orders yet." }
         <tbody>
           {orders.map((order) => (
             <tr key={order._id} data-testid="order-row">
-              <td className="order-table__id">{order._id}</td>
-              <td>{datePart(order.orderDate)}</td>
-              <td>
+              <td className="order-table__id" data-label="Order ID">
+                {order._id}
+              </td>
+              <td data-label="Order Date">{datePart(order.orderDate)}</td>
+              <td data-label="Order Status">
                 <OrderStatusBadge status={order.orderStatus} />
               </td>
-              <td>{formatPrice(order.totalAmount)}</td>
+              <td data-label="Order Price">{formatPrice(order.totalAmount)}</td>
               <td>
                 <Link to={detailsHref(order._id)} className="admin-btn admin-btn--dark" preventScrollReset>
                   View Details

@@ -116,12 +116,14 @@ const imageField = z
     error: (issue) => (issue.input === undefined ? "Please upload an image" : "Image must be a URL"),
   })
   .trim()
-  .min(1, { message: "Please upload an image", abort: true })
-  .max(MAX_IMAGE_URL_LENGTH, {
-    message: `Image URL must be at most ${MAX_IMAGE_URL_LENGTH} characters`,
-    abort: true,
-  })
-  .refine(isImageReference, "Image must be an uploaded image or an http(s) URL");
+  .min(1, "Please upload an image")
+  .max(MAX_IMAGE_URL_LENGTH, `Image URL must be at most ${MAX_IMAGE_URL_LENGTH} characters`)
+  // One message per mistake: an empty or overlong value has said what is wrong already.
+  // (No `abort`: it would also stop the object's sale price check.)
+  .refine(
+    (value) => value === "" || value.length > MAX_IMAGE_URL_LENGTH || isImageReference(value),
+    "Image must be an uploaded image or an http(s) URL",
+  );
 
 export const productInputSchema = z
   .object({

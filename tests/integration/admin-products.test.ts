@@ -174,6 +174,20 @@ describe("createProduct: API.md's rules", () => {
   });
 });
 
+describe("several mistakes at once", () => {
+  it("reports the sale price rule alongside other mistakes, the image's among them", async () => {
+    await expect(
+      createProduct({ image: "", title: "Bad", price: "10", salePrice: "12", totalStock: "x" }),
+    ).rejects.toMatchObject({
+      fieldErrors: {
+        image: ["Please upload an image"],
+        salePrice: ["Sale price must be lower than the price"],
+        totalStock: ["Total stock must be a whole number"],
+      },
+    });
+  });
+});
+
 describe("updateProduct and deleteProduct", () => {
   it("changes only the fields given and validates the whole product again", async () => {
     const product = await createProduct(validProduct);
