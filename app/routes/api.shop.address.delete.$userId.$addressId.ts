@@ -1,0 +1,12 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { requireApiShopper } from "~/lib/auth.server";
+import { ADDRESS_DELETED, deleteAddress } from "~/services/addresses.server";
+
+// DELETE → the address that was deleted.
+export const { loader, action } = apiRoute({
+  DELETE: async ({ request, params }) => {
+    const user = await requireApiShopper(request, params.userId);
+    const address = await deleteAddress(user.id, params.addressId);
+    return apiJson({ success: true, message: ADDRESS_DELETED, data: address });
+  },
+});

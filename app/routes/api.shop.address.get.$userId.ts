@@ -1,0 +1,11 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { requireApiShopper } from "~/lib/auth.server";
+import { listAddresses } from "~/services/addresses.server";
+
+// GET → the caller's addresses, oldest first.
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params }) => {
+    const user = await requireApiShopper(request, params.userId);
+    return apiJson({ success: true, data: await listAddresses(user.id) });
+  },
+});

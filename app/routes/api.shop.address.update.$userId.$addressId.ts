@@ -1,0 +1,13 @@
+import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { requireApiShopper } from "~/lib/auth.server";
+import { ADDRESS_UPDATED, updateAddress } from "~/services/addresses.server";
+
+// PUT { address, city, pincode, phone, notes } → the updated address.
+export const { loader, action } = apiRoute({
+  PUT: async ({ request, params }) => {
+    const user = await requireApiShopper(request, params.userId);
+    const body = await readJsonObject(request);
+    const address = await updateAddress(user.id, params.addressId, body);
+    return apiJson({ success: true, message: ADDRESS_UPDATED, data: address });
+  },
+});

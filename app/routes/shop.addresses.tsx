@@ -1,0 +1,43 @@
+import { Stack, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AddressManager } from "~/components/AddressManager";
+import { handleAddressAction, loadAddressManager } from "~/lib/address-actions.server";
+import { requireShopper } from "~/lib/auth.server";
+
+/** The shopper's addresses on a page of their own (the same manager shows on checkout and in the account). */
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireShopper(request);
+  return json(await loadAddressManager(request, user));
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireShopper(request);
+  const formData = await request.formData();
+  return handleAddressAction(request, user, formData, "/shop/addresses");
+}
+
+export const meta: MetaFunction = () => [{ title: "Addresses · ECommerce Shopping" }];
+
+export default function AddressesPage() {
+  const { addresses, editing } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <Stack gap="md" maw={1100} mx="auto" p="md">
+      <div>
+        <Title order={1} size="h2">
+          Addresses
+        </Title>
+        <Text c="dimmed" size="sm">
+          Where your orders go. You can keep up to 3 addresses.
+        </Text>
+      </div>
+      <AddressManager
+        addresses={addresses}
+        editing={editing}
+        lastResult={actionData && "addressForm" in actionData ? actionData.addressForm : null}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,144 @@
+import { QueryTypes, Transaction } from "sequelize";
+import {
+  addressInputSchema,
+  MAX_ADDRESSES,
+  MAX_ADDRESSES_MESSAGE,
+  type AddressInput,
+} from "~/lib/address-schema";
+import { getDb } from "~/lib/db.server";
+import { badRequest, conflict, notFound, unauthorized } from "~/lib/errors.server";
+import { fieldErrorsOf } from "~/lib/schemas";
+import { isUuid } from "~/lib/session.server";
+
+/**
+ * A shopper's delivery addresses (SPEC §2 Address manager, §5, §9; API.md
+ * Addresses). Every function takes the session user's id: an address of
+ * somebody else answers 404 exactly like an unknown or malformed id.
+ */
+
+export const ADDRESS_ADDED = "Address added successfully";
+export const ADDRESS_UPDATED = "Address updated successfully";
+export const ADDRESS_DELETED = "Address deleted successfully";
+export const ADDRESS_NOT_FOUND = "Address not found";
+export const ADDRESS_INVALID = "Please fill in every address field";
+
+export interface AddressJson {
+  _id: string;
+  userId: string;
+  address: string;
+  city: string;
+  pincode: string;
+  phone: string;
+  notes: string;
+}
+
+const ATTRIBUTES = ["id", "userId", "address", "city", "pincode", "phone", "notes"] as const;
+
+interface AddressRow {
+  id: string;
+  userId: string;
+  address: string;
+  city: string;
+  pincode: string;
+  phone: string;
+  notes: string;
+}
+
+function toJson(row: AddressRow): AddressJson {
+  return {
+    _id: row.id,
+    userId: row.userId,
+    address: row.address,
+    city: row.city,
+    pincode: row.pincode,
+    phone: row.phone,
+    notes: row.notes,
+  };
+}
+
+/** The five fields, trimmed; 400 with `errors` per field otherwise. Other keys are ignored. */
+export function parseAddressInput(input: unknown): AddressInput {
+  const parsed = addressInputSchema.safeParse(input ?? {});
+  if (!parsed.success) throw badRequest(ADDRESS_INVALID, fieldErrorsOf(parsed.error));
+  return parsed.data;
+}
+
+/** The user's addresses, oldest first (the order in which they were added). */
+export async function listAddresses(userId: string): Promise<AddressJson[]> {
+  if (!isUuid(userId)) return [];
+  const rows = await getDb().models.Address.findAll({
+    where: { userId },
+    attributes: [...ATTRIBUTES],
+    order: [
+      ["createdAt", "ASC"],
+      ["id", "ASC"],
+    ],
+    raw: true,
+  });
+  return (rows as unknown as AddressRow[]).map(toJson);
+}
+
+/** One of the user's addresses; 404 for anybody else's, an unknown or a malformed id. */
+export async function getAddress(userId: string, addressId: unknown): Promise<AddressJson> {
+  if (!isUuid(userId) || !isUuid(addressId)) throw notFound(ADDRESS_NOT_FOUND);
+  const row = await getDb().models.Address.findOne({
+    where: { id: addressId, userId },
+    attributes: [...ATTRIBUTES],
+    raw: true,
+  });
+  if (!row) throw notFound(ADDRESS_NOT_FOUND);
+  return toJson(row as unknown as AddressRow);
+}
+
+/**
+ * Adds an address: at most MAX_ADDRESSES per user (409). Concurrent adds for
+ * one user take turns on a lock of the user's row, so that two requests can
+ * never both see two addresses and both add a third.
+ */
+export async function addAddress(userId: string, input: unknown): Promise<AddressJson> {
+  const values = parseAddressInput(input);
+  if (!isUuid(userId)) throw unauthorized();
+  const { sequelize, models } = getDb();
+  return sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED }, async (t) => {
+    const locked = await sequelize.query("SELECT id FROM users WHERE id = :userId FOR UPDATE", {
+      replacements: { userId },
+      type: QueryTypes.SELECT,
+      transaction: t,
+    });
+    if (locked.length === 0) throw unauthorized();
+    const count = await models.Address.count({ where: { userId }, transaction: t });
+    if (count >= MAX_ADDRESSES) throw conflict(MAX_ADDRESSES_MESSAGE);
+    const row = await models.Address.create({ userId, ...values }, { transaction: t });
+    return toJson(row.get({ plain: true }) as AddressRow);
+  });
+}
+
+/** Replaces the five fields of one of the user's addresses (404 for anybody else's). */
+export async function updateAddress(
+  userId: string,
+  addressId: unknown,
+  input: unknown,
+): Promise<AddressJson> {
+  if (!isUuid(userId) || !isUuid(addressId)) throw notFound(ADDRESS_NOT_FOUND);
+  const values = parseAddressInput(input);
+  const [count, rows] = await getDb().models.Address.update(values, {
+    where: { id: addressId, userId },
+    returning: true,
+  });
+  const row = rows[0];
+  if (count === 0 || !row) throw notFound(ADDRESS_NOT_FOUND);
+  return toJson(row.get({ plain: true }) as AddressRow);
+}
+
+/** Deletes one of the user's addresses (404 for anybody else's); returns what was deleted. */
+export async function deleteAddress(userId: string, addressId: unknown): Promise<AddressJson> {
+  if (!isUuid(userId) || !isUuid(addressId)) throw notFound(ADDRESS_NOT_FOUND);
+  const rows = await getDb().sequelize.query<AddressRow>(
+    `DELETE FROM addresses WHERE id = :addressId AND user_id = :userId
+     RETURNING id, user_id AS "userId", address, city, pincode, phone, notes`,
+    { replacements: { addressId, userId }, type: QueryTypes.SELECT },
+  );
+  const row = rows[0];
+  if (!row) throw notFound(ADDRESS_NOT_FOUND);
+  return toJson(row);
+}
