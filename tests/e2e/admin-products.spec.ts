@@ -150,3 +150,41 @@ test("with JavaScript, the upload refuses non-images and reports a failed upload
   await panel.getByRole("button", { name: "Remove image" }).click();
   await expect(panel.getByText("Drag & drop or click to upload image")).toBeVisible();
 });
+
+test("with JavaScript, a dropped image uploads with progress, and a broken connection is reported", async ({
+  page,
+}, testInfo) => {
+  test.skip(!hasJavaScript(testInfo), "drag and drop and progress need JavaScript");
+  await page.goto("/admin/products?panel=new");
+  const panel = page.getByRole("dialog", { name: "Add New Product" });
+  const add = panel.getByRole("button", { name: "Add", exact: true });
+
+  // Hold the upload for a moment so that the uploading state can be seen.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/admin/products/upload-image", async (route) => {
+    await held;
+    await route.continue();
+  });
+  const dataTransfer = await page.evaluateHandle((base64) => {
+    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
+    return transfer;
+  }, pngFile().buffer.toString("base64"));
+  await panel.locator(".image-upload__drop").dispatchEvent("drop", { dataTransfer });
+  await expect(panel.getByRole("status").filter({ hasText: /Uploading… \d+%/ })).toBeVisible();
+  await expect(panel.getByRole("progressbar", { name: "Upload progress" })).toBeAttached();
+  await expect(add).toBeDisabled();
+  release();
+  await expect(panel.getByText("Image uploaded")).toBeVisible();
+  await page.unroute("**/api/admin/products/upload-image");
+
+  // A connection that breaks: the selection is cleared and the reason shown.
+  await panel.getByRole("button", { name: "Remove image" }).click();
+  await page.route("**/api/admin/products/upload-image", (route) => route.abort("connectionreset"));
+  await panel.getByTestId("image-upload-input").setInputFiles(pngFile());
+  const failed = panel.getByRole("alert").filter({ hasText: "Upload failed" });
+  await expect(failed).toContainText("Network error occurred");
+  await expect(panel.getByText("Drag & drop or click to upload image")).toBeVisible();
+});
