@@ -227,7 +227,7 @@ export default function AdminProducts() {
   if (pagination.page > 1) list.set("page", String(pagination.page));
   const closeTo = withParams("/admin/products", list, {});
   const formAction = withParams("/admin/products", current, {});
-  const deleting_ = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete";
+  const deletePending = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete";
 
   return (
     <section className="admin-page">
@@ -310,7 +310,7 @@ export default function AdminProducts() {
               <Button component={Link} to={closeTo} variant="default" preventScrollReset>
                 Cancel
               </Button>
-              <Button type="submit" color="red" loading={deleting_}>
+              <Button type="submit" color="red" loading={deletePending}>
                 Delete
               </Button>
             </Group>
