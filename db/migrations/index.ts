@@ -1,6 +1,8 @@
 import type { RunnableMigration } from "umzug";
 import type { QueryInterface } from "sequelize";
 import { initialSchemaDown, initialSchemaUp } from "./0001-initial-schema";
+import { productSearchDown, productSearchUp } from "./0002-product-search";
+import { paymentSimulatorDown, paymentSimulatorUp } from "./0004-payment-simulator";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -9,4 +11,6 @@ import { initialSchemaDown, initialSchemaUp } from "./0001-initial-schema";
  */
 export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0001-initial-schema", up: initialSchemaUp, down: initialSchemaDown },
+  { name: "0002-product-search", up: productSearchUp, down: productSearchDown },
+  { name: "0004-payment-simulator", up: paymentSimulatorUp, down: paymentSimulatorDown },
 ];
