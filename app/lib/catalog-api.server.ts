@@ -1,0 +1,51 @@
+import { DEFAULT_SORT, SORT_OPTIONS } from "./catalog-options";
+import { badRequest, type FieldErrors } from "./errors.server";
+import {
+  isSortOption,
+  MAX_PAGE,
+  MAX_PAGE_SIZE,
+  PAGE_SIZE,
+  parseListingState,
+  parsePositiveInteger,
+  type ListingState,
+} from "./listing-params";
+
+/**
+ * Query parameters of the catalogue's JSON API (API.md "Products and
+ * search"). Unknown categories and brands are ignored, as API.md says; a
+ * malformed page, limit or sortBy is an error (400) rather than a silent
+ * default, so that a client never mistakes one listing for another.
+ *
+ * `page` starts at 1; `limit` defaults to PAGE_SIZE (24) and may be at most
+ * MAX_PAGE_SIZE (100).
+ */
+export function parseApiPaging(params: URLSearchParams, errors: FieldErrors = {}) {
+  const pageText = params.get("page");
+  const limitText = params.get("limit");
+  const page = pageText === null || pageText === "" ? 1 : parsePositiveInteger(pageText);
+  const limit = limitText === null || limitText === "" ? PAGE_SIZE : parsePositiveInteger(limitText);
+  if (page === null || page > MAX_PAGE) {
+    errors.page = [`page must be a whole number from 1 to ${MAX_PAGE}`];
+  }
+  if (limit === null || limit > MAX_PAGE_SIZE) {
+    errors.limit = [`limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`];
+  }
+  throwIfAny(errors);
+  return { page: page ?? 1, limit: limit ?? PAGE_SIZE };
+}
+
+export function parseApiListingQuery(params: URLSearchParams): ListingState & { limit: number } {
+  const errors: FieldErrors = {};
+  const sortBy = params.get("sortBy");
+  if (sortBy !== null && sortBy !== "" && !isSortOption(sortBy)) {
+    errors.sortBy = [`sortBy must be one of ${SORT_OPTIONS.map((option) => option.id).join(", ")}`];
+  }
+  const paging = parseApiPaging(params, errors);
+  const state = parseListingState(params);
+  return { ...state, sortBy: isSortOption(sortBy) ? sortBy : DEFAULT_SORT, ...paging };
+}
+
+function throwIfAny(errors: FieldErrors) {
+  const messages = Object.values(errors).flat();
+  if (messages.length) throw badRequest(messages[0]!, errors);
+}

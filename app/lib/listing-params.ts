@@ -1,0 +1,136 @@
+import {
+  CATEGORIES,
+  BRANDS,
+  DEFAULT_SORT,
+  SORT_OPTIONS,
+  type Brand,
+  type Category,
+  type SortOption,
+} from "./catalog-options";
+
+/**
+ * The listing's state lives in the URL (SPEC §2: name=comma-joined-values):
+ * `?category=men,women&brand=nike&sortBy=price-hightolow&page=2`. One parser
+ * and one builder, used by the server (loaders, API) and the browser (links,
+ * the filter form), so that a pasted URL shows the same products everywhere.
+ * Safe to import in the browser.
+ */
+
+/** Products per page on the listing and search pages (and the API's default `limit`). */
+export const PAGE_SIZE = 24;
+/** The largest `limit` the JSON API accepts. */
+export const MAX_PAGE_SIZE = 100;
+/** Pages beyond this are refused: nobody pages that far, and OFFSET gets slower the deeper it goes. */
+export const MAX_PAGE = 10_000;
+
+export interface ListingFilters {
+  category: Category[];
+  brand: Brand[];
+}
+
+export interface ListingState extends ListingFilters {
+  sortBy: SortOption;
+  page: number;
+}
+
+export function isSortOption(value: unknown): value is SortOption {
+  return typeof value === "string" && SORT_OPTIONS.some((option) => option.id === value);
+}
+
+/**
+ * Every value of a list parameter, whether comma-joined (`category=men,women`,
+ * the canonical form) or repeated (`category=men&category=women`, what a plain
+ * GET form with checkboxes sends).
+ */
+export function listParam(params: URLSearchParams, name: string): string[] {
+  return params
+    .getAll(name)
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** Known values in the vocabulary's order, without duplicates; unknown ones are dropped. */
+function knownValues<T extends string>(values: string[], vocabulary: readonly T[]): T[] {
+  const wanted = new Set(values);
+  return vocabulary.filter((value) => wanted.has(value));
+}
+
+/** A positive whole number written plainly ("2", not "2.0", "+2" or "2e0"), or null. */
+export function parsePositiveInteger(value: string | null): number | null {
+  if (value === null || !/^\d{1,9}$/.test(value.trim())) return null;
+  const number = Number(value.trim());
+  return number >= 1 ? number : null;
+}
+
+/**
+ * The listing state of a URL, forgiving: unknown categories and brands, an
+ * unknown sort and a malformed page are ignored (the defaults apply).
+ */
+export function parseListingState(params: URLSearchParams): ListingState {
+  const sortBy = params.get("sortBy");
+  const page = parsePositiveInteger(params.get("page"));
+  return {
+    category: knownValues(listParam(params, "category"), CATEGORIES),
+    brand: knownValues(listParam(params, "brand"), BRANDS),
+    sortBy: isSortOption(sortBy) ? sortBy : DEFAULT_SORT,
+    page: page !== null && page <= MAX_PAGE ? page : 1,
+  };
+}
+
+/**
+ * The canonical query string of a listing state (without "?"): defaults are
+ * left out, lists are comma-joined in the vocabulary's order. `extra` adds
+ * other parameters (for example `product` for the details dialog).
+ */
+export function listingQuery(state: Partial<ListingState>, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  const category = knownValues(state.category ?? [], CATEGORIES);
+  const brand = knownValues(state.brand ?? [], BRANDS);
+  if (category.length) params.set("category", category.join(","));
+  if (brand.length) params.set("brand", brand.join(","));
+  if (state.sortBy && state.sortBy !== DEFAULT_SORT) params.set("sortBy", state.sortBy);
+  if (state.page && state.page > 1) params.set("page", String(state.page));
+  for (const [name, value] of Object.entries(extra)) params.set(name, value);
+  // URLSearchParams writes "," as "%2C"; the spec's URLs show plain commas.
+  return params.toString().replace(/%2C/gi, ",");
+}
+
+export function listingHref(state: Partial<ListingState>, extra: Record<string, string> = {}): string {
+  const query = listingQuery(state, extra);
+  return query ? `/shop/listing?${query}` : "/shop/listing";
+}
+
+/** The state with `value` added to or removed from one filter (back to page 1). */
+export function toggleFilter(
+  state: ListingState,
+  name: "category" | "brand",
+  value: string,
+): Partial<ListingState> {
+  const current: string[] = state[name];
+  const next = current.includes(value) ? current.filter((item) => item !== value) : [...current, value];
+  return { ...state, [name]: next, page: 1 };
+}
+
+/** `search` (a location's "?a=b" string) with `name` set, or removed when `value` is null. */
+export function withParam(search: string, name: string, value: string | null): string {
+  const params = new URLSearchParams(search);
+  if (value === null) params.delete(name);
+  else params.set(name, value);
+  const query = params.toString().replace(/%2C/gi, ",");
+  return query ? `?${query}` : "";
+}
+
+/** The page numbers to link to: the first, the last and two either side of the current one. */
+export function pageWindow(page: number, pages: number): (number | "gap")[] {
+  const numbers = new Set<number>([1, pages]);
+  for (let n = page - 2; n <= page + 2; n++) if (n >= 1 && n <= pages) numbers.add(n);
+  const sorted = [...numbers].filter((n) => n >= 1).sort((a, b) => a - b);
+  const result: (number | "gap")[] = [];
+  for (const [index, n] of sorted.entries()) {
+    const previous = sorted[index - 1];
+    if (previous !== undefined && n - previous > 1) result.push("gap");
+    result.push(n);
+  }
+  return result;
+}

@@ -1,0 +1,64 @@
+import type { Brand, Category } from "./catalog-options";
+
+/**
+ * How a product presents itself on cards and in the details (SPEC §9). Pure
+ * functions of the product: safe to import in the browser.
+ */
+
+/** Below this stock the card warns "Only {n} items left". */
+export const LOW_STOCK_THRESHOLD = 10;
+
+export interface BadgeInput {
+  totalStock: number;
+  salePrice: number;
+}
+
+export interface ProductBadge {
+  label: string;
+  tone: "danger" | "warning" | "sale";
+}
+
+/** One badge, the most urgent first: out of stock, then low stock, then sale. */
+export function productBadge(product: BadgeInput): ProductBadge | null {
+  if (product.totalStock <= 0) return { label: "Out Of Stock", tone: "danger" };
+  if (product.totalStock < LOW_STOCK_THRESHOLD) {
+    return { label: `Only ${product.totalStock} items left`, tone: "warning" };
+  }
+  if (product.salePrice > 0) return { label: "Sale", tone: "sale" };
+  return null;
+}
+
+/** The price a shopper pays: the sale price when above 0, otherwise the price. */
+export function payablePrice(product: { price: number; salePrice: number }): number {
+  return product.salePrice > 0 ? product.salePrice : product.price;
+}
+
+/** "4.5" → "4.50": the average rating always shows two decimals. */
+export function formatRating(value: number): string {
+  return (Math.round(value * 100) / 100).toFixed(2);
+}
+
+/** What a product card needs (the grid's loader data stays small: no description). */
+export interface ProductCardData {
+  _id: string;
+  image: string;
+  title: string;
+  category: Category;
+  brand: Brand;
+  price: number;
+  salePrice: number;
+  totalStock: number;
+}
+
+export function toCardData(product: ProductCardData): ProductCardData {
+  return {
+    _id: product._id,
+    image: product.image,
+    title: product.title,
+    category: product.category,
+    brand: product.brand,
+    price: product.price,
+    salePrice: product.salePrice,
+    totalStock: product.totalStock,
+  };
+}

@@ -1,0 +1,86 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { addToCart, CART_TEXT } from "~/services/cart.server";
+import { addReview } from "~/services/reviews.server";
+import { requireShopper } from "./auth.server";
+import { isAppError } from "./errors.server";
+import { parsePositiveInteger } from "./listing-params";
+import { REVIEW_TEXT, reviewSchema } from "./review-schema";
+import { redirectWithFlash, type FlashMessage } from "./session.server";
+
+/**
+ * The one action behind every storefront page (home, listing, search and the
+ * product page): "Add to cart" and "Write a review" are small forms that post
+ * here with an `intent`. Success redirects back to the same URL (filters,
+ * page and open product included) with a flash message; a refused request
+ * answers 4xx with the message, so the page shows it with or without
+ * JavaScript. The rules themselves live in the services.
+ */
+
+export type StorefrontActionData =
+  | { intent: "add-to-cart"; productId: string; toast: FlashMessage }
+  | { intent: "review"; productId: string; toast: FlashMessage; result: SubmissionResult<string[]> }
+  | { intent: "unknown"; toast: FlashMessage };
+
+function backTo(request: Request): string {
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}`;
+}
+
+export async function storefrontAction({ request }: ActionFunctionArgs) {
+  const user = await requireShopper(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const productId = String(formData.get("productId") ?? "");
+
+  if (intent === "add-to-cart") {
+    const quantityField = formData.get("quantity");
+    const quantity = quantityField === null ? 1 : parsePositiveInteger(String(quantityField));
+    try {
+      await addToCart(user.id, productId, quantity ?? Number.NaN);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      return json<StorefrontActionData>(
+        { intent, productId, toast: { type: "error", message: error.message } },
+        { status: error.status },
+      );
+    }
+    return redirectWithFlash(request, backTo(request), { type: "success", message: CART_TEXT.added });
+  }
+
+  if (intent === "review") {
+    const submission = parseWithZod(formData, { schema: reviewSchema });
+    if (submission.status !== "success") {
+      const messages = Object.values(submission.error ?? {}).flat();
+      const message = messages[0] ?? REVIEW_TEXT.missingInformation;
+      return json<StorefrontActionData>(
+        { intent, productId, result: submission.reply(), toast: { type: "error", message } },
+        { status: 400 },
+      );
+    }
+    try {
+      await addReview({ id: user.id, userName: user.userName }, submission.value);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      return json<StorefrontActionData>(
+        {
+          intent,
+          productId,
+          result: submission.reply({ formErrors: [error.message] }),
+          toast: { type: "error", message: error.message },
+        },
+        { status: error.status },
+      );
+    }
+    return redirectWithFlash(request, backTo(request), { type: "success", message: REVIEW_TEXT.added });
+  }
+
+  return json<StorefrontActionData>(
+    {
+      intent: "unknown",
+      toast: { type: "error", message: "This form cannot be sent here. Please reload the page." },
+    },
+    { status: 400 },
+  );
+}

@@ -1,0 +1,254 @@
+import { QueryTypes, type Transaction } from "sequelize";
+import type { Brand, Category, SortOption } from "~/lib/catalog-options";
+import { getDb } from "~/lib/db.server";
+import { isUuid } from "~/lib/session.server";
+import { toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
+import { toReviewJson, type ReviewJson, type ReviewRow } from "./reviews.server";
+
+/**
+ * The storefront's reads: the listing (filters, sort, pages), one product with
+ * its reviews, search and the home banner. Every function runs a fixed number
+ * of SQL statements whatever the catalogue size, with `$n` bind parameters:
+ * nothing a shopper types ever becomes SQL text.
+ */
+
+const PRODUCT_COLUMNS = `p.id, p.image, p.title, p.description, p.category, p.brand, p.price,
+  p.sale_price AS "salePrice", p.total_stock AS "totalStock", p.average_review AS "averageReview"`;
+
+/** Sorting by price uses the price the shopper pays; ties are broken by id so that pages never overlap. */
+const ORDER_BY: Record<SortOption, string> = {
+  "price-lowtohigh": "p.effective_price ASC, p.id ASC",
+  "price-hightolow": "p.effective_price DESC, p.id ASC",
+  "title-atoz": "p.title ASC, p.id ASC",
+  "title-ztoa": "p.title DESC, p.id ASC",
+};
+
+export interface Paging {
+  page: number;
+  limit: number;
+}
+
+export interface Pagination extends Paging {
+  total: number;
+  pages: number;
+}
+
+export interface ProductPage {
+  products: ProductJson[];
+  pagination: Pagination;
+}
+
+export interface ListingInput extends Paging {
+  category: Category[];
+  brand: Brand[];
+  sortBy: SortOption;
+}
+
+function select<T extends object>(sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
+  return getDb().sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
+}
+
+function pagination(paging: Paging, total: number): Pagination {
+  return { page: paging.page, limit: paging.limit, total, pages: Math.ceil(total / paging.limit) };
+}
+
+/** One page of the catalogue: two statements (the count and the page), run side by side. */
+export async function listProducts(input: ListingInput): Promise<ProductPage> {
+  const conditions: string[] = [];
+  const bind: unknown[] = [];
+  if (input.category.length) {
+    bind.push(input.category);
+    conditions.push(`p.category = ANY($${bind.length}::text[])`);
+  }
+  if (input.brand.length) {
+    bind.push(input.brand);
+    conditions.push(`p.brand = ANY($${bind.length}::text[])`);
+  }
+  const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+  const [countRows, rows] = await Promise.all([
+    select<{ total: number }>(`SELECT count(*)::int AS total FROM products p ${where}`, bind),
+    select<ProductRow>(
+      `SELECT ${PRODUCT_COLUMNS} FROM products p ${where}
+        ORDER BY ${ORDER_BY[input.sortBy]}
+        LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}`,
+      [...bind, input.limit, (input.page - 1) * input.limit],
+    ),
+  ]);
+  return { products: rows.map(toProductJson), pagination: pagination(input, countRows[0]?.total ?? 0) };
+}
+
+/** The first products in the default sort, no filters (the home page's "Feature Products"). */
+export async function listFeatureProducts(limit: number): Promise<ProductJson[]> {
+  const rows = await select<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p ORDER BY ${ORDER_BY["price-lowtohigh"]} LIMIT $1`,
+    [limit],
+  );
+  return rows.map(toProductJson);
+}
+
+export async function getProduct(id: string): Promise<ProductJson | null> {
+  if (!isUuid(id)) return null;
+  const rows = await select<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = $1`, [id]);
+  return rows[0] ? toProductJson(rows[0]) : null;
+}
+
+/** How many reviews the details show; the rest stay in the database (and the average). */
+export const DETAILS_REVIEW_LIMIT = 50;
+
+export interface ProductDetails extends ProductJson {
+  reviewCount: number;
+  /** The newest reviews first, at most DETAILS_REVIEW_LIMIT. */
+  reviews: ReviewJson[];
+}
+
+/** A product with its review count and newest reviews, in one statement. */
+export async function getProductDetails(id: string): Promise<ProductDetails | null> {
+  if (!isUuid(id)) return null;
+  const rows = await select<ProductRow & { reviewCount: number; reviews: ReviewRow[] }>(
+    `SELECT ${PRODUCT_COLUMNS},
+       (SELECT count(*)::int FROM reviews c WHERE c.product_id = p.id) AS "reviewCount",
+       COALESCE((
+         SELECT json_agg(json_build_object(
+                  'id', r.id, 'productId', r.product_id, 'userId', r.user_id, 'userName', r.user_name,
+                  'reviewMessage', r.review_message, 'reviewValue', r.review_value, 'createdAt', r.created_at)
+                ORDER BY r.created_at DESC, r.id)
+           FROM (SELECT * FROM reviews WHERE product_id = p.id
+                  ORDER BY created_at DESC, id LIMIT $2) r
+       ), '[]'::json) AS reviews
+     FROM products p WHERE p.id = $1`,
+    [id, DETAILS_REVIEW_LIMIT],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    ...toProductJson(row),
+    reviewCount: row.reviewCount,
+    reviews: row.reviews.map((review) => toReviewJson({ ...review, createdAt: new Date(review.createdAt) })),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Search
+// ---------------------------------------------------------------------------
+
+/** Longer keywords are cut here: nobody types more, and the work stays bounded. */
+export const MAX_KEYWORD_LENGTH = 100;
+const MAX_SEARCH_WORDS = 8;
+/**
+ * How close a misspelt word must be to a word of the product (pg_trgm's
+ * word_similarity, 0 to 1). 0.4 forgives one wrong, missing or swapped letter
+ * in words of five letters or more ("hodie", "jaket", "sneakres").
+ */
+export const TYPO_SIMILARITY_THRESHOLD = 0.4;
+
+/**
+ * The words of a keyword as data: letters and digits only, lower case. "h&m"
+ * and "levi's" become "hm" and "levis", as the search vector spells them;
+ * every other character (".*(%'" included) only separates words.
+ */
+export function searchWords(keyword: string): string[] {
+  const words =
+    keyword
+      .slice(0, MAX_KEYWORD_LENGTH)
+      .normalize("NFKC")
+      .toLowerCase()
+      .replace(/(?<=[\p{L}\p{N}])[&'\u2019](?=[\p{L}\p{N}])/gu, "")
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].slice(0, MAX_SEARCH_WORDS);
+}
+
+/** `word:* & word:*`: every word must match, as a whole word or as the start of one. */
+export function prefixQuery(words: string[]): string {
+  return words.map((word) => `${word}:*`).join(" & ");
+}
+
+const SEARCH_TEXT = `(p.title || ' ' || p.category || ' ' || p.brand)`;
+
+/**
+ * Full-text search over title, description, category and brand (the GIN
+ * tsvector index), best matches first. When nothing matches, a trigram
+ * similarity search over title, category and brand forgives typos. At most
+ * four statements on the fallback path, one otherwise.
+ */
+export async function searchProducts(keyword: string, paging: Paging): Promise<ProductPage> {
+  const words = searchWords(keyword);
+  if (!words.length) return { products: [], pagination: pagination(paging, 0) };
+  const offset = (paging.page - 1) * paging.limit;
+
+  const fullText = await select<ProductRow & { total: number }>(
+    `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
+       FROM products p, to_tsquery('english', $1) q
+      WHERE p.search_vector @@ q
+      ORDER BY ts_rank_cd(p.search_vector, q) DESC, p.title ASC, p.id ASC
+      LIMIT $2 OFFSET $3`,
+    [prefixQuery(words), paging.limit, offset],
+  );
+  if (fullText.length) {
+    return { products: fullText.map(toProductJson), pagination: pagination(paging, fullText[0]!.total) };
+  }
+  if (paging.page > 1) {
+    // An empty page past the end: say how many there are instead of guessing at typos.
+    const [count] = await select<{ total: number }>(
+      `SELECT count(*)::int AS total FROM products p WHERE p.search_vector @@ to_tsquery('english', $1)`,
+      [prefixQuery(words)],
+    );
+    if (count && count.total > 0) return { products: [], pagination: pagination(paging, count.total) };
+  }
+  return searchBySimilarity(words, paging);
+}
+
+async function searchBySimilarity(allWords: string[], paging: Paging): Promise<ProductPage> {
+  // One- and two-letter words have too few trigrams to tell anything apart.
+  const words = allWords.filter((word) => word.length >= 3);
+  if (!words.length) return { products: [], pagination: pagination(paging, 0) };
+  const bind: unknown[] = [...words];
+  const matches = words.map((_, index) => `$${index + 1} <% ${SEARCH_TEXT}`).join(" AND ");
+  const score = words.map((_, index) => `word_similarity($${index + 1}, ${SEARCH_TEXT})`).join(" + ");
+  bind.push(paging.limit, (paging.page - 1) * paging.limit);
+  const sql = `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
+                 FROM products p
+                WHERE ${matches}
+                ORDER BY ${score} DESC, p.title ASC, p.id ASC
+                LIMIT $${words.length + 1} OFFSET $${words.length + 2}`;
+  const { sequelize } = getDb();
+  // The `<%` operator (which the trigram index answers) reads its threshold
+  // from a setting: SET LOCAL keeps the change inside this transaction.
+  const rows = await sequelize.transaction(async (transaction) => {
+    await sequelize.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${TYPO_SIMILARITY_THRESHOLD}`, {
+      transaction,
+    });
+    return select<ProductRow & { total: number }>(sql, bind, transaction);
+  });
+  return { products: rows.map(toProductJson), pagination: pagination(paging, rows[0]?.total ?? 0) };
+}
+
+// ---------------------------------------------------------------------------
+// Home banner and sitemap
+// ---------------------------------------------------------------------------
+
+export interface FeatureImageJson {
+  _id: string;
+  image: string;
+}
+
+/** At most this many banner slides. */
+export const MAX_BANNER_IMAGES = 10;
+
+/** The home banner's images, oldest first (the admin uploads them in order). */
+export async function listFeatureImages(): Promise<FeatureImageJson[]> {
+  const rows = await select<{ id: string; image: string }>(
+    `SELECT id, image FROM feature_images ORDER BY created_at ASC, id ASC LIMIT $1`,
+    [MAX_BANNER_IMAGES],
+  );
+  return rows.map((row) => ({ _id: row.id, image: row.image }));
+}
+
+/** A sitemap file holds at most 50,000 URLs (sitemaps.org). */
+export const SITEMAP_PRODUCT_LIMIT = 49_000;
+
+export async function listProductsForSitemap(): Promise<{ id: string; updatedAt: Date }[]> {
+  return select<{ id: string; updatedAt: Date }>(
+    `SELECT id, updated_at AS "updatedAt" FROM products ORDER BY created_at ASC, id ASC LIMIT $1`,
+    [SITEMAP_PRODUCT_LIMIT],
+  );
+}

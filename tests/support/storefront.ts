@@ -1,0 +1,122 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getDb, setQueryListener } from "../../app/lib/db.server";
+import type { Brand, Category } from "../../app/lib/catalog-options";
+import { generatedProducts } from "../../db/seed/catalog";
+import { buildRequest } from "./requests";
+
+/**
+ * Catalogue fixtures for the storefront tests: products, paid orders (there
+ * is no checkout yet, so orders are written through the models) and a SQL
+ * statement counter.
+ */
+
+export interface ProductFixture {
+  title?: string;
+  description?: string;
+  category?: Category;
+  brand?: Brand;
+  price?: string;
+  salePrice?: string | null;
+  totalStock?: number;
+  image?: string;
+}
+
+let counter = 0;
+
+export async function createProduct(overrides: ProductFixture = {}) {
+  counter += 1;
+  const row = await getDb().models.Product.create({
+    title: overrides.title ?? `Test Product ${counter}`,
+    description: overrides.description ?? "A plain product for tests.",
+    category: overrides.category ?? "men",
+    brand: overrides.brand ?? "nike",
+    price: overrides.price ?? "20.00",
+    salePrice: overrides.salePrice ?? null,
+    totalStock: overrides.totalStock ?? 50,
+    image: overrides.image ?? "/images/products/test.svg",
+  });
+  return row.get({ plain: true });
+}
+
+/** Adds `count` generated products (the benchmark's generator) in one statement. */
+export async function createGeneratedProducts(count: number, seed = 7) {
+  await getDb().models.Product.bulkCreate([...generatedProducts(count, seed)], {
+    fields: ["image", "title", "description", "category", "brand", "price", "salePrice", "totalStock"],
+  });
+}
+
+/** An order of `userId` containing `productIds` with the given payment status. */
+export async function createOrder(
+  userId: string,
+  productIds: string[],
+  paymentStatus: "paid" | "pending" | "failed" | "refunded" = "paid",
+) {
+  const { Order, OrderItem } = getDb().models;
+  const order = await Order.create({
+    userId,
+    cartId: null,
+    addressInfo: {
+      addressId: null,
+      address: "1 Test Street",
+      city: "Testville",
+      pincode: "12345",
+      phone: "555-0100",
+      notes: "none",
+    },
+    orderStatus: paymentStatus === "paid" ? "confirmed" : "pending",
+    paymentStatus,
+    totalAmount: "10.00",
+    paymentId: null,
+    payerId: null,
+  });
+  await OrderItem.bulkCreate(
+    productIds.map((productId) => ({
+      orderId: order.id,
+      productId,
+      title: "Ordered product",
+      image: "/images/products/test.svg",
+      price: "10.00",
+      quantity: 1,
+    })),
+  );
+  return order.get({ plain: true });
+}
+
+/** The SQL statements that `task` runs. */
+export async function recordQueries<T>(task: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
+  const queries: string[] = [];
+  setQueryListener((sql) => queries.push(sql));
+  try {
+    const result = await task();
+    return { result, queries };
+  } finally {
+    setQueryListener(undefined);
+  }
+}
+
+type Loader = (args: LoaderFunctionArgs) => unknown;
+
+/**
+ * Runs the loaders of a document request the way Remix does (root, the shop
+ * layout, the page, each with its own Request) and returns the page loader's
+ * Response and every SQL statement of the request.
+ */
+export async function loadPage(loaders: Loader[], path: string, cookie: string, params = {}) {
+  return recordQueries(async () => {
+    const responses = await Promise.all(
+      loaders.map(async (loader) => {
+        try {
+          return (await loader({
+            request: buildRequest(path, { cookie }),
+            params,
+            context: { clientIp: "127.0.0.1" },
+          })) as Response;
+        } catch (thrown) {
+          if (thrown instanceof Response) return thrown;
+          throw thrown;
+        }
+      }),
+    );
+    return responses[responses.length - 1]!;
+  });
+}
