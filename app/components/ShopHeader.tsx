@@ -1,28 +1,35 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { menuHref, SHOP_MENU } from "~/lib/shop-menu";
+import { currentMenuItemId, isCategoryItem, menuHref, SHOP_MENU } from "~/lib/shop-menu";
+import { storeFilters } from "./ListingControls";
 
 interface HeaderUser {
   userName: string;
 }
 
+/**
+ * The menu links. Clicking one also mirrors its filter into session storage
+ * (SPEC: "clears the stored filters, stores a category filter"); the link's
+ * URL is what counts, with or without JavaScript.
+ */
 function MenuItems() {
   const location = useLocation();
-  const current = `${location.pathname}${location.search}`;
+  const current = currentMenuItemId(location.pathname, location.search);
   return (
     <>
-      {SHOP_MENU.map((item) => {
-        const href = menuHref(item);
-        return (
-          <Link
-            key={item.id}
-            to={href}
-            aria-current={current === href ? "page" : undefined}
-            prefetch="intent"
-          >
-            {item.label}
-          </Link>
-        );
-      })}
+      {SHOP_MENU.map((item) => (
+        <Link
+          key={item.id}
+          to={menuHref(item)}
+          aria-current={current === item.id ? "page" : undefined}
+          prefetch="intent"
+          onClick={(event) => {
+            storeFilters(isCategoryItem(item) ? { category: [item.id] } : null);
+            event.currentTarget.closest("details")?.removeAttribute("open");
+          }}
+        >
+          {item.label}
+        </Link>
+      ))}
     </>
   );
 }

@@ -16,8 +16,29 @@ export const SHOP_MENU: ShopMenuItem[] = [
   { id: "search", label: "Search", path: "/shop/search" },
 ];
 
-/** Home, products and search clear the filters; a category item filters by itself. */
+/** Home, products and search are not filters; the other items filter the listing by their category. */
+export function isCategoryItem(item: ShopMenuItem): boolean {
+  return item.id !== "home" && item.id !== "products" && item.id !== "search";
+}
+
+/**
+ * Home, products and search clear the filters; a category item filters by
+ * itself alone. On the listing page the link only changes the query, so the
+ * page stays and only its products change.
+ */
 export function menuHref(item: ShopMenuItem): string {
-  const isCategory = item.id !== "home" && item.id !== "products" && item.id !== "search";
-  return isCategory ? `${item.path}?category=${item.id}` : item.path;
+  return isCategoryItem(item) ? `${item.path}?category=${item.id}` : item.path;
+}
+
+/** The item that describes the current location, if one does exactly. */
+export function currentMenuItemId(pathname: string, search: string): ShopMenuItem["id"] | null {
+  if (pathname === "/shop/home") return "home";
+  if (pathname === "/shop/search") return "search";
+  if (pathname !== "/shop/listing") return null;
+  const params = new URLSearchParams(search);
+  const category = params.get("category") ?? "";
+  if (params.get("brand")) return null;
+  if (!category) return "products";
+  const item = SHOP_MENU.find((entry) => entry.id === category.toLowerCase() && isCategoryItem(entry));
+  return item ? item.id : null;
 }

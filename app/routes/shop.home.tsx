@@ -1,18 +1,93 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Banner } from "~/components/Banner";
+import { FlashToast } from "~/components/FlashToast";
+import { ProductGrid } from "~/components/ProductCard";
+import { ProductDialog } from "~/components/ProductDetails";
+import { BrandTiles, CategoryTiles } from "~/components/ShopTiles";
+import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/lib/auth.server";
+import { toCardData } from "~/lib/product-display";
+import { storefrontAction } from "~/lib/storefront-action.server";
+import { getProductDetails, listFeatureImages, listFeatureProducts } from "~/services/catalog.server";
+
+/** How many products "Feature Products" shows (the first ones in the default sort). */
+export const FEATURE_PRODUCT_COUNT = 12;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireShopper(request);
-  return null;
+  const productId = new URL(request.url).searchParams.get("product");
+  const [featureImages, products, details] = await Promise.all([
+    listFeatureImages(),
+    listFeatureProducts(FEATURE_PRODUCT_COUNT),
+    productId ? getProductDetails(productId) : Promise.resolve(null),
+  ]);
+  return json({ featureImages, products: products.map(toCardData), details });
 }
 
-export const meta: MetaFunction = () => [{ title: "Home · ECommerce Shopping" }];
+export const action = storefrontAction;
 
-export default function Page() {
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (data?.details) {
+    return [
+      { title: `${data.details.title} · ECommerce Shopping` },
+      { name: "description", content: data.details.description.slice(0, 160) },
+    ];
+  }
+  return [
+    { title: "ECommerce Shopping: clothing, footwear and accessories" },
+    {
+      name: "description",
+      content:
+        "Shop men's, women's and kids' clothing, footwear and accessories from Nike, Adidas, Puma, Levi's, Zara and H&M.",
+    },
+  ];
+};
+
+export default function HomePage() {
+  const { featureImages, products, details } = useLoaderData<typeof loader>();
+  const page = useStorefrontPage(details?._id);
   return (
-    <section className="placeholder-page">
-      <h1>Welcome to the shop</h1>
-      <p>The home page with banners, categories and featured products arrives with the storefront issue.</p>
-    </section>
+    <>
+      {details ? (
+        <ProductDialog
+          product={details}
+          closeHref={page.closeHref}
+          formAction={page.formAction}
+          reviewResult={page.reviewResult}
+        />
+      ) : null}
+      <FlashToast toast={page.toast} />
+      <h1 className="visually-hidden">ECommerce Shopping</h1>
+      <Banner images={featureImages} />
+      <section className="home-section" aria-labelledby="shop-by-category">
+        <h2 id="shop-by-category" className="section-heading">
+          Shop by category
+        </h2>
+        <CategoryTiles />
+      </section>
+      <section className="home-section home-section--muted" aria-labelledby="shop-by-brand">
+        <h2 id="shop-by-brand" className="section-heading">
+          Shop by Brand
+        </h2>
+        <BrandTiles />
+      </section>
+      <section className="home-section" aria-labelledby="feature-products">
+        <h2 id="feature-products" className="section-heading">
+          Feature Products
+        </h2>
+        <ProductGrid
+          products={products}
+          detailsHref={page.detailsHref}
+          formAction={page.formAction}
+          eagerCount={0}
+        />
+        <p className="home-section__more">
+          <Link to="/shop/listing" className="sf-button">
+            View all products
+          </Link>
+        </p>
+      </section>
+    </>
   );
 }

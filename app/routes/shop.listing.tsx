@@ -1,18 +1,136 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { FlashToast } from "~/components/FlashToast";
+import {
+  ActiveFilters,
+  FilterForm,
+  FilterSheet,
+  Pagination,
+  SortMenu,
+  storeFilters,
+} from "~/components/ListingControls";
+import { ProductGrid } from "~/components/ProductCard";
+import { ProductDialog } from "~/components/ProductDetails";
+import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/lib/auth.server";
+import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
+import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/lib/listing-params";
+import { toCardData } from "~/lib/product-display";
+import { storefrontAction } from "~/lib/storefront-action.server";
+import { getProductDetails, listProducts } from "~/services/catalog.server";
 
+/**
+ * /shop/listing?category=men,women&brand=nike&sortBy=price-hightolow&page=2
+ * (&product=ID opens the details dialog). Unknown or malformed values are
+ * ignored. A plain GET form sends repeated names (category=men&category=women):
+ * those are redirected to the canonical comma-joined URL.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireShopper(request);
-  return null;
+  const params = new URL(request.url).searchParams;
+  const state = parseListingState(params);
+  const productId = params.get("product");
+  if (params.getAll("category").length > 1 || params.getAll("brand").length > 1) {
+    throw redirect(listingHref(state, productId ? { product: productId } : {}));
+  }
+  const [page, details] = await Promise.all([
+    listProducts({ ...state, limit: PAGE_SIZE }),
+    productId ? getProductDetails(productId) : Promise.resolve(null),
+  ]);
+  return json({
+    state,
+    products: page.products.map(toCardData),
+    pagination: page.pagination,
+    details,
+  });
 }
 
-export const meta: MetaFunction = () => [{ title: "All Products · ECommerce Shopping" }];
+export const action = storefrontAction;
 
-export default function Page() {
+function describeFilters(state: Pick<ListingState, "category" | "brand">): string {
+  return [...state.category.map((c) => CATEGORY_LABELS[c]), ...state.brand.map((b) => BRAND_LABELS[b])].join(
+    ", ",
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: "All Products · ECommerce Shopping" }];
+  if (data.details) {
+    return [
+      { title: `${data.details.title} · ECommerce Shopping` },
+      { name: "description", content: data.details.description.slice(0, 160) },
+    ];
+  }
+  const filters = describeFilters(data.state);
+  const page = data.state.page > 1 ? ` · Page ${data.state.page}` : "";
+  return [
+    { title: `${filters ? `${filters} – ` : ""}All Products${page} · ECommerce Shopping` },
+    {
+      name: "description",
+      content: `${data.pagination.total} ${filters ? `${filters} ` : ""}products: clothing, footwear and accessories, sorted and filtered your way.`,
+    },
+  ];
+};
+
+export default function ListingPage() {
+  const { state, products, pagination, details } = useLoaderData<typeof loader>();
+  const page = useStorefrontPage(details?._id);
+  const categoryKey = state.category.join(",");
+  const brandKey = state.brand.join(",");
+  useEffect(() => {
+    storeFilters({
+      category: categoryKey ? categoryKey.split(",") : [],
+      brand: brandKey ? brandKey.split(",") : [],
+    });
+  }, [categoryKey, brandKey]);
+
   return (
-    <section className="placeholder-page">
-      <h1>All Products</h1>
-      <p>The product listing arrives with the storefront issue.</p>
-    </section>
+    <>
+      {details ? (
+        <ProductDialog
+          product={details}
+          closeHref={page.closeHref}
+          formAction={page.formAction}
+          reviewResult={page.reviewResult}
+        />
+      ) : null}
+      <FlashToast toast={page.toast} />
+      <div className="listing">
+        <aside className="listing__filters" aria-labelledby="filters-heading">
+          <h2 id="filters-heading" className="listing__filters-heading">
+            Filters
+          </h2>
+          <FilterForm state={state} idPrefix="side" />
+        </aside>
+        <section className="listing__results" aria-labelledby="listing-heading">
+          <div className="listing__toolbar">
+            <h1 id="listing-heading" className="page-heading">
+              All Products
+            </h1>
+            <div className="listing__tools">
+              <span className="listing__count" data-testid="product-count">
+                {pagination.total} {pagination.total === 1 ? "Product" : "Products"}
+              </span>
+              <SortMenu state={state} />
+              <FilterSheet state={state} />
+            </div>
+          </div>
+          <ActiveFilters state={state} />
+          {products.length ? (
+            <ProductGrid products={products} detailsHref={page.detailsHref} formAction={page.formAction} />
+          ) : (
+            <p className="empty-state">
+              No products on this page. <Link to={listingHref({})}>Show all products</Link>
+            </p>
+          )}
+          <Pagination
+            page={state.page}
+            pages={pagination.pages}
+            hrefFor={(number) => listingHref({ ...state, page: number })}
+          />
+        </section>
+      </div>
+    </>
   );
 }

@@ -1,18 +1,166 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { FlashToast } from "~/components/FlashToast";
+import { Pagination } from "~/components/ListingControls";
+import { ProductGrid } from "~/components/ProductCard";
+import { ProductDialog } from "~/components/ProductDetails";
+import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/lib/auth.server";
+import { MAX_PAGE, PAGE_SIZE, parsePositiveInteger } from "~/lib/listing-params";
+import { toCardData } from "~/lib/product-display";
+import { storefrontAction } from "~/lib/storefront-action.server";
+import { getProductDetails, MAX_KEYWORD_LENGTH, searchProducts } from "~/services/catalog.server";
 
+/** SPEC §5/§9: with JavaScript, a search starts 1000 ms after typing stops, once the trimmed keyword is longer than 3 characters. */
+export const SEARCH_DEBOUNCE_MS = 1000;
+export const SEARCH_MIN_LENGTH = 4;
+
+/**
+ * /shop/search?keyword=…(&page=2)(&product=ID). Without JavaScript the form
+ * is a GET form with a submit button; any keyword the shopper submits is searched.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireShopper(request);
-  return null;
+  const params = new URL(request.url).searchParams;
+  const keyword = (params.get("keyword") ?? "").trim().slice(0, MAX_KEYWORD_LENGTH);
+  const pageNumber = parsePositiveInteger(params.get("page"));
+  const page = pageNumber !== null && pageNumber <= MAX_PAGE ? pageNumber : 1;
+  const productId = params.get("product");
+  const [results, details] = await Promise.all([
+    keyword ? searchProducts(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
+    productId ? getProductDetails(productId) : Promise.resolve(null),
+  ]);
+  return json({
+    keyword,
+    page,
+    products: results ? results.products.map(toCardData) : [],
+    pagination: results?.pagination ?? { page, limit: PAGE_SIZE, total: 0, pages: 0 },
+    details,
+  });
 }
 
-export const meta: MetaFunction = () => [{ title: "Search · ECommerce Shopping" }];
+export const action = storefrontAction;
 
-export default function Page() {
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (data?.details) {
+    return [
+      { title: `${data.details.title} · ECommerce Shopping` },
+      { name: "description", content: data.details.description.slice(0, 160) },
+    ];
+  }
+  const keyword = data?.keyword;
+  return [
+    { title: keyword ? `Search: ${keyword} · ECommerce Shopping` : "Search Products · ECommerce Shopping" },
+    {
+      name: "description",
+      content: "Search clothing, footwear and accessories by name, description, category or brand.",
+    },
+  ];
+};
+
+function searchHref(keyword: string, page = 1): string {
+  const params = new URLSearchParams();
+  if (keyword) params.set("keyword", keyword);
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return query ? `/shop/search?${query}` : "/shop/search";
+}
+
+export default function SearchPage() {
+  const { keyword, page, products, pagination, details } = useLoaderData<typeof loader>();
+  const storefront = useStorefrontPage(details?._id);
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const [value, setValue] = useState(keyword);
+  const typed = useRef(false);
+
+  // The URL changed under us (back button, a menu link): show its keyword.
+  useEffect(() => {
+    if (!typed.current) setValue(keyword);
+  }, [keyword]);
+
+  // Debounced search as the shopper types; shorter keywords clear the results.
+  useEffect(() => {
+    if (!typed.current) return;
+    const trimmed = value.trim();
+    if (trimmed.length < SEARCH_MIN_LENGTH) {
+      if (keyword) navigate(searchHref(""), { replace: true, preventScrollReset: true });
+      return;
+    }
+    if (trimmed === keyword) return;
+    const timer = window.setTimeout(() => {
+      navigate(searchHref(trimmed), { replace: true, preventScrollReset: true });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [value, keyword, navigate]);
+
+  const searching = navigation.state === "loading" && navigation.location.pathname === "/shop/search";
   return (
-    <section className="placeholder-page">
-      <h1>Search Products</h1>
-      <p>Search arrives with the storefront issue.</p>
-    </section>
+    <>
+      {details ? (
+        <ProductDialog
+          product={details}
+          closeHref={storefront.closeHref}
+          formAction={storefront.formAction}
+          reviewResult={storefront.reviewResult}
+        />
+      ) : null}
+      <FlashToast toast={storefront.toast} />
+      <div className="search-page">
+        <h1 className="page-heading">Search Products</h1>
+        <Form
+          method="get"
+          action="/shop/search"
+          role="search"
+          className="search-form"
+          onSubmit={() => {
+            typed.current = false;
+          }}
+        >
+          <label htmlFor="keyword" className="visually-hidden">
+            Search products
+          </label>
+          <input
+            id="keyword"
+            name="keyword"
+            type="search"
+            className="sf-input"
+            placeholder="Search Products..."
+            value={value}
+            maxLength={MAX_KEYWORD_LENGTH}
+            autoComplete="off"
+            onChange={(event) => {
+              typed.current = true;
+              setValue(event.currentTarget.value);
+            }}
+          />
+          <button type="submit" className="sf-button sf-button--primary">
+            Search
+          </button>
+        </Form>
+        <div aria-live="polite" aria-busy={searching || undefined}>
+          {products.length ? (
+            <>
+              <p className="listing__count" data-testid="result-count">
+                {pagination.total} {pagination.total === 1 ? "result" : "results"} for “{keyword}”
+              </p>
+              <ProductGrid
+                products={products}
+                detailsHref={storefront.detailsHref}
+                formAction={storefront.formAction}
+              />
+              <Pagination
+                page={page}
+                pages={pagination.pages}
+                hrefFor={(number) => searchHref(keyword, number)}
+              />
+            </>
+          ) : (
+            <p className="empty-state empty-state--large">No result found!</p>
+          )}
+        </div>
+      </div>
+    </>
   );
 }

@@ -1,8 +1,11 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { ShopHeader } from "~/components/ShopHeader";
 import { requireShopper } from "~/lib/auth.server";
 import { countCartItems } from "~/services/cart.server";
+import storefrontStyles from "~/styles/storefront.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: storefrontStyles }];
 
 /** The shop shell. Each child route checks the shopper itself. */
 export async function loader({ request }: LoaderFunctionArgs) {

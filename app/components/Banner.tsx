@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState, type TouchEvent } from "react";
+import { useHydrated } from "~/lib/use-hydrated";
+
+/** SPEC §9: the banner moves on every 15000 ms; a swipe needs 50 pixels. */
+export const BANNER_INTERVAL_MS = 15_000;
+export const SWIPE_THRESHOLD_PX = 50;
+
+export interface BannerImage {
+  _id: string;
+  image: string;
+}
+
+/**
+ * The home page's feature images. Without JavaScript it is a scroll-snap
+ * strip (swipe or scroll it) whose dots are links to the slides; with
+ * JavaScript it rotates on its own, answers swipes and has arrows on wide
+ * screens. Rotation pauses while the pointer or the focus is on it.
+ */
+export function Banner({ images }: { images: BannerImage[] }) {
+  const hydrated = useHydrated();
+  const [index, setIndex] = useState(0);
+  const [paused, setPaused] = useState(false);
+  const touchStartX = useRef<number | null>(null);
+  const count = images.length;
+
+  useEffect(() => {
+    if (!hydrated || count < 2 || paused) return;
+    // Restarts whenever the slide changes, so a manual move gets a full interval too.
+    const timer = window.setTimeout(() => setIndex((current) => (current + 1) % count), BANNER_INTERVAL_MS);
+    return () => window.clearTimeout(timer);
+  }, [hydrated, count, paused, index]);
+
+  if (!count) return null;
+  const show = (next: number) => setIndex((next + count) % count);
+
+  const onTouchStart = (event: TouchEvent) => {
+    touchStartX.current = event.touches[0]?.clientX ?? null;
+  };
+  const onTouchEnd = (event: TouchEvent) => {
+    const start = touchStartX.current;
+    const end = event.changedTouches[0]?.clientX;
+    touchStartX.current = null;
+    if (start === null || end === undefined) return;
+    const distance = end - start;
+    if (distance <= -SWIPE_THRESHOLD_PX) show(index + 1);
+    else if (distance >= SWIPE_THRESHOLD_PX) show(index - 1);
+  };
+
+  return (
+    <section
+      className={`banner${hydrated ? " banner--enhanced" : ""}`}
+      aria-roledescription="carousel"
+      aria-label="Featured"
+      data-testid="banner"
+      data-active-slide={index + 1}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      <div className="banner__viewport" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd}>
+        <div
+          className="banner__track"
+          style={hydrated ? { transform: `translateX(-${index * 100}%)` } : undefined}
+        >
+          {images.map((image, slide) => (
+            <div
+              key={image._id}
+              id={`banner-slide-${slide + 1}`}
+              className="banner__slide"
+              role="group"
+              aria-roledescription="slide"
+              aria-label={`${slide + 1} of ${count}`}
+              aria-hidden={hydrated && slide !== index ? true : undefined}
+            >
+              <img
+                src={image.image}
+                alt={`Shop promotion ${slide + 1} of ${count}`}
+                width={1600}
+                height={600}
+                loading={slide === 0 ? "eager" : "lazy"}
+                // React 18 passes the attribute through only in lower case.
+                {...(slide === 0 ? { fetchpriority: "high" } : {})}
+                decoding="async"
+              />
+            </div>
+          ))}
+        </div>
+      </div>
+      {hydrated && count > 1 ? (
+        <>
+          <button
+            type="button"
+            className="banner__arrow banner__arrow--previous"
+            aria-label="Previous slide"
+            onClick={() => show(index - 1)}
+          >
+            <span aria-hidden="true">‹</span>
+          </button>
+          <button
+            type="button"
+            className="banner__arrow banner__arrow--next"
+            aria-label="Next slide"
+            onClick={() => show(index + 1)}
+          >
+            <span aria-hidden="true">›</span>
+          </button>
+        </>
+      ) : null}
+      {count > 1 ? (
+        <div className="banner__dots">
+          {images.map((image, slide) =>
+            hydrated ? (
+              <button
+                key={image._id}
+                type="button"
+                className="banner__dot"
+                aria-label={`Show slide ${slide + 1}`}
+                aria-current={slide === index ? "true" : undefined}
+                onClick={() => show(slide)}
+              />
+            ) : (
+              <a
+                key={image._id}
+                href={`#banner-slide-${slide + 1}`}
+                className="banner__dot"
+                aria-label={`Show slide ${slide + 1}`}
+              />
+            ),
+          )}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+import { useActionData, useLocation } from "@remix-run/react";
+import { withParam } from "~/lib/listing-params";
+import type { StorefrontActionData } from "~/lib/storefront-action.server";
+
+/**
+ * What every storefront page needs for its forms and the details dialog:
+ * - `formAction`: the current URL, so an action redirects back to exactly this page;
+ * - `detailsHref(id)` / `closeHref`: the same URL with or without `?product=ID`;
+ * - the last action's answer (a refused add-to-cart or review) and, for the
+ *   open product, the review form's result.
+ */
+export function useStorefrontPage(openProductId: string | null | undefined) {
+  const location = useLocation();
+  const actionData = useActionData() as StorefrontActionData | undefined;
+  const formAction = `${location.pathname}${location.search}`;
+  const reviewResult =
+    actionData?.intent === "review" && actionData.productId === openProductId ? actionData.result : undefined;
+  return {
+    formAction,
+    detailsHref: (productId: string) =>
+      `${location.pathname}${withParam(location.search, "product", productId)}`,
+    closeHref: `${location.pathname}${withParam(location.search, "product", null)}`,
+    toast: actionData?.toast ?? null,
+    reviewResult,
+  };
+}

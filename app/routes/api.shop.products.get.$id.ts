@@ -1,0 +1,12 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { notFound } from "~/lib/errors.server";
+import { getProduct } from "~/services/catalog.server";
+
+/** GET /api/shop/products/get/{id}: one product; 404 for an unknown or malformed id. */
+export const { loader, action } = apiRoute({
+  GET: async ({ params }) => {
+    const product = await getProduct(params.id ?? "");
+    if (!product) throw notFound("Product not found");
+    return apiJson({ success: true, data: product });
+  },
+});

@@ -1,0 +1,15 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { parseApiListingQuery } from "~/lib/catalog-api.server";
+import { listProducts } from "~/services/catalog.server";
+
+/**
+ * GET /api/shop/products/get?category=men,women&brand=nike&sortBy=price-hightolow&page=2&limit=24
+ * Anyone may call it. `{ success, data: Product[], pagination: { page, limit, total, pages } }`.
+ */
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    const query = parseApiListingQuery(new URL(request.url).searchParams);
+    const { products, pagination } = await listProducts(query);
+    return apiJson({ success: true, data: products, pagination });
+  },
+});

@@ -1,0 +1,21 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { parseApiPaging } from "~/lib/catalog-api.server";
+import { notFound } from "~/lib/errors.server";
+import { listReviews } from "~/services/reviews.server";
+
+/**
+ * GET /api/shop/review/{productId}?page=1&limit=24: a product's reviews, newest
+ * first. Anyone may read them; 404 for an unknown product.
+ */
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params }) => {
+    const paging = parseApiPaging(new URL(request.url).searchParams);
+    const result = await listReviews(params.productId ?? "", paging);
+    if (!result) throw notFound("Product not found");
+    return apiJson({
+      success: true,
+      data: result.reviews,
+      pagination: { ...paging, total: result.total, pages: Math.ceil(result.total / paging.limit) },
+    });
+  },
+});

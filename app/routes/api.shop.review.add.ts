@@ -1,0 +1,26 @@
+import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { requireApiShopper } from "~/lib/auth.server";
+import { unauthorized } from "~/lib/errors.server";
+import { REVIEW_TEXT } from "~/lib/review-schema";
+import { getSessionUser } from "~/lib/session.server";
+import { addReview } from "~/services/reviews.server";
+
+/**
+ * POST /api/shop/review/add { productId, userId, userName, reviewMessage, reviewValue }.
+ * The reviewer is the session's shopper: `userId`, when sent, must be theirs
+ * (403 otherwise) and `userName` comes from their account, not the body.
+ * 201 `{ success, message: "Review added successfully!", data: review }`.
+ */
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    if (!(await getSessionUser(request))) throw unauthorized(REVIEW_TEXT.loginRequired);
+    const body = await readJsonObject(request);
+    const claimedUserId = body.userId === null || body.userId === "" ? undefined : body.userId;
+    const user = await requireApiShopper(request, claimedUserId);
+    const review = await addReview(
+      { id: user.id, userName: user.userName },
+      { productId: body.productId, reviewValue: body.reviewValue, reviewMessage: body.reviewMessage },
+    );
+    return apiJson({ success: true, message: REVIEW_TEXT.added, data: review }, { status: 201 });
+  },
+});

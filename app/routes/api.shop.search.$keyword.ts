@@ -1,0 +1,23 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { parseApiPaging } from "~/lib/catalog-api.server";
+import { badRequest } from "~/lib/errors.server";
+import { MAX_KEYWORD_LENGTH, searchProducts } from "~/services/catalog.server";
+
+/**
+ * GET /api/shop/search/{keyword}?page=1&limit=24: products whose title,
+ * description, category or brand match the keyword's words (whole or as
+ * prefixes), best first; a typo falls back to similarity. The keyword is
+ * data: ".*", "(", "%" and "'" mean themselves.
+ */
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params }) => {
+    const keyword = (params.keyword ?? "").trim();
+    if (keyword.length > MAX_KEYWORD_LENGTH) {
+      const message = `The keyword can be at most ${MAX_KEYWORD_LENGTH} characters`;
+      throw badRequest(message, { keyword: [message] });
+    }
+    const paging = parseApiPaging(new URL(request.url).searchParams);
+    const { products, pagination } = await searchProducts(keyword, paging);
+    return apiJson({ success: true, data: products, pagination });
+  },
+});
