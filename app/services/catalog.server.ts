@@ -143,8 +143,9 @@ export const TYPO_SIMILARITY_THRESHOLD = 0.4;
 
 /**
  * The words of a keyword as data: letters and digits only, lower case. "h&m"
- * and "levi's" become "hm" and "levis", as the search vector spells them;
- * every other character (".*(%'" included) only separates words.
+ * becomes "hm", as the search vector spells the brand; every other character
+ * (".*(%'" included) only separates words, as PostgreSQL's own parser does
+ * with the product texts ("levi's" is "levi" and a stop word).
  */
 export function searchWords(keyword: string): string[] {
   const words =
@@ -152,7 +153,7 @@ export function searchWords(keyword: string): string[] {
       .slice(0, MAX_KEYWORD_LENGTH)
       .normalize("NFKC")
       .toLowerCase()
-      .replace(/(?<=[\p{L}\p{N}])[&'\u2019](?=[\p{L}\p{N}])/gu, "")
+      .replace(/(?<=[\p{L}\p{N}])&(?=[\p{L}\p{N}])/gu, "")
       .match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words)].slice(0, MAX_SEARCH_WORDS);
 }
@@ -167,8 +168,9 @@ const SEARCH_TEXT = `(p.title || ' ' || p.category || ' ' || p.brand)`;
 /**
  * Full-text search over title, description, category and brand (the GIN
  * tsvector index), best matches first. When nothing matches, a trigram
- * similarity search over title, category and brand forgives typos. At most
- * four statements on the fallback path, one otherwise.
+ * similarity search over title, category and brand forgives typos. One
+ * statement when words match; five on the typo path (the search, then a
+ * transaction of three); one more for a page past the end.
  */
 export async function searchProducts(keyword: string, paging: Paging): Promise<ProductPage> {
   const words = searchWords(keyword);
