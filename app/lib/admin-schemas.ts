@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ADMIN_ORDER_STATUSES } from "./order-options";
 import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "./catalog-options";
 
 /**
@@ -147,28 +148,12 @@ export const productInputSchema = z
 /** A validated product: money in cents, no sale as null. */
 export type ProductInput = z.output<typeof productInputSchema>;
 
-/** The statuses an admin may set (SPEC §4); "confirmed" is set by a successful payment only. */
-export const ADMIN_ORDER_STATUSES = ["pending", "inProcess", "inShipping", "delivered", "rejected"] as const;
-export type AdminOrderStatus = (typeof ADMIN_ORDER_STATUSES)[number];
-
-/** Every status an order can have (the database's list), for filters. */
-export const ALL_ORDER_STATUSES = [
-  "pending",
-  "confirmed",
-  "inProcess",
-  "inShipping",
-  "delivered",
-  "rejected",
-] as const;
-
-export const ORDER_STATUS_LABELS: Record<string, string> = {
-  pending: "Pending",
-  confirmed: "Confirmed",
-  inProcess: "In Process",
-  inShipping: "In Shipping",
-  delivered: "Delivered",
-  rejected: "Rejected",
-};
+export {
+  ADMIN_ORDER_STATUSES,
+  ORDER_STATUSES as ALL_ORDER_STATUSES,
+  ORDER_STATUS_LABELS,
+  type AdminOrderStatus,
+} from "./order-options";
 
 export const orderStatusSchema = z.object({
   orderStatus: z.enum(ADMIN_ORDER_STATUSES, {

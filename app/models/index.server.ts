@@ -9,6 +9,7 @@ import {
   type Sequelize,
 } from "sequelize";
 import type { Brand, Category } from "~/lib/catalog-options";
+import type { OrderStatus, PaymentStatus } from "~/lib/order-options";
 
 /**
  * Sequelize models. The schema itself is owned by the migrations in
@@ -22,18 +23,7 @@ export type Role = (typeof ROLES)[number];
 
 export { BRANDS, CATEGORIES, type Brand, type Category } from "~/lib/catalog-options";
 
-export const ORDER_STATUSES = [
-  "pending",
-  "confirmed",
-  "inProcess",
-  "inShipping",
-  "delivered",
-  "rejected",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export const PAYMENT_STATUSES = ["pending", "paid", "failed", "refunded"] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus } from "~/lib/order-options";
 
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<string>;
