@@ -135,7 +135,12 @@ function AddressCard({
       ) : (
         <AddressDetails address={address} />
       )}
-      <Group justify="space-between" mt="md" gap="xs">
+      {/* Cards of one row share a height: the buttons line up at the bottom. */}
+      <Group
+        justify="space-between"
+        gap="xs"
+        style={{ marginTop: "auto", paddingTop: "var(--mantine-spacing-md)" }}
+      >
         <Button
           component={Link}
           to={editHref}
