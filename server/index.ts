@@ -6,6 +6,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { ConfigError, getConfig, loadDotEnv } from "../app/lib/config.server";
 import { closeDb, getDb, setDatabaseUrl } from "../app/lib/db.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/lib/embedded-postgres.server";
+import { closeSimulatorPool } from "../app/payments/simulator.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
 import { createApp } from "./app";
@@ -88,6 +89,7 @@ async function main() {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    await closeSimulatorPool();
     await closeDb();
     if (embedded) await embedded.stop();
     log("Shut down cleanly");
