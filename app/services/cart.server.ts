@@ -1,7 +1,41 @@
-import { QueryTypes } from "sequelize";
+import { QueryTypes, type Transaction } from "sequelize";
+import {
+  CART_TEXT,
+  MAX_ADD_QUANTITY,
+  stockLimitMessage,
+  type CartItemJson,
+  type CartJson,
+  type CartLineView,
+  type CartView,
+} from "~/lib/cart";
 import { getDb } from "~/lib/db.server";
 import { badRequest, conflict, notFound } from "~/lib/errors.server";
+import { decimalToNumber } from "~/lib/money";
 import { isUuid } from "~/lib/session.server";
+
+/**
+ * The cart's rules, for the pages (app/routes/shop.cart.tsx, the storefront's
+ * add-to-cart forms) and the JSON API (app/routes/api.shop.cart.*) alike.
+ *
+ * Concurrency: every change to a shopper's cart first locks that shopper's
+ * `carts` row, so that changes of one cart take turns and each sees the
+ * quantities the previous one left; the product row is share-locked while its
+ * stock is compared, so an admin cannot change the stock underneath the check.
+ * Reads take no locks.
+ */
+
+export {
+  CART_TEXT,
+  MAX_ADD_QUANTITY,
+  cartTotalCents,
+  lineTotalCents,
+  stockLimitMessage,
+  unitPriceCents,
+  type CartItemJson,
+  type CartJson,
+  type CartLineView,
+  type CartView,
+} from "~/lib/cart";
 
 /** How many different products are in the shopper's cart (the header badge). */
 export async function countCartItems(userId: string): Promise<number> {
@@ -14,19 +48,82 @@ export async function countCartItems(userId: string): Promise<number> {
   return Number(rows[0]?.count ?? 0);
 }
 
-export const CART_TEXT = {
-  added: "Product is added to cart",
-  productNotFound: "Product not found",
-  quantityInvalid: "The quantity must be a whole number of at least 1",
-} as const;
-
-/** SPEC §5/§8: `n` is the quantity already in the cart. */
-export function stockLimitMessage(quantityInCart: number): string {
-  return `Only ${quantityInCart} quantity can be added for this item`;
+interface CartRow {
+  cartId: string;
+  productId: string | null;
+  title: string | null;
+  image: string | null;
+  price: string | null;
+  salePrice: string | null;
+  quantity: number | null;
+  totalStock: number | null;
 }
 
-/** The largest quantity one request may add (a sanity bound; stock is the real limit). */
-export const MAX_ADD_QUANTITY = 1000;
+/**
+ * The shopper's cart with each product's current title, image, prices and
+ * stock, in the order the products were added: one query. A product that an
+ * admin deleted is gone from the cart (its lines go with it, ON DELETE CASCADE).
+ */
+export async function getCartView(userId: string): Promise<CartView> {
+  const rows = await getDb().sequelize.query<CartRow>(
+    `SELECT c.id AS "cartId", ci.product_id AS "productId", p.title, p.image, p.price,
+            p.sale_price AS "salePrice", ci.quantity, p.total_stock AS "totalStock"
+       FROM carts c
+       LEFT JOIN (cart_items ci JOIN products p ON p.id = ci.product_id) ON ci.cart_id = c.id
+      WHERE c.user_id = :userId
+      ORDER BY ci.created_at, ci.id`,
+    { replacements: { userId }, type: QueryTypes.SELECT },
+  );
+  const items: CartLineView[] = [];
+  for (const row of rows) {
+    if (row.productId === null) continue;
+    items.push({
+      productId: row.productId,
+      title: row.title ?? "",
+      image: row.image ?? "",
+      price: decimalToNumber(row.price),
+      salePrice: decimalToNumber(row.salePrice),
+      quantity: row.quantity ?? 0,
+      totalStock: row.totalStock ?? 0,
+    });
+  }
+  return { _id: rows[0]?.cartId ?? null, userId, items };
+}
+
+/**
+ * The cart as the API returns it (API.md): `{ _id, userId, items: [{ productId,
+ * title, image, price, salePrice, quantity }] }` with current catalogue prices
+ * (numbers; salePrice 0 when none). `_id` is null until the first add.
+ */
+export async function getCart(userId: string): Promise<CartJson> {
+  const view = await getCartView(userId);
+  return {
+    _id: view._id,
+    userId: view.userId,
+    items: view.items.map(({ productId, title, image, price, salePrice, quantity }): CartItemJson => ({
+      productId,
+      title,
+      image,
+      price,
+      salePrice,
+      quantity,
+    })),
+  };
+}
+
+/** 400 unless `quantity` is a whole number from 1 to MAX_ADD_QUANTITY. */
+function assertQuantity(quantity: unknown, verb: "added" | "set"): asserts quantity is number {
+  if (typeof quantity !== "number" || !Number.isInteger(quantity) || quantity < 1) {
+    throw badRequest(CART_TEXT.quantityInvalid, { quantity: [CART_TEXT.quantityInvalid] });
+  }
+  if (quantity > MAX_ADD_QUANTITY) {
+    const message =
+      verb === "added"
+        ? `At most ${MAX_ADD_QUANTITY} can be added at once`
+        : `The quantity can be at most ${MAX_ADD_QUANTITY}`;
+    throw badRequest(message, { quantity: [message] });
+  }
+}
 
 export interface CartLine {
   cartId: string;
@@ -46,13 +143,7 @@ export interface CartLine {
  * underneath the check, while other shoppers may still add it).
  */
 export async function addToCart(userId: string, productId: unknown, quantity: unknown): Promise<CartLine> {
-  if (typeof quantity !== "number" || !Number.isInteger(quantity) || quantity < 1) {
-    throw badRequest(CART_TEXT.quantityInvalid, { quantity: [CART_TEXT.quantityInvalid] });
-  }
-  if (quantity > MAX_ADD_QUANTITY) {
-    const message = `At most ${MAX_ADD_QUANTITY} can be added at once`;
-    throw badRequest(message, { quantity: [message] });
-  }
+  assertQuantity(quantity, "added");
   if (!isUuid(productId)) throw notFound(CART_TEXT.productNotFound);
 
   const { sequelize } = getDb();
@@ -85,4 +176,111 @@ export async function addToCart(userId: string, productId: unknown, quantity: un
     );
     return { cartId, productId, quantity: line!.quantity };
   });
+}
+
+interface LockedLine {
+  lineId: string;
+  cartId: string;
+  quantity: number;
+  totalStock: number;
+}
+
+/**
+ * Inside `transaction`: locks the shopper's cart row, then reads the line of
+ * `productId` with its product's stock (share-locked). Two statements on
+ * purpose: the second one starts after the lock is held, so it sees what the
+ * previous holder committed. 404 when the product is not in the cart.
+ */
+async function lockCartLine(
+  userId: string,
+  productId: string,
+  transaction: Transaction,
+): Promise<LockedLine> {
+  const { sequelize } = getDb();
+  const [cart] = await sequelize.query<{ id: string }>(`SELECT id FROM carts WHERE user_id = $1 FOR UPDATE`, {
+    bind: [userId],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  if (!cart) throw notFound(CART_TEXT.itemNotFound);
+  const [line] = await sequelize.query<{ lineId: string; quantity: number; totalStock: number }>(
+    `SELECT ci.id AS "lineId", ci.quantity, p.total_stock AS "totalStock"
+       FROM cart_items ci JOIN products p ON p.id = ci.product_id
+      WHERE ci.cart_id = $1 AND ci.product_id = $2
+        FOR SHARE OF p`,
+    { bind: [cart.id, productId], type: QueryTypes.SELECT, transaction },
+  );
+  if (!line) throw notFound(CART_TEXT.itemNotFound);
+  return { ...line, cartId: cart.id };
+}
+
+/**
+ * Sets the quantity of a line to `next(current)` under the cart's lock. The
+ * stock rule holds for every increase: more than the stock is refused with
+ * 409 "Only {n} quantity can be added for this item" (n = the quantity in the
+ * cart). A reduction is always allowed, even while it stays above a stock
+ * that fell since the product was added; below 1 is a 400 (remove instead).
+ */
+async function setLineQuantity(
+  userId: string,
+  productId: unknown,
+  next: (current: number) => number,
+): Promise<CartLine> {
+  if (!isUuid(productId)) throw notFound(CART_TEXT.itemNotFound);
+  const { sequelize } = getDb();
+  return sequelize.transaction(async (transaction) => {
+    const line = await lockCartLine(userId, productId, transaction);
+    const quantity = next(line.quantity);
+    if (quantity < 1)
+      throw badRequest(CART_TEXT.quantityBelowOne, { quantity: [CART_TEXT.quantityBelowOne] });
+    if (quantity > line.quantity && quantity > line.totalStock) {
+      throw conflict(stockLimitMessage(line.quantity));
+    }
+    if (quantity !== line.quantity) {
+      await sequelize.query(`UPDATE cart_items SET quantity = $2, updated_at = now() WHERE id = $1`, {
+        bind: [line.lineId, quantity],
+        transaction,
+      });
+    }
+    return { cartId: line.cartId, productId, quantity };
+  });
+}
+
+/**
+ * Sets the quantity of a product that is in the cart (the API's update-cart):
+ * a whole number from 1 up to the stock. Throws AppError: 400 bad quantity,
+ * 404 not in the cart (or a malformed id), 409 stock.
+ */
+export async function updateCartItem(
+  userId: string,
+  productId: unknown,
+  quantity: unknown,
+): Promise<CartLine> {
+  assertQuantity(quantity, "set");
+  return setLineQuantity(userId, productId, () => quantity);
+}
+
+/**
+ * One more or one fewer of a product in the cart (the panel's + and −).
+ * Throws AppError: 400 below 1, 404 not in the cart, 409 stock.
+ */
+export async function changeCartItemQuantity(
+  userId: string,
+  productId: unknown,
+  change: 1 | -1,
+): Promise<CartLine> {
+  return setLineQuantity(userId, productId, (current) => current + change);
+}
+
+/** Takes a product out of the cart. Throws AppError 404 when it is not there (or the id is malformed). */
+export async function removeCartItem(userId: string, productId: unknown): Promise<{ productId: string }> {
+  if (!isUuid(productId)) throw notFound(CART_TEXT.itemNotFound);
+  const rows = await getDb().sequelize.query<{ productId: string }>(
+    `DELETE FROM cart_items ci USING carts c
+      WHERE ci.cart_id = c.id AND c.user_id = $1 AND ci.product_id = $2
+      RETURNING ci.product_id AS "productId"`,
+    { bind: [userId, productId], type: QueryTypes.SELECT },
+  );
+  if (rows.length === 0) throw notFound(CART_TEXT.itemNotFound);
+  return { productId };
 }

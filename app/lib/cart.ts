@@ -1,0 +1,88 @@
+import { centsToDecimal, toCents } from "./money";
+
+/**
+ * The cart's vocabulary, shapes and arithmetic, shared by the server
+ * (app/services/cart.server.ts owns the rules) and the browser (the cart
+ * panel's optimistic view and the courtesy stock check). Safe to import in
+ * the browser.
+ */
+
+export const CART_TEXT = {
+  added: "Product is added to cart",
+  updated: "Cart item is updated successfully",
+  deleted: "Cart item is deleted successfully",
+  productNotFound: "Product not found",
+  itemNotFound: "This product is not in your cart",
+  quantityInvalid: "The quantity must be a whole number of at least 1",
+  quantityBelowOne: "The quantity cannot go below 1: remove the item instead",
+} as const;
+
+/** SPEC §5/§8: `n` is the quantity already in the cart. */
+export function stockLimitMessage(quantityInCart: number): string {
+  return `Only ${quantityInCart} quantity can be added for this item`;
+}
+
+/** The largest quantity one request may add or set (a sanity bound; stock is the real limit). */
+export const MAX_ADD_QUANTITY = 1000;
+
+/** The one cart action of the pages: every cart form posts here with an `intent`. */
+export const CART_ACTION_PATH = "/shop/cart";
+
+export const CART_INTENTS = ["add", "increase", "decrease", "remove"] as const;
+export type CartIntent = (typeof CART_INTENTS)[number];
+
+export function isCartIntent(value: unknown): value is CartIntent {
+  return CART_INTENTS.some((intent) => intent === value);
+}
+
+/** One line of the cart as the API and the pages show it (API.md: current catalogue prices). */
+export interface CartItemJson {
+  productId: string;
+  title: string;
+  image: string;
+  price: number;
+  /** 0 when the product is not on sale. */
+  salePrice: number;
+  quantity: number;
+}
+
+/**
+ * The cart in every API response: `{ _id, userId, items }`. `_id` is null
+ * while the shopper has never put anything in a cart.
+ */
+export interface CartJson {
+  _id: string | null;
+  userId: string;
+  items: CartItemJson[];
+}
+
+/** A line with the product's current stock, for the panel's courtesy check. */
+export interface CartLineView extends CartItemJson {
+  totalStock: number;
+}
+
+export interface CartView {
+  _id: string | null;
+  userId: string;
+  items: CartLineView[];
+}
+
+/** What the shopper pays for one unit: the sale price when above 0 (SPEC §9), in cents. */
+export function unitPriceCents(item: Pick<CartItemJson, "price" | "salePrice">): number {
+  return toCents(item.salePrice > 0 ? item.salePrice : item.price);
+}
+
+export function lineTotalCents(item: Pick<CartItemJson, "price" | "salePrice" | "quantity">): number {
+  return unitPriceCents(item) * item.quantity;
+}
+
+export function cartTotalCents(
+  items: readonly Pick<CartItemJson, "price" | "salePrice" | "quantity">[],
+): number {
+  return items.reduce((sum, item) => sum + lineTotalCents(item), 0);
+}
+
+/** 4990 → "$49.90": cart amounts always show two decimals (SPEC §9). */
+export function formatCents(cents: number): string {
+  return `$${centsToDecimal(cents)}`;
+}
