@@ -58,7 +58,13 @@ export function Banner({ images }: { images: BannerImage[] }) {
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
     >
-      <div className="banner__viewport" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd}>
+      <div
+        className="banner__viewport"
+        onTouchStart={onTouchStart}
+        onTouchEnd={onTouchEnd}
+        // Without JavaScript the strip scrolls sideways: the keyboard must be able to reach it too.
+        tabIndex={hydrated ? undefined : 0}
+      >
         <div
           className="banner__track"
           style={hydrated ? { transform: `translateX(-${index * 100}%)` } : undefined}

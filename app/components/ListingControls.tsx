@@ -43,13 +43,15 @@ export function FilterForm({ state, idPrefix }: { state: ListingState; idPrefix:
             const id = `${idPrefix}-${group.name}-${value.replace(/[^a-z0-9]/g, "")}`;
             const checked = (state[group.name] as readonly string[]).includes(value);
             return (
-              <div key={value} className="filter-form__option">
+              // Uncontrolled, and re-created when the URL's state changes: a tick shows at once,
+              // and the checkbox always ends up agreeing with the URL.
+              <div key={`${value}-${checked}`} className="filter-form__option">
                 <input
                   type="checkbox"
                   id={id}
                   name={group.name}
                   value={value}
-                  checked={checked}
+                  defaultChecked={checked}
                   onChange={() =>
                     navigate(listingHref(toggleFilter(state, group.name, value)), {
                       preventScrollReset: true,

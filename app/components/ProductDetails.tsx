@@ -239,7 +239,8 @@ export function ProductDialog({
       padding="lg"
     >
       <Modal.Overlay />
-      <Modal.Content className="product-dialog" data-testid="product-dialog">
+      {/* Mantine names the dialog after its title only once scripts run: aria-label names it in the server's HTML too. */}
+      <Modal.Content className="product-dialog" data-testid="product-dialog" aria-label={product.title}>
         <Modal.Header>
           <Modal.Title className="product-dialog__title">{product.title}</Modal.Title>
           <Link to={closeHref} preventScrollReset className="dialog-close" aria-label="Close">

@@ -1,5 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { currentMenuItemId, isCategoryItem, menuHref, SHOP_MENU } from "~/lib/shop-menu";
+import { CartLink } from "./CartDrawer";
 import { storeFilters } from "./ListingControls";
 
 interface HeaderUser {
@@ -22,10 +23,7 @@ function MenuItems() {
           to={menuHref(item)}
           aria-current={current === item.id ? "page" : undefined}
           prefetch="intent"
-          onClick={(event) => {
-            storeFilters(isCategoryItem(item) ? { category: [item.id] } : null);
-            event.currentTarget.closest("details")?.removeAttribute("open");
-          }}
+          onClick={() => storeFilters(isCategoryItem(item) ? { category: [item.id] } : null)}
         >
           {item.label}
         </Link>
@@ -38,7 +36,7 @@ function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: numbe
   const initial = user.userName.trim().charAt(0).toUpperCase() || "U";
   return (
     <>
-      <Link to="/shop/cart" className="icon-button" aria-label={`Open your cart, ${cartCount} items`}>
+      <CartLink className="icon-button" aria-label={`Open your cart, ${cartCount} items`}>
         <svg
           width="20"
           height="20"
@@ -55,7 +53,7 @@ function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: numbe
         <span className="count-badge" data-testid="cart-count">
           {cartCount}
         </span>
-      </Link>
+      </CartLink>
       <details className="avatar-menu">
         <summary aria-label="Open the account menu">
           <span className="avatar" aria-hidden="true">

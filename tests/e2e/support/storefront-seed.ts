@@ -1,0 +1,87 @@
+import path from "node:path";
+import { createDatabase, type Database } from "../../../app/lib/db.server";
+import { startEmbeddedPostgres } from "../../../app/lib/embedded-postgres.server";
+
+/**
+ * Test-only data for the storefront's end-to-end tests, written straight into
+ * the end-to-end database (the one tests/e2e/support/serve.ts started), so
+ * that production code needs no backdoor:
+ *
+ *   tsx tests/e2e/support/storefront-seed.ts paid-order <email> <productId>
+ *   tsx tests/e2e/support/storefront-seed.ts product <title> <totalStock>
+ *
+ * Until the checkout issue lands, a "paid order" is the only way to a review.
+ * Prints one line of JSON.
+ */
+
+async function e2eDatabaseUrl(): Promise<string> {
+  if (process.env.DATABASE_URL) {
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = "/shop_e2e";
+    return url.toString();
+  }
+  // The embedded cluster is already running: this finds it through its postmaster.pid.
+  const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? ".data-e2e");
+  return (await startEmbeddedPostgres({ dataDir })).url;
+}
+
+async function paidOrder(db: Database, email: string, productId: string) {
+  const { User, Product, Order, OrderItem } = db.models;
+  const user = await User.findOne({ where: { email: email.toLowerCase() }, attributes: ["id"], raw: true });
+  if (!user) throw new Error(`No user ${email}`);
+  const product = await Product.findByPk(productId, {
+    attributes: ["id", "title", "image", "price"],
+    raw: true,
+  });
+  if (!product) throw new Error(`No product ${productId}`);
+  const order = await Order.create({
+    userId: user.id,
+    cartId: null,
+    addressInfo: {
+      addressId: null,
+      address: "1 Test Street",
+      city: "Testville",
+      pincode: "12345",
+      phone: "555-0100",
+      notes: "end-to-end test order",
+    },
+    orderStatus: "confirmed",
+    paymentStatus: "paid",
+    totalAmount: product.price,
+    paymentId: null,
+    payerId: null,
+  });
+  await OrderItem.create({
+    orderId: order.id,
+    productId: product.id,
+    title: product.title,
+    image: product.image,
+    price: product.price,
+    quantity: 1,
+  });
+  return { orderId: order.id };
+}
+
+async function product(db: Database, title: string, totalStock: number) {
+  const row = await db.models.Product.create({
+    title,
+    description: "A product made for one end-to-end test.",
+    category: "accessories",
+    brand: "puma",
+    price: "12.00",
+    salePrice: null,
+    totalStock,
+    image: "/images/products/classic-canvas-tote-bag.svg",
+  });
+  return { productId: row.id };
+}
+
+const [command, first = "", second = ""] = process.argv.slice(2);
+const db = createDatabase(await e2eDatabaseUrl(), { poolMax: 1 });
+try {
+  if (command === "paid-order") console.log(JSON.stringify(await paidOrder(db, first, second)));
+  else if (command === "product") console.log(JSON.stringify(await product(db, first, Number(second))));
+  else throw new Error(`Unknown command ${command}: use paid-order or product`);
+} finally {
+  await db.sequelize.close();
+}

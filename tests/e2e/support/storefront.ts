@@ -1,0 +1,60 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+
+/** Helpers of the storefront's end-to-end specs. */
+
+export const isNoJs = () => test.info().project.name === "no-js";
+
+function seed(args: string[]): Record<string, string> {
+  const tsx = path.resolve("node_modules/.bin/tsx");
+  const output = execFileSync(tsx, ["tests/e2e/support/storefront-seed.ts", ...args], {
+    encoding: "utf8",
+    env: process.env,
+  });
+  return JSON.parse(output.trim().split("\n").pop() ?? "{}") as Record<string, string>;
+}
+
+/** A paid order of `productId` for the shopper with `email` (there is no checkout yet). */
+export function seedPaidOrder(email: string, productId: string) {
+  return seed(["paid-order", email, productId]);
+}
+
+/** A fresh product with the given stock; returns its id. */
+export function seedProduct(title: string, totalStock: number): string {
+  return seed(["product", title, String(totalStock)]).productId!;
+}
+
+/** The id of the product whose title is `title`, found through the public API. */
+export async function productIdByTitle(request: APIRequestContext, title: string): Promise<string> {
+  const response = await request.get(`/api/shop/search/${encodeURIComponent(title)}?limit=100`);
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as { data: { _id: string; title: string }[] };
+  const product = body.data.find((item) => item.title === title);
+  if (!product) throw new Error(`No product titled ${title}`);
+  return product._id;
+}
+
+/** The product cards of the grid. */
+export function productCards(page: Page): Locator {
+  return page.locator("article.product-card");
+}
+
+/** The header's main menu (the bar on wide screens). */
+export function mainMenu(page: Page): Locator {
+  return page.getByRole("navigation", { name: "Main" });
+}
+
+/** The price a card charges: the sale price when there is one. */
+export async function cardPrices(page: Page): Promise<number[]> {
+  const texts = await productCards(page)
+    .locator(".product-card__prices > .price:not(.price--struck)")
+    .allTextContents();
+  return texts.map((text) => Number(text.replace(/[^0-9.]/g, "")));
+}
+
+/** Waits until the page settles after a navigation, with or without JavaScript. */
+export async function settled(page: Page) {
+  await page.waitForLoadState("load");
+  if (!isNoJs()) await page.waitForFunction(() => !document.querySelector("[aria-busy='true']"));
+}
