@@ -1,0 +1,14 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { readCartItemBody } from "~/lib/cart-api.server";
+import { addToCart, CART_TEXT, getCart } from "~/services/cart.server";
+
+// POST { userId, productId, quantity } → 200 and the whole cart. Always 200, whether the product was
+// new to the cart or its quantity grew: the resource answered is the cart, which the call updates.
+// 400 quantity not a positive whole number, 404 unknown product, 409 stock rule.
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    const { user, productId, quantity } = await readCartItemBody(request);
+    await addToCart(user.id, productId, quantity);
+    return apiJson({ success: true, message: CART_TEXT.added, data: await getCart(user.id) });
+  },
+});

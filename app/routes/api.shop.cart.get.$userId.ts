@@ -1,0 +1,11 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { requireApiShopper } from "~/lib/auth.server";
+import { getCart } from "~/services/cart.server";
+
+// GET → the caller's cart with current catalogue prices (an empty cart, _id null, before the first add).
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params }) => {
+    const user = await requireApiShopper(request, params.userId);
+    return apiJson({ success: true, data: await getCart(user.id) });
+  },
+});

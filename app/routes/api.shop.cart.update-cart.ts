@@ -1,0 +1,13 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { readCartItemBody } from "~/lib/cart-api.server";
+import { CART_TEXT, getCart, updateCartItem } from "~/services/cart.server";
+
+// PUT { userId, productId, quantity } → the cart with that quantity (1 up to the stock).
+// 400 bad quantity, 404 product not in the cart, 409 stock rule.
+export const { loader, action } = apiRoute({
+  PUT: async ({ request }) => {
+    const { user, productId, quantity } = await readCartItemBody(request);
+    await updateCartItem(user.id, productId, quantity);
+    return apiJson({ success: true, message: CART_TEXT.updated, data: await getCart(user.id) });
+  },
+});
