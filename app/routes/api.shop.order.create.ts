@@ -1,0 +1,32 @@
+import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { requireApiShopper } from "~/lib/auth.server";
+import { createOrderFromCart } from "~/services/checkout.server";
+
+/**
+ * POST { userId?, addressInfo: { addressId } | the address fields, totalAmount? }
+ * → 201 { success, approvalURL, orderId, data }. The order is built from the
+ * caller's cart and the catalogue; the body's items, prices and statuses are
+ * ignored (API.md), except that a totalAmount that differs answers 409.
+ */
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    await requireApiShopper(request);
+    const body = await readJsonObject(request);
+    const user = await requireApiShopper(request, body.userId);
+    const created = await createOrderFromCart(user, {
+      addressId: body.addressId,
+      addressInfo: body.addressInfo,
+      totalAmount: body.totalAmount,
+    });
+    return apiJson(
+      {
+        success: true,
+        message: "Order created: approve the payment at approvalURL",
+        approvalURL: created.approvalURL,
+        orderId: created.orderId,
+        data: created.order,
+      },
+      { status: 201 },
+    );
+  },
+});

@@ -1,0 +1,11 @@
+import { apiJson, apiRoute } from "~/lib/api.server";
+import { requireApiShopper } from "~/lib/auth.server";
+import { getOrderForUser } from "~/services/orders.server";
+
+// GET → one of the caller's orders; anybody else's (or an unknown or malformed id) is 404.
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params }) => {
+    const user = await requireApiShopper(request);
+    return apiJson({ success: true, data: await getOrderForUser(user.id, params.orderId ?? "") });
+  },
+});
