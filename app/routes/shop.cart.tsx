@@ -1,18 +1,110 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  json,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  type TypedResponse,
+} from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { CartContents } from "~/components/CartContents";
+import { FlashToast } from "~/components/FlashToast";
+import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/lib/auth.server";
+import { CART_ACTION_PATH, CART_TEXT, isCartIntent, type CartIntent } from "~/lib/cart";
+import { isAppError } from "~/lib/errors.server";
+import { parsePositiveInteger } from "~/lib/listing-params";
+import { safeRedirect } from "~/lib/request.server";
+import { redirectWithFlash, setFlash, type FlashMessage } from "~/lib/session.server";
+import { addToCart, changeCartItemQuantity, removeCartItem } from "~/services/cart.server";
+
+/**
+ * /shop/cart: the cart panel's contents as a page (the header's cart button
+ * leads here without JavaScript) and the one action behind every cart form,
+ * Hydrogen-style: small forms that post `intent` (add, increase, decrease,
+ * remove) and `productId`.
+ *
+ * - A form with `redirectTo` (a browser without JavaScript) gets POST/redirect/GET
+ *   with a flash message; a refusal answers 4xx and this page shows the message.
+ * - A background submission (no `redirectTo`: the panel with JavaScript) gets
+ *   JSON, and the message travels as a flash cookie that the root loader's
+ *   revalidation turns into a notification.
+ *
+ * The cart itself comes from the shop layout's loader (app/routes/shop.tsx).
+ */
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireShopper(request);
   return null;
 }
 
+export type CartActionData =
+  { ok: true; intent: CartIntent; productId: string; message: string } | { ok: false; toast: FlashMessage };
+
+const SUCCESS_MESSAGES: Record<CartIntent, string> = {
+  add: CART_TEXT.added,
+  increase: CART_TEXT.updated,
+  decrease: CART_TEXT.updated,
+  remove: CART_TEXT.deleted,
+};
+
+async function applyIntent(userId: string, intent: CartIntent, productId: unknown, quantity: unknown) {
+  switch (intent) {
+    case "add":
+      return addToCart(userId, productId, quantity);
+    case "increase":
+      return changeCartItemQuantity(userId, productId, 1);
+    case "decrease":
+      return changeCartItemQuantity(userId, productId, -1);
+    case "remove":
+      return removeCartItem(userId, productId);
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs): Promise<TypedResponse<CartActionData>> {
+  const user = await requireShopper(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const productId = formData.get("productId");
+  const redirectField = formData.get("redirectTo");
+  const redirectTo = redirectField === null ? null : safeRedirect(redirectField, CART_ACTION_PATH);
+
+  const refuse = async (status: number, message: string) => {
+    const toast: FlashMessage = { type: "error", message };
+    // Without JavaScript this page renders the message; a background submission reads it from the flash.
+    const headers = redirectTo ? undefined : { "Set-Cookie": await setFlash(request, toast) };
+    return json<CartActionData>({ ok: false, toast }, { status, headers });
+  };
+
+  if (!isCartIntent(intent)) return refuse(400, "This form cannot be sent here. Please reload the page.");
+  const quantityField = formData.get("quantity");
+  const quantity = quantityField === null ? 1 : (parsePositiveInteger(String(quantityField)) ?? Number.NaN);
+  try {
+    await applyIntent(user.id, intent, productId, quantity);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return refuse(error.status, error.message);
+  }
+  const message = SUCCESS_MESSAGES[intent];
+  const flash: FlashMessage = { type: "success", message };
+  if (redirectTo) return redirectWithFlash(request, redirectTo, flash);
+  return json<CartActionData>(
+    { ok: true, intent, productId: String(productId), message },
+    { headers: { "Set-Cookie": await setFlash(request, flash) } },
+  );
+}
+
 export const meta: MetaFunction = () => [{ title: "Your Cart · ECommerce Shopping" }];
 
-export default function Page() {
+export default function CartPage() {
+  const cart = useShopCart();
+  const actionData = useActionData<typeof action>();
   return (
-    <section className="placeholder-page">
-      <h1>Your Cart</h1>
-      <p>The cart arrives with the checkout issue.</p>
+    <section className="cart-page" aria-labelledby="cart-page-title">
+      <h1 id="cart-page-title" className="cart-page__title">
+        Your Cart
+      </h1>
+      <FlashToast toast={actionData && !actionData.ok ? actionData.toast : null} />
+      <CartContents cart={cart} redirectTo={CART_ACTION_PATH} />
     </section>
   );
 }

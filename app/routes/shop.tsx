@@ -1,26 +1,39 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
+import { CartDrawerProvider } from "~/components/CartDrawer";
 import { ShopHeader } from "~/components/ShopHeader";
+import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/lib/auth.server";
-import { countCartItems } from "~/services/cart.server";
+import { getCartView } from "~/services/cart.server";
+import cartStyles from "~/styles/cart.css";
 import storefrontStyles from "~/styles/storefront.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: storefrontStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: storefrontStyles },
+  { rel: "stylesheet", href: cartStyles },
+];
 
-/** The shop shell. Each child route checks the shopper itself. */
+/**
+ * The shop shell: the header with its cart panel. Each child route checks the
+ * shopper itself. The cart (one query) feeds the badge, the drawer and the
+ * /shop/cart page, and every cart action revalidates it.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
-  return json({ user: { userName: user.userName }, cartCount: await countCartItems(user.id) });
+  return json({ user: { userName: user.userName }, cart: await getCartView(user.id) });
 }
 
 export default function ShopLayout() {
-  const { user, cartCount } = useLoaderData<typeof loader>();
+  const { user } = useLoaderData<typeof loader>();
+  const cart = useShopCart();
   return (
-    <div className="shop-layout">
-      <ShopHeader user={user} cartCount={cartCount} />
-      <main className="shop-main">
-        <Outlet />
-      </main>
-    </div>
+    <CartDrawerProvider cart={cart}>
+      <div className="shop-layout">
+        <ShopHeader user={user} cartCount={cart.count} />
+        <main className="shop-main">
+          <Outlet />
+        </main>
+      </div>
+    </CartDrawerProvider>
   );
 }

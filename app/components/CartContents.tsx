@@ -1,0 +1,164 @@
+import { notifications } from "@mantine/notifications";
+import { Link } from "@remix-run/react";
+import type { FormEvent, ReactNode } from "react";
+import {
+  CART_ACTION_PATH,
+  formatCents,
+  lineTotalCents,
+  stockLimitMessage,
+  unitPriceCents,
+  type CartIntent,
+  type CartLineView,
+} from "~/lib/cart";
+import { useCartSubmit, type ShopCart } from "./useShopCart";
+
+/**
+ * What the cart panel ("Your Cart") shows, in the header's drawer with
+ * JavaScript and on /shop/cart without it: item rows (image, title, − and +,
+ * remove, line total), "Total" and "Checkout". Every control is a small POST
+ * form to the one cart action with an `intent`; with JavaScript the form goes
+ * out in the background and the change shows at once (see useShopCart).
+ */
+
+function CartForm({
+  intent,
+  productId,
+  redirectTo,
+  onSubmit,
+  children,
+}: {
+  intent: CartIntent;
+  productId: string;
+  /** Where a browser without JavaScript lands after the post. */
+  redirectTo: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+}) {
+  return (
+    <form method="post" action={CART_ACTION_PATH} onSubmit={onSubmit} className="cart-form">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      {children}
+    </form>
+  );
+}
+
+/** SPEC §5: "+" past the stock sends nothing and says why (the server repeats the rule). */
+function showStockMessage(quantityInCart: number) {
+  notifications.clean();
+  notifications.show({ color: "red", message: stockLimitMessage(quantityInCart), autoClose: 5000 });
+}
+
+function TrashIcon() {
+  return (
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <path d="M3 6h18" />
+      <path d="M8 6V4h8v2" />
+      <path d="M19 6l-1 14H6L5 6" />
+      <path d="M10 11v6M14 11v6" />
+    </svg>
+  );
+}
+
+function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string }) {
+  const submitCart = useCartSubmit();
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submitCart(event.currentTarget);
+  };
+  const increase = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (item.quantity + 1 > item.totalStock) {
+      showStockMessage(item.quantity);
+      return;
+    }
+    submitCart(event.currentTarget);
+  };
+  const onSale = item.salePrice > 0;
+  return (
+    <li className="cart-line" data-testid="cart-line" data-product-id={item.productId}>
+      <img className="cart-line__image" src={item.image} alt="" width={80} height={80} loading="lazy" />
+      <div className="cart-line__main">
+        <h3 className="cart-line__title">{item.title}</h3>
+        <p className="cart-line__unit">
+          {onSale ? (
+            <s>
+              <span className="visually-hidden">Was </span>
+              {formatCents(unitPriceCents({ price: item.price, salePrice: 0 }))}
+            </s>
+          ) : null}{" "}
+          {formatCents(unitPriceCents(item))} each
+        </p>
+        <div className="cart-line__quantity" role="group" aria-label={`Quantity of ${item.title}`}>
+          <CartForm intent="decrease" productId={item.productId} redirectTo={redirectTo} onSubmit={send}>
+            <button
+              type="submit"
+              className="cart-step"
+              disabled={item.quantity <= 1}
+              aria-label={`Decrease the quantity of ${item.title}`}
+            >
+              −
+            </button>
+          </CartForm>
+          <span className="cart-line__count" data-testid="cart-line-quantity" aria-live="polite">
+            {item.quantity}
+          </span>
+          <CartForm intent="increase" productId={item.productId} redirectTo={redirectTo} onSubmit={increase}>
+            <button type="submit" className="cart-step" aria-label={`Increase the quantity of ${item.title}`}>
+              +
+            </button>
+          </CartForm>
+        </div>
+        {item.quantity > item.totalStock ? (
+          <p className="cart-line__warning">
+            {item.totalStock > 0 ? `Only ${item.totalStock} left in stock` : "Out Of Stock"}
+          </p>
+        ) : null}
+      </div>
+      <div className="cart-line__end">
+        <p className="cart-line__total" data-testid="cart-line-total">
+          {formatCents(lineTotalCents(item))}
+        </p>
+        <CartForm intent="remove" productId={item.productId} redirectTo={redirectTo} onSubmit={send}>
+          <button type="submit" className="cart-remove" aria-label={`Remove ${item.title} from the cart`}>
+            <TrashIcon />
+          </button>
+        </CartForm>
+      </div>
+    </li>
+  );
+}
+
+export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo: string }) {
+  return (
+    <div className="cart-contents" aria-busy={cart.pending || undefined} data-testid="cart-contents">
+      {cart.items.length > 0 ? (
+        <ul className="cart-lines" aria-label="Items in your cart">
+          {cart.items.map((item) => (
+            <CartLine key={item.productId} item={item} redirectTo={redirectTo} />
+          ))}
+        </ul>
+      ) : (
+        <p className="cart-empty">Your cart is empty.</p>
+      )}
+      <div className="cart-summary">
+        <p className="cart-total">
+          <span>Total</span>
+          <span data-testid="cart-total">{formatCents(cart.totalCents)}</span>
+        </p>
+        <Link to="/shop/checkout" className="sf-button sf-button--primary sf-button--block cart-checkout">
+          Checkout
+        </Link>
+      </div>
+    </div>
+  );
+}
