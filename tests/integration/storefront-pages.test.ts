@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/lib/db.server";
 import { loader as rootLoader } from "../../app/root";
@@ -35,7 +36,8 @@ const QUERY_LIMITS = {
   product: 4,
 };
 
-const shopLoaders = [rootLoader, shopLayoutLoader];
+type AnyLoader = (args: LoaderFunctionArgs) => unknown;
+const shopLoaders: AnyLoader[] = [rootLoader, shopLayoutLoader];
 
 async function shopperCookie() {
   const shopper = await createTestUser({ userName: "Pat" });
@@ -205,7 +207,7 @@ describe("SQL statements per page request", () => {
     ]);
     const reviewed = await productWithReviews(catalogueSize > 100 ? 12 : 1);
     await addToCart(shopper.id, reviewed.id, 1);
-    const count = async (loader: (typeof shopLoaders)[number], path: string, params = {}) =>
+    const count = async (loader: AnyLoader, path: string, params = {}) =>
       (await loadPage([...shopLoaders, loader], path, cookie, params)).queries.length;
     return {
       listing: await count(
