@@ -29,6 +29,7 @@ export function CartDrawerProvider({ cart, children }: { cart: ShopCart; childre
         position="right"
         size="md"
         title="Your Cart"
+        closeButtonProps={{ "aria-label": "Close the cart" }}
         classNames={{ title: "cart-drawer__title", body: "cart-drawer__body" }}
       >
         <CartContents cart={cart} redirectTo={`${location.pathname}${location.search}`} />

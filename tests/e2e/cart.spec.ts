@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import {
   request as playwrightRequest,
   type APIRequestContext,
@@ -258,6 +259,37 @@ test.describe("cart", () => {
     await settled(panel);
     await expect(quantity).toHaveText("2");
     await expect(toast(page, "Only 2 quantity can be added for this item")).toBeVisible();
+  });
+
+  test("the cart panel has no serious or critical accessibility violation", async ({ page, browser }) => {
+    const productId = await createProduct(`Accessible Tote ${Date.now()}`, 3);
+    await addByApi(page, productId, 1);
+    let checked = page;
+    let close = async () => {};
+    if (isNoJs()) {
+      // axe runs as a script: check the server's HTML in a browser whose app scripts are blocked.
+      const context = await browser.newContext({
+        javaScriptEnabled: true,
+        storageState: await page.context().storageState(),
+      });
+      await context.route(/\/build\/.*\.js$/, (route) => route.abort());
+      checked = await context.newPage();
+      close = () => context.close();
+      await checked.goto("/shop/cart");
+      await expect(cartPanel(checked)).toBeVisible();
+    } else {
+      await page.goto("/shop/home");
+      await openCart(page);
+    }
+    const results = await new AxeBuilder({ page: checked }).analyze();
+    const serious = results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => ({
+        id: violation.id,
+        targets: violation.nodes.map((node) => node.target.join(" ")),
+      }));
+    expect(serious).toEqual([]);
+    await close();
   });
 });
 
