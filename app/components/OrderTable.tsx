@@ -51,7 +51,7 @@ export function OrderTable({ orders, detailsHref, emptyText = "No orders yet." }
               </td>
               <td data-label="Order Price">{formatPrice(order.totalAmount)}</td>
               <td>
-                <Link to={detailsHref(order._id)} className="admin-btn admin-btn--dark" preventScrollReset>
+                <Link to={detailsHref(order._id)} className="order-table__details" preventScrollReset>
                   View Details
                 </Link>
               </td>

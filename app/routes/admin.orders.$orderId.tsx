@@ -15,8 +15,13 @@ import { isAppError } from "~/lib/errors.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { getOrderDetails, ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
+import urlDialogStyles from "~/styles/url-dialog.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+// The order table and details styles (orders.css) come with the parent route, admin.orders.
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: adminStyles },
+  { rel: "stylesheet", href: urlDialogStyles },
+];
 
 /** Back to the list with its filter and page. */
 function listUrl(url: URL): string {

@@ -9,8 +9,12 @@ import { requireAdmin } from "~/lib/auth.server";
 import { parsePaging } from "~/services/admin-catalog.server";
 import { listOrders, ORDERS_PAGE_SIZE, parseStatusFilter } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
+import orderStyles from "~/styles/orders.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: adminStyles },
+  { rel: "stylesheet", href: orderStyles },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

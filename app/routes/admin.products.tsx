@@ -36,8 +36,12 @@ import {
   type MultipartForm,
 } from "~/services/uploads.server";
 import adminStyles from "~/styles/admin.css";
+import urlDialogStyles from "~/styles/url-dialog.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: adminStyles },
+  { rel: "stylesheet", href: urlDialogStyles },
+];
 
 /** The list's own search params (search and page): kept across panels and redirects. */
 function listParams(url: URL): URLSearchParams {
