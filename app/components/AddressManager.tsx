@@ -8,6 +8,7 @@ import {
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import {
   Anchor,
+  Box,
   Button,
   Card,
   Group,
@@ -69,25 +70,24 @@ function hrefWith(pathname: string, search: string, editId: string | null): stri
   return query ? `${pathname}?${query}` : pathname;
 }
 
+/** Spans (phrasing content), so that the details may sit inside the choice's <label>. */
 function AddressDetails({ address }: { address: AddressCardData }) {
+  const line = (label: string, value: string) => (
+    <Text component="span" size="sm" display="block">
+      <strong>{label}:</strong> {value}
+    </Text>
+  );
   return (
-    <Stack gap={4} style={{ overflowWrap: "anywhere" }}>
-      <Text size="sm">
-        <strong>Address:</strong> {address.address}
-      </Text>
-      <Text size="sm">
-        <strong>City:</strong> {address.city}
-      </Text>
-      <Text size="sm">
-        <strong>pincode:</strong> {address.pincode}
-      </Text>
-      <Text size="sm">
-        <strong>Phone:</strong> {address.phone}
-      </Text>
-      <Text size="sm">
-        <strong>Notes:</strong> {address.notes}
-      </Text>
-    </Stack>
+    <Box
+      component="span"
+      style={{ display: "flex", flexDirection: "column", gap: 4, overflowWrap: "anywhere", minWidth: 0 }}
+    >
+      {line("Address", address.address)}
+      {line("City", address.city)}
+      {line("pincode", address.pincode)}
+      {line("Phone", address.phone)}
+      {line("Notes", address.notes)}
+    </Box>
   );
 }
 
@@ -117,6 +117,7 @@ function AddressCard({
       padding="md"
       radius="md"
       data-testid="address-card"
+      className={selectable ? "address-choice" : undefined}
       style={isEditing ? { borderColor: "var(--mantine-color-dark-6)", borderWidth: 2 } : undefined}
     >
       {selectable ? (
