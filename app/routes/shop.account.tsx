@@ -1,18 +1,101 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  json,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { AddressManager } from "~/components/AddressManager";
+import { OrderTable } from "~/components/OrderTable";
+import { handleAddressAction, loadAddressManager } from "~/lib/address-actions.server";
 import { requireShopper } from "~/lib/auth.server";
+import { listOrdersForUser } from "~/services/orders.server";
+import checkoutStyles from "~/styles/checkout.css";
+import orderStyles from "~/styles/orders.css";
+
+/**
+ * The shopper's account (SPEC §2 Account): tabs Orders (the default) and
+ * Address, as URL states (`?tab=address`), so that both work without
+ * JavaScript. Orders is "Order History": the admin's table, and the details
+ * dialog as the nested URL /shop/account/orders/ID.
+ */
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: orderStyles },
+  { rel: "stylesheet", href: checkoutStyles },
+];
+
+const ADDRESS_TAB = "address";
+const ADDRESS_TAB_URL = `/shop/account?tab=${ADDRESS_TAB}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
-  return null;
+  const user = await requireShopper(request);
+  const url = new URL(request.url);
+  const onAddressTab = url.pathname === "/shop/account" && url.searchParams.get("tab") === ADDRESS_TAB;
+  if (onAddressTab) {
+    return json({
+      tab: "address" as const,
+      orders: [],
+      addressManager: await loadAddressManager(request, user),
+    });
+  }
+  // The table shows four fields: send only those.
+  const orders = (await listOrdersForUser(user.id)).map(({ _id, orderDate, orderStatus, totalAmount }) => ({
+    _id,
+    orderDate,
+    orderStatus,
+    totalAmount,
+  }));
+  return json({ tab: "orders" as const, orders, addressManager: null });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireShopper(request);
+  return handleAddressAction(request, user, await request.formData(), ADDRESS_TAB_URL);
 }
 
 export const meta: MetaFunction = () => [{ title: "Account · ECommerce Shopping" }];
 
-export default function Page() {
+export default function AccountPage() {
+  const { tab, orders, addressManager } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return (
-    <section className="placeholder-page">
-      <h1>Account</h1>
-      <p>Order history and addresses arrive with the checkout issue.</p>
-    </section>
+    <div className="shop-page">
+      <h1 className="page-heading">Account</h1>
+      <nav className="account-tabs" aria-label="Account sections">
+        <Link to="/shop/account" aria-current={tab === "orders" ? "page" : undefined} preventScrollReset>
+          Orders
+        </Link>
+        <Link to={ADDRESS_TAB_URL} aria-current={tab === "address" ? "page" : undefined} preventScrollReset>
+          Address
+        </Link>
+      </nav>
+      {tab === "orders" ? (
+        <section className="account-panel" aria-labelledby="order-history-title">
+          <h2 className="account-panel__title" id="order-history-title">
+            Order History
+          </h2>
+          <OrderTable
+            orders={orders}
+            detailsHref={(orderId) => `/shop/account/orders/${orderId}`}
+            emptyText="You have not ordered anything yet."
+          />
+        </section>
+      ) : null}
+      {addressManager ? (
+        <section className="account-panel" aria-labelledby="account-address-title">
+          <h2 className="account-panel__title" id="account-address-title">
+            Address
+          </h2>
+          <AddressManager
+            addresses={addressManager.addresses}
+            editing={addressManager.editing}
+            lastResult={actionData && "addressForm" in actionData ? actionData.addressForm : null}
+          />
+        </section>
+      ) : null}
+      <Outlet />
+    </div>
   );
 }

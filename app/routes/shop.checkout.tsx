@@ -1,18 +1,199 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { AddressManager } from "~/components/AddressManager";
+import { useHydrated } from "~/components/admin/useHydrated";
+import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/lib/address-actions.server";
 import { requireShopper } from "~/lib/auth.server";
+import { isAppError } from "~/lib/errors.server";
+import { formatPrice } from "~/lib/money";
+import { redirectWithFlash } from "~/lib/session.server";
+import { getPaymentGateway } from "~/payments/gateway.server";
+import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
+import { createOrderFromCart, getCheckoutSummary } from "~/services/checkout.server";
+import checkoutStyles from "~/styles/checkout.css";
+
+/**
+ * Checkout (SPEC §2 Checkout, §4 Checkout flow 1–3, §5): the address cards
+ * as a choice, the cart with its total, and "Checkout with Paypal". The
+ * button posts a plain form: the server creates the order and redirects the
+ * browser to the approval URL. With JavaScript the answer comes back as JSON
+ * first, so that the order id is kept in session storage (the spec's
+ * `currentOrderId`) before the browser leaves; the return page does not
+ * need it (it finds the order by the provider's order id).
+ */
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutStyles }];
+
+const CHECKOUT_FORM_ID = "checkout-form";
+const CHECKOUT_INTENT = "checkout";
+/** The chosen address travels in the URL after a refused checkout, so that it stays chosen. */
+const CHOSEN_ADDRESS_PARAM = "addressId";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
-  return null;
+  const user = await requireShopper(request);
+  const [addressManager, summary] = await Promise.all([
+    loadAddressManager(request, user),
+    getCheckoutSummary(user.id),
+  ]);
+  const chosen = new URL(request.url).searchParams.get(CHOSEN_ADDRESS_PARAM);
+  const selectedId = addressManager.addresses.some((address) => address._id === chosen) ? chosen : null;
+  return json({
+    ...addressManager,
+    summary,
+    selectedId,
+    simulator: getPaymentGateway().name === "simulator",
+  });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireShopper(request);
+  const url = new URL(request.url);
+  const formData = await request.formData();
+  if (isAddressIntent(formData)) {
+    return handleAddressAction(request, user, formData, `${url.pathname}${url.search}`);
+  }
+  if (formData.get("intent") !== CHECKOUT_INTENT) {
+    return redirectWithFlash(request, "/shop/checkout", {
+      type: "error",
+      message: "This form cannot be sent here. Please reload the page.",
+    });
+  }
+  const addressId = formData.get("addressId");
+  const totalAmount = formData.get("totalAmount");
+  try {
+    const created = await createOrderFromCart(user, {
+      addressId: typeof addressId === "string" ? addressId : undefined,
+      totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
+    });
+    if (formData.get("enhanced") === "1") {
+      return json({ approvalURL: created.approvalURL, orderId: created.orderId });
+    }
+    return redirect(created.approvalURL);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    // Back to the page (with the address still chosen), which shows the current cart and prices.
+    const back = new URLSearchParams();
+    if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);
+    const query = back.toString();
+    return redirectWithFlash(request, `/shop/checkout${query ? `?${query}` : ""}`, {
+      type: "error",
+      message: error.message,
+    });
+  }
 }
 
 export const meta: MetaFunction = () => [{ title: "Checkout · ECommerce Shopping" }];
 
-export default function Page() {
+interface CheckoutAnswer {
+  approvalURL?: string;
+  orderId?: string;
+}
+
+function useCheckoutSubmission() {
+  const fetcher = useFetcher<CheckoutAnswer>({ key: "checkout" });
+  const answer = fetcher.data;
+  useEffect(() => {
+    if (!answer?.approvalURL || !answer.orderId) return;
+    try {
+      sessionStorage.setItem(CURRENT_ORDER_ID_KEY, answer.orderId);
+    } catch {
+      // Storage may be off (private mode): the return page finds the order by the provider's id.
+    }
+    window.location.assign(answer.approvalURL);
+  }, [answer]);
+  const processing = fetcher.state !== "idle" || Boolean(answer?.approvalURL);
+  return { fetcher, processing };
+}
+
+export default function CheckoutPage() {
+  const { addresses, editing, summary, selectedId, simulator } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  const { fetcher, processing } = useCheckoutSubmission();
+  const addressForm = actionData && "addressForm" in actionData ? actionData.addressForm : null;
+
   return (
-    <section className="placeholder-page">
-      <h1>Checkout</h1>
-      <p>Checkout arrives with the checkout issue.</p>
-    </section>
+    <div className="shop-page">
+      <h1 className="page-heading">Checkout</h1>
+      <div className="checkout" style={{ marginTop: "1.25rem" }}>
+        <section aria-labelledby="checkout-address-heading">
+          <h2 className="checkout__heading" id="checkout-address-heading">
+            Delivery address
+          </h2>
+          <p className="checkout__hint">Choose where your order goes, or add a new address below.</p>
+          <AddressManager
+            addresses={addresses}
+            editing={editing}
+            lastResult={addressForm}
+            selectable={{ formId: CHECKOUT_FORM_ID, selectedId }}
+          />
+        </section>
+
+        <section className="checkout__summary" aria-labelledby="checkout-summary-heading">
+          <h2 className="checkout__heading" id="checkout-summary-heading">
+            Your order
+          </h2>
+          {summary.items.length ? (
+            <ul className="checkout-items" aria-label="Cart items">
+              {summary.items.map((item) => (
+                <li key={item.productId} className="checkout-item" data-testid="checkout-item">
+                  <img src={item.image} alt="" width={64} height={64} loading="lazy" />
+                  <div>
+                    <p className="checkout-item__title">{item.title}</p>
+                    <p className="checkout-item__meta">
+                      Quantity: {item.quantity} × {formatPrice(item.unitPrice)}
+                    </p>
+                    {item.quantity > item.totalStock ? (
+                      <p className="checkout-item__warning">
+                        {item.totalStock > 0 ? `Only ${item.totalStock} left in stock` : "Out of stock"}
+                      </p>
+                    ) : null}
+                  </div>
+                  <span className="checkout-item__total">{formatPrice(item.lineTotal)}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="checkout__empty">
+              Your cart is empty.{" "}
+              <Link to="/shop/listing" className="sf-link">
+                Browse products
+              </Link>
+            </p>
+          )}
+          <p className="checkout__total" data-testid="checkout-total">
+            <span>Total</span>
+            <span>{formatPrice(summary.totalAmount)}</span>
+          </p>
+          <fetcher.Form method="post" action="/shop/checkout" id={CHECKOUT_FORM_ID}>
+            <input type="hidden" name="intent" value={CHECKOUT_INTENT} />
+            {/* What the shopper sees: a price changed since answers 409 instead of charging more. */}
+            <input type="hidden" name="totalAmount" value={summary.totalAmount.toFixed(2)} />
+            {hydrated ? <input type="hidden" name="enhanced" value="1" /> : null}
+            <button
+              type="submit"
+              className="sf-button sf-button--primary sf-button--block"
+              disabled={processing}
+              aria-busy={processing || undefined}
+            >
+              {processing ? "Processing Paypal Payment..." : "Checkout with Paypal"}
+            </button>
+          </fetcher.Form>
+          {simulator ? (
+            <p className="checkout__note">
+              PayPal is not configured here: payments go through the built-in simulator, which moves no money.
+            </p>
+          ) : null}
+        </section>
+      </div>
+    </div>
   );
 }

@@ -1,18 +1,69 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { requireShopper } from "~/lib/auth.server";
+import { formatPrice } from "~/lib/money";
+import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
+import { getOrderForUser } from "~/services/orders.server";
+import checkoutStyles from "~/styles/checkout.css";
+
+/**
+ * The success page (SPEC §2 Payment pages, §4 Checkout flow 6): "Payment is
+ * successfull!" (the spec's spelling) and "View Orders". With `?orderId=` of
+ * one of the shopper's paid orders it also names the order and its total.
+ */
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutStyles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
-  return null;
+  const user = await requireShopper(request);
+  const orderId = new URL(request.url).searchParams.get("orderId");
+  const order = orderId ? await getOrderForUser(user.id, orderId).catch(() => null) : null;
+  return json({
+    order:
+      order && order.paymentStatus === "paid"
+        ? { _id: order._id, totalAmount: order.totalAmount, orderStatus: order.orderStatus }
+        : null,
+  });
 }
 
-export const meta: MetaFunction = () => [{ title: "Payment successful · ECommerce Shopping" }];
+export const meta: MetaFunction = () => [
+  { title: "Payment successful · ECommerce Shopping" },
+  { name: "robots", content: "noindex" },
+];
 
-export default function Page() {
+export default function PaymentSuccessPage() {
+  const { order } = useLoaderData<typeof loader>();
+  // The checkout is over: the stored order id has done its job (the return page clears it too).
+  useEffect(() => {
+    try {
+      sessionStorage.removeItem(CURRENT_ORDER_ID_KEY);
+    } catch {
+      // no storage
+    }
+  }, []);
   return (
-    <section className="placeholder-page">
-      <h1>Payment is successfull!</h1>
-      <p>Order confirmation arrives with the checkout issue.</p>
-    </section>
+    <div className="shop-page">
+      <section className="payment-status" aria-labelledby="payment-success-title">
+        <h1 className="payment-status__title" id="payment-success-title">
+          Payment is successfull!
+        </h1>
+        {order ? (
+          <dl className="payment-status__details" data-testid="paid-order">
+            <dt>Order ID</dt>
+            <dd>{order._id}</dd>
+            <dt>Total</dt>
+            <dd>{formatPrice(order.totalAmount)}</dd>
+            <dt>Status</dt>
+            <dd>{order.orderStatus}</dd>
+          </dl>
+        ) : null}
+        <div className="payment-status__actions">
+          <Link to="/shop/account" className="sf-button sf-button--primary">
+            View Orders
+          </Link>
+        </div>
+      </section>
+    </div>
   );
 }

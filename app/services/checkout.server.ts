@@ -46,7 +46,7 @@ export const CHECKOUT_TEXT = {
     "Your payment was declined and the order was cancelled. Please check out again with another way to pay.",
 } as const;
 
-export const CURRENT_ORDER_ID_KEY = "currentOrderId";
+export { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
 export const RETURN_PATH = "/shop/paypal-return";
 export const CANCEL_PATH = "/shop/paypal-cancel";
 
