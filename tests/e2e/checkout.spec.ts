@@ -1,0 +1,267 @@
+import { type Locator, type Page } from "@playwright/test";
+import { signInAsAdmin } from "./support/admin";
+import { expect, registerShopper, signIn, test, toast } from "./support/fixtures";
+
+/**
+ * A whole purchase through the payment simulator, with JavaScript and without
+ * it (SPEC §2 Checkout, Account, Payment pages, §4 Checkout flow, §5; API.md
+ * Orders and payment): from an empty cart to a confirmed order in the
+ * account, then the admin sees and updates it. Also the declined and the
+ * cancelled payment, and the checkout's refusals.
+ */
+
+const isNoJs = () => test.info().project.name === "no-js";
+
+// A purchase crosses several pages and a payment capture: give each step time on a busy machine.
+const PAYMENT_STEP = { timeout: 15_000 };
+
+const HOME = {
+  address: "221B Baker Street",
+  city: "London",
+  pincode: "NW1 6XE",
+  phone: "+44 20 7224 3688",
+  notes: "Ring the bell twice",
+};
+
+// Demo products with plenty of stock, one of them on sale (14.99 instead of 19.99).
+const PYJAMAS = "Kids' Printed Pyjama Set";
+const TEE = "Kids' Graphic Logo Tee";
+
+async function signInAsNewShopper(page: Page) {
+  const shopper = await registerShopper(page.request, { userName: "Checkout Tester" });
+  await signIn(page, shopper);
+  await expect(page).toHaveURL(/\/shop\/home$/);
+  return shopper;
+}
+
+function productCard(page: Page, title: string): Locator {
+  return page.locator("article.product-card").filter({ has: page.getByRole("heading", { name: title }) });
+}
+
+async function addFromListing(page: Page, title: string, countAfter: number) {
+  await page.goto("/shop/listing?category=kids");
+  await productCard(page, title)
+    .getByRole("button", { name: /^Add to cart/ })
+    .click();
+  await expect(toast(page, "Product is added to cart")).toBeVisible();
+  await expect(page.getByTestId("cart-count").first()).toHaveText(String(countAfter));
+}
+
+async function addByApi(page: Page, title: string) {
+  const search = await page.request.get(`/api/shop/products/get?category=kids&limit=50`);
+  const product = ((await search.json()) as { data: { _id: string; title: string }[] }).data.find(
+    (candidate) => candidate.title === title,
+  );
+  expect(product, `the demo product ${title}`).toBeDefined();
+  const response = await page.request.post("/api/shop/cart/add", {
+    data: { productId: product!._id, quantity: 1 },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+async function addAddressByApi(page: Page) {
+  const response = await page.request.post("/api/shop/address/add", { data: HOME });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+function addressChoice(page: Page): Locator {
+  return page.getByRole("radio", { name: `Deliver to ${HOME.address}, ${HOME.city}` });
+}
+
+function checkoutButton(page: Page): Locator {
+  return page.getByRole("button", { name: /^(Checkout with Paypal|Processing Paypal Payment\.\.\.)$/ });
+}
+
+/** From the checkout to the simulator's approval page. */
+async function payFromCheckout(page: Page) {
+  await page.goto("/shop/checkout");
+  await addressChoice(page).check();
+  await checkoutButton(page).click();
+  await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
+  await expect(page.getByRole("heading", { name: "Payment simulator — no money moves" })).toBeVisible();
+}
+
+test.describe("checkout", () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test("a shopper buys two products through the simulator, sees the order in the account, and the admin updates it", async ({
+    page,
+  }) => {
+    await signInAsNewShopper(page);
+
+    // Two products from the listing's "Add to cart", then a quantity changed in the cart.
+    await addFromListing(page, PYJAMAS, 1);
+    await addFromListing(page, TEE, 2);
+    await page.getByRole("link", { name: /^Open your cart/ }).click();
+    const panel = page.getByRole(isNoJs() ? "region" : "dialog", { name: "Your Cart" });
+    await expect(panel).toBeVisible();
+    await panel.getByRole("button", { name: `Increase the quantity of ${PYJAMAS}` }).click();
+    await expect(toast(page, "Cart item is updated successfully")).toBeVisible();
+    await expect(
+      panel.getByTestId("cart-line").filter({ hasText: PYJAMAS }).getByTestId("cart-line-quantity"),
+    ).toHaveText("2");
+    await expect(panel.getByTestId("cart-contents")).not.toHaveAttribute("aria-busy", "true");
+    await panel.getByRole("link", { name: "Checkout" }).click();
+    await expect(page).toHaveURL(/\/shop\/checkout$/);
+
+    // The checkout: the cart items with the total, and an address added on the same page.
+    const items = page.getByTestId("checkout-item");
+    await expect(items).toHaveCount(2);
+    await expect(items.filter({ hasText: PYJAMAS })).toContainText("Quantity: 2 × $14.99");
+    await expect(items.filter({ hasText: PYJAMAS })).toContainText("$29.98");
+    await expect(items.filter({ hasText: TEE })).toContainText("Quantity: 1 × $14.99");
+    await expect(page.getByTestId("checkout-total")).toHaveText("Total$44.97");
+
+    const form = page.getByRole("region", { name: "Add New Address" });
+    await form.getByRole("textbox", { name: "Address" }).fill(HOME.address);
+    await form.getByRole("textbox", { name: "City" }).fill(HOME.city);
+    await form.getByRole("textbox", { name: "Pincode" }).fill(HOME.pincode);
+    await form.getByRole("textbox", { name: "Phone" }).fill(HOME.phone);
+    await form.getByRole("textbox", { name: "Notes" }).fill(HOME.notes);
+    await form.getByRole("button", { name: "Add" }).click();
+    await expect(toast(page, "Address added successfully")).toBeVisible();
+    await expect(page.getByTestId("address-card")).toHaveCount(1);
+    await addressChoice(page).check();
+
+    if (!isNoJs()) {
+      // Hold the order's creation a moment to see the button say what is happening.
+      await page.route(
+        (url) => url.pathname === "/shop/checkout",
+        async (route) => {
+          if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 700));
+          await route.continue();
+        },
+      );
+    }
+    await checkoutButton(page).click();
+    if (!isNoJs()) {
+      await expect(page.getByRole("button", { name: "Processing Paypal Payment..." })).toBeDisabled();
+    }
+
+    // The simulator's approval page, like PayPal's.
+    await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
+    await expect(page.getByRole("heading", { name: "Payment simulator — no money moves" })).toBeVisible();
+    await expect(page.getByTestId("simulator-amount")).toHaveText("$44.97 USD");
+    if (!isNoJs()) {
+      // SPEC §4: the order id is kept in session storage on the way to the payment provider.
+      expect(await page.evaluate(() => sessionStorage.getItem("currentOrderId"))).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    await page.getByRole("button", { name: "Approve" }).click();
+
+    // Back on the shop: captured, and the success page.
+    await expect(page).toHaveURL(/\/shop\/payment-success\?orderId=[0-9a-f-]{36}$/, PAYMENT_STEP);
+    await expect(page.getByRole("heading", { name: "Payment is successfull!" })).toBeVisible();
+    const orderId = new URL(page.url()).searchParams.get("orderId")!;
+    await expect(page.getByTestId("paid-order")).toContainText(orderId);
+    if (!isNoJs()) {
+      expect(await page.evaluate(() => sessionStorage.getItem("currentOrderId"))).toBeNull();
+    }
+    await expect(page.getByTestId("cart-count").first()).toHaveText("0");
+
+    // The order in the account's Order History, and its details.
+    await page.getByRole("link", { name: "View Orders" }).click();
+    await expect(page).toHaveURL(/\/shop\/account$/);
+    await expect(page.getByRole("heading", { name: "Order History" })).toBeVisible();
+    const row = page.getByTestId("order-row").filter({ hasText: orderId });
+    await expect(row.locator(".order-status-badge")).toHaveText("confirmed");
+    await expect(row).toContainText("$44.97");
+    await row.getByRole("link", { name: "View Details" }).click();
+    await expect(page).toHaveURL(new RegExp(`/shop/account/orders/${orderId}$`));
+    const dialog = page.getByRole("dialog", { name: "Order Details" });
+    await expect(dialog).toContainText("paid");
+    await expect(dialog).toContainText(`Title: ${PYJAMAS}`);
+    await expect(dialog).toContainText("Quantity: 2");
+    await expect(dialog).toContainText("Checkout Tester");
+    await expect(dialog).toContainText(HOME.address);
+
+    // The admin sees the order and updates its status.
+    await page.context().clearCookies();
+    await signInAsAdmin(page);
+    await page.goto("/admin/orders");
+    const adminRow = page.getByTestId("order-row").filter({ hasText: orderId });
+    await expect(adminRow.locator(".order-status-badge")).toHaveText("confirmed");
+    await adminRow.getByRole("link", { name: "View Details" }).click();
+    const adminDialog = page.getByRole("dialog", { name: "Order Details" });
+    await expect(adminDialog).toContainText("Checkout Tester");
+    await adminDialog.getByLabel("Order Status").selectOption("inProcess");
+    await adminDialog.getByRole("button", { name: "Update Order Status" }).click();
+    await expect(toast(page, "Order status is updated successfully!")).toBeVisible();
+    await expect(
+      page.getByRole("dialog", { name: "Order Details" }).locator(".order-status-badge"),
+    ).toHaveText("inProcess");
+  });
+
+  test("a declined payment says so and offers another try, which then pays", async ({ page }) => {
+    await signInAsNewShopper(page);
+    await addByApi(page, PYJAMAS);
+    await addAddressByApi(page);
+    await payFromCheckout(page);
+    await page.getByRole("button", { name: "Decline" }).click();
+
+    await expect(page.getByRole("heading", { name: "Your payment was declined" })).toBeVisible(PAYMENT_STEP);
+    await expect(page.getByTestId("payment-problem-message")).toHaveText(
+      "Your payment method was declined. Please choose another way to pay.",
+    );
+    await page.getByRole("link", { name: "Choose another way to pay" }).click();
+    await expect(page.getByText("Your last answer was Decline")).toBeVisible();
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByRole("heading", { name: "Payment is successfull!" })).toBeVisible(PAYMENT_STEP);
+  });
+
+  test("a cancelled payment says so and leaves the cart as it was", async ({ page }) => {
+    await signInAsNewShopper(page);
+    await addByApi(page, TEE);
+    await addAddressByApi(page);
+    await payFromCheckout(page);
+    await page.getByRole("button", { name: "Cancel" }).click();
+
+    await expect(page).toHaveURL(/\/shop\/paypal-cancel\?token=SIM/);
+    await expect(page.getByRole("heading", { name: "Payment cancelled" })).toBeVisible();
+    await expect(page.getByText("Your cart is unchanged")).toBeVisible();
+    await page.getByRole("link", { name: "Back to checkout" }).click();
+    await expect(page.getByTestId("checkout-item")).toHaveCount(1);
+    await expect(page.getByTestId("checkout-item")).toContainText(TEE);
+    await expect(page.getByTestId("cart-count").first()).toHaveText("1");
+  });
+
+  test("the checkout refuses an empty cart and a missing address with the spec's messages", async ({
+    page,
+  }) => {
+    await signInAsNewShopper(page);
+    await addAddressByApi(page);
+    await page.goto("/shop/checkout");
+    await expect(page.getByText("Your cart is empty.")).toBeVisible();
+    await checkoutButton(page).click();
+    await expect(toast(page, "Your cart is empty. Please add items to proceed")).toBeVisible();
+
+    await addByApi(page, TEE);
+    await page.goto("/shop/checkout");
+    await expect(addressChoice(page)).not.toBeChecked();
+    await checkoutButton(page).click();
+    await expect(toast(page, "Please select one address to proceed.")).toBeVisible();
+    await expect(page).toHaveURL(/\/shop\/checkout$/);
+  });
+
+  test("the account's tabs are URLs: Orders by default, Address with the address manager", async ({
+    page,
+  }) => {
+    await signInAsNewShopper(page);
+    await addAddressByApi(page);
+    await page.goto("/shop/account");
+    await expect(page.getByRole("link", { name: "Orders" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("heading", { name: "Order History" })).toBeVisible();
+    await expect(page.getByText("You have not ordered anything yet.")).toBeVisible();
+
+    await page.getByRole("link", { name: "Address", exact: true }).click();
+    await expect(page).toHaveURL(/\/shop\/account\?tab=address$/);
+    await expect(page.getByRole("link", { name: "Address", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await expect(page.getByTestId("address-card")).toContainText(`Address: ${HOME.address}`);
+    await page.getByRole("button", { name: `Delete address: ${HOME.address}` }).click();
+    await expect(toast(page, "Address deleted successfully")).toBeVisible();
+    await expect(page).toHaveURL(/\/shop\/account\?tab=address$/);
+    await expect(page.getByTestId("address-card")).toHaveCount(0);
+  });
+});
