@@ -113,17 +113,14 @@ interface CartLineRow {
   image: string;
   price: string;
   salePrice: string | null;
+  /** The products table's generated column: the sale price when above 0, else the price. */
+  effectivePrice: string;
   totalStock: number;
   quantity: number;
 }
 
 interface PricedLine extends CartLineRow {
   unitCents: number;
-}
-
-function unitCentsOf(row: { price: string; salePrice: string | null }): number {
-  const sale = row.salePrice === null ? 0 : toCents(row.salePrice);
-  return sale > 0 ? sale : toCents(row.price);
 }
 
 async function readCartLines(
@@ -133,14 +130,14 @@ async function readCartLines(
 ): Promise<PricedLine[]> {
   const rows = await getDb().sequelize.query<CartLineRow>(
     `SELECT ci.product_id AS "productId", ci.quantity, p.title, p.image, p.price,
-            p.sale_price AS "salePrice", p.total_stock AS "totalStock"
+            p.sale_price AS "salePrice", p.effective_price AS "effectivePrice", p.total_stock AS "totalStock"
        FROM cart_items ci JOIN products p ON p.id = ci.product_id
       WHERE ci.cart_id = :cartId
       ORDER BY ci.created_at, ci.id
       ${forUpdate ? "FOR UPDATE OF ci" : ""}`,
     { replacements: { cartId }, type: QueryTypes.SELECT, transaction },
   );
-  return rows.map((row) => ({ ...row, unitCents: unitCentsOf(row) }));
+  return rows.map((row) => ({ ...row, unitCents: toCents(row.effectivePrice) }));
 }
 
 function toCheckoutLine(line: PricedLine): CheckoutLine {
