@@ -34,8 +34,8 @@ import checkoutStyles from "~/styles/checkout.css";
  * PayPal (or the simulator) sends the shopper here with `token` (the spec's
  * `paymentId`) and `PayerID`. The page shows "Processing Payment...Please
  * wait!" and captures on the server:
- * - with JavaScript, it posts the capture at once (with the order id kept in
- *   session storage), clears that id on success and goes to the success page;
+ * - with JavaScript, it posts the capture at once, clears the order id kept in
+ *   session storage (SPEC §4) on success and goes to the success page;
  * - without JavaScript, a <noscript> refresh loads this URL again with
  *   `capture=1`, whose loader captures and redirects (and a button does the
  *   same, should the refresh be switched off).
@@ -232,19 +232,14 @@ export default function PaypalReturnPage() {
   const started = useRef(false);
   const processing = data.status === "processing" ? data : null;
 
-  // With JavaScript: capture at once, using the order id kept since checkout when it is this payment's.
+  // With JavaScript: capture at once. The order id is the one the loader found by the
+  // provider's id: right in any tab (session storage is per tab) and without JavaScript.
   useEffect(() => {
     if (!processing || started.current) return;
     started.current = true;
-    let stored: string | null = null;
-    try {
-      stored = sessionStorage.getItem(CURRENT_ORDER_ID_KEY);
-    } catch {
-      // no storage: the payment id finds the order
-    }
     fetcher.submit(
       {
-        orderId: stored === processing.orderId ? stored : processing.orderId,
+        orderId: processing.orderId,
         paymentId: processing.paymentId,
         payerId: processing.payerId,
         enhanced: "1",
