@@ -11,6 +11,8 @@ declare module "autocannon" {
     p50: number;
     p99: number;
     max: number;
+    /** On `requests`: how many requests completed. */
+    total?: number;
   }
   interface Result {
     requests: Histogram;
@@ -20,7 +22,6 @@ declare module "autocannon" {
     timeouts: number;
     non2xx: number;
     "2xx": number;
-    totalCompletedRequests: number;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -52,7 +52,11 @@ function pagination(paging: Paging, total: number): Pagination {
   return { page: paging.page, limit: paging.limit, total, pages: Math.ceil(total / paging.limit) };
 }
 
-/** One page of the catalogue: two statements (the count and the page), run side by side. */
+/**
+ * One page of the catalogue and the size of the whole result, in one
+ * statement: the count and the page are two index-friendly subqueries, and the
+ * LEFT JOIN still answers the count for a page past the end.
+ */
 export async function listProducts(input: ListingInput): Promise<ProductPage> {
   const conditions: string[] = [];
   const bind: unknown[] = [];
@@ -65,16 +69,20 @@ export async function listProducts(input: ListingInput): Promise<ProductPage> {
     conditions.push(`p.brand = ANY($${bind.length}::text[])`);
   }
   const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
-  const [countRows, rows] = await Promise.all([
-    select<{ total: number }>(`SELECT count(*)::int AS total FROM products p ${where}`, bind),
-    select<ProductRow>(
-      `SELECT ${PRODUCT_COLUMNS} FROM products p ${where}
-        ORDER BY ${ORDER_BY[input.sortBy]}
-        LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}`,
-      [...bind, input.limit, (input.page - 1) * input.limit],
-    ),
-  ]);
-  return { products: rows.map(toProductJson), pagination: pagination(input, countRows[0]?.total ?? 0) };
+  const rows = await select<(ProductRow & { total: number }) | { id: null; total: number }>(
+    `SELECT page.*, counted.total
+       FROM (SELECT count(*)::int AS total FROM products p ${where}) counted
+       LEFT JOIN (
+         SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
+           FROM products p ${where}
+          ORDER BY ${ORDER_BY[input.sortBy]}
+          LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}
+       ) page ON true
+      ORDER BY page.position`,
+    [...bind, input.limit, (input.page - 1) * input.limit],
+  );
+  const products = rows.filter((row): row is ProductRow & { total: number } => row.id !== null);
+  return { products: products.map(toProductJson), pagination: pagination(input, rows[0]?.total ?? 0) };
 }
 
 /** The first products in the default sort, no filters (the home page's "Feature Products"). */

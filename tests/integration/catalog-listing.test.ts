@@ -4,7 +4,7 @@ import { loader as productByIdApi } from "../../app/routes/api.shop.products.get
 import { getProduct, listProducts } from "../../app/services/catalog.server";
 import { resetDatabase } from "../support/database";
 import { callRoute } from "../support/requests";
-import { createProduct } from "../support/storefront";
+import { createProduct, recordQueries } from "../support/storefront";
 
 const base = { category: [], brand: [], sortBy: "price-lowtohigh" as const, page: 1, limit: 24 };
 
@@ -65,6 +65,15 @@ describe("listProducts", () => {
     const beyond = await listProducts({ ...base, page: 4, limit: 3 });
     expect(beyond.products).toEqual([]);
     expect(beyond.pagination).toEqual({ page: 4, limit: 3, total: 7, pages: 3 });
+  });
+
+  it("answers the page and the count with one statement", async () => {
+    await createProduct({ category: "men" });
+    const { result, queries } = await recordQueries(() =>
+      listProducts({ ...base, category: ["men"], brand: ["nike"], page: 2, limit: 1 }),
+    );
+    expect(queries).toHaveLength(1);
+    expect(result.pagination.total).toBe(1);
   });
 
   it("returns money as numbers with two decimals at most and 0 for no sale", async () => {
