@@ -3,7 +3,7 @@ import type { Brand, Category, SortOption } from "~/lib/catalog-options";
 import { getDb } from "~/lib/db.server";
 import { isUuid } from "~/lib/session.server";
 import { toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
-import { toReviewJson, type ReviewJson, type ReviewRow } from "./reviews.server";
+import type { ReviewJson } from "./reviews.server";
 
 /**
  * The storefront's reads: the listing (filters, sort, pages), one product with
@@ -100,25 +100,28 @@ export async function getProduct(id: string): Promise<ProductJson | null> {
   return rows[0] ? toProductJson(rows[0]) : null;
 }
 
+/** A review as the details show it. */
+export type ReviewSummary = Omit<ReviewJson, "userId" | "productId">;
+
 /** How many reviews the details show; the rest stay in the database (and the average). */
 export const DETAILS_REVIEW_LIMIT = 50;
 
 export interface ProductDetails extends ProductJson {
   reviewCount: number;
-  /** The newest reviews first, at most DETAILS_REVIEW_LIMIT. */
-  reviews: ReviewJson[];
+  /** The newest reviews first, at most DETAILS_REVIEW_LIMIT; pages need no user or product ids. */
+  reviews: ReviewSummary[];
 }
 
 /** A product with its review count and newest reviews, in one statement. */
 export async function getProductDetails(id: string): Promise<ProductDetails | null> {
   if (!isUuid(id)) return null;
-  const rows = await select<ProductRow & { reviewCount: number; reviews: ReviewRow[] }>(
+  const rows = await select<ProductRow & { reviewCount: number; reviews: ReviewSummary[] }>(
     `SELECT ${PRODUCT_COLUMNS},
        (SELECT count(*)::int FROM reviews c WHERE c.product_id = p.id) AS "reviewCount",
        COALESCE((
          SELECT json_agg(json_build_object(
-                  'id', r.id, 'productId', r.product_id, 'userId', r.user_id, 'userName', r.user_name,
-                  'reviewMessage', r.review_message, 'reviewValue', r.review_value, 'createdAt', r.created_at)
+                  '_id', r.id, 'userName', r.user_name, 'reviewMessage', r.review_message,
+                  'reviewValue', r.review_value, 'createdAt', r.created_at)
                 ORDER BY r.created_at DESC, r.id)
            FROM (SELECT * FROM reviews WHERE product_id = p.id
                   ORDER BY created_at DESC, id LIMIT $2) r
@@ -131,7 +134,10 @@ export async function getProductDetails(id: string): Promise<ProductDetails | nu
   return {
     ...toProductJson(row),
     reviewCount: row.reviewCount,
-    reviews: row.reviews.map((review) => toReviewJson({ ...review, createdAt: new Date(review.createdAt) })),
+    reviews: row.reviews.map((review) => ({
+      ...review,
+      createdAt: new Date(review.createdAt).toISOString(),
+    })),
   };
 }
 

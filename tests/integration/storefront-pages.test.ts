@@ -76,6 +76,10 @@ describe("the listing page loader", () => {
     );
     expect(data.details).toMatchObject({ _id: product.id, reviewCount: 2, averageReview: 1.5 });
     expect(data.details.reviews.map((r: { userName: string }) => r.userName)).toEqual(["Buyer 1", "Buyer 0"]);
+    // The page shows names, never other shoppers' ids.
+    expect(Object.keys(data.details.reviews[0]).sort()).toEqual(
+      ["_id", "createdAt", "reviewMessage", "reviewValue", "userName"].sort(),
+    );
   });
 
   it("redirects the repeated names of a plain GET form to the canonical comma-joined URL", async () => {
