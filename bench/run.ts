@@ -292,8 +292,9 @@ ${Math.ceil(CONNECTIONS / 0.15)} req/s or more, under 50 ms about ${Math.ceil(CO
 spent per answered request (from /proc, over the measured 10 s). Node.js renders on one core, so
 1000 ÷ that figure is the most requests per second the server can answer however idle the machine,
 and ${CONNECTIONS} × that figure is the least latency ${CONNECTIONS} queued connections can see. ${pageFloor(results)}
-PostgreSQL is not the bottleneck: its CPU per request is a fraction of the server's, and every page
-runs a fixed number of statements (tests/integration/storefront-pages.test.ts counts them).
+For the pages PostgreSQL is not the bottleneck: its CPU per request is a fraction of the server's,
+and every page runs a fixed number of statements (tests/integration/storefront-pages.test.ts counts
+them). For the API calls the two are of a size, and both are close to the baseline's.
 
 A CPU profile of a page request (\`node --cpu-prof\` on the built server, see the report of issue 4)
 puts roughly a quarter of the time in Remix's route matching (\`matchRoutes\` flattens and ranks all
