@@ -15,7 +15,8 @@ const executablePath =
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
-  workers: 1,
+  // Two workers: files run side by side (tests inside a file keep their order); each test signs in a user of its own where it changes state.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],

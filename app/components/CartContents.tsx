@@ -1,4 +1,4 @@
-import { notifications } from "@mantine/notifications";
+import { showToast } from "./FlashToast";
 import { Link } from "@remix-run/react";
 import type { FormEvent, ReactNode } from "react";
 import {
@@ -46,8 +46,7 @@ function CartForm({
 
 /** SPEC §5: "+" past the stock sends nothing and says why (the server repeats the rule). */
 function showStockMessage(quantityInCart: number) {
-  notifications.clean();
-  notifications.show({ color: "red", message: stockLimitMessage(quantityInCart), autoClose: 5000 });
+  showToast({ type: "error", message: stockLimitMessage(quantityInCart) });
 }
 
 function TrashIcon() {

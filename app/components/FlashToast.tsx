@@ -1,10 +1,30 @@
 import { notifications } from "@mantine/notifications";
 import { useEffect, useState } from "react";
 
+const FLASH_NOTIFICATION_ID = "flash-message";
+
 export interface Toast {
   type: "success" | "error" | "info";
   title?: string;
   message: string;
+}
+
+/**
+ * Shows a toast as a Mantine notification. One at a time: a new message
+ * replaces the one on screen in place (update) instead of stacking beside it
+ * while the old one animates out; show() adds it when none is on screen (it
+ * ignores an id that is already shown).
+ */
+export function showToast(toast: Toast) {
+  const notification = {
+    id: FLASH_NOTIFICATION_ID,
+    title: toast.title,
+    message: toast.message,
+    color: toast.type === "error" ? "red" : toast.type === "success" ? "dark" : "blue",
+    autoClose: 5000,
+  };
+  notifications.update(notification);
+  notifications.show(notification);
 }
 
 /**
@@ -16,14 +36,7 @@ export function FlashToast({ toast }: { toast: Toast | null | undefined }) {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
     setHydrated(true);
-    if (!toast) return;
-    notifications.clean();
-    notifications.show({
-      title: toast.title,
-      message: toast.message,
-      color: toast.type === "error" ? "red" : toast.type === "success" ? "dark" : "blue",
-      autoClose: 5000,
-    });
+    if (toast) showToast(toast);
   }, [toast]);
   if (!toast || hydrated) return null;
   return (
