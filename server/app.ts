@@ -4,6 +4,7 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { AppConfig } from "../app/lib/config.server";
+import { runInRequestScope } from "../app/lib/request-scope.server";
 import { securityMiddleware } from "./security";
 
 /** One line per request: method, path, status, duration. */
@@ -43,6 +44,8 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   const publicDir = options.publicDir ?? path.resolve("public");
   const app = express();
   app.disable("x-powered-by");
+  // Every request gets its own scope for values computed once per request (the session user).
+  app.use((_req, _res, next) => runInRequestScope(next));
   app.set("trust proxy", config.trustProxy);
   app.use(compression());
   if (config.logRequests) app.use(requestLog);

@@ -3,6 +3,7 @@ import { Op, QueryTypes } from "sequelize";
 import type { SessionUser } from "~/services/users.server";
 import { getConfig } from "./config.server";
 import { getDb } from "./db.server";
+import { oncePerRequest } from "./request-scope.server";
 
 /**
  * Two cookies:
@@ -101,13 +102,8 @@ export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID_PATTERN.test(value);
 }
 
-// The root, the layout and the page loaders all ask for the user during one
-// request: answer them with one query.
-const userByRequest = new WeakMap<Request, Promise<SessionUser | null>>();
-
-async function loadSessionUser(request: Request): Promise<SessionUser | null> {
-  const cookieHeader = request.headers.get("Cookie");
-  if (!cookieHeader?.includes("__session=")) return null;
+async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null> {
+  if (!cookieHeader.includes("__session=")) return null;
   // Read the signed id straight from the cookie: one query joins session and user.
   const id: unknown = await sessionCookie().parse(cookieHeader);
   if (!isUuid(id)) return null;
@@ -120,14 +116,14 @@ async function loadSessionUser(request: Request): Promise<SessionUser | null> {
   return rows[0] ?? null;
 }
 
-/** The signed-in user of this request, or null. */
+/**
+ * The signed-in user of this request, or null. The root, the layout and the
+ * page loaders all ask during one request: they share one query, keyed by the
+ * cookie so that a request that signs in or out sees its own answer.
+ */
 export function getSessionUser(request: Request): Promise<SessionUser | null> {
-  let pending = userByRequest.get(request);
-  if (!pending) {
-    pending = loadSessionUser(request);
-    userByRequest.set(request, pending);
-  }
-  return pending;
+  const cookieHeader = request.headers.get("Cookie") ?? "";
+  return oncePerRequest(`session-user:${cookieHeader}`, () => loadSessionUser(cookieHeader));
 }
 
 /** Starts a database session for `userId`; returns the Set-Cookie value. */
