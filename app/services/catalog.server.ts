@@ -3,6 +3,7 @@ import type { Brand, Category, SortOption } from "~/lib/catalog-options";
 import { getDb } from "~/lib/db.server";
 import { isUuid } from "~/lib/session.server";
 import { toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
+import { listFeatures, type FeatureJson } from "./features.server";
 import type { ReviewJson } from "./reviews.server";
 
 /**
@@ -242,21 +243,12 @@ async function searchBySimilarity(allWords: string[], paging: Paging): Promise<P
 // Home banner and sitemap
 // ---------------------------------------------------------------------------
 
-export interface FeatureImageJson {
-  _id: string;
-  image: string;
-}
-
 /** At most this many banner slides. */
 export const MAX_BANNER_IMAGES = 10;
 
-/** The home banner's images, oldest first (the admin uploads them in order). */
-export async function listFeatureImages(): Promise<FeatureImageJson[]> {
-  const rows = await select<{ id: string; image: string }>(
-    `SELECT id, image FROM feature_images ORDER BY created_at ASC, id ASC LIMIT $1`,
-    [MAX_BANNER_IMAGES],
-  );
-  return rows.map((row) => ({ _id: row.id, image: row.image }));
+/** The home banner's images: the admin's feature images, oldest first. */
+export function listFeatureImages(): Promise<FeatureJson[]> {
+  return listFeatures(MAX_BANNER_IMAGES);
 }
 
 /** A sitemap file holds at most 50,000 URLs (sitemaps.org). */

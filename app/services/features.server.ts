@@ -17,14 +17,18 @@ export const FEATURE_NOT_FOUND = "Feature image not found";
 export const FEATURE_ADDED = "Feature image added successfully";
 export const FEATURE_DELETED = "Feature image deleted successfully";
 
-/** Oldest first: the order in which they were added is the banner's order. */
-export async function listFeatures(): Promise<FeatureJson[]> {
+/**
+ * Oldest first: the order in which they were added is the banner's order.
+ * `limit` caps the list (the home banner shows a handful).
+ */
+export async function listFeatures(limit?: number): Promise<FeatureJson[]> {
   const rows = await getDb().models.FeatureImage.findAll({
     attributes: ["id", "image"],
     order: [
       ["createdAt", "ASC"],
       ["id", "ASC"],
     ],
+    limit,
     raw: true,
   });
   return rows.map((row) => ({ _id: row.id, image: row.image }));
