@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
-import { formatPrice } from "~/lib/money";
 import { productBadge, type ProductCardData } from "~/lib/product-display";
 import { AddToCartForm } from "./AddToCartForm";
+import { ProductPrices } from "./ProductPrices";
 
 /**
  * One product in a grid. Deliberately plain markup (the grid repeats it 24
@@ -22,7 +22,6 @@ export function ProductCard({
   eager?: boolean;
 }) {
   const badge = productBadge(product);
-  const onSale = product.salePrice > 0;
   return (
     <article className="product-card">
       <div className="product-card__media">
@@ -46,22 +45,7 @@ export function ProductCard({
           <span>{CATEGORY_LABELS[product.category]}</span>
           <span>{BRAND_LABELS[product.brand]}</span>
         </p>
-        <p className="product-card__prices">
-          {onSale ? (
-            <>
-              <s className="price price--struck">
-                <span className="visually-hidden">Was </span>
-                {formatPrice(product.price)}
-              </s>
-              <span className="price">
-                <span className="visually-hidden">Now </span>
-                {formatPrice(product.salePrice)}
-              </span>
-            </>
-          ) : (
-            <span className="price">{formatPrice(product.price)}</span>
-          )}
-        </p>
+        <ProductPrices price={product.price} salePrice={product.salePrice} className="product-card__prices" />
       </div>
       <AddToCartForm
         productId={product._id}

@@ -3,11 +3,11 @@ import { Modal } from "@mantine/core";
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS, type Brand, type Category } from "~/lib/catalog-options";
-import { formatPrice } from "~/lib/money";
 import { formatRating, productBadge } from "~/lib/product-display";
 import { REVIEW_MESSAGE_MAX_LENGTH, type ReviewInput } from "~/lib/review-schema";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AddToCartForm } from "./AddToCartForm";
+import { ProductPrices } from "./ProductPrices";
 import { StarPicker, StarRating } from "./StarRating";
 
 /** The product as the details show it (the loader's shape, after JSON). */
@@ -126,7 +126,6 @@ export function ProductDetails({
 }) {
   const location = useLocation();
   const Heading = titleAs === "h1" ? "h2" : "h3";
-  const onSale = product.salePrice > 0;
   const badge = productBadge(product);
   return (
     <div className="product-details">
@@ -143,22 +142,12 @@ export function ProductDetails({
           </Link>
         </p>
         <p className="product-details__description">{product.description}</p>
-        <p className="product-details__prices">
-          {onSale ? (
-            <>
-              <s className="price price--struck price--lg">
-                <span className="visually-hidden">Was </span>
-                {formatPrice(product.price)}
-              </s>
-              <span className="price price--lg">
-                <span className="visually-hidden">Now </span>
-                {formatPrice(product.salePrice)}
-              </span>
-            </>
-          ) : (
-            <span className="price price--lg">{formatPrice(product.price)}</span>
-          )}
-        </p>
+        <ProductPrices
+          price={product.price}
+          salePrice={product.salePrice}
+          className="product-details__prices"
+          large
+        />
         <p className="product-details__rating">
           <StarRating value={product.averageReview} />
           <span className="product-details__average" data-testid="average-review">
