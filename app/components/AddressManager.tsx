@@ -29,7 +29,7 @@ import {
   EDIT_ADDRESS_PARAM,
   MAX_ADDRESSES,
 } from "~/lib/address-schema";
-import { useHydrated } from "./admin/useHydrated";
+import { useHydrated } from "~/lib/use-hydrated";
 
 /**
  * The address manager (SPEC §2, §5): the shopper's address cards with Edit

@@ -1,6 +1,6 @@
 import { Alert, Progress } from "@mantine/core";
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
-import { useHydrated } from "~/components/admin/useHydrated";
+import { useHydrated } from "~/lib/use-hydrated";
 import {
   IMAGE_ACCEPT,
   looksLikeImageFile,

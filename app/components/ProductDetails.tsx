@@ -2,8 +2,8 @@ import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "
 import { Modal } from "@mantine/core";
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useState } from "react";
-import { BRAND_LABELS, CATEGORY_LABELS, type Brand, type Category } from "~/lib/catalog-options";
-import { formatRating, productBadge } from "~/lib/product-display";
+import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
+import { formatRating, productBadge, type ProductJson } from "~/lib/product-display";
 import { REVIEW_MESSAGE_MAX_LENGTH, type ReviewInput } from "~/lib/review-schema";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AddToCartForm } from "./AddToCartForm";
@@ -11,17 +11,7 @@ import { ProductPrices } from "./ProductPrices";
 import { StarPicker, StarRating } from "./StarRating";
 
 /** The product as the details show it (the loader's shape, after JSON). */
-export interface ProductDetailsData {
-  _id: string;
-  image: string;
-  title: string;
-  description: string;
-  category: Category;
-  brand: Brand;
-  price: number;
-  salePrice: number;
-  totalStock: number;
-  averageReview: number;
+export interface ProductDetailsData extends ProductJson {
   reviewCount: number;
   reviews: {
     _id: string;

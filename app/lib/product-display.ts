@@ -39,16 +39,29 @@ export function formatRating(value: number): string {
 }
 
 /** What a product card needs (the grid's loader data stays small: no description). */
-export interface ProductCardData {
+/**
+ * A product as pages and the JSON API show it (SPEC §3 field names). Money is
+ * numbers with two decimals at most; `salePrice` is 0 when the product is not
+ * on sale, so that "salePrice > 0 means on sale" holds for every client.
+ */
+export interface ProductJson {
   _id: string;
   image: string;
   title: string;
+  description: string;
   category: Category;
   brand: Brand;
   price: number;
   salePrice: number;
   totalStock: number;
+  averageReview: number;
 }
+
+/** What a product card needs. */
+export type ProductCardData = Pick<
+  ProductJson,
+  "_id" | "image" | "title" | "category" | "brand" | "price" | "salePrice" | "totalStock"
+>;
 
 export function toCardData(product: ProductCardData): ProductCardData {
   return {

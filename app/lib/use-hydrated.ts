@@ -1,12 +1,17 @@
 import { useEffect, useState } from "react";
 
+let hydratedOnce = false;
+
 /**
- * False on the server and during hydration, true afterwards: lets a component
- * render the no-JavaScript version first (so the HTML matches) and switch to
- * the enhanced one once scripts run.
+ * False while the server renders and during hydration, true afterwards. Lets a
+ * component render plain HTML that works without JavaScript first, then
+ * enhance it (Mantine overlays render in portals only in the browser).
  */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const [hydrated, setHydrated] = useState(hydratedOnce);
+  useEffect(() => {
+    hydratedOnce = true;
+    setHydrated(true);
+  }, []);
   return hydrated;
 }

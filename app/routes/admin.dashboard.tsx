@@ -8,7 +8,7 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useHydrated } from "~/components/admin/useHydrated";
+import { useHydrated } from "~/lib/use-hydrated";
 import { ImageUpload } from "~/components/ImageUpload";
 import { requireAdmin } from "~/lib/auth.server";
 import { badRequest, isAppError } from "~/lib/errors.server";

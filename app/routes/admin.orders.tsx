@@ -2,7 +2,7 @@ import { Button, Group, NativeSelect, Text, Title } from "@mantine/core";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Outlet, useLoaderData, useSubmit } from "@remix-run/react";
 import { Pagination, withParams } from "~/components/admin/Pagination";
-import { useHydrated } from "~/components/admin/useHydrated";
+import { useHydrated } from "~/lib/use-hydrated";
 import { OrderTable } from "~/components/OrderTable";
 import { ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/admin-schemas";
 import { requireAdmin } from "~/lib/auth.server";

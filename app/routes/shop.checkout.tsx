@@ -9,7 +9,7 @@ import {
 import { Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AddressManager } from "~/components/AddressManager";
-import { useHydrated } from "~/components/admin/useHydrated";
+import { useHydrated } from "~/lib/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/lib/address-actions.server";
 import { requireShopper } from "~/lib/auth.server";
 import { isAppError } from "~/lib/errors.server";

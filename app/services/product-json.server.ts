@@ -1,23 +1,8 @@
 import type { Brand, Category } from "~/lib/catalog-options";
 import { decimalToNumber } from "~/lib/money";
+import type { ProductJson } from "~/lib/product-display";
 
-/**
- * A product as pages and the JSON API show it (SPEC §3 field names). Money
- * becomes numbers with two decimals at most; `salePrice` is 0 when the product
- * is not on sale, so that "salePrice > 0 means on sale" holds for every client.
- */
-export interface ProductJson {
-  _id: string;
-  image: string;
-  title: string;
-  description: string;
-  category: Category;
-  brand: Brand;
-  price: number;
-  salePrice: number;
-  totalStock: number;
-  averageReview: number;
-}
+export type { ProductJson } from "~/lib/product-display";
 
 /** The columns a product read needs (list them: `raw: true` reads stay light). */
 export const PRODUCT_ATTRIBUTES = [

@@ -13,7 +13,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ImageUpload } from "~/components/ImageUpload";
 import { productInputSchema } from "~/lib/admin-schemas";
 import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "~/lib/catalog-options";
-import { useHydrated } from "./useHydrated";
+import { useHydrated } from "~/lib/use-hydrated";
 
 /** The values a form shows: strings, as inputs hold them. */
 export interface ProductFormValues {
