@@ -10,6 +10,8 @@ export const ORDER_STATUSES = [
   "inShipping",
   "delivered",
   "rejected",
+  /** Closed before any money moved: by the shopper, or by the reconciler when the payment was never completed. */
+  "cancelled",
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -17,7 +19,12 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ADMIN_ORDER_STATUSES = ["pending", "inProcess", "inShipping", "delivered", "rejected"] as const;
 export type AdminOrderStatus = (typeof ADMIN_ORDER_STATUSES)[number];
 
-export const PAYMENT_STATUSES = ["pending", "paid", "failed", "refunded"] as const;
+/**
+ * pending: awaiting the shopper's approval; capturing: stock reserved and the
+ * provider's capture in flight (settled by the capture or the reconciler);
+ * paid; failed: declined, the shopper may pay again; refunded.
+ */
+export const PAYMENT_STATUSES = ["pending", "capturing", "paid", "failed", "refunded"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
@@ -27,4 +34,5 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   inShipping: "In Shipping",
   delivered: "Delivered",
   rejected: "Rejected",
+  cancelled: "Cancelled",
 };

@@ -114,6 +114,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare paymentId: string | null;
   declare payerId: string | null;
   declare captureId: CreationOptional<string | null>;
+  /** When the order entered payment_status `capturing` (the reconciler's clock). */
+  declare captureStartedAt: CreationOptional<Date | null>;
   declare items?: NonAttribute<OrderItem[]>;
   declare user?: NonAttribute<User>;
   declare createdAt: CreationOptional<Date>;
@@ -256,6 +258,7 @@ export function defineModels(sequelize: Sequelize): Models {
       paymentId: { type: DataTypes.STRING(64), allowNull: true },
       payerId: { type: DataTypes.STRING(64), allowNull: true },
       captureId: { type: DataTypes.STRING(64), allowNull: true },
+      captureStartedAt: { type: DataTypes.DATE, allowNull: true },
       ...timestamps,
     },
     { ...common, tableName: "orders" },

@@ -3,6 +3,7 @@ import type { QueryInterface } from "sequelize";
 import { initialSchemaDown, initialSchemaUp } from "./0001-initial-schema";
 import { productSearchDown, productSearchUp } from "./0002-product-search";
 import { paymentSimulatorDown, paymentSimulatorUp } from "./0004-payment-simulator";
+import { checkoutStatesDown, checkoutStatesUp } from "./0005-checkout-states";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -13,4 +14,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0001-initial-schema", up: initialSchemaUp, down: initialSchemaDown },
   { name: "0002-product-search", up: productSearchUp, down: productSearchDown },
   { name: "0004-payment-simulator", up: paymentSimulatorUp, down: paymentSimulatorDown },
+  { name: "0005-checkout-states", up: checkoutStatesUp, down: checkoutStatesDown },
 ];
