@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { getLogger } from "./lib/logger.server";
 import { NonceProvider } from "./lib/nonce";
 import "./lib/request.server";
 
@@ -44,7 +45,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) getLogger().error({ err: error }, "Rendering failed after the shell was sent");
         },
       },
     );
@@ -55,5 +56,8 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests (the client went away) are not errors of ours.
   if (request.signal.aborted) return;
-  console.error(`Error while handling ${request.method} ${new URL(request.url).pathname}:`, error);
+  getLogger().error(
+    { err: error, method: request.method, path: new URL(request.url).pathname },
+    "Request failed",
+  );
 };

@@ -4,18 +4,11 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { AppConfig } from "../app/lib/config.server";
-import { runInRequestScope } from "../app/lib/request-scope.server";
+import { isAppError } from "../app/lib/errors.server";
+import { getLogger } from "../app/lib/logger.server";
+import { getStorage, isStorageKey } from "../app/lib/storage.server";
+import { metricsEndpoint, nameRoute, requestObserver } from "./observability";
 import { securityMiddleware } from "./security";
-
-/** One line per request: method, path, status, duration. */
-function requestLog(req: Request, res: Response, next: NextFunction) {
-  const started = process.hrtime.bigint();
-  res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms`);
-  });
-  next();
-}
 
 /**
  * Uploaded images (app/lib/storage.server.ts): generated names whose bytes never
@@ -31,12 +24,41 @@ function uploadsStatic(uploadDir: string) {
     index: false,
     redirect: false,
     dotfiles: "deny",
-    setHeaders(res) {
-      res.setHeader("X-Content-Type-Options", "nosniff");
-      res.setHeader("Content-Security-Policy", UPLOADS_CSP);
-      res.setHeader("Cross-Origin-Resource-Policy", "same-site");
-    },
+    setHeaders: setUploadHeaders,
   });
+}
+
+function setUploadHeaders(res: Response) {
+  nameRoute("/uploads/:key")(res);
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Content-Security-Policy", UPLOADS_CSP);
+  res.setHeader("Cross-Origin-Resource-Policy", "same-site");
+}
+
+/** Uploads kept in a bucket (S3_BUCKET without a public URL): streamed with the same headers. */
+function uploadsFromStorage() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const key = req.path.slice(1);
+    if ((req.method !== "GET" && req.method !== "HEAD") || !isStorageKey(key)) return next();
+    getStorage()
+      .read(key)
+      .then((file) => {
+        if (!file) return next();
+        setUploadHeaders(res);
+        res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
+        res
+          .type(file.contentType)
+          .send(Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength));
+      })
+      .catch((error: unknown) => {
+        if (isAppError(error)) {
+          res.status(error.status).set(error.headers).type("text/plain").send(error.message);
+        } else {
+          getLogger().error({ err: error }, "Serving an upload failed");
+          res.status(500).type("text/plain").send("Something went wrong on our side.");
+        }
+      });
+  };
 }
 
 export function createApp(options: { build: ServerBuild; config: AppConfig; publicDir?: string }) {
@@ -44,17 +66,17 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   const publicDir = options.publicDir ?? path.resolve("public");
   const app = express();
   app.disable("x-powered-by");
-  // Every request gets its own scope for values computed once per request (the session user).
-  app.use((_req, _res, next) => runInRequestScope(next));
+  // Every request gets its own scope (request id, session user), a log line and metrics.
+  app.use(requestObserver({ build, logRequests: config.logRequests }));
   app.set("trust proxy", config.trustProxy);
   app.use(compression());
-  if (config.logRequests) app.use(requestLog);
   app.use(securityMiddleware({ appUrl: config.appUrl, corsOrigins: config.corsOrigins }));
+  app.get("/metrics", metricsEndpoint(config.metricsToken));
 
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", express.static(path.join(config.buildDir, "client"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(publicDir, { maxAge: "1h" }));
-  app.use("/uploads", uploadsStatic(config.uploadDir));
+  app.use(express.static(publicDir, { maxAge: "1h", setHeaders: nameRoute("(static)") }));
+  app.use("/uploads", config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir));
 
   app.all(
     "*",

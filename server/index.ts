@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { ConfigError, getConfig, loadDotEnv } from "../app/lib/config.server";
 import { closeDb, getDb, setDatabaseUrl } from "../app/lib/db.server";
+import { createLogger, getLogger } from "../app/lib/logger.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/lib/embedded-postgres.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
 import { migrateToLatest } from "../db/migrator";
@@ -16,7 +17,7 @@ import { createApp } from "./app";
  * migrate, seed a fresh embedded database, then serve the Remix build.
  */
 
-const log = (message: string) => console.log(message);
+const log = (message: string) => getLogger().info(message);
 
 async function main() {
   let config;
@@ -25,7 +26,12 @@ async function main() {
     config = getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      // No configuration, so no configured logger: JSON unless pretty was asked for.
+      const format = process.env.LOG_FORMAT === "pretty" ? "pretty" : "json";
+      createLogger({ logFormat: format, logLevel: "info" }).fatal(
+        { problems: error.problems },
+        error.message,
+      );
       process.exit(1);
     }
     throw error;
@@ -33,7 +39,9 @@ async function main() {
 
   const buildPath = path.join(config.buildDir, "index.js");
   if (!existsSync(buildPath)) {
-    console.error(`No build found at ${buildPath}: run \`npm run build\` first (npm start does it for you).`);
+    getLogger().fatal(
+      `No build found at ${buildPath}: run \`npm run build\` first (npm start does it for you).`,
+    );
     process.exit(1);
   }
 
@@ -81,7 +89,7 @@ async function main() {
     shuttingDown = true;
     log(`${signal} received: finishing open requests`);
     const force = setTimeout(() => {
-      console.error("Shutdown took longer than 10 s: exiting");
+      getLogger().error("Shutdown took longer than 10 s: exiting");
       process.exit(1);
     }, 10_000);
     force.unref();
@@ -100,6 +108,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error("The shop could not start:", error);
+  getLogger().fatal({ err: error }, "The shop could not start");
   process.exit(1);
 });

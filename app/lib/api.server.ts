@@ -1,3 +1,4 @@
+import { getLogger } from "./logger.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AppError, type FieldErrors } from "./errors.server";
 
@@ -56,7 +57,7 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
       return apiError(error.status, error.message, error.fieldErrors, error.headers);
     }
     if (error instanceof Response) return error;
-    console.error("API handler failed:", error);
+    getLogger().error({ err: error }, "API handler failed");
     return apiError(500, "Something went wrong on our side. Please try again later.");
   }
 }

@@ -4,6 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import type { SessionUser } from "~/services/users.server";
 import { verifyLogin } from "~/services/users.server";
 import { AppError, badRequest, forbidden, unauthorized } from "./errors.server";
+import { recordLoginFailureMetric } from "./metrics.server";
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "./schemas";
 import { getSessionUser } from "./session.server";
@@ -28,6 +29,7 @@ authenticator.use(
     const user = await verifyLogin(email, password);
     if (!user) {
       await recordLoginFailure(clientKey, email);
+      recordLoginFailureMetric();
       throw new AppError(401, INVALID_LOGIN_MESSAGE);
     }
     await recordLoginSuccess(email);

@@ -90,8 +90,58 @@ const envSchema = z
       emptyToUndefined,
       z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("true"),
     ),
+    LOG_FORMAT: z.preprocess(
+      emptyToUndefined,
+      z.enum(["json", "pretty"], { message: 'must be "json" or "pretty"' }).default("json"),
+    ),
+    LOG_LEVEL: z.preprocess(
+      emptyToUndefined,
+      z
+        .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+          message: "must be one of fatal, error, warn, info, debug, trace, silent",
+        })
+        .default("info"),
+    ),
+    METRICS_TOKEN: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().min(16, "must be at least 16 characters").optional(),
+    ),
+    S3_BUCKET: optionalString,
+    S3_ENDPOINT: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .url("must be an absolute URL such as https://s3.eu-central-1.amazonaws.com")
+        .refine((value) => /^https?:/.test(value), { message: "must start with http:// or https://" })
+        .optional(),
+    ),
+    S3_REGION: z.preprocess(emptyToUndefined, z.string().trim().default("us-east-1")),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_PUBLIC_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .url("must be an absolute URL such as https://cdn.example.com/uploads")
+        .refine((value) => /^https?:/.test(value), { message: "must start with http:// or https://" })
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
+        message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together",
+      });
+    }
+    if (!env.S3_BUCKET && (env.S3_ENDPOINT || env.S3_PUBLIC_URL || env.S3_ACCESS_KEY_ID)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["S3_BUCKET"],
+        message: "is required when any other S3_ variable is set",
+      });
+    }
     if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
       ctx.addIssue({
         code: "custom",
@@ -135,6 +185,24 @@ export interface AppConfig {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   logRequests: boolean;
+  /** json: one JSON object per line (for machines); pretty: coloured lines for humans. */
+  logFormat: "json" | "pretty";
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Bearer token that /metrics requires; null: /metrics is off. */
+  metricsToken: string | null;
+  /** Uploads in an S3-compatible bucket instead of uploadDir; null: the local folder. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** For S3-compatible stores (MinIO, R2, …); undefined: AWS S3 of the region. */
+  endpoint: string | undefined;
+  region: string;
+  /** Both or neither; neither: the SDK's default chain (instance role, AWS_* variables). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Where the bucket is public (a CDN); undefined: the shop serves uploads at /uploads/. */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +262,21 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     buildDir: path.resolve(parsed.BUILD_DIR),
     trustProxy: parsed.TRUST_PROXY === "true",
     logRequests: parsed.LOG_REQUESTS === "true",
+    logFormat: parsed.LOG_FORMAT,
+    logLevel: parsed.LOG_LEVEL,
+    metricsToken: parsed.METRICS_TOKEN ?? null,
+    s3: parsed.S3_BUCKET
+      ? {
+          bucket: parsed.S3_BUCKET,
+          endpoint: parsed.S3_ENDPOINT,
+          region: parsed.S3_REGION,
+          credentials:
+            parsed.S3_ACCESS_KEY_ID && parsed.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: parsed.S3_ACCESS_KEY_ID, secretAccessKey: parsed.S3_SECRET_ACCESS_KEY }
+              : undefined,
+          publicUrl: parsed.S3_PUBLIC_URL?.replace(/\/+$/, ""),
+        }
+      : null,
   };
 }
 

@@ -61,3 +61,19 @@ export async function closeDb(): Promise<void> {
 export function setQueryListener(listener: ((sql: string) => void) | undefined): void {
   holder.__shopQueryListener = listener;
 }
+
+export interface PoolStats {
+  size: number;
+  using: number;
+  waiting: number;
+  max: number;
+}
+
+/** How this process's connection pool is used right now (null before the first query). */
+export function poolStats(): PoolStats | null {
+  const manager = holder.__shopDb?.sequelize.connectionManager as unknown as
+    { pool?: { size: number; using: number; waiting: number; maxSize: number } } | undefined;
+  const pool = manager?.pool;
+  if (!pool) return null;
+  return { size: pool.size, using: pool.using, waiting: pool.waiting, max: pool.maxSize };
+}

@@ -1,6 +1,7 @@
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { getDb } from "./db.server";
 import { tooManyRequests } from "./errors.server";
+import { recordRateLimitRefusal } from "./metrics.server";
 
 /**
  * Login throttling, stored in PostgreSQL so that every app instance sees the
@@ -60,6 +61,7 @@ export async function assertLoginAllowed(clientKey: string, email: string): Prom
   const waitMs = Math.max(...blocked);
   if (waitMs > 0) {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    recordRateLimitRefusal("login");
     throw tooManyRequests(retryMessage(seconds), seconds);
   }
 }

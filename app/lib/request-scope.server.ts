@@ -6,21 +6,43 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * the HTTP server (server/app.ts) opens one scope per request instead, and
  * everything that runs for that request sees it. Outside a scope (tests,
  * scripts) nothing is cached.
+ *
+ * The scope also carries what the logs say about the request: its id (every
+ * log line written while it runs names it) and the signed-in user.
  */
-type Scope = Map<string, unknown>;
+export interface RequestInfo {
+  requestId: string;
+  userId?: string;
+}
+
+interface Scope {
+  cache: Map<string, unknown>;
+  info: RequestInfo | undefined;
+}
 
 const holder = globalThis as typeof globalThis & { __shopRequestScope?: AsyncLocalStorage<Scope> };
 const storage = (holder.__shopRequestScope ??= new AsyncLocalStorage<Scope>());
 
 /** Runs `next` (and everything it starts) inside a fresh request scope. */
-export function runInRequestScope<T>(next: () => T): T {
-  return storage.run(new Map(), next);
+export function runInRequestScope<T>(next: () => T, info?: RequestInfo): T {
+  return storage.run({ cache: new Map(), info }, next);
 }
 
 /** `compute()` once per request scope and key; every call inside the scope gets the same value. */
 export function oncePerRequest<T>(key: string, compute: () => T): T {
   const scope = storage.getStore();
   if (!scope) return compute();
-  if (!scope.has(key)) scope.set(key, compute());
-  return scope.get(key) as T;
+  if (!scope.cache.has(key)) scope.cache.set(key, compute());
+  return scope.cache.get(key) as T;
+}
+
+/** The id and user of the request running now, or undefined outside a request. */
+export function currentRequestInfo(): RequestInfo | undefined {
+  return storage.getStore()?.info;
+}
+
+/** Tells the logs who the request's signed-in user is (the session lookup calls it). */
+export function noteRequestUser(userId: string | undefined): void {
+  const info = storage.getStore()?.info;
+  if (info && userId) info.userId = userId;
 }

@@ -3,7 +3,7 @@ import { Op, QueryTypes } from "sequelize";
 import type { SessionUser } from "~/services/users.server";
 import { getConfig } from "./config.server";
 import { getDb } from "./db.server";
-import { oncePerRequest } from "./request-scope.server";
+import { noteRequestUser, oncePerRequest } from "./request-scope.server";
 
 /**
  * Two cookies:
@@ -123,7 +123,12 @@ async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null
  */
 export function getSessionUser(request: Request): Promise<SessionUser | null> {
   const cookieHeader = request.headers.get("Cookie") ?? "";
-  return oncePerRequest(`session-user:${cookieHeader}`, () => loadSessionUser(cookieHeader));
+  return oncePerRequest(`session-user:${cookieHeader}`, () =>
+    loadSessionUser(cookieHeader).then((user) => {
+      noteRequestUser(user?.id);
+      return user;
+    }),
+  );
 }
 
 /** Starts a database session for `userId`; returns the Set-Cookie value. */

@@ -1,14 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { access, mkdir, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getConfig } from "./config.server";
+import { createS3Storage } from "./s3-storage.server";
 
 /**
- * Where uploaded files live. Callers only see this interface, so that an
- * S3-compatible store can replace the local folder without touching them.
- * Keys are names the shop generates (never a client's path).
+ * Where uploaded files live: a local folder (the default) or an S3-compatible
+ * bucket (S3_BUCKET, app/lib/s3-storage.server.ts). Callers only see this
+ * interface. Keys are names the shop generates (never a client's path).
  */
 export interface FileStorage {
+  /**
+   * The absolute URL that every upload URL of this store starts from: the
+   * bucket's public URL (S3_PUBLIC_URL) or the shop's own `<APP_URL>/uploads/`.
+   * Ends with a slash.
+   */
+  readonly publicBaseUrl: string;
   /** Stores `data` under a new generated key; returns the key and its public URL. */
   put(input: { data: Uint8Array; extension: string; contentType: string }): Promise<StoredFile>;
   /** The public URL of a key. */
@@ -18,6 +25,13 @@ export interface FileStorage {
   exists(key: string): Promise<boolean>;
   /** Removes a key; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** The bytes and type of a key, or null when there is no such file (what /uploads/ serves). */
+  read(key: string): Promise<StoredBytes | null>;
+}
+
+export interface StoredBytes {
+  data: Uint8Array;
+  contentType: string;
 }
 
 export interface StoredFile {
@@ -35,13 +49,28 @@ export function isStorageKey(key: string): boolean {
   return KEY_PATTERN.test(key);
 }
 
+/** The content type of a key, by the extension the shop gave it from the file's bytes. */
+export function contentTypeOfKey(key: string): string {
+  const extension = key.slice(key.lastIndexOf(".") + 1);
+  const types: Record<string, string> = {
+    jpg: "image/jpeg",
+    png: "image/png",
+    gif: "image/gif",
+    webp: "image/webp",
+    svg: "image/svg+xml",
+    bmp: "image/bmp",
+  };
+  return types[extension] ?? "application/octet-stream";
+}
+
 /** Files in a local folder (UPLOAD_DIR), served at /uploads/<key>. */
-export function createLocalStorage(directory: string): FileStorage {
+export function createLocalStorage(directory: string, appUrl = "http://localhost:3000"): FileStorage {
   const fileOf = (key: string) => {
     if (!isStorageKey(key)) throw new Error(`Not a storage key: ${key}`);
     return path.join(directory, key);
   };
   return {
+    publicBaseUrl: `${appUrl.replace(/\/+$/, "")}${UPLOADS_URL_PREFIX}`,
     async put({ data, extension }) {
       if (!/^[a-z0-9]{2,5}$/.test(extension)) throw new Error(`Unsupported extension: ${extension}`);
       await mkdir(directory, { recursive: true });
@@ -71,15 +100,37 @@ export function createLocalStorage(directory: string): FileStorage {
       if (!isStorageKey(key)) return;
       await rm(fileOf(key), { force: true });
     },
+    async read(key) {
+      if (!isStorageKey(key)) return null;
+      try {
+        return { data: await readFile(fileOf(key)), contentType: contentTypeOfKey(key) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
   };
 }
 
 const holder = globalThis as typeof globalThis & { __shopStorage?: FileStorage };
 
-/** The store of this process: the local folder of the configuration. */
+/** The store of this process: the configured bucket (S3_BUCKET), else the local folder. */
 export function getStorage(): FileStorage {
-  holder.__shopStorage ??= createLocalStorage(getConfig().uploadDir);
+  if (!holder.__shopStorage) {
+    const config = getConfig();
+    holder.__shopStorage = config.s3
+      ? createS3Storage(config.s3, config.appUrl)
+      : createLocalStorage(config.uploadDir, config.appUrl);
+  }
   return holder.__shopStorage;
+}
+
+/**
+ * Where this shop's uploads are publicly reachable (ends with a slash): the
+ * JSON API builds absolute image URLs from it.
+ */
+export function storagePublicBaseUrl(): string {
+  return getStorage().publicBaseUrl;
 }
 
 /** For tests: use another store (or the configured one again with undefined). */

@@ -3,6 +3,7 @@ import pg from "pg";
 import type { Sequelize } from "sequelize";
 import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/lib/db.server";
+import { getLogger } from "~/lib/logger.server";
 import {
   assertCaptureAmount,
   assertValidPaymentInput,
@@ -88,7 +89,7 @@ function simulatorPool(): pg.Pool {
       allowExitOnIdle: true,
     });
     // A dropped idle connection (the database restarting) must not crash the shop.
-    pool.on("error", (error) => console.error("Payment simulator connection failed:", error.message));
+    pool.on("error", (error) => getLogger().error({ err: error }, "Payment simulator connection failed"));
     holder.__shopSimulatorPools.set(sequelize, pool);
   }
   return pool;

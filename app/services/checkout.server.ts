@@ -4,6 +4,8 @@ import { ADDRESS_FIELDS } from "~/lib/address-schema";
 import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/lib/db.server";
 import { AppError, badRequest, conflict, notFound } from "~/lib/errors.server";
+import { getLogger } from "~/lib/logger.server";
+import { recordCheckoutOutcome, recordCheckoutRefusal } from "~/lib/metrics.server";
 import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/money";
 import { isUuid } from "~/lib/session.server";
 import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
@@ -350,6 +352,7 @@ export async function createOrderFromCart(
     throw error;
   }
   await models.Order.update({ paymentId: payment.providerOrderId }, { where: { id: prepared.orderId } });
+  recordCheckoutOutcome("created");
   return {
     orderId: prepared.orderId,
     approvalURL: payment.approvalUrl,
@@ -545,8 +548,9 @@ export async function captureOrderPayment(
           return refuse(409, shortageMessage(shortLine, available, true), "refunded");
         }
         if (capture?.status === "PENDING") {
-          console.error(
-            `Order ${order.id}: out of stock while PayPal capture ${capture.captureId} is pending; refund it once it completes`,
+          getLogger().error(
+            { orderId: order.id, captureId: capture.captureId },
+            "Out of stock while the PayPal capture is pending: refund it once it completes",
           );
         }
         await reject("failed", capture?.captureId ?? null);
@@ -646,7 +650,9 @@ export async function captureOrderPayment(
     })
     .catch(lockConflictAsAppError);
 
+  if (result.kind === "refused") recordCheckoutRefusal(result.error.reason);
   if (result.kind === "refused") throw result.error;
+  if (result.kind === "paid" && !result.alreadyPaid) recordCheckoutOutcome("captured");
   // Read after the commit: what the shopper sees is what was stored.
   const order = await getOrderForUser(user.id, result.orderId);
   return result.kind === "paid"

@@ -1,0 +1,49 @@
+import pino, { type DestinationStream, type Logger } from "pino";
+import pretty from "pino-pretty";
+import type { AppConfig } from "./config.server";
+import { getConfig } from "./config.server";
+import { currentRequestInfo } from "./request-scope.server";
+
+/**
+ * The shop's one logger (pino): a JSON object per line on stdout, or coloured
+ * lines for humans with LOG_FORMAT=pretty. Every line written while a request
+ * runs carries its `requestId`. Kept on globalThis because the HTTP server and
+ * the Remix build are separate module graphs that must share one stream.
+ */
+
+const holder = globalThis as typeof globalThis & { __shopLogger?: Logger };
+
+export function createLogger(
+  options: Pick<AppConfig, "logFormat" | "logLevel">,
+  destination?: DestinationStream,
+): Logger {
+  const stream =
+    destination ??
+    (options.logFormat === "pretty"
+      ? pretty({ colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", sync: true })
+      : // Synchronous: a line written just before the process exits is never lost.
+        pino.destination({ fd: 1, sync: true }));
+  return pino(
+    {
+      level: options.logLevel,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+      mixin() {
+        const info = currentRequestInfo();
+        return info ? { requestId: info.requestId } : {};
+      },
+    },
+    stream,
+  );
+}
+
+export function getLogger(): Logger {
+  holder.__shopLogger ??= createLogger(getConfig());
+  return holder.__shopLogger;
+}
+
+/** For tests: log somewhere else (or to the configured place again with undefined). */
+export function setLogger(logger: Logger | undefined): void {
+  holder.__shopLogger = logger;
+}

@@ -1,0 +1,122 @@
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import type { ServerBuild } from "@remix-run/node";
+import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import type { NextFunction, Request, Response } from "express";
+import { getLogger } from "../app/lib/logger.server";
+import { observeHttpRequest, renderMetrics } from "../app/lib/metrics.server";
+import { runInRequestScope, type RequestInfo } from "../app/lib/request-scope.server";
+
+/**
+ * What an operator sees of each request: a request id (X-Request-Id, taken
+ * from the caller or made, echoed in the response), one JSON log line when it
+ * finishes, and the Prometheus counters and latency histogram served at
+ * /metrics. Routes are named by their pattern (/shop/product/:id), matched on
+ * the Remix build's route manifest here in Express: that covers pages, data
+ * requests and resource routes alike, and never puts a raw URL in a label.
+ */
+
+/** An id a proxy or client sent is kept only when it is short and plain. */
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestIdOf(header: string | undefined): string {
+  return header && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
+}
+
+/** Labels for what Express serves before Remix; the locals key lets those handlers name themselves. */
+export const ROUTE_LOCAL = "routePattern";
+export const UNMATCHED_ROUTE = "(unmatched)";
+
+/** A function from a URL path to the pattern of the deepest Remix route that matches it. */
+export function createRoutePatternMatcher(routes: ServerBuild["routes"] | undefined) {
+  const entries = Object.values(routes ?? {});
+  const childrenOf = (parentId: string | undefined): AgnosticRouteObject[] =>
+    entries
+      .filter((route) => route.parentId === parentId)
+      .map((route) =>
+        route.index
+          ? { id: route.id, path: route.path, index: true }
+          : { id: route.id, path: route.path, children: childrenOf(route.id) },
+      );
+  const tree = childrenOf(undefined);
+  return (pathname: string): string => {
+    const matches = matchRoutes(tree, pathname);
+    if (!matches) return UNMATCHED_ROUTE;
+    const parts = matches.flatMap((match) => (match.route.path ? [match.route.path] : []));
+    return `/${parts.join("/")}`.replace(/\/+/g, "/");
+  };
+}
+
+function routeOf(req: Request, res: Response, matchRemixRoute: (pathname: string) => string): string {
+  const named = res.locals[ROUTE_LOCAL] as string | undefined;
+  if (named) return named;
+  if (req.path.startsWith("/build/")) return "/build/*";
+  return matchRemixRoute(req.path);
+}
+
+/**
+ * Opens the request scope (app/lib/request-scope.server.ts) with the request
+ * id, echoes it, and when the response is finished counts it and (unless
+ * LOG_REQUESTS=false) logs it.
+ */
+export function requestObserver(options: { build: ServerBuild; logRequests: boolean }) {
+  const matchRemixRoute = createRoutePatternMatcher(options.build.routes);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const info: RequestInfo = { requestId: requestIdOf(req.get("X-Request-Id")) };
+    res.setHeader("X-Request-Id", info.requestId);
+    res.on("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeOf(req, res, matchRemixRoute);
+      observeHttpRequest({ method: req.method, route, status: res.statusCode, seconds });
+      if (!options.logRequests) return;
+      getLogger().info(
+        {
+          type: "request",
+          requestId: info.requestId,
+          method: req.method,
+          route,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Math.round(seconds * 1e4) / 10,
+          ...(info.userId ? { userId: info.userId } : {}),
+        },
+        "request finished",
+      );
+    });
+    runInRequestScope(next, info);
+  };
+}
+
+function digest(value: string) {
+  return createHash("sha256").update(value).digest();
+}
+
+/**
+ * GET /metrics: off (falls through to the 404 page) unless METRICS_TOKEN is
+ * set, then only for `Authorization: Bearer <token>`.
+ */
+export function metricsEndpoint(token: string | null) {
+  const expected = token ? digest(token) : null;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!expected) return next();
+    res.locals[ROUTE_LOCAL] = "/metrics";
+    res.setHeader("Cache-Control", "no-store");
+    const presented = /^Bearer\s+(.+)$/i.exec(req.get("Authorization") ?? "")?.[1]?.trim();
+    if (!presented || !timingSafeEqual(digest(presented), expected)) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+      res.status(401).type("text/plain").send("A valid bearer token is required for /metrics\n");
+      return;
+    }
+    renderMetrics().then(
+      ({ contentType, body }) => res.type(contentType).send(body),
+      (error: unknown) => next(error),
+    );
+  };
+}
+
+/** For express.static's setHeaders: names the route of the files it serves. */
+export function nameRoute(pattern: string) {
+  return (res: { locals: Record<string, unknown> }) => {
+    res.locals[ROUTE_LOCAL] = pattern;
+  };
+}
