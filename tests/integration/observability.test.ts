@@ -118,7 +118,7 @@ describe("the HTTP layer: request ids, request lines and /metrics", () => {
 
   it("serves /metrics only for the bearer token, never to anybody else", async () => {
     for (const headers of [
-      {},
+      {} as Record<string, string>,
       { Authorization: "Bearer wrong-token-0123456789" },
       { Authorization: token },
     ]) {

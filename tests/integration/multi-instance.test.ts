@@ -1,0 +1,209 @@
+import { QueryTypes } from "sequelize";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { closeDb, getDb, setDatabaseUrl } from "../../app/lib/db.server";
+import { dropDatabase, ensureDatabaseExists } from "../../app/lib/embedded-postgres.server";
+import { LOGIN_LIMITS } from "../../app/lib/rate-limit.server";
+import { migrations } from "../../db/migrations/index";
+import {
+  ensureFreshBuild,
+  startAppProcess,
+  waitUntilHealthy,
+  type AppProcess,
+} from "../support/app-processes";
+import { createTestUser } from "../support/database";
+import { startLocalS3, type LocalS3 } from "../support/s3";
+import { createProductRow, PNG_BYTES } from "./admin-support";
+
+/**
+ * Two real app processes (A on 3162, B on 3163) started at the same moment on
+ * one fresh PostgreSQL database and one bucket (s3rver on 3164), as behind a
+ * load balancer: whatever one instance did, the other sees.
+ */
+const METRICS_TOKEN = "multi-instance-metrics-token";
+const CLIENT_IP = "203.0.113.7";
+
+const databaseName = `shop_multi_${process.pid}`;
+const adminUrl = (() => {
+  const url = new URL(inject("testDatabaseUrl"));
+  url.pathname = "/postgres";
+  return url.toString();
+})();
+const databaseUrl = (() => {
+  const url = new URL(inject("testDatabaseUrl"));
+  url.pathname = `/${databaseName}`;
+  return url.toString();
+})();
+
+let s3: LocalS3;
+let a: AppProcess;
+let b: AppProcess;
+
+beforeAll(async () => {
+  ensureFreshBuild();
+  await dropDatabase(adminUrl, databaseName);
+  await ensureDatabaseExists(adminUrl, databaseName);
+  s3 = await startLocalS3(3164);
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET: "multi-instance-session-secret-0123",
+    APP_URL: "http://127.0.0.1:3162",
+    TRUST_PROXY: "true",
+    LOG_REQUESTS: "true",
+    ...s3.env,
+  };
+  // Both at once: the migrations must run exactly once between them.
+  a = startAppProcess("a", 3162, { ...shared, METRICS_TOKEN });
+  b = startAppProcess("b", 3163, shared);
+  await Promise.all([waitUntilHealthy(a), waitUntilHealthy(b)]);
+  // This file's own queries (fixtures) go to the instances' database.
+  await closeDb();
+  setDatabaseUrl(databaseUrl);
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await closeDb();
+  await s3?.close();
+  await dropDatabase(adminUrl, databaseName);
+}, 60_000);
+
+function call(app: AppProcess, path: string, init: RequestInit & { cookie?: string } = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("X-Forwarded-For", CLIENT_IP);
+  if (init.cookie) headers.set("Cookie", init.cookie);
+  return fetch(`${app.base}${path}`, { ...init, headers });
+}
+
+function postJson(app: AppProcess, path: string, body: unknown, cookie?: string) {
+  return call(app, path, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json" },
+    cookie,
+  });
+}
+
+async function signIn(app: AppProcess, email: string, password = "password123") {
+  const response = await postJson(app, "/api/auth/login", { email, password });
+  expect(response.status).toBe(200);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+describe("two app instances on one database and one bucket", () => {
+  it("started at the same moment, they ran each migration exactly once", async () => {
+    const rows = await getDb().sequelize.query<{ name: string }>("SELECT name FROM schema_migrations", {
+      type: QueryTypes.SELECT,
+    });
+    expect(rows.map((row) => row.name).sort()).toEqual(migrations.map((m) => m.name).sort());
+    const migrated = [...a.logs, ...b.logs]
+      .map((line) => String(line.msg ?? ""))
+      .filter((msg) => msg.startsWith("Migrated "));
+    expect(migrated.sort()).toEqual(migrations.map((m) => `Migrated ${m.name}`).sort());
+  });
+
+  it("a shopper signed in on A is signed in on B", async () => {
+    const user = await createTestUser({ email: "both@example.com" });
+    const cookie = await signIn(a, user.email);
+    const check = await call(b, "/api/auth/check-auth", { cookie });
+    expect(check.status).toBe(200);
+    expect(await check.json()).toMatchObject({ success: true, user: { id: user.id } });
+    const page = await call(b, "/shop/account", { cookie, redirect: "manual" });
+    expect(page.status).toBe(200);
+  });
+
+  it("the cart changed on A is the cart on B", async () => {
+    const user = await createTestUser();
+    const product = await createProductRow({ title: "Shared Scarf", totalStock: 9 });
+    const cookie = await signIn(a, user.email);
+    const added = await postJson(
+      a,
+      "/api/shop/cart/add",
+      { userId: user.id, productId: product.id, quantity: 2 },
+      cookie,
+    );
+    expect(added.status).toBe(200);
+    const cart = await call(b, `/api/shop/cart/get/${user.id}`, { cookie });
+    expect(cart.status).toBe(200);
+    expect(JSON.stringify(await cart.json())).toMatch(
+      new RegExp(`"productId":"${product.id}".*"quantity":2`),
+    );
+  });
+
+  it("an image an admin uploads through A is served by B, with nosniff and the sandboxing CSP", async () => {
+    const admin = await createTestUser({ role: "admin" });
+    const cookie = await signIn(a, admin.email);
+    const form = new FormData();
+    form.append("my_file", new File([PNG_BYTES], "photo.png", { type: "image/png" }));
+    const uploaded = await call(a, "/api/admin/products/upload-image", {
+      method: "POST",
+      body: form,
+      cookie,
+    });
+    expect(uploaded.status).toBe(201);
+    const url = ((await uploaded.json()) as { result: { url: string } }).result.url;
+    expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
+    const served = await call(b, url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/png");
+    expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(served.headers.get("Content-Security-Policy")).toContain("sandbox");
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(Buffer.from(PNG_BYTES));
+    expect(await s3.keys()).toContain(url.slice("/uploads/".length));
+  });
+
+  it("login limits count the attempts made on both instances", async () => {
+    const user = await createTestUser({ email: "guessed@example.com" });
+    for (let i = 0; i < LOGIN_LIMITS.perAccount.points; i++) {
+      const wrong = await postJson(i % 2 ? b : a, "/api/auth/login", { email: user.email, password: "nope" });
+      expect(wrong.status).toBe(401);
+    }
+    // Even the right password is refused now, on either instance.
+    for (const app of [a, b]) {
+      const locked = await postJson(app, "/api/auth/login", { email: user.email, password: "password123" });
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    }
+  });
+
+  it("logs one JSON line per request with the request id, route pattern and signed-in user", async () => {
+    const user = await createTestUser();
+    const cookie = await signIn(b, user.email);
+    const response = await call(b, `/api/shop/cart/get/${user.id}`, {
+      cookie,
+      headers: { "X-Request-Id": "lb-trace-0001" },
+    });
+    expect(response.headers.get("X-Request-Id")).toBe("lb-trace-0001");
+    await expect
+      .poll(() => b.logs.find((line) => line.requestId === "lb-trace-0001"))
+      .toMatchObject({
+        type: "request",
+        method: "GET",
+        route: "/api/shop/cart/get/:userId",
+        status: 200,
+        userId: user.id,
+        durationMs: expect.any(Number),
+      });
+  });
+
+  it("serves /metrics with route patterns where METRICS_TOKEN is set, and nowhere else", async () => {
+    const metrics = await call(a, "/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toMatch(
+      /shop_http_requests_total\{method="POST",route="\/api\/auth\/login",status="429"\} 1/,
+    );
+    expect(text).toMatch(
+      /shop_http_requests_total\{method="POST",route="\/api\/shop\/cart\/add",status="200"\} 1/,
+    );
+    expect(text).not.toMatch(/route="\/api\/shop\/cart\/get\/[0-9a-f]/);
+    expect(text).toMatch(/shop_login_failures_total [1-9]/);
+    expect(text).toMatch(/shop_db_pool_size [1-9]/);
+    expect((await call(a, "/metrics")).status).toBe(401);
+    const elsewhere = await call(b, "/metrics");
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.text()).not.toContain("shop_http_requests_total");
+  });
+});
