@@ -7,7 +7,7 @@ import type { AppConfig } from "../app/lib/config.server";
 import { isAppError } from "../app/lib/errors.server";
 import { getLogger } from "../app/lib/logger.server";
 import { getStorage, isStorageKey } from "../app/lib/storage.server";
-import { metricsEndpoint, nameRoute, requestObserver } from "./observability";
+import { errorResponder, metricsEndpoint, nameRoute, requestObserver } from "./observability";
 import { securityMiddleware } from "./security";
 
 /**
@@ -89,5 +89,6 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
       }),
     }),
   );
+  app.use(errorResponder());
   return app;
 }

@@ -120,3 +120,31 @@ export function nameRoute(pattern: string) {
     res.locals[ROUTE_LOCAL] = pattern;
   };
 }
+
+/**
+ * The last error handler: whatever reached Express unhandled is logged with
+ * the request id and its stack; the client gets a plain message, never the
+ * error's details (a 4xx keeps its status and says what was wrong).
+ */
+export function errorResponder() {
+  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const candidate = error as {
+      status?: unknown;
+      statusCode?: unknown;
+      expose?: unknown;
+      message?: unknown;
+    };
+    const status = Number(candidate?.status ?? candidate?.statusCode);
+    const clientError = Number.isInteger(status) && status >= 400 && status < 500;
+    const requestId = res.getHeader("X-Request-Id");
+    if (clientError) {
+      getLogger().warn({ requestId, status, message: String(candidate.message) }, "Request refused");
+      const message = candidate.expose ? String(candidate.message) : "The request could not be handled";
+      res.status(status).type("text/plain").send(`${message}\n`);
+      return;
+    }
+    getLogger().error({ requestId, err: error, method: req.method, path: req.path }, "Request failed");
+    res.status(500).type("text/plain").send("Something went wrong on our side. Please try again later.\n");
+  };
+}

@@ -18,11 +18,16 @@ export function createLogger(
   destination?: DestinationStream,
 ): Logger {
   const stream =
-    destination ??
-    (options.logFormat === "pretty"
-      ? pretty({ colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", sync: true })
+    options.logFormat === "pretty"
+      ? pretty({
+          colorize: !destination,
+          translateTime: "SYS:HH:MM:ss.l",
+          ignore: "pid,hostname",
+          sync: true,
+          destination: destination ?? 1,
+        })
       : // Synchronous: a line written just before the process exits is never lost.
-        pino.destination({ fd: 1, sync: true }));
+        (destination ?? pino.destination({ fd: 1, sync: true }));
   return pino(
     {
       level: options.logLevel,

@@ -55,6 +55,22 @@ beforeEach(async () => {
 });
 afterEach(() => setLogger(undefined));
 
+describe("log formats", () => {
+  it("writes coloured-free human lines with LOG_FORMAT=pretty, JSON objects otherwise", () => {
+    let written = "";
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        written += chunk.toString();
+        done();
+      },
+    });
+    createLogger({ logFormat: "pretty", logLevel: "info" }, sink).info({ orderId: "o-1" }, "hello humans");
+    expect(written).toMatch(/INFO.*hello humans/);
+    expect(written).toContain('orderId: "o-1"');
+    expect(() => JSON.parse(written)).toThrow();
+  });
+});
+
 describe("route patterns", () => {
   // The shape of the Remix build's manifest for a few of the shop's flat routes.
   const routes = {
@@ -187,6 +203,35 @@ describe("the HTTP layer: request ids, request lines and /metrics", () => {
 });
 
 describe("errors", () => {
+  it("logs an error that reaches Express with the request id and stack; the client gets a plain 500", async () => {
+    const config = parseConfig({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "shop-observe-")),
+      SESSION_SECRET: "observe-test-secret-0123456789",
+      LOG_REQUESTS: "false",
+    });
+    // An empty build makes Remix's handler throw: an error nobody caught before Express.
+    const app = createApp({ build: {} as ServerBuild, config, publicDir: path.join(config.dataDir, "p") });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/shop/home`);
+      expect(response.status).toBe(500);
+      const body = await response.text();
+      expect(body).toBe("Something went wrong on our side. Please try again later.\n");
+      const requestId = response.headers.get("X-Request-Id");
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: 50,
+          requestId,
+          path: "/shop/home",
+          err: expect.objectContaining({ stack: expect.stringMatching(/Error/) }),
+        }),
+      );
+    } finally {
+      server.close();
+    }
+  });
+
   it("logs an API handler's failure with the request id and the stack, and tells the client nothing of it", async () => {
     const response = await runInRequestScope(
       () => runApiHandler(() => Promise.reject(new Error("secret detail of the failure"))),

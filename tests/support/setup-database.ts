@@ -8,6 +8,8 @@ import { closeDb, setDatabaseUrl } from "../../app/lib/db.server";
 process.env.SESSION_SECRET ??= "test-session-secret-0123456789abcdef";
 process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "shop-test-data-"));
 process.env.LOG_REQUESTS = "false";
+// Tests that check logs give themselves a logger (setLogger); the others stay quiet.
+process.env.LOG_LEVEL ??= "silent";
 setDatabaseUrl(inject("testDatabaseUrl"));
 
 afterAll(async () => {
