@@ -1,6 +1,5 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { ServerBuild } from "@remix-run/node";
-import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { NextFunction, Request, Response } from "express";
 import { getLogger } from "../app/lib/logger.server";
 import { observeHttpRequest, renderMetrics } from "../app/lib/metrics.server";
@@ -26,24 +25,55 @@ export function requestIdOf(header: string | undefined): string {
 export const ROUTE_LOCAL = "routePattern";
 export const UNMATCHED_ROUTE = "(unmatched)";
 
-/** A function from a URL path to the pattern of the deepest Remix route that matches it. */
+interface CompiledRoute {
+  pattern: string;
+  score: number;
+  order: number;
+  regexp: RegExp;
+}
+
+/** React Router's ranking: static segments beat dynamic ones, which beat splats; index routes win ties. */
+function scoreOf(pattern: string, index: boolean): number {
+  const segments = pattern.split("/");
+  let score = segments.length + (segments.includes("*") ? -2 : 0) + (index ? 2 : 0);
+  for (const segment of segments) {
+    if (segment === "*") continue;
+    score += segment.startsWith(":") ? 3 : segment === "" ? 1 : 10;
+  }
+  return score;
+}
+
+/** React Router's path matching (case-insensitive, trailing slashes ignored, `*` for the rest). */
+function compile(pattern: string): RegExp {
+  const splat = pattern === "/*" || pattern.endsWith("/*");
+  const head = pattern
+    .replace(/\/*\*?$/, "")
+    .replace(/[\\.*+^${}|()[\]]/g, "\\$&")
+    .replace(/\/:[\w-]+/g, "/[^/]+");
+  return new RegExp(`^${head}${splat ? (pattern === "/*" ? "(?:/.*)?$" : "(?:/.+|/*)$") : "/*$"}`, "i");
+}
+
+/**
+ * A function from a URL path to the pattern of the route that Remix would
+ * answer it with. The manifest is compiled once (matchRoutes would flatten and
+ * rank it again on every request).
+ */
 export function createRoutePatternMatcher(routes: ServerBuild["routes"] | undefined) {
   const entries = Object.values(routes ?? {});
-  const childrenOf = (parentId: string | undefined): AgnosticRouteObject[] =>
-    entries
-      .filter((route) => route.parentId === parentId)
-      .map((route) =>
-        route.index
-          ? { id: route.id, path: route.path, index: true }
-          : { id: route.id, path: route.path, children: childrenOf(route.id) },
-      );
-  const tree = childrenOf(undefined);
-  return (pathname: string): string => {
-    const matches = matchRoutes(tree, pathname);
-    if (!matches) return UNMATCHED_ROUTE;
-    const parts = matches.flatMap((match) => (match.route.path ? [match.route.path] : []));
-    return `/${parts.join("/")}`.replace(/\/+/g, "/");
+  const byId = new Map(entries.map((route) => [route.id, route]));
+  const fullPattern = (id: string | undefined): string => {
+    const route = id ? byId.get(id) : undefined;
+    if (!route) return "";
+    const parent = fullPattern(route.parentId);
+    return route.path ? `${parent}/${route.path}` : parent;
   };
+  const compiled: CompiledRoute[] = entries.map((route, order) => {
+    const pattern = `/${fullPattern(route.id)}`.replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
+    return { pattern, order, score: scoreOf(pattern, Boolean(route.index)), regexp: compile(pattern) };
+  });
+  compiled.sort((x, y) => y.score - x.score || x.order - y.order);
+  return (pathname: string): string =>
+    compiled.find((route) => route.regexp.test(pathname))?.pattern ?? UNMATCHED_ROUTE;
 }
 
 function routeOf(req: Request, res: Response, matchRemixRoute: (pathname: string) => string): string {

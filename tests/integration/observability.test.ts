@@ -83,6 +83,16 @@ describe("route patterns", () => {
       parentId: "routes/shop",
       path: "product/:id",
     },
+    "routes/api.shop.cart.add": {
+      id: "routes/api.shop.cart.add",
+      parentId: "root",
+      path: "api/shop/cart/add",
+    },
+    "routes/api.shop.cart.$userId.$productId": {
+      id: "routes/api.shop.cart.$userId.$productId",
+      parentId: "root",
+      path: "api/shop/cart/:userId/:productId",
+    },
     "routes/api.shop.cart.get.$userId": {
       id: "routes/api.shop.cart.get.$userId",
       parentId: "root",
@@ -100,6 +110,14 @@ describe("route patterns", () => {
     expect(patternOf("/api/shop/cart/get/abc")).toBe("/api/shop/cart/get/:userId");
     expect(patternOf("/api/nothing/here")).toBe("/api/*");
     expect(patternOf("/some/random/page-123")).toBe("/*");
+    // The same choices as React Router: static beats dynamic, case and a trailing slash do not matter.
+    expect(patternOf("/api/shop/cart/add")).toBe("/api/shop/cart/add");
+    expect(patternOf("/api/shop/cart/u-1/p-2")).toBe("/api/shop/cart/:userId/:productId");
+    expect(patternOf("/api/shop/cart/u-1/p-2/more")).toBe("/api/*");
+    expect(patternOf("/SHOP/Listing/")).toBe("/shop/listing");
+    expect(patternOf("/shop")).toBe("/shop");
+    expect(patternOf("/api")).toBe("/api/*");
+    expect(patternOf("/shop/product/a.b")).toBe("/shop/product/:id");
     expect(createRoutePatternMatcher({} as ServerBuild["routes"])("/x")).toBe(UNMATCHED_ROUTE);
   });
 
