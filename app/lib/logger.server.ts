@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import pino, { type DestinationStream, type Logger } from "pino";
-import pretty from "pino-pretty";
+import type PinoPretty from "pino-pretty";
 import type { AppConfig } from "./config.server";
 import { getConfig } from "./config.server";
 import { currentRequestInfo } from "./request-scope.server";
@@ -13,13 +14,18 @@ import { currentRequestInfo } from "./request-scope.server";
 
 const holder = globalThis as typeof globalThis & { __shopLogger?: Logger };
 
+/** pino-pretty is for a developer's terminal: loaded only when LOG_FORMAT=pretty asks for it. */
+function loadPretty(): typeof PinoPretty {
+  return createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
+}
+
 export function createLogger(
   options: Pick<AppConfig, "logFormat" | "logLevel">,
   destination?: DestinationStream,
 ): Logger {
   const stream =
     options.logFormat === "pretty"
-      ? pretty({
+      ? loadPretty()({
           colorize: !destination,
           translateTime: "SYS:HH:MM:ss.l",
           ignore: "pid,hostname",

@@ -1,11 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "./config.server";
 import { AppError } from "./errors.server";
 import { contentTypeOfKey, isStorageKey, UPLOADS_URL_PREFIX, type FileStorage } from "./storage.server";
@@ -22,8 +16,12 @@ import { contentTypeOfKey, isStorageKey, UPLOADS_URL_PREFIX, type FileStorage } 
 
 export const UPLOAD_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
+/** The AWS SDK is large: loaded on first use, so that a shop on the local folder never pays for it. */
+const loadSdk = () => import("@aws-sdk/client-s3");
+
 /** The client of one configuration; path-style addressing for custom endpoints (MinIO, s3rver). */
-export function createS3Client(config: S3Config): S3Client {
+export async function createS3Client(config: S3Config): Promise<S3Client> {
+  const { S3Client } = await loadSdk();
   return new S3Client({
     region: config.region,
     endpoint: config.endpoint,
@@ -50,11 +48,13 @@ function unavailable(error: unknown): never {
   throw error;
 }
 
-export function createS3Storage(
-  config: S3Config,
-  appUrl: string,
-  client = createS3Client(config),
-): FileStorage {
+export function createS3Storage(config: S3Config, appUrl: string): FileStorage {
+  let connection: Promise<{ sdk: Awaited<ReturnType<typeof loadSdk>>; client: S3Client }> | undefined;
+  const s3 = () =>
+    (connection ??= Promise.all([loadSdk(), createS3Client(config)]).then(([sdk, client]) => ({
+      sdk,
+      client,
+    })));
   const { bucket, publicUrl } = config;
   const url = (key: string) => (publicUrl ? `${publicUrl}/${key}` : `${UPLOADS_URL_PREFIX}${key}`);
   return {
@@ -62,9 +62,10 @@ export function createS3Storage(
     async put({ data, extension, contentType }) {
       if (!/^[a-z0-9]{2,5}$/.test(extension)) throw new Error(`Unsupported extension: ${extension}`);
       const key = `${randomUUID()}.${extension}`;
+      const { sdk, client } = await s3();
       await client
         .send(
-          new PutObjectCommand({
+          new sdk.PutObjectCommand({
             Bucket: bucket,
             Key: key,
             Body: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
@@ -89,7 +90,8 @@ export function createS3Storage(
     async exists(key) {
       if (!isStorageKey(key)) return false;
       try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        const { sdk, client } = await s3();
+        await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
         return true;
       } catch (error) {
         if (statusOf(error) === 404) return false;
@@ -98,14 +100,16 @@ export function createS3Storage(
     },
     async delete(key) {
       if (!isStorageKey(key)) return;
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch((error: unknown) => {
+      const { sdk, client } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key })).catch((error: unknown) => {
         if (statusOf(error) !== 404) unavailable(error);
       });
     },
     async read(key) {
       if (!isStorageKey(key)) return null;
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const { sdk, client } = await s3();
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
         const data = await object.Body!.transformToByteArray();
         // The type comes from the key the shop chose, never from what the bucket says.
         return { data, contentType: contentTypeOfKey(key) };

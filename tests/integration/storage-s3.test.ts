@@ -60,9 +60,9 @@ describe("S3 storage", () => {
     expect(stored.url).toBe(`/uploads/${stored.key}`);
     expect(storage.keyOf(stored.url)).toBe(stored.key);
     expect(await s3.keys()).toContain(stored.key);
-    const head = await createS3Client(s3.config).send(
-      new HeadObjectCommand({ Bucket: s3.config.bucket, Key: stored.key }),
-    );
+    const head = await (
+      await createS3Client(s3.config)
+    ).send(new HeadObjectCommand({ Bucket: s3.config.bucket, Key: stored.key }));
     expect(head.ContentType).toBe("image/png");
     expect(head.CacheControl).toBe("public, max-age=31536000, immutable");
     expect(await storage.exists(stored.key)).toBe(true);

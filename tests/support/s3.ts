@@ -38,7 +38,7 @@ export async function startLocalS3(port: number, bucket = "shop-uploads"): Promi
     credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
     publicUrl: undefined,
   };
-  const client = createS3Client(config);
+  const client = await createS3Client(config);
   return {
     config,
     env: {
