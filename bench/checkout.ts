@@ -132,7 +132,7 @@ async function createShoppers(count: number, prefix: string): Promise<Shopper[]>
       city: "Loadtown",
       pincode: "LT1 1AA",
       phone: "+44 20 0000 0000",
-      notes: "",
+      notes: "Leave at the door",
     })),
   );
   const shoppers: Shopper[] = [];
