@@ -23,6 +23,7 @@ export default defineConfig({
       "tests/integration/checkout-paypal.test.ts",
       "tests/integration/checkout-reconcile.test.ts",
       "tests/integration/checkout-load.test.ts",
+      "tests/integration/checkout-states.test.ts",
       "tests/integration/order-lifecycle.test.ts",
       "tests/integration/admin-orders.test.ts",
       "tests/integration/cart-service.test.ts",
