@@ -8,6 +8,7 @@ import { closeDb, getDb, setDatabaseUrl } from "../app/lib/db.server";
 import { createLogger, getLogger } from "../app/lib/logger.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/lib/embedded-postgres.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
+import { startPaymentReconciler } from "../app/services/checkout/reconcile.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
 import { createApp } from "./app";
@@ -60,6 +61,9 @@ async function main() {
     await seedDemoAccounts(db, log);
   }
 
+  // Settles checkouts that a crash or a lost provider answer left open: now, then every minute.
+  const reconciler = startPaymentReconciler(log);
+
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const app = createApp({ build, config });
   const server: Server = app.listen(config.port, config.host, () => {
@@ -97,6 +101,7 @@ async function main() {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    await reconciler.stop();
     await closeSimulatorPool();
     await closeDb();
     if (embedded) await embedded.stop();

@@ -1,5 +1,6 @@
 import { getLogger } from "./logger.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { ConnectionError } from "sequelize";
 import { AppError, type FieldErrors } from "./errors.server";
 
 /**
@@ -57,6 +58,14 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
       return apiError(error.status, error.message, error.fieldErrors, error.headers);
     }
     if (error instanceof Response) return error;
+    // The database is out of reach or its pool stayed exhausted (ConnectionAcquireTimeoutError):
+    // an outage, not a bug. The client may try again shortly.
+    if (error instanceof ConnectionError) {
+      getLogger().warn({ err: error }, "API handler could not reach the database");
+      return apiError(503, "The shop is very busy right now. Please try again in a moment.", undefined, {
+        "Retry-After": "5",
+      });
+    }
     getLogger().error({ err: error }, "API handler failed");
     return apiError(500, "Something went wrong on our side. Please try again later.");
   }

@@ -38,6 +38,19 @@ const originList = z.preprocess(
     }),
 );
 
+/** A whole number from `min` to `max`, `fallback` when unset. */
+function wholeNumber(min: number, max: number, fallback: number) {
+  return z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: "must be a number" })
+      .int("must be a whole number")
+      .min(min, `must be between ${min} and ${max}`)
+      .max(max, `must be between ${min} and ${max}`)
+      .default(fallback),
+  );
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.preprocess(
@@ -126,6 +139,12 @@ const envSchema = z
         .refine((value) => /^https?:/.test(value), { message: "must start with http:// or https://" })
         .optional(),
     ),
+    DATABASE_POOL_MAX: wholeNumber(1, 500, 10),
+    DATABASE_POOL_ACQUIRE_TIMEOUT_MS: wholeNumber(100, 120_000, 5_000),
+    PAYMENT_SIMULATOR_LATENCY_MS: wholeNumber(0, 60_000, 0),
+    PAYMENT_RECONCILE_INTERVAL_SECONDS: wholeNumber(0, 86_400, 60),
+    PAYMENT_RECONCILE_GRACE_SECONDS: wholeNumber(0, 86_400, 120),
+    PAYMENT_APPROVAL_TTL_MINUTES: wholeNumber(1, 43_200, 180),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -185,6 +204,16 @@ export interface AppConfig {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   logRequests: boolean;
+  /** The database pool: at most `max` connections; a request waits `acquireTimeoutMs` for one, then 503. */
+  databasePool: { max: number; acquireTimeoutMs: number };
+  /** A delay the payment simulator adds to create and capture, to stand in for PayPal's round trip. */
+  simulatorLatencyMs: number;
+  /**
+   * The payment reconciler (app/services/checkout/reconcile.server.ts): how often it runs (0: never),
+   * how long an order may sit unsettled before it is looked at, and how long a provider
+   * order awaits the shopper's approval before the order is cancelled.
+   */
+  reconcile: { intervalMs: number; graceMs: number; approvalTtlMs: number };
   /** json: one JSON object per line (for machines); pretty: coloured lines for humans. */
   logFormat: "json" | "pretty";
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -277,6 +306,16 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
           publicUrl: parsed.S3_PUBLIC_URL?.replace(/\/+$/, ""),
         }
       : null,
+    databasePool: {
+      max: parsed.DATABASE_POOL_MAX,
+      acquireTimeoutMs: parsed.DATABASE_POOL_ACQUIRE_TIMEOUT_MS,
+    },
+    simulatorLatencyMs: parsed.PAYMENT_SIMULATOR_LATENCY_MS,
+    reconcile: {
+      intervalMs: parsed.PAYMENT_RECONCILE_INTERVAL_SECONDS * 1000,
+      graceMs: parsed.PAYMENT_RECONCILE_GRACE_SECONDS * 1000,
+      approvalTtlMs: parsed.PAYMENT_APPROVAL_TTL_MINUTES * 60_000,
+    },
   };
 }
 

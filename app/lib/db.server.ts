@@ -21,13 +21,23 @@ interface Holder {
 }
 const holder = globalThis as typeof globalThis & Holder;
 
-export function createDatabase(url: string, options: { poolMax?: number } = {}): Database {
+/**
+ * The pool is small on purpose and a request waits only a few seconds for a
+ * connection: an exhausted pool then fails fast with Sequelize's
+ * ConnectionAcquireTimeoutError (answered 503 with Retry-After) instead of a
+ * 30 s hang. No transaction may ask for a second connection (ARCHITECTURE
+ * rule 9): with DATABASE_POOL_MAX=1 such code would wait for itself.
+ */
+export function createDatabase(
+  url: string,
+  options: { poolMax?: number; acquireTimeoutMs?: number } = {},
+): Database {
   const sequelize = new Sequelize(url, {
     dialect: "postgres",
     dialectModule: pg,
     logging: (sql) => holder.__shopQueryListener?.(sql),
     benchmark: false,
-    pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
+    pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: options.acquireTimeoutMs ?? 5_000 },
     define: { underscored: true },
   });
   return { sequelize, models: defineModels(sequelize) };
@@ -46,7 +56,8 @@ export function getDb(): Database {
         "No database configured: start the shop with `npm start` (embedded PostgreSQL) or set DATABASE_URL",
       );
     }
-    holder.__shopDb = createDatabase(url);
+    const { max, acquireTimeoutMs } = getConfig().databasePool;
+    holder.__shopDb = createDatabase(url, { poolMax: max, acquireTimeoutMs });
   }
   return holder.__shopDb;
 }

@@ -90,12 +90,12 @@ export function recordCheckoutOutcome(outcome: CheckoutOutcome): void {
 }
 
 /**
- * Counts a refused capture by its reason: a decline or a refund are outcomes;
- * other refusals (not approved yet, out of stock before any charge) are not.
+ * Counts a refused capture by its reason: a decline is an outcome; other
+ * refusals (not approved yet, out of stock before any charge) are not, and a
+ * refund is counted where the money goes back (checkout/refund.server.ts), once.
  */
 export function recordCheckoutRefusal(reason: string): void {
-  if (reason === "declined" || reason === "refunded") recordCheckoutOutcome(reason);
-  if (reason === "amountMismatch") recordCheckoutOutcome("refunded");
+  if (reason === "declined") recordCheckoutOutcome("declined");
 }
 
 export function recordLoginFailureMetric(): void {

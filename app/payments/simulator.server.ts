@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import type { Sequelize } from "sequelize";
 import { getConfig } from "~/lib/config.server";
@@ -242,6 +243,16 @@ export async function answerSimulatedPayment(
   });
 }
 
+/**
+ * PAYMENT_SIMULATOR_LATENCY_MS: the round trip of a real provider (PayPal
+ * answers in 0.5–3 s), spent before the simulator touches its records, so the
+ * shop really waits (the load benchmark uses 800 ms).
+ */
+async function providerLatency(): Promise<void> {
+  const latency = getConfig().simulatorLatencyMs;
+  if (latency > 0) await sleep(latency);
+}
+
 // --- The gateway -------------------------------------------------------------
 
 export function createSimulatorGateway(): PaymentGateway {
@@ -250,6 +261,7 @@ export function createSimulatorGateway(): PaymentGateway {
 
     async createOrder(input: CreatePaymentInput): Promise<CreatedPayment> {
       assertValidPaymentInput(input);
+      await providerLatency();
       const returnUrl = ownUrl(input.returnUrl, "return URL");
       const cancelUrl = ownUrl(input.cancelUrl, "cancel URL");
       const pool = simulatorPool();
@@ -284,6 +296,7 @@ export function createSimulatorGateway(): PaymentGateway {
     },
 
     async captureOrder(input: CaptureInput): Promise<CaptureResult> {
+      await providerLatency();
       const result = await inTransaction(async (client) => {
         const row = await findOrder(client, input.providerOrderId, true);
         if (!row) throw new PaymentOrderNotFoundError(input.providerOrderId);

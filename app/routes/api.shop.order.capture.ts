@@ -5,7 +5,8 @@ import { captureOrderPayment, CHECKOUT_TEXT, CheckoutError } from "~/services/ch
 /**
  * POST { paymentId, payerId, orderId } → 200 and the confirmed order. A
  * repeated capture of a paid order answers the same success (nothing is
- * charged twice). A pending capture answers 202 with `pending: true`.
+ * charged twice). A pending capture, or another request's capture of this
+ * order still in flight after a 10 s wait, answers 202 with `pending: true`.
  * Refusals: 402 declined and 409 not approved (both with `approvalURL`, where
  * the shopper chooses another way to pay), 409 out of stock / refunded /
  * cancelled, 404 unknown order, 502 the payment provider failed.

@@ -79,12 +79,18 @@ export async function listAddresses(userId: string): Promise<AddressJson[]> {
 }
 
 /** One of the user's addresses; 404 for anybody else's, an unknown or a malformed id. */
-export async function getAddress(userId: string, addressId: unknown): Promise<AddressJson> {
+export async function getAddress(
+  userId: string,
+  addressId: unknown,
+  transaction?: Transaction,
+): Promise<AddressJson> {
   if (!isUuid(userId) || !isUuid(addressId)) throw notFound(ADDRESS_NOT_FOUND);
   const row = await getDb().models.Address.findOne({
     where: { id: addressId, userId },
     attributes: [...ATTRIBUTES],
     raw: true,
+    // Inside the caller's transaction (the checkout): never a second pooled connection.
+    transaction,
   });
   if (!row) throw notFound(ADDRESS_NOT_FOUND);
   return toJson(row as unknown as AddressRow);

@@ -1,8 +1,10 @@
 import { QueryTypes } from "sequelize";
 import { orderStatusSchema } from "~/lib/admin-schemas";
 import { getDb } from "~/lib/db.server";
-import { badRequest, notFound } from "~/lib/errors.server";
+import { AppError, badRequest, conflict, notFound } from "~/lib/errors.server";
+import { getLogger } from "~/lib/logger.server";
 import { decimalToNumber } from "~/lib/money";
+import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/order-options";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/session.server";
 import {
@@ -12,6 +14,8 @@ import {
   type PaymentStatus,
 } from "~/models/index.server";
 import { paginationOf, type ListQuery, type Pagination } from "./admin-catalog.server";
+import { finishRefund, markRefundDue } from "./checkout/refund.server";
+import { lockConflictAsAppError, readOrderState, returnStock, updateOrder } from "./checkout/shared.server";
 
 /**
  * Orders as the admin and the shopper see them (SPEC §3 field names). The
@@ -198,19 +202,66 @@ export async function getOrderForUser(userId: string, orderId: string): Promise<
   return order;
 }
 
+export const ORDER_LIFECYCLE_TEXT = {
+  notPaid: (target: AdminOrderStatus, paymentStatus: PaymentStatus) =>
+    `This order cannot move to ${ORDER_STATUS_LABELS[target]}: its payment is ${paymentStatus}, not paid. Only paid orders can be processed, shipped or delivered.`,
+  capturing: "The payment of this order is being captured right now. Please try again in a moment.",
+  closed: (status: OrderStatus) =>
+    `This order is ${ORDER_STATUS_LABELS[status].toLowerCase()} and cannot be reopened.`,
+  refundFailed:
+    "The order is rejected and its stock returned, but the refund could not reach the payment provider. It will be retried automatically; rejecting the order again retries it now.",
+} as const;
+
+/** The statuses that ship goods: only a paid order may take them. */
+const FULFILMENT_STATUSES: readonly AdminOrderStatus[] = ["inProcess", "inShipping", "delivered"];
+
 /**
  * Sets an order's status (one of the five an admin may choose) and stamps
- * orderUpdateDate. Input is the request body, JSON or form.
+ * orderUpdateDate. Input is the request body, JSON or form. The lifecycle
+ * rules (409 with the reason): only a paid order moves to inProcess,
+ * inShipping or delivered; an order being captured waits; a rejected or
+ * cancelled order stays closed. Rejecting a paid order returns its stock and
+ * refunds it through the gateway in one recoverable step (refund.server.ts):
+ * a refund that does not go through answers 502 and the reconciler retries it.
  */
 export async function updateOrderStatus(orderId: string, input: unknown): Promise<OrderJson> {
   if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
   const parsed = orderStatusSchema.safeParse(input);
   if (!parsed.success) throw badRequest("Please choose a valid order status", fieldErrorsOf(parsed.error));
-  const { Order } = getDb().models;
-  const [count] = await Order.update(
-    { orderStatus: parsed.data.orderStatus, orderUpdateDate: new Date() },
-    { where: { id: orderId } },
-  );
-  if (count === 0) throw notFound(ORDER_NOT_FOUND);
+  const target = parsed.data.orderStatus;
+
+  const refundDue = await getDb()
+    .sequelize.transaction(async (transaction) => {
+      const order = await readOrderState({ id: orderId }, transaction);
+      if (!order) throw notFound(ORDER_NOT_FOUND);
+      if (order.paymentStatus === "capturing") throw conflict(ORDER_LIFECYCLE_TEXT.capturing);
+      const closed = order.orderStatus === "rejected" || order.orderStatus === "cancelled";
+      if (closed && order.orderStatus !== target)
+        throw conflict(ORDER_LIFECYCLE_TEXT.closed(order.orderStatus));
+      if (FULFILMENT_STATUSES.includes(target) && order.paymentStatus !== "paid") {
+        throw conflict(ORDER_LIFECYCLE_TEXT.notPaid(target, order.paymentStatus));
+      }
+      if (target === "rejected" && order.paymentStatus === "paid") {
+        // Already rejected with the refund due: only the refund is retried.
+        if (order.orderStatus !== "rejected") {
+          await returnStock(order.id, transaction);
+          if (order.captureId) await markRefundDue(order.id, order.captureId, null, transaction);
+          else await updateOrder(order.id, "order_status = 'rejected'", {}, transaction);
+        }
+        return Boolean(order.captureId);
+      }
+      await updateOrder(order.id, "order_status = :target", { target }, transaction);
+      return false;
+    })
+    .catch(lockConflictAsAppError);
+
+  if (refundDue) {
+    try {
+      await finishRefund(orderId);
+    } catch (error) {
+      getLogger().warn({ err: error, orderId }, "The refund failed and will be retried");
+      throw new AppError(502, ORDER_LIFECYCLE_TEXT.refundFailed);
+    }
+  }
   return getOrderDetails(orderId);
 }

@@ -131,7 +131,9 @@ describe("updateOrderStatus", () => {
   it.each(["pending", "inProcess", "inShipping", "delivered", "rejected"])(
     "sets %s and stamps orderUpdateDate",
     async (status) => {
-      const order = await createOrderRow({ userId: callers.shopperId, orderDate: day(1) });
+      // The lifecycle rule (issue 8): inProcess, inShipping and delivered need a paid order.
+      const paymentStatus = status === "pending" || status === "rejected" ? "pending" : "paid";
+      const order = await createOrderRow({ userId: callers.shopperId, orderDate: day(1), paymentStatus });
       const before = Date.now();
       const updated = await updateOrderStatus(order.id, { orderStatus: status });
       expect(updated.orderStatus).toBe(status);
@@ -197,8 +199,12 @@ describe("the orders API", () => {
   });
 
   it("lists, shows and updates for an admin", async () => {
-    const order = await createOrderRow({ userId: callers.shopperId, status: "pending" });
-    await createOrderRow({ userId: callers.shopperId, status: "delivered" });
+    const order = await createOrderRow({
+      userId: callers.shopperId,
+      status: "pending",
+      paymentStatus: "paid",
+    });
+    await createOrderRow({ userId: callers.shopperId, status: "delivered", paymentStatus: "paid" });
     const list = await readApi(
       await run(
         listApi,
@@ -311,7 +317,7 @@ describe("the orders pages (work without JavaScript)", () => {
   });
 
   it("renders the details dialog as a URL and updates the status with the server's message", async () => {
-    const order = await createOrderRow({ userId: callers.shopperId });
+    const order = await createOrderRow({ userId: callers.shopperId, paymentStatus: "paid" });
     const details = (await (
       await run(detailsLoader, jsonRequest(`/admin/orders/${order.id}`, { cookie: callers.admin }), {
         orderId: order.id,

@@ -226,6 +226,8 @@ export const TEST_ADDRESS = {
 export async function createOrderRow(options: {
   userId: string;
   status?: "pending" | "confirmed" | "inProcess" | "inShipping" | "delivered" | "rejected";
+  /** Only a paid order may move to inProcess, inShipping or delivered. */
+  paymentStatus?: "pending" | "paid" | "failed" | "refunded";
   orderDate?: Date;
   items?: { productId: string | null; title: string; image?: string; price: string; quantity: number }[];
 }) {
@@ -237,6 +239,7 @@ export async function createOrderRow(options: {
     cartId: null,
     addressInfo: TEST_ADDRESS,
     orderStatus: options.status ?? "pending",
+    paymentStatus: options.paymentStatus ?? "pending",
     totalAmount: (cents / 100).toFixed(2),
     orderDate: options.orderDate ?? new Date(),
     orderUpdateDate: options.orderDate ?? new Date(),

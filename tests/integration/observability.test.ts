@@ -10,12 +10,18 @@ import { runApiHandler } from "../../app/lib/api.server";
 import { authenticateLogin } from "../../app/lib/auth.server";
 import { parseConfig } from "../../app/lib/config.server";
 import { createLogger, setLogger } from "../../app/lib/logger.server";
-import { recordCheckoutOutcome, renderMetrics } from "../../app/lib/metrics.server";
+import { renderMetrics } from "../../app/lib/metrics.server";
 import { LOGIN_LIMITS } from "../../app/lib/rate-limit.server";
 import { runInRequestScope } from "../../app/lib/request-scope.server";
 import { setPaymentGateway } from "../../app/payments/gateway.server";
-import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
+import {
+  captureOrderPayment,
+  createOrderFromCart,
+  reconcilePayments,
+} from "../../app/services/checkout.server";
 import { createApp } from "../../server/app";
+import { getDb } from "../../app/lib/db.server";
+import { createOrderRow } from "./admin-support";
 import { createRoutePatternMatcher, requestIdOf, UNMATCHED_ROUTE } from "../../server/observability";
 import { createTestUser, resetDatabase } from "../support/database";
 import { buildRequest } from "../support/requests";
@@ -303,8 +309,20 @@ describe("counters at the points where things happen", () => {
     expect(await sample('shop_checkout_outcomes_total{outcome="created"}')).toBe(created + 2);
     expect(await sample('shop_checkout_outcomes_total{outcome="captured"}')).toBe(captured + 1);
     expect(await sample('shop_checkout_outcomes_total{outcome="declined"}')).toBe(declined + 1);
-    recordCheckoutOutcome("reconciled");
-    expect(await sample('shop_checkout_outcomes_total{outcome="reconciled"}')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("counts the orders the reconciler settles", async () => {
+    const reconciled = await sample('shop_checkout_outcomes_total{outcome="reconciled"}');
+    const shopper = await createShopper();
+    const abandoned = await createOrderRow({ userId: shopper.id });
+    await getDb().sequelize.query(
+      "UPDATE orders SET order_update_date = now() - interval '10 minutes', order_date = now() - interval '10 minutes' WHERE id = :id",
+      { replacements: { id: abandoned.id } },
+    );
+    expect(await reconcilePayments({ graceMs: 60_000, approvalTtlMs: 3_600_000 })).toMatchObject({
+      cancelled: 1,
+    });
+    expect(await sample('shop_checkout_outcomes_total{outcome="reconciled"}')).toBe(reconciled + 1);
   });
 
   it("counts login failures and the rate limit's refusals", async () => {

@@ -1,0 +1,343 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { QueryTypes } from "sequelize";
+import { getDb } from "~/lib/db.server";
+import { badRequest, notFound } from "~/lib/errors.server";
+import { centsToNumber, toCents } from "~/lib/money";
+import { isUuid } from "~/lib/session.server";
+import type { OrderStatus, PaymentStatus } from "~/models/index.server";
+import {
+  getPaymentGateway,
+  InstrumentDeclinedError,
+  PaymentAmountMismatchError,
+  PaymentNotApprovedError,
+  PaymentOrderNotFoundError,
+} from "~/payments/gateway.server";
+import { getOrderForUser, ORDER_NOT_FOUND, type OrderJson } from "../orders.server";
+import {
+  applyProviderCapture,
+  confirmCapture,
+  refusal,
+  releaseReservation,
+  settleFromProvider,
+  type Settlement,
+} from "./settle.server";
+import {
+  CHECKOUT_TEXT,
+  CheckoutError,
+  isBlank,
+  lockConflictAsAppError,
+  PROVIDER_ID_PATTERN,
+  readOrderState,
+  reserveStock,
+  shortageMessage,
+  updateOrder,
+  type OrderState,
+  type Shortage,
+} from "./shared.server";
+import { getLogger } from "~/lib/logger.server";
+import { recordCheckoutOutcome, recordCheckoutRefusal } from "~/lib/metrics.server";
+
+/**
+ * The capture as states (ARCHITECTURE, "The checkout as states"):
+ *
+ * 1. begin, a short transaction: lock the order, check it is payable, reserve
+ *    its stock under the products' row locks (in id order, never below zero),
+ *    payment_status `capturing` with `capture_started_at`; commit.
+ * 2. the provider's capture with no connection or lock held, under an
+ *    idempotent request id per attempt (`capture-<order>-<start>`): a retry of
+ *    the same attempt after a crash or a lost answer is the same capture; a
+ *    new attempt after a decline gets a new id, so the decline is not replayed.
+ * 3. settle, a short transaction (settle.server.ts): confirm, or release the
+ *    reservation. An answer that never came is read back from the provider;
+ *    a crash anywhere leaves `capturing`, which the reconciler settles.
+ */
+
+export interface CaptureOrderInput {
+  /** Our order id (optional: the provider's order id finds the order too). */
+  orderId?: unknown;
+  /** The provider's order id: PayPal returns it as `token`. */
+  paymentId?: unknown;
+  payerId?: unknown;
+}
+
+export type CaptureOutcome =
+  { status: "paid"; order: OrderJson; alreadyPaid: boolean } | { status: "pending"; order: OrderJson };
+
+/** How long a second request for an order being captured waits for the first one's answer. */
+const IN_FLIGHT_WAIT_MS = 10_000;
+/** A capture begun longer ago than this has lost its caller (a crash, a dropped request): drive it again. */
+const IN_FLIGHT_LIMIT_MS = 60_000;
+
+function parseCaptureInput(input: CaptureOrderInput) {
+  const paymentId = typeof input.paymentId === "string" ? input.paymentId.trim() : "";
+  if (!PROVIDER_ID_PATTERN.test(paymentId)) {
+    throw badRequest(CHECKOUT_TEXT.paymentIdRequired, { paymentId: [CHECKOUT_TEXT.paymentIdRequired] });
+  }
+  let payerId: string | null = null;
+  if (!isBlank(input.payerId)) {
+    if (typeof input.payerId !== "string" || !PROVIDER_ID_PATTERN.test(input.payerId.trim())) {
+      const message = "payerId must be the PayerID from the return URL";
+      throw badRequest(message, { payerId: [message] });
+    }
+    payerId = input.payerId.trim();
+  }
+  let orderId: string | null = null;
+  if (!isBlank(input.orderId)) {
+    // A malformed id is as unknown as a made-up one.
+    if (!isUuid(input.orderId)) throw notFound(ORDER_NOT_FOUND);
+    orderId = input.orderId;
+  }
+  return { paymentId, payerId, orderId };
+}
+
+type ReservedOrder = OrderState & { paymentId: string; captureRequestId: string };
+
+type Begun =
+  | { kind: "paid"; order: OrderState }
+  | { kind: "inFlight"; order: OrderState }
+  | { kind: "short"; order: OrderState; shortage: Shortage }
+  | { kind: "reserved"; order: ReservedOrder };
+
+/** Step 1: one short transaction, no provider call. */
+async function beginCapture(userId: string, paymentId: string, orderId: string | null): Promise<Begun> {
+  const { sequelize } = getDb();
+  return sequelize
+    .transaction(async (transaction): Promise<Begun> => {
+      const order = await readOrderState({ paymentId, userId }, transaction);
+      if (!order) {
+        if (orderId) {
+          const [own] = await sequelize.query<{ id: string }>(
+            "SELECT id FROM orders WHERE id = :orderId AND user_id = :userId",
+            { replacements: { orderId, userId }, type: QueryTypes.SELECT, transaction },
+          );
+          if (own) throw badRequest(CHECKOUT_TEXT.paymentMismatch);
+        }
+        throw notFound(ORDER_NOT_FOUND);
+      }
+      if (orderId && orderId !== order.id) throw badRequest(CHECKOUT_TEXT.paymentMismatch);
+      if (order.paymentStatus === "paid" && order.orderStatus !== "rejected") return { kind: "paid", order };
+      if (order.paymentStatus === "capturing") return { kind: "inFlight", order };
+      if (
+        order.orderStatus !== "pending" ||
+        order.paymentStatus === "refunded" ||
+        order.paymentStatus === "paid"
+      ) {
+        throw new CheckoutError(409, CHECKOUT_TEXT.closed, "closed", order.id);
+      }
+      const shortage = await reserveStock(order.id, transaction);
+      if (shortage) return { kind: "short", order, shortage };
+      await updateOrder(
+        order.id,
+        "payment_status = 'capturing', capture_started_at = now()",
+        {},
+        transaction,
+      );
+      const capturing = await readOrderState({ id: order.id }, transaction);
+      return { kind: "reserved", order: capturing as ReservedOrder };
+    })
+    .catch(lockConflictAsAppError);
+}
+
+/** Step 2 and 3 for an order whose stock is reserved. */
+async function captureReserved(
+  order: { id: string; paymentId: string; captureRequestId: string; totalAmount: string },
+  inputPayerId: string | null,
+): Promise<Settlement> {
+  let captured;
+  try {
+    captured = await getPaymentGateway().captureOrder({
+      providerOrderId: order.paymentId,
+      requestId: order.captureRequestId,
+      expectedAmountCents: toCents(order.totalAmount),
+      expectedCurrency: "USD",
+    });
+  } catch (error) {
+    if (error instanceof InstrumentDeclinedError) {
+      // Declined: retryable. The shopper chooses another way to pay, then captures again (a new attempt).
+      await releaseReservation(order.id, { paymentStatus: "failed" });
+      return refusal(order.id, 402, error.message, "declined", error.approvalUrl);
+    }
+    if (error instanceof PaymentNotApprovedError) {
+      await releaseReservation(order.id, { paymentStatus: "pending" });
+      return refusal(order.id, 409, CHECKOUT_TEXT.notApproved, "notApproved", error.approvalUrl);
+    }
+    if (error instanceof PaymentAmountMismatchError) {
+      const wrong = error.captured;
+      if (wrong.captureId) {
+        // Money moved, of another amount: confirmCapture refuses it and refunds exactly what was taken.
+        return confirmCapture(order.id, { ...wrong, captureId: wrong.captureId, payerId: inputPayerId });
+      }
+      await releaseReservation(order.id, { paymentStatus: "failed", reject: true });
+      return refusal(order.id, 409, CHECKOUT_TEXT.amountMismatch, "amountMismatch");
+    }
+    if (error instanceof PaymentOrderNotFoundError) {
+      await releaseReservation(order.id, { paymentStatus: "pending" });
+      throw error;
+    }
+    // No answer (a timeout, a 5xx, the network): did the money move? Ask. When even that
+    // fails, the order stays capturing for a retry or the reconciler.
+    const settled = await settleFromProvider(order).catch(() => null);
+    if (settled && settled.kind !== "released") return settled;
+    throw error;
+  }
+  return applyProviderCapture(order.id, captured, captured.payerId ?? inputPayerId);
+}
+
+/**
+ * The stock is short. An earlier attempt may have been charged before its
+ * answer got lost: such money is confirmed if the stock came back, else
+ * refunded. Otherwise the order is rejected with nothing charged.
+ */
+async function refuseShortage(order: OrderState, shortage: Shortage, inputPayerId: string | null) {
+  const provider = await getPaymentGateway()
+    .getOrder(order.paymentId!)
+    .catch((error: unknown) => {
+      if (error instanceof PaymentOrderNotFoundError) return null;
+      throw error;
+    });
+  const capture = provider?.capture;
+  if (capture?.status === "COMPLETED") {
+    return confirmCapture(order.id, { ...capture, payerId: provider?.payerId ?? inputPayerId });
+  }
+  if (capture?.status === "PENDING") {
+    getLogger().error(
+      { orderId: order.id, captureId: capture.captureId },
+      "Out of stock while the capture is pending: refund it once it completes",
+    );
+  }
+  await getDb()
+    .sequelize.transaction(async (transaction) => {
+      const locked = await readOrderState({ id: order.id }, transaction);
+      if (locked?.orderStatus !== "pending" || locked.paymentStatus === "capturing") return;
+      if (locked.paymentStatus !== "pending" && locked.paymentStatus !== "failed") return;
+      await updateOrder(
+        order.id,
+        "order_status = 'rejected', payment_status = 'failed', capture_id = COALESCE(:captureId, capture_id)",
+        { captureId: capture?.captureId ?? null },
+        transaction,
+      );
+    })
+    .catch(lockConflictAsAppError);
+  return refusal(order.id, 409, shortageMessage(shortage, false), "outOfStock");
+}
+
+/**
+ * Another request is capturing this order right now (a double click, a second
+ * tab): wait for its outcome without holding anything, and answer the same.
+ * Still capturing after the wait: "PayPal is still processing" (202), unless
+ * the capture lost its caller long ago, then it is driven again under the
+ * same request id (the provider answers the same capture, never a second).
+ */
+async function awaitSettlement(order: OrderState, inputPayerId: string | null): Promise<Settlement> {
+  const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
+  let current: OrderState | null = order;
+  while (current?.paymentStatus === "capturing" && Date.now() < deadline) {
+    await sleep(50);
+    current = await readOrderState({ id: order.id });
+  }
+  if (!current) throw notFound(ORDER_NOT_FOUND);
+  switch (current.paymentStatus) {
+    case "paid":
+      if (current.orderStatus === "rejected") break;
+      return { kind: "paid", orderId: current.id, alreadyPaid: true };
+    case "capturing": {
+      const startedAt = current.captureStartedAt?.getTime() ?? Date.now();
+      if (Date.now() - startedAt > IN_FLIGHT_LIMIT_MS && current.paymentId && current.captureRequestId) {
+        return captureReserved(
+          { ...current, paymentId: current.paymentId, captureRequestId: current.captureRequestId },
+          inputPayerId,
+        );
+      }
+      return { kind: "pending", orderId: current.id };
+    }
+    case "failed":
+      if (current.orderStatus !== "pending") break;
+      return refusal(current.id, 402, CHECKOUT_TEXT.notCompleted, "declined");
+    case "pending":
+      if (current.orderStatus !== "pending") break;
+      return refusal(current.id, 409, CHECKOUT_TEXT.notCompleted, "notApproved");
+    default:
+      break;
+  }
+  return refusal(current.id, 409, CHECKOUT_TEXT.closed, "closed");
+}
+
+/**
+ * Captures the payment of one of the shopper's orders (API.md), in the states
+ * above. Idempotent: a paid order answers the same success without asking the
+ * provider again; a capture that the provider already made (an earlier
+ * attempt whose answer got lost) is read back, never charged twice.
+ *
+ * Refusals throw CheckoutError: 402 declined (back to `approvalURL` to choose
+ * another way to pay; paymentStatus failed, retry allowed), 409 not approved
+ * yet, out of stock (nothing charged, or the earlier charge refunded; order
+ * rejected), amount mismatch (refunded), order closed. 404 unknown order,
+ * 400 invalid input or a payment of another order, 502 the provider failed
+ * (the reservation goes back when the provider says nothing was captured; try
+ * again). A PENDING capture, or another request's capture still in flight,
+ * answers status "pending".
+ */
+export async function captureOrderPayment(
+  user: { id: string },
+  input: CaptureOrderInput,
+): Promise<CaptureOutcome> {
+  const { paymentId, payerId, orderId } = parseCaptureInput(input);
+  const begun = await beginCapture(user.id, paymentId, orderId);
+  let settlement: Settlement;
+  switch (begun.kind) {
+    case "paid":
+      settlement = { kind: "paid", orderId: begun.order.id, alreadyPaid: true };
+      break;
+    case "inFlight":
+      settlement = await awaitSettlement(begun.order, payerId);
+      break;
+    case "short":
+      settlement = await refuseShortage(begun.order, begun.shortage, payerId);
+      break;
+    case "reserved":
+      settlement = await captureReserved(begun.order, payerId);
+      break;
+  }
+  if (settlement.kind === "refused") {
+    recordCheckoutRefusal(settlement.error.reason);
+    throw settlement.error;
+  }
+  if (settlement.kind === "paid" && !settlement.alreadyPaid) recordCheckoutOutcome("captured");
+  // Read after the commit: what the shopper sees is what was stored.
+  const order = await getOrderForUser(user.id, settlement.orderId);
+  return settlement.kind === "paid"
+    ? { status: "paid", order, alreadyPaid: settlement.alreadyPaid }
+    : { status: "pending", order };
+}
+
+// --- Pages ----------------------------------------------------------------------------
+
+export interface PaymentOrderState {
+  orderId: string;
+  paymentStatus: PaymentStatus;
+  orderStatus: OrderStatus;
+  totalAmount: number;
+}
+
+/**
+ * The shopper's order paid by provider order `paymentId` (the return and
+ * cancel pages: without JavaScript there is no stored order id), or null.
+ */
+export async function findOrderByPayment(
+  userId: string,
+  paymentId: unknown,
+): Promise<PaymentOrderState | null> {
+  if (typeof paymentId !== "string" || !PROVIDER_ID_PATTERN.test(paymentId)) return null;
+  const row = await getDb().models.Order.findOne({
+    where: { paymentId, userId },
+    attributes: ["id", "paymentStatus", "orderStatus", "totalAmount"],
+    raw: true,
+  });
+  if (!row) return null;
+  return {
+    orderId: row.id,
+    paymentStatus: row.paymentStatus,
+    orderStatus: row.orderStatus,
+    totalAmount: centsToNumber(toCents(row.totalAmount)),
+  };
+}

@@ -1,0 +1,296 @@
+import { QueryTypes, type Transaction } from "sequelize";
+import { ADDRESS_FIELDS } from "~/lib/address-schema";
+import { getConfig } from "~/lib/config.server";
+import { getDb } from "~/lib/db.server";
+import { badRequest, conflict } from "~/lib/errors.server";
+import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/money";
+import type { AddressSnapshot } from "~/models/index.server";
+import { getPaymentGateway } from "~/payments/gateway.server";
+import { getAddress, parseAddressInput } from "../addresses.server";
+import { getOrderForUser, type OrderJson } from "../orders.server";
+import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./shared.server";
+import { recordCheckoutOutcome } from "~/lib/metrics.server";
+
+/**
+ * Checkout, the first stage (SPEC §2 Checkout, §4 Checkout flow; API.md
+ * Orders and payment): the order is built from the shopper's cart and the
+ * catalogue, never from the request, in one short transaction whose every
+ * query runs on it; then, with the order committed and no transaction open,
+ * the provider's order (PayPal or the simulator).
+ */
+
+export const RETURN_PATH = "/shop/paypal-return";
+export const CANCEL_PATH = "/shop/paypal-cancel";
+
+// --- The cart as the checkout sees it ---------------------------------------------
+
+export interface CheckoutLine {
+  productId: string;
+  title: string;
+  image: string;
+  /** Catalogue prices (numbers with two decimals, like the cart API). */
+  price: number;
+  salePrice: number;
+  quantity: number;
+  totalStock: number;
+  /** What one unit costs: the sale price when above 0, else the price. */
+  unitPrice: number;
+  lineTotal: number;
+}
+
+export interface CheckoutSummary {
+  cartId: string | null;
+  items: CheckoutLine[];
+  totalAmount: number;
+}
+
+interface CartLineRow {
+  productId: string;
+  title: string;
+  image: string;
+  price: string;
+  salePrice: string | null;
+  /** The products table's generated column: the sale price when above 0, else the price. */
+  effectivePrice: string;
+  totalStock: number;
+  quantity: number;
+}
+
+interface PricedLine extends CartLineRow {
+  unitCents: number;
+}
+
+async function readCartLines(
+  cartId: string,
+  transaction?: Transaction,
+  forUpdate = false,
+): Promise<PricedLine[]> {
+  const rows = await getDb().sequelize.query<CartLineRow>(
+    `SELECT ci.product_id AS "productId", ci.quantity, p.title, p.image, p.price,
+            p.sale_price AS "salePrice", p.effective_price AS "effectivePrice", p.total_stock AS "totalStock"
+       FROM cart_items ci JOIN products p ON p.id = ci.product_id
+      WHERE ci.cart_id = :cartId
+      ORDER BY ci.created_at, ci.id
+      ${forUpdate ? "FOR UPDATE OF ci" : ""}`,
+    { replacements: { cartId }, type: QueryTypes.SELECT, transaction },
+  );
+  return rows.map((row) => ({ ...row, unitCents: toCents(row.effectivePrice) }));
+}
+
+function toCheckoutLine(line: PricedLine): CheckoutLine {
+  return {
+    productId: line.productId,
+    title: line.title,
+    image: line.image,
+    price: centsToNumber(toCents(line.price)),
+    salePrice: line.salePrice === null ? 0 : centsToNumber(toCents(line.salePrice)),
+    quantity: line.quantity,
+    totalStock: line.totalStock,
+    unitPrice: centsToNumber(line.unitCents),
+    lineTotal: centsToNumber(line.unitCents * line.quantity),
+  };
+}
+
+const totalCentsOf = (lines: PricedLine[]) =>
+  lines.reduce((sum, line) => sum + line.unitCents * line.quantity, 0);
+
+/** The shopper's cart with catalogue prices and the total that an order would cost now. */
+export async function getCheckoutSummary(userId: string): Promise<CheckoutSummary> {
+  const { Cart } = getDb().models;
+  const cart = await Cart.findOne({ where: { userId }, attributes: ["id"], raw: true });
+  const lines = cart ? await readCartLines(cart.id) : [];
+  return {
+    cartId: cart?.id ?? null,
+    items: lines.map(toCheckoutLine),
+    totalAmount: centsToNumber(totalCentsOf(lines)),
+  };
+}
+
+// --- Create ---------------------------------------------------------------------------
+
+export interface CreateOrderInput {
+  /** One of the shopper's saved addresses… */
+  addressId?: unknown;
+  /** …or the spec's addressInfo: `{ addressId }` or the five address fields. */
+  addressInfo?: unknown;
+  /** What the shopper saw; a different total than the catalogue's answers 409. */
+  totalAmount?: unknown;
+}
+
+export interface CreatedOrder {
+  orderId: string;
+  /** Where the shopper approves the payment (PayPal, or the simulator's page). */
+  approvalURL: string;
+  order: OrderJson;
+}
+
+const TOTAL_INVALID = "totalAmount must be an amount such as 109.98";
+
+/** The total the client expects, in cents, or null when it sent none. */
+function parseExpectedTotal(value: unknown): number | null {
+  if (isBlank(value)) return null;
+  if (typeof value !== "number" && typeof value !== "string") {
+    throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
+  }
+  // A number may carry floating-point noise (0.1 + 0.2), never a fraction of a cent.
+  if (
+    typeof value === "number" &&
+    (!Number.isFinite(value) || Math.abs(value * 100 - Math.round(value * 100)) > 1e-6)
+  ) {
+    throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
+  }
+  let cents: number;
+  try {
+    cents = toCents(value);
+  } catch {
+    throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
+  }
+  if (cents < 0) throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
+  return cents;
+}
+
+/** The delivery address as the order keeps it (a snapshot: later edits do not change the order). */
+async function resolveAddress(
+  userId: string,
+  input: CreateOrderInput,
+  transaction: Transaction,
+): Promise<AddressSnapshot> {
+  const info = isRecord(input.addressInfo) ? input.addressInfo : {};
+  const addressId = isBlank(input.addressId) ? info.addressId : input.addressId;
+  if (!isBlank(addressId)) {
+    // Somebody else's address answers 404, like an unknown one.
+    const saved = await getAddress(userId, addressId, transaction);
+    return {
+      addressId: saved._id,
+      address: saved.address,
+      city: saved.city,
+      pincode: saved.pincode,
+      phone: saved.phone,
+      notes: saved.notes,
+    };
+  }
+  if (ADDRESS_FIELDS.every((field) => isBlank(info[field]))) {
+    throw badRequest(CHECKOUT_TEXT.missingAddress, { addressId: [CHECKOUT_TEXT.missingAddress] });
+  }
+  return { addressId: null, ...parseAddressInput(info) };
+}
+
+function stockShortMessage(title: string, stock: number): string {
+  return stock > 0
+    ? `Only ${stock} of "${title}" left in stock. Please update your cart.`
+    : `"${title}" is out of stock. Please remove it from your cart.`;
+}
+
+function priceChangedMessage(totalCents: number): string {
+  return `Prices in your cart have changed: the total is now ${formatPrice(centsToDecimal(totalCents))}. Please review your cart and try again.`;
+}
+
+function appUrl(path: string): string {
+  return `${getConfig().appUrl}${path}`;
+}
+
+/**
+ * Creates the order from the shopper's cart and chosen address (orderStatus
+ * pending, paymentStatus pending, paymentMethod paypal), then the provider's
+ * order with the same lines, and stores the provider's order id as
+ * paymentId. Throws AppError: 400 empty cart, missing or invalid address,
+ * invalid totalAmount; 404 somebody else's address; 409 a line above the
+ * stock or a totalAmount that is not the catalogue's; 502 the provider failed
+ * (the order is then removed: it was never payable).
+ */
+export async function createOrderFromCart(
+  user: { id: string },
+  input: CreateOrderInput,
+): Promise<CreatedOrder> {
+  const expectedCents = parseExpectedTotal(input.totalAmount);
+  const { sequelize, models } = getDb();
+
+  const prepared = await sequelize
+    .transaction(async (transaction) => {
+      // The cart row first (the house's lock order), then its lines: the order is
+      // built from exactly what is in the cart now.
+      const carts = await sequelize.query<{ id: string }>(
+        "SELECT id FROM carts WHERE user_id = :userId FOR UPDATE",
+        { replacements: { userId: user.id }, type: QueryTypes.SELECT, transaction },
+      );
+      const cartId = carts[0]?.id ?? null;
+      const lines = cartId ? await readCartLines(cartId, transaction, true) : [];
+      if (!lines.length) throw badRequest(CHECKOUT_TEXT.emptyCart);
+
+      const addressInfo = await resolveAddress(user.id, input, transaction);
+
+      const short = lines.find((line) => line.quantity > line.totalStock);
+      if (short) throw conflict(stockShortMessage(short.title, short.totalStock));
+
+      const totalCents = totalCentsOf(lines);
+      if (expectedCents !== null && expectedCents !== totalCents) {
+        throw conflict(priceChangedMessage(totalCents));
+      }
+
+      const now = new Date();
+      const order = await models.Order.create(
+        {
+          userId: user.id,
+          cartId,
+          addressInfo,
+          orderStatus: "pending",
+          paymentMethod: "paypal",
+          paymentStatus: "pending",
+          totalAmount: centsToDecimal(totalCents),
+          orderDate: now,
+          orderUpdateDate: now,
+          paymentId: null,
+          payerId: null,
+        },
+        { transaction },
+      );
+      await models.OrderItem.bulkCreate(
+        lines.map((line) => ({
+          orderId: order.id,
+          productId: line.productId,
+          title: line.title,
+          image: line.image,
+          price: centsToDecimal(line.unitCents),
+          quantity: line.quantity,
+        })),
+        { transaction },
+      );
+      return { orderId: order.id, lines, totalCents };
+    })
+    .catch(lockConflictAsAppError);
+
+  // The order row is committed before the shopper is sent to approve: the
+  // simulator's approval page (and the return page) look it up.
+  let payment;
+  try {
+    payment = await getPaymentGateway().createOrder({
+      orderId: prepared.orderId,
+      items: prepared.lines.map((line) => ({
+        name: line.title,
+        unitAmountCents: line.unitCents,
+        quantity: line.quantity,
+        sku: line.productId,
+      })),
+      totalCents: prepared.totalCents,
+      currency: "USD",
+      returnUrl: appUrl(RETURN_PATH),
+      cancelUrl: appUrl(CANCEL_PATH),
+      requestId: `create-${prepared.orderId}`,
+    });
+  } catch (error) {
+    // No payment can ever reach this order: leave nothing behind in the history.
+    await models.Order.destroy({ where: { id: prepared.orderId } });
+    throw error;
+  }
+  await models.Order.update(
+    { paymentId: payment.providerOrderId },
+    // An order the reconciler closed meanwhile (past its grace period) stays closed.
+    { where: { id: prepared.orderId, orderStatus: "pending" } },
+  );
+  recordCheckoutOutcome("created");
+  return {
+    orderId: prepared.orderId,
+    approvalURL: payment.approvalUrl,
+    order: await getOrderForUser(user.id, prepared.orderId),
+  };
+}

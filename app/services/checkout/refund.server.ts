@@ -1,0 +1,73 @@
+import type { Transaction } from "sequelize";
+import { getDb } from "~/lib/db.server";
+import { toCents } from "~/lib/money";
+import { getPaymentGateway, PaymentProviderError } from "~/payments/gateway.server";
+import { readOrderState, updateOrder } from "./shared.server";
+import { getLogger } from "~/lib/logger.server";
+import { recordCheckoutOutcome } from "~/lib/metrics.server";
+
+/**
+ * Money that goes back, in one recoverable step. An order rejected after its
+ * money moved (an admin rejecting a paid order, the stock gone after a
+ * capture, a capture of another amount, a capture for an order closed
+ * meanwhile) is first committed as order_status `rejected` with
+ * payment_status still `paid` and its capture id: "refund due". Then, with
+ * no transaction open, the provider refunds with the idempotent request id
+ * `refund-<order id>` (a retry is the same refund, never a second one), and
+ * a short transaction records payment_status `refunded`. A crash in between
+ * leaves "refund due", which the reconciler finishes.
+ */
+
+/** Inside `transaction` (the order locked): rejected, refund due for `captureId`. */
+export async function markRefundDue(
+  orderId: string,
+  captureId: string,
+  payerId: string | null,
+  transaction: Transaction,
+): Promise<void> {
+  await updateOrder(
+    orderId,
+    `order_status = 'rejected', payment_status = 'paid', capture_id = :captureId,
+     payer_id = COALESCE(:payerId, payer_id), capture_started_at = NULL`,
+    { captureId, payerId },
+    transaction,
+  );
+}
+
+/**
+ * Refunds an order left "refund due" and records it. `amountCents` defaults
+ * to the order total (a capture of another amount passes what was captured).
+ * Returns false when there is nothing to refund (already refunded, not
+ * rejected, or no capture to refund). Throws the gateway's error (502) when
+ * the provider cannot be reached: the order stays "refund due".
+ */
+export async function finishRefund(orderId: string, amountCents?: number): Promise<boolean> {
+  const order = await readOrderState({ id: orderId });
+  if (!order || order.orderStatus !== "rejected" || order.paymentStatus !== "paid" || !order.captureId) {
+    if (order?.orderStatus === "rejected" && order.paymentStatus === "paid") {
+      getLogger().error(
+        { orderId },
+        "The order is rejected and paid but has no capture id to refund: refund it by hand",
+      );
+    }
+    return false;
+  }
+  const cents = amountCents ?? toCents(order.totalAmount);
+  const refund = await getPaymentGateway().refundCapture(order.captureId, cents, `refund-${order.id}`);
+  if (refund.status === "FAILED" || refund.status === "CANCELLED") {
+    throw new PaymentProviderError(`The provider did not refund order ${order.id} (${refund.status})`);
+  }
+  const captureId = order.captureId;
+  await getDb().sequelize.transaction(async (transaction) => {
+    const locked = await readOrderState({ id: orderId }, transaction);
+    if (
+      locked?.paymentStatus === "paid" &&
+      locked.orderStatus === "rejected" &&
+      locked.captureId === captureId
+    ) {
+      await updateOrder(orderId, "payment_status = 'refunded'", {}, transaction);
+    }
+  });
+  recordCheckoutOutcome("refunded");
+  return true;
+}

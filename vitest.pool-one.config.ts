@@ -1,0 +1,36 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config";
+
+/**
+ * The transaction suites again with a database pool of ONE connection
+ * (ARCHITECTURE rule 9): a query that asks the pool for a second connection
+ * while its transaction holds the only one waits for itself, hits the short
+ * acquire timeout and fails the test. Only the service suites that exercise
+ * transactions (checkout, capture, reconciler, order lifecycle, cart,
+ * addresses, reviews, migrations), to keep the extra CI time small (about
+ * 40 s on an idle 2-core machine); the page and API suites call the same
+ * services. `npm run test:pool-one`. (The whole suite passes this way too:
+ * `npx vitest run` with DATABASE_POOL_MAX=1.)
+ */
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: [
+      "tests/integration/checkout-create.test.ts",
+      "tests/integration/checkout-capture.test.ts",
+      "tests/integration/checkout-concurrency.test.ts",
+      "tests/integration/checkout-paypal.test.ts",
+      "tests/integration/checkout-reconcile.test.ts",
+      "tests/integration/checkout-load.test.ts",
+      "tests/integration/checkout-states.test.ts",
+      "tests/integration/order-lifecycle.test.ts",
+      "tests/integration/admin-orders.test.ts",
+      "tests/integration/cart-service.test.ts",
+      "tests/integration/addresses.test.ts",
+      "tests/integration/reviews-rules.test.ts",
+      "tests/integration/migrations.test.ts",
+    ],
+    env: { DATABASE_POOL_MAX: "1", DATABASE_POOL_ACQUIRE_TIMEOUT_MS: "3000" },
+  },
+});
