@@ -90,6 +90,14 @@ const envSchema = z
       emptyToUndefined,
       z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("true"),
     ),
+    REGISTER_LIMIT_PER_HOUR: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ message: "must be a number" })
+        .int("must be a whole number")
+        .min(1, "must be at least 1")
+        .default(10),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
@@ -135,6 +143,8 @@ export interface AppConfig {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   logRequests: boolean;
+  /** Accounts one client address may register per hour (app/lib/rate-limit.server.ts). */
+  registerLimitPerHour: number;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +204,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     buildDir: path.resolve(parsed.BUILD_DIR),
     trustProxy: parsed.TRUST_PROXY === "true",
     logRequests: parsed.LOG_REQUESTS === "true",
+    registerLimitPerHour: parsed.REGISTER_LIMIT_PER_HOUR,
   };
 }
 
