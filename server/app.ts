@@ -1,10 +1,11 @@
 import path from "node:path";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { AppConfig } from "../app/lib/config.server";
 import { runInRequestScope } from "../app/lib/request-scope.server";
+import { remixHandler } from "./remix-handler";
+import { declaredLengthGuard, methodGuard } from "./request-limits";
 import { securityMiddleware } from "./security";
 
 /** One line per request: method, path, status, duration. */
@@ -49,7 +50,9 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   app.set("trust proxy", config.trustProxy);
   app.use(compression());
   if (config.logRequests) app.use(requestLog);
+  app.use(methodGuard);
   app.use(securityMiddleware({ appUrl: config.appUrl, corsOrigins: config.corsOrigins }));
+  app.use(declaredLengthGuard);
 
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", express.static(path.join(config.buildDir, "client"), { immutable: true, maxAge: "1y" }));
@@ -58,7 +61,7 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
 
   app.all(
     "*",
-    createRequestHandler({
+    remixHandler({
       build,
       mode: config.nodeEnv === "production" ? "production" : "development",
       getLoadContext: (req, res) => ({

@@ -1,5 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { AppError, type FieldErrors } from "./errors.server";
+import {
+  AppError,
+  isBodyTooLarge,
+  isDatabaseUnavailable,
+  serviceUnavailable,
+  type FieldErrors,
+} from "./errors.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a
@@ -35,7 +41,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   try {
     const text = await request.text();
     body = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (isBodyTooLarge(error)) throw error;
     throw new AppError(400, "The request body is not valid JSON");
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
@@ -56,6 +63,11 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
       return apiError(error.status, error.message, error.fieldErrors, error.headers);
     }
     if (error instanceof Response) return error;
+    if (isDatabaseUnavailable(error)) {
+      const outage = serviceUnavailable();
+      return apiError(outage.status, outage.message, undefined, outage.headers);
+    }
+    if (isBodyTooLarge(error)) return apiError(413, "The request body is too large");
     console.error("API handler failed:", error);
     return apiError(500, "Something went wrong on our side. Please try again later.");
   }
