@@ -29,7 +29,8 @@ const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? ".data-bench-hostile
 const BUILD_DIR = process.env.BUILD_DIR ?? "build-bench";
 const RESULTS_FILE = path.resolve("bench/RESULTS.md");
 const MB = 1024 * 1024;
-const agent = new Agent({ keepAlive: true, maxSockets: 1000 });
+// No keep-alive: a reused socket that the server just closed would count as a failure of ours.
+const agent = new Agent({ keepAlive: false, maxSockets: 1000 });
 const log = (message: string) => console.log(`[bench:hostile] ${message}`);
 
 interface Answer {
@@ -280,7 +281,9 @@ async function main() {
       "Limits: sign-in 5 attempts per account and client per 15 minutes, 50 per account across clients per hour, 20 per client per 15 minutes (a correct password gives its point back); registration REGISTER_LIMIT_PER_HOUR (default 10) per client per hour. Bodies: 1 MB, 5.5 MB for the three upload routes.",
       "",
     );
-    writeFileSync(RESULTS_FILE, `${readFileSync(RESULTS_FILE, "utf8").trimEnd()}\n${lines.join("\n")}`);
+    // The section of an earlier run is replaced (it is the last one of the file).
+    const previous = readFileSync(RESULTS_FILE, "utf8").split("\n## Hostile clients (issue 8)")[0] ?? "";
+    writeFileSync(RESULTS_FILE, `${previous.trimEnd()}\n${lines.join("\n")}`);
     console.log(lines.join("\n"));
   } finally {
     server.kill("SIGTERM");

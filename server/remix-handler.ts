@@ -177,11 +177,12 @@ export function remixHandler(options: {
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const cap = req.method === "GET" || req.method === "HEAD" ? null : capBody(req);
+      // Answer 413 the moment the cap trips, not when the route gives up on its body.
+      cap?.once("error", () => {
+        if (!res.headersSent) refuseBody(req, res);
+      });
       const response = await handleRequest(remixRequest(req, res, cap), options.getLoadContext(req, res));
-      if (cap?.exceeded) {
-        refuseBody(req, res);
-        return;
-      }
+      if (cap?.exceeded) return;
       await sendResponse(res, withHonestHeaders(req, response));
     } catch (error) {
       next(error);

@@ -56,11 +56,28 @@ export function sendStatus(req: Request, res: Response, status: number, message:
     );
 }
 
-/** Answers 413 and stops reading: the rest of the body is never taken into memory. */
+/** What is read and thrown away after a 413 so that the client sees the answer, at most. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/**
+ * Answers 413, then reads the rest of the body only to discard it (never into
+ * memory), as Express's finalhandler does: a client still sending would
+ * otherwise get a broken pipe instead of the answer (so no `Connection: close`:
+ * Node would close the socket under it). A body that goes on past 64 MB or
+ * 10 s gets its connection closed.
+ */
 export function refuseBody(req: Request, res: Response) {
-  res.setHeader("Connection", "close");
   req.unpipe();
-  req.pause();
+  let drained = 0;
+  const timer = setTimeout(() => req.destroy(), DRAIN_TIMEOUT_MS);
+  timer.unref();
+  req.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) req.destroy();
+  });
+  req.once("close", () => clearTimeout(timer));
+  req.resume();
   sendStatus(req, res, 413, BODY_TOO_LARGE_MESSAGE);
 }
 
@@ -109,9 +126,6 @@ export class BodyCap extends Transform {
 export function capBody(req: Request): BodyCap {
   const cap = new BodyCap(bodyLimitFor(req));
   req.pipe(cap);
-  cap.on("error", () => {
-    req.unpipe(cap);
-    req.pause();
-  });
+  cap.on("error", () => req.unpipe(cap));
   return cap;
 }
