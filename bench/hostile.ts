@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import os from "node:os";
 import path from "node:path";
+import * as prettier from "prettier";
 import { createDatabase } from "../app/lib/db.server";
 import { startEmbeddedPostgres } from "../app/lib/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
@@ -283,7 +284,10 @@ async function main() {
     );
     // The section of an earlier run is replaced (it is the last one of the file).
     const previous = readFileSync(RESULTS_FILE, "utf8").split("\n## Hostile clients (issue 8)")[0] ?? "";
-    writeFileSync(RESULTS_FILE, `${previous.trimEnd()}\n${lines.join("\n")}`);
+    const markdown = `${previous.trimEnd()}\n${lines.join("\n")}`;
+    // Formatted as the repository formats Markdown, so that `prettier --check .` stays quiet.
+    const options = (await prettier.resolveConfig(RESULTS_FILE)) ?? {};
+    writeFileSync(RESULTS_FILE, await prettier.format(markdown, { ...options, filepath: RESULTS_FILE }));
     console.log(lines.join("\n"));
   } finally {
     server.kill("SIGTERM");
