@@ -172,6 +172,12 @@ describe("methods nobody handles", () => {
     expect(response.headers.allow).toBe("GET, HEAD");
   });
 
+  it("OPTIONS to a page answers 405 with Allow, not 500", async () => {
+    const response = await send(server.port, { method: "OPTIONS", path: "/auth/login" });
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toContain("GET");
+  });
+
   it("an API route answers 405 with its own methods in Allow", async () => {
     const response = await send(server.port, { method: "DELETE", path: "/api/auth/login" });
     expect(response.status).toBe(405);
