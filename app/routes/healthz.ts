@@ -5,7 +5,7 @@ import { OUTAGE_RETRY_AFTER_SECONDS } from "~/lib/errors.server";
 export async function loader() {
   try {
     await getDb().sequelize.query("SELECT 1");
-    return new Response(JSON.stringify({ status: "ok", database: "up" }), {
+    return new Response(JSON.stringify({ status: "ok" }), {
       headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
     });
   } catch {
