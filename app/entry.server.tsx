@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getLogger } from "./lib/logger.server";
@@ -56,6 +56,8 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests (the client went away) are not errors of ours.
   if (request.signal.aborted) return;
+  // A client's mistake (405 for a method a page does not take, 4xx we threw) is an answer, not an error.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   getLogger().error(
     { err: error, method: request.method, path: new URL(request.url).pathname },
     "Request failed",

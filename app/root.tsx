@@ -70,18 +70,27 @@ export default function App() {
   return <Outlet />;
 }
 
+/** What a status page says: our own words for the statuses a shopper can meet, the server's message for 4xx we raise. */
+function statusPageText(status: number, data: unknown, statusText: string): string {
+  if (status === 404) return "page doesn't exists";
+  if (status === 403) return "You don't have access to view this page";
+  if (status === 405) return "This page cannot do that. Please use the page's own buttons and links.";
+  if (status === 503) {
+    return "The shop is briefly unavailable while our database is out of reach. Please try again in a minute.";
+  }
+  if (status >= 400 && status < 500 && typeof data === "string" && data.length > 0 && data.length < 300) {
+    return data;
+  }
+  return statusText || "Something went wrong";
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
-    const text =
-      error.status === 404
-        ? "page doesn't exists"
-        : error.status === 403
-          ? "You don't have access to view this page"
-          : error.statusText || "Something went wrong";
+    const text = statusPageText(error.status, error.data, error.statusText);
     return (
       <main className="status-page">
-        <h1>{error.status}</h1>
+        <h1>{error.status === 503 ? "We'll be right back" : error.status}</h1>
         <p>{text}</p>
         <a href="/">Go to the start page</a>
       </main>

@@ -1,5 +1,4 @@
 import path from "node:path";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -8,6 +7,8 @@ import { isAppError } from "../app/lib/errors.server";
 import { getLogger } from "../app/lib/logger.server";
 import { getStorage, isStorageKey } from "../app/lib/storage.server";
 import { errorResponder, metricsEndpoint, nameRoute, requestObserver } from "./observability";
+import { remixHandler } from "./remix-handler";
+import { declaredLengthGuard, methodGuard } from "./request-limits";
 import { securityMiddleware } from "./security";
 
 /**
@@ -70,7 +71,9 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   app.use(requestObserver({ build, logRequests: config.logRequests }));
   app.set("trust proxy", config.trustProxy);
   app.use(compression());
+  app.use(methodGuard);
   app.use(securityMiddleware({ appUrl: config.appUrl, corsOrigins: config.corsOrigins }));
+  app.use(declaredLengthGuard);
   app.get("/metrics", metricsEndpoint(config.metricsToken));
 
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
@@ -80,7 +83,7 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
 
   app.all(
     "*",
-    createRequestHandler({
+    remixHandler({
       build,
       mode: config.nodeEnv === "production" ? "production" : "development",
       getLoadContext: (req, res) => ({

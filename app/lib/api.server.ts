@@ -1,7 +1,12 @@
 import { getLogger } from "./logger.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ConnectionError } from "sequelize";
-import { AppError, type FieldErrors } from "./errors.server";
+import {
+  AppError,
+  isBodyTooLarge,
+  isDatabaseUnavailable,
+  serviceUnavailable,
+  type FieldErrors,
+} from "./errors.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a
@@ -37,7 +42,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   try {
     const text = await request.text();
     body = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (isBodyTooLarge(error)) throw error;
     throw new AppError(400, "The request body is not valid JSON");
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
@@ -58,14 +64,11 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
       return apiError(error.status, error.message, error.fieldErrors, error.headers);
     }
     if (error instanceof Response) return error;
-    // The database is out of reach or its pool stayed exhausted (ConnectionAcquireTimeoutError):
-    // an outage, not a bug. The client may try again shortly.
-    if (error instanceof ConnectionError) {
-      getLogger().warn({ err: error }, "API handler could not reach the database");
-      return apiError(503, "The shop is very busy right now. Please try again in a moment.", undefined, {
-        "Retry-After": "5",
-      });
+    if (isDatabaseUnavailable(error)) {
+      const outage = serviceUnavailable();
+      return apiError(outage.status, outage.message, undefined, outage.headers);
     }
+    if (isBodyTooLarge(error)) return apiError(413, "The request body is too large");
     getLogger().error({ err: error }, "API handler failed");
     return apiError(500, "Something went wrong on our side. Please try again later.");
   }

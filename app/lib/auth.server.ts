@@ -5,7 +5,7 @@ import type { SessionUser } from "~/services/users.server";
 import { verifyLogin } from "~/services/users.server";
 import { AppError, badRequest, forbidden, unauthorized } from "./errors.server";
 import { recordLoginFailureMetric } from "./metrics.server";
-import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./rate-limit.server";
+import { beginLoginAttempt } from "./rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "./schemas";
 import { getSessionUser } from "./session.server";
 
@@ -25,14 +25,14 @@ authenticator.use(
     if (!parsed.success) throw badRequest("Please check the highlighted fields", fieldErrorsOf(parsed.error));
     const { email, password } = parsed.data;
     const clientKey = request.headers.get(CLIENT_KEY_HEADER) ?? "unknown";
-    await assertLoginAllowed(clientKey, email);
+    // The point is taken before the password is checked: parallel guesses cannot overrun the limit.
+    const attempt = await beginLoginAttempt(clientKey, email);
     const user = await verifyLogin(email, password);
     if (!user) {
-      await recordLoginFailure(clientKey, email);
       recordLoginFailureMetric();
       throw new AppError(401, INVALID_LOGIN_MESSAGE);
     }
-    await recordLoginSuccess(email);
+    await attempt.succeeded();
     return user;
   }),
   "form",

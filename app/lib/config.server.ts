@@ -145,6 +145,14 @@ const envSchema = z
     PAYMENT_RECONCILE_INTERVAL_SECONDS: wholeNumber(0, 86_400, 60),
     PAYMENT_RECONCILE_GRACE_SECONDS: wholeNumber(0, 86_400, 120),
     PAYMENT_APPROVAL_TTL_MINUTES: wholeNumber(1, 43_200, 180),
+    REGISTER_LIMIT_PER_HOUR: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ message: "must be a number" })
+        .int("must be a whole number")
+        .min(1, "must be at least 1")
+        .default(10),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -204,6 +212,8 @@ export interface AppConfig {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   logRequests: boolean;
+  /** Accounts one client address may register per hour (app/lib/rate-limit.server.ts). */
+  registerLimitPerHour: number;
   /** The database pool: at most `max` connections; a request waits `acquireTimeoutMs` for one, then 503. */
   databasePool: { max: number; acquireTimeoutMs: number };
   /** A delay the payment simulator adds to create and capture, to stand in for PayPal's round trip. */
@@ -316,6 +326,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       graceMs: parsed.PAYMENT_RECONCILE_GRACE_SECONDS * 1000,
       approvalTtlMs: parsed.PAYMENT_APPROVAL_TTL_MINUTES * 60_000,
     },
+    registerLimitPerHour: parsed.REGISTER_LIMIT_PER_HOUR,
   };
 }
 

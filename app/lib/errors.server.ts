@@ -39,3 +39,47 @@ export function isUniqueViolation(error: unknown): boolean {
     candidate?.original?.code === "23505"
   );
 }
+
+/** Seconds a client is asked to wait (Retry-After) while the database is unreachable. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 10;
+export const OUTAGE_MESSAGE =
+  "The shop is briefly unavailable: our database cannot be reached. Please try again in a moment.";
+
+// PostgreSQL codes of a server that is going away or cannot take the connection.
+const OUTAGE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08001", "08003", "08006"]);
+const OUTAGE_SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
+
+/**
+ * True when an error means "the database is not there right now" rather than
+ * a bug: Sequelize's ConnectionError family (refused, timed out, pool acquire
+ * timeout: SequelizeConnectionAcquireTimeoutError…) or a driver error of a
+ * connection that was dropped. Matched by name and code, since the HTTP server
+ * and the Remix build load their own copies of these modules.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const candidate = error as {
+    name?: string;
+    message?: string;
+    code?: string;
+    parent?: { code?: string; message?: string };
+  } | null;
+  if (!candidate || typeof candidate !== "object") return false;
+  const name = candidate.name ?? "";
+  if (/^Sequelize\w*Connection\w*Error$/.test(name) || name === "SequelizeHostNotFoundError") return true;
+  if (name === "SequelizeHostNotReachableError" || name === "SequelizeAccessDeniedError") return true;
+  const code = candidate.parent?.code ?? candidate.code;
+  if (code && (OUTAGE_SQLSTATES.has(code) || OUTAGE_SOCKET_CODES.has(code))) return true;
+  const message = candidate.parent?.message ?? candidate.message ?? "";
+  return /Connection terminated unexpectedly|terminating connection due to administrator command/i.test(
+    message,
+  );
+}
+
+export const serviceUnavailable = () =>
+  new AppError(503, OUTAGE_MESSAGE, undefined, { "Retry-After": String(OUTAGE_RETRY_AFTER_SECONDS) });
+
+/** A body above the server's cap (server/request-limits.ts), raised while it streams in. */
+export const BODY_TOO_LARGE_NAME = "BodyTooLargeError";
+export function isBodyTooLarge(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === BODY_TOO_LARGE_NAME;
+}

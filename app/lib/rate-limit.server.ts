@@ -1,30 +1,48 @@
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { getConfig } from "./config.server";
 import { getDb } from "./db.server";
 import { tooManyRequests } from "./errors.server";
 import { recordRateLimitRefusal } from "./metrics.server";
 
 /**
- * Login throttling, stored in PostgreSQL so that every app instance sees the
- * same counters. Two limits:
- * - per client address: failed logins across all accounts (stops spraying);
- * - per account: consecutive failures, reset by a successful login (stops
- *   guessing one password without locking the owner out for long).
+ * Sign-in and sign-up throttling, stored in PostgreSQL (table rate_limits) so
+ * that every app instance sees the same counters.
+ *
+ * Every login attempt takes its point *before* the password is checked, in one
+ * atomic upsert per counter: N parallel guesses can never evaluate more than a
+ * limit allows (a read-then-write counter let 24 of 300 through). A correct
+ * password gives the point back.
+ *
+ * - per account and client (tight): 5 attempts per 15 minutes. Stops one
+ *   client guessing one password, and only that client: the owner signing in
+ *   from their own address is not locked out by a stranger.
+ * - per account, across clients (loose): 50 attempts per hour. Bounds a
+ *   guesser spread over many addresses to 50 guesses an hour (1 200 a day)
+ *   for one account; an owner can only be locked out by an attack of that size.
+ * - per client, across accounts: 20 attempts per 15 minutes. Stops spraying
+ *   one common password over many accounts.
+ * - registration per client: REGISTER_LIMIT_PER_HOUR (default 10) accounts an hour.
  */
 
 export const LOGIN_LIMITS = {
+  perAccountClient: { points: 5, duration: 15 * 60 },
+  perAccount: { points: 50, duration: 60 * 60 },
   perClient: { points: 20, duration: 15 * 60 },
-  perAccount: { points: 5, duration: 15 * 60 },
 } as const;
 
+export const REGISTER_LIMIT_DURATION = 60 * 60;
+
+type LoginLimit = keyof typeof LOGIN_LIMITS;
+
 interface Limiters {
-  perClient: RateLimiterPostgres;
-  perAccount: RateLimiterPostgres;
+  login: Record<LoginLimit, RateLimiterPostgres>;
+  register: RateLimiterPostgres;
 }
 
-const holder = globalThis as typeof globalThis & { __shopLoginLimiters?: Limiters };
+const holder = globalThis as typeof globalThis & { __shopRateLimiters?: Limiters };
 
 function limiters(): Limiters {
-  if (!holder.__shopLoginLimiters) {
+  if (!holder.__shopRateLimiters) {
     const { sequelize } = getDb();
     const common = {
       storeClient: sequelize,
@@ -33,48 +51,99 @@ function limiters(): Limiters {
       tableCreated: true,
       clearExpiredByTimeout: false,
     };
-    holder.__shopLoginLimiters = {
-      perClient: new RateLimiterPostgres({ ...common, keyPrefix: "login_ip", ...LOGIN_LIMITS.perClient }),
-      perAccount: new RateLimiterPostgres({
+    holder.__shopRateLimiters = {
+      login: {
+        perAccountClient: new RateLimiterPostgres({
+          ...common,
+          keyPrefix: "login_account_ip",
+          ...LOGIN_LIMITS.perAccountClient,
+        }),
+        perAccount: new RateLimiterPostgres({
+          ...common,
+          keyPrefix: "login_account",
+          ...LOGIN_LIMITS.perAccount,
+        }),
+        perClient: new RateLimiterPostgres({ ...common, keyPrefix: "login_ip", ...LOGIN_LIMITS.perClient }),
+      },
+      register: new RateLimiterPostgres({
         ...common,
-        keyPrefix: "login_account",
-        ...LOGIN_LIMITS.perAccount,
+        keyPrefix: "register_ip",
+        points: getConfig().registerLimitPerHour,
+        duration: REGISTER_LIMIT_DURATION,
       }),
     };
   }
-  return holder.__shopLoginLimiters;
+  return holder.__shopRateLimiters;
 }
 
-function retryMessage(seconds: number) {
+/** The one text of a 429, in the JSON API and on the pages (with and without JavaScript). */
+export function retryMessage(action: "login" | "registration", seconds: number) {
   const minutes = Math.ceil(seconds / 60);
-  return `Too many login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  const what = action === "login" ? "login attempts" : "registrations from your network";
+  return `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
-/** Throws a 429 AppError (with Retry-After) when this client or account is locked out. */
-export async function assertLoginAllowed(clientKey: string, email: string): Promise<void> {
-  const { perClient, perAccount } = limiters();
-  const [client, account] = await Promise.all([perClient.get(clientKey), perAccount.get(email)]);
-  const blocked = [
-    client && client.consumedPoints >= LOGIN_LIMITS.perClient.points ? client.msBeforeNext : 0,
-    account && account.consumedPoints >= LOGIN_LIMITS.perAccount.points ? account.msBeforeNext : 0,
-  ];
-  const waitMs = Math.max(...blocked);
-  if (waitMs > 0) {
-    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    recordRateLimitRefusal("login");
-    throw tooManyRequests(retryMessage(seconds), seconds);
-  }
+function retrySeconds(ms: number) {
+  return Math.max(1, Math.ceil(ms / 1000));
 }
 
-export async function recordLoginFailure(clientKey: string, email: string): Promise<void> {
-  const { perClient, perAccount } = limiters();
-  await Promise.all([perClient.penalty(clientKey, 1), perAccount.penalty(email, 1)]).catch(
-    (error: unknown) => {
+export interface LoginAttempt {
+  /** Gives the points back: call after a correct password. */
+  succeeded(): Promise<void>;
+}
+
+function loginKeys(clientKey: string, email: string): Record<LoginLimit, string> {
+  const account = email.trim().toLowerCase();
+  return { perAccountClient: `${account}|${clientKey}`, perAccount: account, perClient: clientKey };
+}
+
+/**
+ * Takes one point from every login counter, or throws a 429 AppError (with
+ * Retry-After) and takes none when any counter is spent. Call it before the
+ * password is checked; a wrong password keeps the points taken.
+ */
+export async function beginLoginAttempt(clientKey: string, email: string): Promise<LoginAttempt> {
+  const { login } = limiters();
+  const keys = loginKeys(clientKey, email);
+  // Tightest first, one after the other: an attempt refused by its own
+  // account+client counter never touches (and never inflates) the shared ones,
+  // so a stranger's flood cannot crowd the owner out of the account counter.
+  const taken: LoginLimit[] = [];
+  for (const name of ["perAccountClient", "perClient", "perAccount"] as const) {
+    try {
+      await login[name].consume(keys[name], 1);
+      taken.push(name);
+    } catch (error) {
+      // The refused upsert added its point too: give every point back so that
+      // a blocked attempt counts against nothing (counters stay at the limit).
+      const counted = error instanceof RateLimiterRes ? [...taken, name] : taken;
+      await Promise.all(counted.map((limit) => login[limit].reward(keys[limit], 1)));
       if (!(error instanceof RateLimiterRes)) throw error;
+      const seconds = retrySeconds(error.msBeforeNext);
+      recordRateLimitRefusal("login");
+      throw tooManyRequests(retryMessage("login", seconds), seconds);
+    }
+  }
+  return {
+    async succeeded() {
+      // The owner's own counter starts again; the shared ones only get this attempt back.
+      await Promise.all([
+        login.perAccountClient.delete(keys.perAccountClient),
+        login.perAccount.reward(keys.perAccount, 1),
+        login.perClient.reward(keys.perClient, 1),
+      ]);
     },
-  );
+  };
 }
 
-export async function recordLoginSuccess(email: string): Promise<void> {
-  await limiters().perAccount.delete(email);
+/** Takes one registration from this client's allowance, or throws a 429 AppError with Retry-After. */
+export async function consumeRegistration(clientKey: string): Promise<void> {
+  try {
+    await limiters().register.consume(clientKey, 1);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const seconds = retrySeconds(error.msBeforeNext);
+    recordRateLimitRefusal("register");
+    throw tooManyRequests(retryMessage("registration", seconds), seconds);
+  }
 }

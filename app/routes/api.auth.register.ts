@@ -1,13 +1,16 @@
 import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
 import { badRequest } from "~/lib/errors.server";
+import { consumeRegistration } from "~/lib/rate-limit.server";
+import { clientKeyOf } from "~/lib/request.server";
 import { fieldErrorsOf, registerSchema } from "~/lib/schemas";
 import { registerUser } from "~/services/users.server";
 
 export const { loader, action } = apiRoute({
-  POST: async ({ request }) => {
+  POST: async ({ request, context }) => {
     const body = await readJsonObject(request);
     const parsed = registerSchema.safeParse(body);
     if (!parsed.success) throw badRequest("Please check the highlighted fields", fieldErrorsOf(parsed.error));
+    await consumeRegistration(clientKeyOf(context));
     const user = await registerUser(parsed.data);
     return apiJson(
       {

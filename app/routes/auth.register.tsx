@@ -7,7 +7,8 @@ import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { requireAnonymous } from "~/lib/auth.server";
 import { isAppError } from "~/lib/errors.server";
-import { safeRedirect } from "~/lib/request.server";
+import { consumeRegistration } from "~/lib/rate-limit.server";
+import { clientKeyOf, safeRedirect } from "~/lib/request.server";
 import { registerSchema } from "~/lib/schemas";
 import { redirectWithFlash } from "~/lib/session.server";
 import { registerUser } from "~/services/users.server";
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: registerSchema });
@@ -25,6 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
   }
   try {
+    await consumeRegistration(clientKeyOf(context));
     await registerUser(submission.value);
   } catch (error) {
     if (!isAppError(error)) throw error;
@@ -37,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
         }),
         toast: { type: "error" as const, message: error.message },
       },
-      { status: error.status },
+      { status: error.status, headers: error.headers },
     );
   }
   const redirectTo = safeRedirect(formData.get("redirectTo"), "");

@@ -5,6 +5,7 @@ import {
   expect,
   registerShopper,
   signIn,
+  submitSignIn,
   test,
   toast,
   uniqueEmail,
@@ -150,6 +151,34 @@ test.describe("sign-in and sign-out", () => {
     // Still signed out.
     await page.goto("/shop/home");
     await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Fshop%2Fhome$/);
+  });
+
+  test("after 5 wrong passwords from one address the form says 'Too many login attempts' (429), while the owner's own address still signs in", async ({
+    page,
+  }) => {
+    const shopper = await registerShopper(page.request);
+    // The stranger comes from an address of its own (the e2e server trusts X-Forwarded-For),
+    // so the suite's other sign-ins from 127.0.0.1 share no counter with it.
+    const strangerAddress = `198.51.100.${test.info().project.name === "no-js" ? 24 : 23}`;
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": strangerAddress });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await signIn(page, { email: shopper.email, password: `wrong-guess-${attempt}` });
+      await expect(toast(page, INVALID_LOGIN)).toBeVisible();
+    }
+    await page.goto("/auth/login");
+    const answer = page.waitForResponse((response) => response.request().method() === "POST");
+    await submitSignIn(page, { email: shopper.email, password: shopper.password });
+    expect((await answer).status()).toBe(429);
+    const locked = /^Too many login attempts\. Please try again in 1[45] minutes\.$/;
+    // The same words in the form (with and without JavaScript) and in the toast.
+    await expect(page.locator("form").getByRole("alert")).toHaveText(locked);
+    await expect(toast(page, "Too many login attempts. Please try again in")).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\/login$/);
+
+    // The owner, from their own address, is not locked out by the stranger.
+    await page.setExtraHTTPHeaders({});
+    await signIn(page, { email: shopper.email, password: shopper.password });
+    await expect(page).toHaveURL(/\/shop\/home$/);
   });
 
   test("a shopper logs out from the avatar menu, sees 'Logged out successfully!' and is signed out", async ({

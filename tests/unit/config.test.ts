@@ -242,3 +242,21 @@ describe("parseConfig database pool, reconciler and simulator latency (issue 8)"
     expect(error.problems.some((problem) => problem.startsWith(`${name}:`))).toBe(true);
   });
 });
+
+describe("parseConfig REGISTER_LIMIT_PER_HOUR", () => {
+  it("defaults to 10 registrations per client and hour", () => {
+    expect(parseConfig({ SESSION_SECRET: SECRET, DATA_DIR: tempDataDir() }).registerLimitPerHour).toBe(10);
+  });
+
+  it("takes a whole number of at least 1", () => {
+    const env = { SESSION_SECRET: SECRET, DATA_DIR: tempDataDir(), REGISTER_LIMIT_PER_HOUR: "250" };
+    expect(parseConfig(env).registerLimitPerHour).toBe(250);
+  });
+
+  it("refuses 0, fractions and words, naming the variable", () => {
+    for (const value of ["0", "2.5", "many"]) {
+      const error = configErrorOf({ SESSION_SECRET: SECRET, REGISTER_LIMIT_PER_HOUR: value });
+      expect(error.problems.some((problem) => problem.startsWith("REGISTER_LIMIT_PER_HOUR:"))).toBe(true);
+    }
+  });
+});

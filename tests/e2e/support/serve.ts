@@ -17,6 +17,10 @@ process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "production";
 process.env.SESSION_SECRET ??= "e2e-session-secret-0123456789abcdef";
 process.env.LOG_REQUESTS ??= "false";
+// Every test registers its own shoppers from 127.0.0.1: the per-client sign-up limit would stop the run.
+process.env.REGISTER_LIMIT_PER_HOUR ??= "100000";
+// A test can act as another client address (X-Forwarded-For), e.g. a stranger guessing passwords.
+process.env.TRUST_PROXY ??= "true";
 
 if (process.env.DATABASE_URL) {
   const adminUrl = new URL(process.env.DATABASE_URL);

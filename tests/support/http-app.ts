@@ -1,0 +1,161 @@
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { ServerBuild } from "@remix-run/node";
+import { parseConfig } from "../../app/lib/config.server";
+import * as apiLogin from "../../app/routes/api.auth.login";
+import * as apiRegister from "../../app/routes/api.auth.register";
+import * as apiProducts from "../../app/routes/api.shop.products.get";
+import * as authLogin from "../../app/routes/auth.login";
+import * as authRegister from "../../app/routes/auth.register";
+import * as healthz from "../../app/routes/healthz";
+import * as shopLayout from "../../app/routes/shop";
+import * as shopCart from "../../app/routes/shop.cart";
+import * as shopHome from "../../app/routes/shop.home";
+import * as unauthPage from "../../app/routes/unauth-page";
+import { createApp } from "../../server/app";
+
+/**
+ * The real HTTP server (server/app.ts) in front of a Remix build made of the
+ * real route modules below. Only the document render is a stand-in: it
+ * answers the status and headers Remix decided, with no markup.
+ */
+
+type RouteModule = ServerBuild["routes"][string]["module"];
+
+function route(id: string, pathPart: string, module: unknown, parentId = "root") {
+  return { id, parentId, path: pathPart, module: module as RouteModule };
+}
+
+export function testBuild(): ServerBuild {
+  const routes = [
+    route("routes/auth.login", "auth/login", authLogin),
+    route("routes/auth.register", "auth/register", authRegister),
+    route("routes/shop", "shop", shopLayout),
+    route("routes/shop.home", "home", shopHome, "routes/shop"),
+    route("routes/shop.cart", "cart", shopCart, "routes/shop"),
+    route("routes/unauth-page", "unauth-page", unauthPage),
+    route("routes/healthz", "healthz", healthz),
+    route("routes/api.auth.login", "api/auth/login", apiLogin),
+    route("routes/api.auth.register", "api/auth/register", apiRegister),
+    route("routes/api.shop.products.get", "api/shop/products/get", apiProducts),
+  ];
+  return {
+    mode: "production",
+    entry: {
+      module: {
+        default: (_request: Request, status: number, headers: Headers) =>
+          new Response("<!doctype html><title>test</title>", { status, headers }),
+      },
+    },
+    routes: {
+      root: { id: "root", path: "", module: { default: () => null } as RouteModule },
+      ...Object.fromEntries(routes.map((entry) => [entry.id, entry])),
+    },
+    assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "test" },
+    publicPath: "/build/",
+    assetsBuildDirectory: "public/build",
+    future: {},
+    isSpaMode: false,
+  } as unknown as ServerBuild;
+}
+
+export async function startTestServer(): Promise<{ base: string; port: number; close: () => Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "shop-http-"));
+  const config = parseConfig({
+    DATA_DIR: dataDir,
+    SESSION_SECRET: process.env.SESSION_SECRET,
+    LOG_REQUESTS: "false",
+    NODE_ENV: "production",
+  });
+  const app = createApp({ build: testBuild(), config, publicDir: path.join(dataDir, "public") });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * One request with node:http, so that any method, any header and a streamed
+ * body of any size can be sent. `body` as an async iterable streams chunked.
+ * A server that answers before the whole body is sent may close the socket:
+ * the answer it gave is still returned.
+ */
+export function send(
+  port: number,
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string | number>;
+    body?: string | Buffer | AsyncIterable<Buffer>;
+  },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "GET",
+        path: options.path,
+        headers: options.headers,
+      },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    const body = options.body;
+    if (body === undefined || typeof body === "string" || Buffer.isBuffer(body)) {
+      req.end(body);
+      return;
+    }
+    void (async () => {
+      try {
+        for await (const chunk of body) {
+          if (answered || req.destroyed) break;
+          if (!req.write(chunk)) await new Promise((resume) => req.once("drain", resume));
+        }
+        req.end();
+      } catch {
+        // The server closed the connection after answering.
+      }
+    })();
+  });
+}
+
+/** `total` bytes in chunks of 64 KB, made from one buffer so that the sender holds almost nothing. */
+export async function* bytes(total: number, fill = "a"): AsyncIterable<Buffer> {
+  const chunk = Buffer.alloc(64 * 1024, fill);
+  for (let sent = 0; sent < total; sent += chunk.length) {
+    yield total - sent >= chunk.length ? chunk : chunk.subarray(0, total - sent);
+  }
+}
