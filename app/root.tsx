@@ -55,7 +55,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={() => nonce}>
-          <Notifications limit={1} position="top-right" autoClose={5000} />
+          <Notifications limit={1} position="top-center" autoClose={5000} className="shop-notifications" />
           <FlashToast toast={data?.flash} />
           {children}
         </MantineProvider>

@@ -50,7 +50,9 @@ export async function seedDemoCatalog(db: Database, log: (message: string) => vo
   );
   const features = DEMO_FEATURES.filter((feature) => !existingImages.has(feature.image));
   if (features.length) {
-    await FeatureImage.bulkCreate(features.map((feature) => ({ image: feature.image })));
+    await FeatureImage.bulkCreate(
+      features.map(({ image, title, subtitle, link }) => ({ image, title, subtitle, link })),
+    );
     log(`Added ${features.length} feature images`);
   }
 }
