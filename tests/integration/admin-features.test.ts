@@ -138,7 +138,15 @@ describe("the feature API", () => {
     expect(response.status).toBe(200);
     expect(await readApi(response)).toEqual({
       success: true,
-      data: [{ _id: expect.any(String), image: "/images/banners/banner-2.svg" }],
+      data: [
+        {
+          _id: expect.any(String),
+          image: "/images/banners/banner-2.svg",
+          title: null,
+          subtitle: null,
+          link: null,
+        },
+      ],
     });
   });
 
