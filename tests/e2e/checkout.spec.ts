@@ -317,7 +317,8 @@ test.describe("checkout", () => {
       "page",
     );
     await expect(page.getByTestId("address-card")).toContainText(`Address: ${HOME.address}`);
-    await page.getByRole("button", { name: `Delete address: ${HOME.address}` }).click();
+    await page.getByLabel(`Delete address: ${HOME.address}`).click();
+    await page.getByRole("button", { name: "Yes, delete" }).click();
     await expect(toast(page, "Address deleted successfully")).toBeVisible();
     await expect(page).toHaveURL(/\/shop\/account\?tab=address$/);
     await expect(page.getByTestId("address-card")).toHaveCount(0);
