@@ -55,6 +55,9 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={() => nonce}>
+          <a href="#main-content" className="skip-link">
+            Skip to content
+          </a>
           <Notifications limit={1} position="top-center" autoClose={5000} className="shop-notifications" />
           <FlashToast toast={data?.flash} />
           {children}
@@ -80,7 +83,7 @@ export function ErrorBoundary() {
           ? "You don't have access to view this page"
           : error.statusText || "Something went wrong";
     return (
-      <main className="status-page">
+      <main className="status-page" id="main-content" tabIndex={-1}>
         <h1>{error.status}</h1>
         <p>{text}</p>
         <a href="/">Go to the start page</a>
@@ -88,7 +91,7 @@ export function ErrorBoundary() {
     );
   }
   return (
-    <main className="status-page">
+    <main className="status-page" id="main-content" tabIndex={-1}>
       <h1>Something went wrong</h1>
       <p>We could not show this page. Please try again in a moment.</p>
       <a href="/">Go to the start page</a>

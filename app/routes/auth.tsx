@@ -14,7 +14,7 @@ export default function AuthLayout() {
       <aside className="auth-layout__panel" aria-hidden="false">
         <h1>Welcome to ECommerce Shopping</h1>
       </aside>
-      <main className="auth-layout__page">
+      <main className="auth-layout__page" id="main-content" tabIndex={-1}>
         <Outlet />
       </main>
     </div>
