@@ -142,6 +142,7 @@ export default function SearchPage() {
         <div aria-live="polite" aria-busy={searching || undefined}>
           {products.length ? (
             <>
+              <h2 className="visually-hidden">Results</h2>
               <p className="listing__count" data-testid="result-count">
                 {pagination.total} {pagination.total === 1 ? "result" : "results"} for “{keyword}”
               </p>
