@@ -149,11 +149,14 @@ export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo:
   return (
     <div className="cart-contents" aria-busy={cart.pending || undefined} data-testid="cart-contents">
       {cart.items.length > 0 ? (
-        <ul className="cart-lines" aria-label="Items in your cart">
-          {cart.items.map((item) => (
-            <CartLine key={item.productId} item={item} redirectTo={redirectTo} />
-          ))}
-        </ul>
+        <>
+          <h2 className="visually-hidden">Items in your cart</h2>
+          <ul className="cart-lines" aria-label="Items in your cart">
+            {cart.items.map((item) => (
+              <CartLine key={item.productId} item={item} redirectTo={redirectTo} />
+            ))}
+          </ul>
+        </>
       ) : (
         <div className="cart-empty">
           <p>Your cart is empty</p>

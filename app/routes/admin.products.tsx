@@ -197,7 +197,7 @@ function ProductCard({ product, params }: { product: ProductJson; params: URLSea
     <li className="admin-product-card" data-testid="admin-product-card">
       <img src={product.image} alt="" loading="lazy" width={300} height={300} />
       <div className="admin-product-card__body">
-        <h3>{product.title}</h3>
+        <h2>{product.title}</h2>
         <p className="admin-price">
           <span className={onSale ? "admin-price--struck" : undefined}>{formatPrice(product.price)}</span>
           {onSale ? <strong>{formatPrice(product.salePrice)}</strong> : null}

@@ -108,7 +108,7 @@ test("the panel and the delete confirmation close without changing anything", as
   await expect(page.getByRole("dialog")).toHaveCount(0);
 
   const firstCard = page.getByTestId("admin-product-card").first();
-  const title = (await firstCard.locator("h3").textContent()) ?? "";
+  const title = (await firstCard.locator("h2").textContent()) ?? "";
   await firstCard.getByRole("link", { name: `Delete ${title}` }).click();
   await expect(page).toHaveURL(/\?delete=/);
   const confirm = page.getByRole("dialog", { name: "Delete product?" });
@@ -124,7 +124,7 @@ test("the grid searches by title and pages", async ({ page }) => {
   await expect(page).toHaveURL(/\?q=sneakers$/);
   const cards = page.getByTestId("admin-product-card");
   expect(await cards.count()).toBeGreaterThan(0);
-  for (const title of await cards.locator("h3").allTextContents())
+  for (const title of await cards.locator("h2").allTextContents())
     expect(title.toLowerCase()).toContain("sneakers");
 
   await page.goto("/admin/products");

@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { DEMO_SHOPPER, expect, registerShopper, signInByApi, test, toast } from "./support/fixtures";
 import { isNoJs, productCards } from "./support/storefront";
 
@@ -125,4 +126,22 @@ test("the Filters sheet opens, filters and closes on a phone", async ({ page }) 
   await expect(page.getByTestId("product-count")).toHaveText("14 Products");
   await expect(productCards(page).first()).toBeVisible();
   await expect(page.locator("details.filter-sheet summary")).toContainText("Filters (1)");
+});
+
+test("axe finds no serious or critical violation on a phone, with the menu sheet and the filter sheet open", async ({
+  page,
+}) => {
+  test.skip(isNoJs(), "axe runs as a script in the page; the desktop no-js project checks the server's HTML");
+  await signInByApi(page, DEMO_SHOPPER);
+  await page.goto("/shop/home");
+  await page.getByLabel("Open the menu", { exact: true }).click();
+  await expect(page.getByRole("navigation", { name: "Shop menu" })).toBeVisible();
+  const serious = async () =>
+    (await new AxeBuilder({ page }).analyze()).violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => violation.id);
+  expect(await serious()).toEqual([]);
+  await page.goto("/shop/listing");
+  await page.locator("details.filter-sheet summary").click();
+  expect(await serious()).toEqual([]);
 });
