@@ -196,7 +196,11 @@ describe("/unauth-page", () => {
     const { cookie } = await signedIn("user");
     const response = await callRoute(unauthPage.loader, "/unauth-page", { cookie });
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ home: "/shop/home" });
+    // Issue 9 §5: the page renders inside the shopper's layout, so it carries the header's data.
+    expect(await response.json()).toEqual({
+      home: "/shop/home",
+      viewer: { role: "shopper", userName: expect.any(String), cartCount: 0 },
+    });
   });
 
   it("sends an anonymous visitor to sign-in", async () => {
