@@ -36,12 +36,12 @@ async function seriousViolations(page: Page) {
  * blocked: it sees the server's HTML, exactly what a shopper without
  * JavaScript gets.
  */
-async function pageToCheck(page: Page, browser: Browser, credentials: Credentials = DEMO_SHOPPER) {
+async function pageToCheck(page: Page, browser: Browser, credentials: Credentials | null = DEMO_SHOPPER) {
   if (!isNoJs()) return { checked: page, close: async () => {} };
   const context = await browser.newContext({ javaScriptEnabled: true });
   await context.route(/\/build\/.*\.js$/, (route) => route.abort());
   const checked = await context.newPage();
-  await signInByApi(checked, credentials);
+  if (credentials) await signInByApi(checked, credentials);
   return { checked, close: () => context.close() };
 }
 
@@ -167,6 +167,20 @@ test.describe("accessibility", () => {
     ]) {
       await checked.goto(path);
       await expect(checked.getByRole("heading", { level: 1 }).first(), path).toBeAttached();
+      await test.step(path, () => expectAccessible(checked));
+    }
+    await close();
+  });
+
+  test("axe and the heading outline are clean on the sign-in, registration and not-found pages of a visitor", async ({
+    page,
+    browser,
+  }) => {
+    await page.context().clearCookies();
+    const { checked, close } = await pageToCheck(page, browser, null);
+    for (const path of ["/auth/login", "/auth/register", "/no/such/page"]) {
+      await checked.goto(path);
+      await expect(checked.getByRole("heading", { level: 1 }).first(), path).toBeVisible();
       await test.step(path, () => expectAccessible(checked));
     }
     await close();
