@@ -97,17 +97,32 @@ describe("Pay now", () => {
     await expect(payOrderAgain(shopper, "not-an-id")).rejects.toMatchObject({ status: 404 });
   });
 
-  it("of ten Pay nows on one order at once, exactly one stores its approval and the others get 409", async () => {
-    const { orderId } = await declinedOrder();
+  it("ten Pay nows on one order at once: the others that overlap get 409, one approval stays, and only it can pay, once", async () => {
+    const { product, orderId } = await declinedOrder(1);
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, () => payOrderAgain(shopper, orderId)),
     );
-    const won = results.filter((result) => result.status === "fulfilled");
+    const won = results
+      .filter((result) => result.status === "fulfilled")
+      .map((result) => result.value.approvalURL.split("/").pop()!);
     const lost = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
-    expect(won).toHaveLength(1);
+    // A Pay now that starts after another has finished is simply the next one; overlapping ones are refused.
+    expect(won.length).toBeGreaterThanOrEqual(1);
+    expect(won.length + lost.length).toBe(10);
     for (const result of lost) expect(result.reason).toMatchObject({ status: 409 });
-    const row = await orderRow(orderId);
-    expect(won[0]!.value.approvalURL).toContain(row.paymentId!);
+    const stored = (await orderRow(orderId)).paymentId!;
+    expect(won).toContain(stored);
+
+    // Every approval the shopper may hold: only the stored one finds the order.
+    for (const paymentId of won) {
+      await payerAnswers(paymentId, "approve");
+      const capture = captureOrderPayment(shopper, { paymentId });
+      if (paymentId === stored) await expect(capture).resolves.toMatchObject({ status: "paid" });
+      else await expect(capture).rejects.toMatchObject({ status: 404 });
+    }
+    const charged = await Promise.all(won.map((paymentId) => simulatorRecord(paymentId)));
+    expect(charged.filter((record) => record?.captureId)).toHaveLength(1);
+    expect(await stockOf(product.id)).toBe(4);
   });
 
   it("a Pay now racing the capture of the approved payment never leaves a paid order with another payment id", async () => {
@@ -141,6 +156,21 @@ describe("Cancel order", () => {
       status: 409,
       message: PAY_AGAIN_TEXT.notCancellable,
     });
+  });
+
+  it("a payment approved before the cancel can no longer be captured: nothing is charged", async () => {
+    const product = await createProduct({ totalStock: 5 });
+    const approved = await approvedOrder(shopper, product.id);
+    await cancelUnpaidOrder(shopper, approved.orderId);
+    await expect(captureOrderPayment(shopper, { paymentId: approved.paymentId })).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(await orderRow(approved.orderId)).toMatchObject({
+      orderStatus: "cancelled",
+      paymentStatus: "pending",
+    });
+    expect((await simulatorRecord(approved.paymentId))!.captureId).toBeNull();
+    expect(await stockOf(product.id)).toBe(5);
   });
 
   it("refuses to cancel a paid order (409) and somebody else's (404)", async () => {

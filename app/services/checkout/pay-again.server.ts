@@ -106,15 +106,21 @@ export async function payOrderAgain(
   return { orderId, approvalURL: payment.approvalUrl };
 }
 
-/** The shopper closes an unpaid order (order_status cancelled). 404 unknown order; 409 not unpaid. */
+/**
+ * The shopper closes an unpaid order (order_status cancelled; no stock was
+ * reserved before a capture began, so none goes back). 404 unknown order;
+ * 409 an order that is paid, being paid or closed.
+ */
 export async function cancelUnpaidOrder(user: { id: string }, orderId: string): Promise<void> {
   if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
   const { sequelize } = getDb();
   await sequelize.transaction(async (transaction) => {
     const order = await lockOwnOrder(user.id, orderId, transaction);
     if (!isPayableAgain(order)) throw conflict(PAY_AGAIN_TEXT.notCancellable);
+    // The provider order is let go with it: an approval given earlier finds no order to capture.
     await sequelize.query(
-      `UPDATE orders SET order_status = 'cancelled', order_update_date = now(), updated_at = now()
+      `UPDATE orders SET order_status = 'cancelled', payment_id = NULL, order_update_date = now(),
+              updated_at = now()
         WHERE id = :orderId`,
       { replacements: { orderId }, transaction },
     );
