@@ -12,6 +12,15 @@ const PORT = Number(process.env.E2E_PORT ?? 3111);
 const executablePath =
   process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
+/** The specs of the phone points (issue 9): they run at 375×812 only. */
+const MOBILE_SPECS = /storefront-mobile\.spec\.ts$/;
+const PHONE = {
+  ...devices["Desktop Chrome"],
+  viewport: { width: 375, height: 812 },
+  deviceScaleFactor: 2,
+  hasTouch: true,
+};
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
@@ -39,8 +48,19 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
-    { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false } },
+    {
+      name: "js",
+      testIgnore: MOBILE_SPECS,
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: true },
+    },
+    {
+      name: "no-js",
+      testIgnore: MOBILE_SPECS,
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: false },
+    },
+    // A phone (issue 9): only the specs of the phone points run here, to keep the suite short.
+    { name: "mobile", testMatch: MOBILE_SPECS, use: { ...PHONE, javaScriptEnabled: true } },
+    { name: "mobile-no-js", testMatch: MOBILE_SPECS, use: { ...PHONE, javaScriptEnabled: false } },
   ],
   webServer: {
     command: "tsx tests/e2e/support/serve.ts",

@@ -55,7 +55,10 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={() => nonce}>
-          <Notifications limit={1} position="top-right" autoClose={5000} />
+          <a href="#main-content" className="skip-link">
+            Skip to content
+          </a>
+          <Notifications limit={1} position="top-center" autoClose={5000} className="shop-notifications" />
           <FlashToast toast={data?.flash} />
           {children}
         </MantineProvider>
@@ -89,7 +92,7 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error)) {
     const text = statusPageText(error.status, error.data, error.statusText);
     return (
-      <main className="status-page">
+      <main className="status-page" id="main-content" tabIndex={-1}>
         <h1>{error.status === 503 ? "We'll be right back" : error.status}</h1>
         <p>{text}</p>
         <a href="/">Go to the start page</a>
@@ -97,7 +100,7 @@ export function ErrorBoundary() {
     );
   }
   return (
-    <main className="status-page">
+    <main className="status-page" id="main-content" tabIndex={-1}>
       <h1>Something went wrong</h1>
       <p>We could not show this page. Please try again in a moment.</p>
       <a href="/">Go to the start page</a>

@@ -28,8 +28,10 @@ import {
   addressInputSchema,
   EDIT_ADDRESS_PARAM,
   MAX_ADDRESSES,
+  MAX_ADDRESSES_MESSAGE,
 } from "~/lib/address-schema";
 import { useHydrated } from "~/lib/use-hydrated";
+import { ConfirmDisclosure } from "./ConfirmDisclosure";
 
 /**
  * The address manager (SPEC §2, §5): the shopper's address cards with Edit
@@ -151,19 +153,19 @@ function AddressCard({
         >
           Edit
         </Button>
-        <Form method="post" action={action} preventScrollReset>
-          <input type="hidden" name="intent" value={ADDRESS_INTENTS.delete} />
-          <input type="hidden" name="addressId" value={address._id} />
-          <Button
-            type="submit"
-            size="xs"
-            variant="default"
-            loading={deleting}
-            aria-label={`Delete address: ${address.address}`}
-          >
-            Delete
-          </Button>
-        </Form>
+        <ConfirmDisclosure
+          label={`Delete address: ${address.address}`}
+          toggle="Delete"
+          question="Delete this address?"
+        >
+          <Form method="post" action={action} preventScrollReset>
+            <input type="hidden" name="intent" value={ADDRESS_INTENTS.delete} />
+            <input type="hidden" name="addressId" value={address._id} />
+            <Button type="submit" size="xs" color="red.9" loading={deleting}>
+              Yes, delete
+            </Button>
+          </Form>
+        </ConfirmDisclosure>
       </Group>
     </Card>
   );
@@ -314,6 +316,20 @@ function AddressForm({
   );
 }
 
+/** With three addresses, the reason instead of a form that the server would refuse (issue 9 §5). */
+function AddressLimitReached() {
+  return (
+    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="address-limit-title">
+      <Title order={2} size="h4" id="address-limit-title" mb="xs">
+        Add New Address
+      </Title>
+      <p className="address-limit" data-testid="address-limit">
+        {MAX_ADDRESSES_MESSAGE}. Edit or delete one of your saved addresses to add another.
+      </p>
+    </Card>
+  );
+}
+
 export function AddressManager({ addresses, editing, lastResult, selectable }: AddressManagerProps) {
   const location = useLocation();
   const completedSaves = useCompletedSaves();
@@ -345,13 +361,17 @@ export function AddressManager({ addresses, editing, lastResult, selectable }: A
           No saved addresses yet. Add one below (up to {MAX_ADDRESSES}).
         </Text>
       )}
-      <AddressForm
-        key={`${editing?._id ?? "new"}:${completedSaves}`}
-        editing={editing}
-        lastResult={lastResult}
-        action={action}
-        cancelHref={cancelHref}
-      />
+      {!editing && addresses.length >= MAX_ADDRESSES ? (
+        <AddressLimitReached />
+      ) : (
+        <AddressForm
+          key={`${editing?._id ?? "new"}:${completedSaves}`}
+          editing={editing}
+          lastResult={lastResult}
+          action={action}
+          cancelHref={cancelHref}
+        />
+      )}
     </Stack>
   );
 }

@@ -8,13 +8,25 @@ export const SWIPE_THRESHOLD_PX = 50;
 export interface BannerImage {
   _id: string;
   image: string;
+  title?: string | null;
+  subtitle?: string | null;
+  link?: string | null;
 }
+
+/** What a banner says when the admin left its text empty (issue 9 §3). */
+export const BANNER_DEFAULTS = {
+  title: "Shop the collection",
+  subtitle: "Clothing, footwear and accessories from the brands you love",
+  link: "/shop/listing",
+} as const;
 
 /**
  * The home page's feature images. Without JavaScript it is a scroll-snap
  * strip (swipe or scroll it) whose dots are links to the slides; with
  * JavaScript it rotates on its own, answers swipes and has arrows on wide
- * screens. Rotation pauses while the pointer or the focus is on it.
+ * screens. Rotation pauses while the pointer or the focus is on it. Each
+ * slide's title, subtitle and "Shop now" link are HTML over the artwork, so
+ * they stay readable on a phone and reach screen readers and search engines.
  */
 export function Banner({ images }: { images: BannerImage[] }) {
   const hydrated = useHydrated();
@@ -81,7 +93,8 @@ export function Banner({ images }: { images: BannerImage[] }) {
             >
               <img
                 src={image.image}
-                alt={`Shop promotion ${slide + 1} of ${count}`}
+                // The artwork is decoration: what it advertises is the text beside it.
+                alt=""
                 width={1600}
                 height={600}
                 loading={slide === 0 ? "eager" : "lazy"}
@@ -89,6 +102,18 @@ export function Banner({ images }: { images: BannerImage[] }) {
                 {...(slide === 0 ? { fetchpriority: "high" } : {})}
                 decoding="async"
               />
+              <div className="banner__text">
+                <h2 className="banner__title">{image.title || BANNER_DEFAULTS.title}</h2>
+                <p className="banner__subtitle">{image.subtitle || BANNER_DEFAULTS.subtitle}</p>
+                <a
+                  href={image.link || BANNER_DEFAULTS.link}
+                  className="banner__cta"
+                  // A slide out of view is hidden from assistive technology: keep its link out of the tab order too.
+                  tabIndex={hydrated && slide !== index ? -1 : undefined}
+                >
+                  Shop now
+                </a>
+              </div>
             </div>
           ))}
         </div>

@@ -10,6 +10,7 @@ import {
   type CartIntent,
   type CartLineView,
 } from "~/lib/cart";
+import { ConfirmDisclosure } from "./ConfirmDisclosure";
 import { useCartSubmit, type ShopCart } from "./useShopCart";
 
 /**
@@ -127,11 +128,18 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
         <p className="cart-line__total" data-testid="cart-line-total">
           {formatCents(lineTotalCents(item))}
         </p>
-        <CartForm intent="remove" productId={item.productId} redirectTo={redirectTo} onSubmit={send}>
-          <button type="submit" className="cart-remove" aria-label={`Remove ${item.title} from the cart`}>
-            <TrashIcon />
-          </button>
-        </CartForm>
+        <ConfirmDisclosure
+          className="cart-remove-confirm"
+          label={`Remove ${item.title} from the cart`}
+          toggle={<TrashIcon />}
+          question={`Remove ${item.title}?`}
+        >
+          <CartForm intent="remove" productId={item.productId} redirectTo={redirectTo} onSubmit={send}>
+            <button type="submit" className="sf-button sf-button--primary cart-remove">
+              Remove
+            </button>
+          </CartForm>
+        </ConfirmDisclosure>
       </div>
     </li>
   );
@@ -141,23 +149,33 @@ export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo:
   return (
     <div className="cart-contents" aria-busy={cart.pending || undefined} data-testid="cart-contents">
       {cart.items.length > 0 ? (
-        <ul className="cart-lines" aria-label="Items in your cart">
-          {cart.items.map((item) => (
-            <CartLine key={item.productId} item={item} redirectTo={redirectTo} />
-          ))}
-        </ul>
+        <>
+          <h2 className="visually-hidden">Items in your cart</h2>
+          <ul className="cart-lines" aria-label="Items in your cart">
+            {cart.items.map((item) => (
+              <CartLine key={item.productId} item={item} redirectTo={redirectTo} />
+            ))}
+          </ul>
+        </>
       ) : (
-        <p className="cart-empty">Your cart is empty.</p>
+        <div className="cart-empty">
+          <p>Your cart is empty</p>
+          <Link to="/shop/listing" className="sf-button">
+            Continue shopping
+          </Link>
+        </div>
       )}
-      <div className="cart-summary">
-        <p className="cart-total">
-          <span>Total</span>
-          <span data-testid="cart-total">{formatCents(cart.totalCents)}</span>
-        </p>
-        <Link to="/shop/checkout" className="sf-button sf-button--primary sf-button--block cart-checkout">
-          Checkout
-        </Link>
-      </div>
+      {cart.items.length > 0 ? (
+        <div className="cart-summary">
+          <p className="cart-total">
+            <span>Total</span>
+            <span data-testid="cart-total">{formatCents(cart.totalCents)}</span>
+          </p>
+          <Link to="/shop/checkout" className="sf-button sf-button--primary sf-button--block cart-checkout">
+            Checkout
+          </Link>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { notifications } from "@mantine/notifications";
+import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 
 const FLASH_NOTIFICATION_ID = "flash-message";
@@ -7,6 +8,17 @@ export interface Toast {
   type: "success" | "error" | "info";
   title?: string;
   message: string;
+  /** A way on from the message, such as "View cart" after "Add to cart". */
+  link?: { href: string; label: string };
+}
+
+function ToastLink({ link }: { link: Toast["link"] }) {
+  if (!link) return null;
+  return (
+    <Link to={link.href} className="flash-toast__link">
+      {link.label}
+    </Link>
+  );
 }
 
 /**
@@ -19,7 +31,13 @@ export function showToast(toast: Toast) {
   const notification = {
     id: FLASH_NOTIFICATION_ID,
     title: toast.title,
-    message: toast.message,
+    message: toast.link ? (
+      <span className="flash-toast__message">
+        {toast.message} <ToastLink link={toast.link} />
+      </span>
+    ) : (
+      toast.message
+    ),
     color: toast.type === "error" ? "red" : toast.type === "success" ? "dark" : "blue",
     autoClose: 5000,
   };
@@ -47,6 +65,7 @@ export function FlashToast({ toast }: { toast: Toast | null | undefined }) {
     >
       {toast.title ? <strong>{toast.title}</strong> : null}
       <span>{toast.message}</span>
+      <ToastLink link={toast.link} />
     </div>
   );
 }

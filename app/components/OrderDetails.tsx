@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { formatPrice } from "~/lib/money";
+import { paymentStatusLabel } from "~/lib/order-options";
 import { datePart } from "./OrderTable";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 
@@ -19,7 +20,7 @@ interface OrderDetailsProps {
   order: OrderDetailsData;
   /** The name shown in the shipping info (the customer's, or the signed-in shopper's). */
   customerName: string;
-  /** Below the details: the admin's status form; nothing for a shopper. */
+  /** Below the details: the admin's status form; the shopper's Pay now and Cancel order. */
   children?: ReactNode;
 }
 
@@ -47,7 +48,7 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
         </div>
         <div>
           <dt>Payment Status</dt>
-          <dd>{order.paymentStatus}</dd>
+          <dd data-payment-status={order.paymentStatus}>{paymentStatusLabel(order.paymentStatus)}</dd>
         </div>
         <div>
           <dt>Order Status</dt>

@@ -6,7 +6,8 @@ export function OrderStatusBadge({ status }: { status: string }) {
   const tone = status === "confirmed" ? "green" : status === "rejected" ? "red" : "black";
   return (
     <span className={`order-status-badge order-status-badge--${tone}`} data-status={status}>
-      {status}
+      {/* The spec's statuses read as the spec writes them; "cancelled" is newer and reads as a word. */}
+      {status === "cancelled" ? "Cancelled" : status}
     </span>
   );
 }

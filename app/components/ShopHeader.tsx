@@ -80,7 +80,9 @@ function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: numbe
 
 /**
  * The shop header. On small screens the menu sits in a <details> sheet, so it
- * opens without JavaScript.
+ * opens without JavaScript; the cart with its count and the avatar stay in
+ * the bar at every width (house rule 12: nothing a shopper needs to buy hides
+ * behind a menu).
  */
 export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartCount: number }) {
   // A new key per navigation closes the sheet and the avatar menu after a choice.
@@ -111,11 +113,6 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
             <nav className="shop-menu" aria-label="Shop menu">
               <MenuItems />
             </nav>
-            {user ? (
-              <div className="shop-actions">
-                <HeaderActions key={navigationKey} user={user} cartCount={cartCount} />
-              </div>
-            ) : null}
           </div>
         </details>
         <nav className="shop-menu shop-bar-menu" aria-label="Main">

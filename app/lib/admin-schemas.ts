@@ -164,9 +164,39 @@ export const orderStatusSchema = z.object({
   }),
 });
 
+/** Blank, null or missing: none (the banner uses its default). */
+const blankToUndefined = (value: unknown) =>
+  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
+
+/** An optional banner text: blank means "use the default". */
+const optionalBannerText = (max: number, label: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ message: `${label} must be text` })
+      .trim()
+      .max(max, `${label} must be at most ${max} characters`)
+      .optional(),
+  );
+
+export const FEATURE_LINK_MESSAGE =
+  "Link must be a path on this shop that starts with /, such as /shop/listing?category=men";
+
 export const featureInputSchema = z.object({
   image: imageField.refine(
     (value) => !/^https?:/i.test(value),
     "Upload the image first: use the URL the upload returned",
+  ),
+  title: optionalBannerText(80, "Title"),
+  subtitle: optionalBannerText(160, "Subtitle"),
+  // A path on the shop only: a banner never sends shoppers to another site.
+  link: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ message: FEATURE_LINK_MESSAGE })
+      .trim()
+      .max(300, "Link must be at most 300 characters")
+      .regex(/^\/(?![/\\])[^\s]*$/, FEATURE_LINK_MESSAGE)
+      .optional(),
   ),
 });

@@ -36,3 +36,28 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   rejected: "Rejected",
   cancelled: "Cancelled",
 };
+
+/** The payment state in words, for shoppers and admins (issue 9: honest order states). */
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  pending: "Payment not completed",
+  capturing: "Payment processing",
+  paid: "Paid",
+  failed: "Payment declined",
+  refunded: "Refunded",
+};
+
+export function paymentStatusLabel(status: string): string {
+  return PAYMENT_STATUS_LABELS[status as PaymentStatus] ?? status;
+}
+
+/** "Pay now" and "Cancel order" are offered while the order is open and no money moved. */
+export function isPayableAgain(order: { orderStatus: string; paymentStatus: string }): boolean {
+  return (
+    order.orderStatus === "pending" && (order.paymentStatus === "pending" || order.paymentStatus === "failed")
+  );
+}
+
+/** The first block of an order id, as shoppers read it ("Order 3f2a9c1e"). */
+export function shortOrderNumber(orderId: string): string {
+  return orderId.slice(0, 8).toUpperCase();
+}

@@ -153,6 +153,8 @@ export interface FlashMessage {
   type: FlashType;
   title?: string;
   message: string;
+  /** A way on from the message, such as "View cart" after "Add to cart". */
+  link?: { href: string; label: string };
 }
 
 /** Returns the Set-Cookie value that carries `flash` to the next page. */

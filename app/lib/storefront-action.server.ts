@@ -46,7 +46,11 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
         { status: error.status },
       );
     }
-    return redirectWithFlash(request, backTo(request), { type: "success", message: CART_TEXT.added });
+    return redirectWithFlash(request, backTo(request), {
+      type: "success",
+      message: CART_TEXT.added,
+      link: { href: "/shop/cart", label: "View cart" },
+    });
   }
 
   if (intent === "review") {

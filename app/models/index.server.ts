@@ -149,6 +149,11 @@ export class FeatureImage extends Model<
 > {
   declare id: CreationOptional<string>;
   declare image: string;
+  /** The banner's HTML text over the artwork (optional; the home page has defaults). */
+  declare title: CreationOptional<string | null>;
+  declare subtitle: CreationOptional<string | null>;
+  /** A path on the shop, such as /shop/listing?category=men. */
+  declare link: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -288,7 +293,14 @@ export function defineModels(sequelize: Sequelize): Models {
   );
 
   FeatureImage.init(
-    { id: uuidKey, image: { type: DataTypes.TEXT, allowNull: false }, ...timestamps },
+    {
+      id: uuidKey,
+      image: { type: DataTypes.TEXT, allowNull: false },
+      title: { type: DataTypes.STRING(80), allowNull: true },
+      subtitle: { type: DataTypes.STRING(160), allowNull: true },
+      link: { type: DataTypes.STRING(300), allowNull: true },
+      ...timestamps,
+    },
     { ...common, tableName: "feature_images" },
   );
 

@@ -1,8 +1,18 @@
-import type { MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { homeOf, StatusShell } from "~/components/StatusShell";
+import { statusViewer, type StatusViewer } from "~/lib/status-viewer.server";
+import cartStyles from "~/styles/cart.css";
+import storefrontStyles from "~/styles/storefront.css";
 
-/** Any path that no route claims. */
-export async function loader() {
-  throw new Response("Not Found", { status: 404 });
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: storefrontStyles },
+  { rel: "stylesheet", href: cartStyles },
+];
+
+/** Any path that no route claims: 404, inside the layout of the signed-in user. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  throw json({ viewer: await statusViewer(request) }, { status: 404 });
 }
 
 export const meta: MetaFunction = () => [{ title: "Page not found · ECommerce Shopping" }];
@@ -12,11 +22,15 @@ export default function NotFound() {
 }
 
 export function ErrorBoundary() {
+  const error = useRouteError();
+  const viewer = isRouteErrorResponse(error)
+    ? (error.data as { viewer?: StatusViewer } | null)?.viewer
+    : undefined;
   return (
-    <main className="status-page">
+    <StatusShell viewer={viewer}>
       <h1>Page not found</h1>
       <p>page doesn&apos;t exists</p>
-      <a href="/">Go to the start page</a>
-    </main>
+      <a href={homeOf(viewer)}>{viewer ? "Back to the shop" : "Go to the start page"}</a>
+    </StatusShell>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import {
   json,
   type ActionFunctionArgs,
@@ -9,6 +9,7 @@ import {
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
+import { BANNER_DEFAULTS } from "~/components/Banner";
 import { ImageUpload } from "~/components/ImageUpload";
 import { requireAdmin } from "~/lib/auth.server";
 import { badRequest, isAppError } from "~/lib/errors.server";
@@ -43,7 +44,12 @@ export async function action({ request }: ActionFunctionArgs) {
     // without, the file travels with this form.
     const { fields, file } = await readMultipartForm(request);
     const image = file ? (await storeImage(file)).url : fields.get("image");
-    await addFeature({ image });
+    await addFeature({
+      image,
+      title: fields.get("title"),
+      subtitle: fields.get("subtitle"),
+      link: fields.get("link"),
+    });
     return redirectWithFlash(request, "/admin/dashboard", { type: "success", message: FEATURE_ADDED });
   } catch (error) {
     if (!isAppError(error)) throw error;
@@ -117,6 +123,20 @@ export default function AdminDashboard() {
               error={actionData?.error}
               onUrlChange={setImageUrl}
             />
+            <TextInput
+              name="title"
+              label="Title (optional)"
+              maxLength={80}
+              description={`Shown over the image; empty: "${BANNER_DEFAULTS.title}"`}
+            />
+            <TextInput name="subtitle" label="Subtitle (optional)" maxLength={160} />
+            <TextInput
+              name="link"
+              label="Link (optional)"
+              maxLength={300}
+              placeholder="/shop/listing?category=men"
+              description={`Where "Shop now" goes, a path on this shop; empty: ${BANNER_DEFAULTS.link}`}
+            />
             <Button type="submit" disabled={hydrated && !imageUrl} loading={adding}>
               Upload
             </Button>
@@ -128,6 +148,10 @@ export default function AdminDashboard() {
         {features.map((feature, index) => (
           <li key={feature._id} className="feature-list__item">
             <FeatureImage src={feature.image} index={index} />
+            <p className="feature-list__text">
+              <strong>{feature.title || BANNER_DEFAULTS.title}</strong>
+              {feature.subtitle ? ` · ${feature.subtitle}` : ""} → {feature.link || BANNER_DEFAULTS.link}
+            </p>
             <Group justify="flex-end" p="xs">
               <Form method="post">
                 <input type="hidden" name="intent" value="delete" />

@@ -7,7 +7,13 @@ import { OrderTable } from "~/components/OrderTable";
 import { ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/admin-schemas";
 import { requireAdmin } from "~/lib/auth.server";
 import { parsePaging } from "~/services/admin-catalog.server";
-import { listOrders, ORDERS_PAGE_SIZE, parseStatusFilter } from "~/services/orders.server";
+import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/order-options";
+import {
+  listOrders,
+  ORDERS_PAGE_SIZE,
+  parsePaymentFilter,
+  parseStatusFilter,
+} from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
 import orderStyles from "~/styles/orders.css";
 
@@ -21,25 +27,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const paging = parsePaging(params, { defaultLimit: ORDERS_PAGE_SIZE, lenient: true });
   const status = parseStatusFilter(params.get("status"), { lenient: true });
-  const { orders, pagination } = await listOrders({ ...paging, status });
-  // The table shows four fields: send only those.
-  const rows = orders.map(({ _id, orderDate, orderStatus, totalAmount }) => ({
+  const paymentStatus = parsePaymentFilter(params.get("payment"));
+  const { orders, pagination } = await listOrders({ ...paging, status, paymentStatus });
+  // The table shows six fields: send only those.
+  const rows = orders.map(({ _id, orderDate, orderStatus, paymentStatus, totalAmount, userName }) => ({
     _id,
     orderDate,
     orderStatus,
+    paymentStatus,
     totalAmount,
+    customerName: userName,
   }));
-  return json({ orders: rows, pagination, status });
+  return json({ orders: rows, pagination, status, paymentStatus });
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin orders · ECommerce Shopping" }];
 
 export default function AdminOrders() {
-  const { orders, pagination, status } = useLoaderData<typeof loader>();
+  const { orders, pagination, status, paymentStatus } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   const submit = useSubmit();
   const list = new URLSearchParams();
   if (status) list.set("status", status);
+  if (paymentStatus) list.set("payment", paymentStatus);
   if (pagination.page > 1) list.set("page", String(pagination.page));
   const search = list.toString();
 
@@ -62,6 +72,17 @@ export default function AdminOrders() {
               ]}
               onChange={(event) => submit(event.currentTarget.form)}
             />
+            <NativeSelect
+              name="payment"
+              label="Filter by payment"
+              defaultValue={paymentStatus ?? ""}
+              key={`payment-${paymentStatus ?? ""}`}
+              data={[
+                { value: "", label: "All payments" },
+                ...PAYMENT_STATUSES.map((value) => ({ value, label: paymentStatusLabel(value) })),
+              ]}
+              onChange={(event) => submit(event.currentTarget.form)}
+            />
             {hydrated ? null : (
               <Button type="submit" variant="default">
                 Filter
@@ -72,11 +93,13 @@ export default function AdminOrders() {
         <Text size="sm" c="dimmed" mb="sm">
           {pagination.total} order{pagination.total === 1 ? "" : "s"}
           {status ? ` with status ${status}` : ""}
+          {paymentStatus ? ` · ${paymentStatusLabel(paymentStatus)}` : ""}
         </Text>
         <OrderTable
+          showCustomer
           orders={orders}
           detailsHref={(id) => `/admin/orders/${id}${search ? `?${search}` : ""}`}
-          emptyText={status ? "No orders with this status." : "No orders yet."}
+          emptyText={status || paymentStatus ? "No orders with this status." : "No orders yet."}
         />
         <Pagination
           page={pagination.page}

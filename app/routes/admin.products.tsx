@@ -13,7 +13,9 @@ import { EMPTY_PRODUCT_FORM, ProductForm, type ProductFormValues } from "~/compo
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { requireAdmin } from "~/lib/auth.server";
 import { isAppError } from "~/lib/errors.server";
+import { CATEGORY_LABELS, type Category } from "~/lib/catalog-options";
 import { formatPrice } from "~/lib/money";
+import { productBadge } from "~/lib/product-display";
 import { redirectWithFlash } from "~/lib/session.server";
 import {
   createProduct,
@@ -188,14 +190,26 @@ export const meta: MetaFunction = () => [{ title: "Admin products · ECommerce S
 
 function ProductCard({ product, params }: { product: ProductJson; params: URLSearchParams }) {
   const onSale = product.salePrice > 0;
+  // The shop's own stock badges (out of stock, low stock): the admin sees what shoppers see.
+  const badge = productBadge(product);
+  const stockBadge = badge && badge.tone !== "sale" ? badge : null;
   return (
     <li className="admin-product-card" data-testid="admin-product-card">
       <img src={product.image} alt="" loading="lazy" width={300} height={300} />
       <div className="admin-product-card__body">
-        <h3>{product.title}</h3>
+        <h2>{product.title}</h2>
         <p className="admin-price">
           <span className={onSale ? "admin-price--struck" : undefined}>{formatPrice(product.price)}</span>
           {onSale ? <strong>{formatPrice(product.salePrice)}</strong> : null}
+        </p>
+        <p className="admin-product-card__meta" data-testid="admin-product-stock">
+          <span>{CATEGORY_LABELS[product.category as Category] ?? product.category}</span>
+          <span>Stock: {product.totalStock}</span>
+          {stockBadge ? (
+            <span className={`admin-stock-badge admin-stock-badge--${stockBadge.tone}`}>
+              {stockBadge.label}
+            </span>
+          ) : null}
         </p>
       </div>
       <div className="admin-product-card__actions">

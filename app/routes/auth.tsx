@@ -12,9 +12,9 @@ export default function AuthLayout() {
   return (
     <div className="auth-layout">
       <aside className="auth-layout__panel" aria-hidden="false">
-        <h1>Welcome to ECommerce Shopping</h1>
+        <h2>Welcome to ECommerce Shopping</h2>
       </aside>
-      <main className="auth-layout__page">
+      <main className="auth-layout__page" id="main-content" tabIndex={-1}>
         <Outlet />
       </main>
     </div>

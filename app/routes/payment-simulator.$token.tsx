@@ -73,7 +73,10 @@ export default function PaymentSimulatorPage() {
   const pending = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const completed = payment.status === "COMPLETED";
   return (
-    <main style={{ minHeight: "100vh", background: "var(--mantine-color-gray-0)", padding: "2rem 1rem" }}>
+    <main
+      id="main-content"
+      style={{ minHeight: "100vh", background: "var(--mantine-color-gray-0)", padding: "2rem 1rem" }}
+    >
       <Card withBorder radius="md" padding="xl" maw={640} mx="auto" shadow="sm">
         <Stack gap="md">
           <Title order={1} size="h2">

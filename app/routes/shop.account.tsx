@@ -40,13 +40,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
       addressManager: await loadAddressManager(request, user),
     });
   }
-  // The table shows four fields: send only those.
-  const orders = (await listOrdersForUser(user.id)).map(({ _id, orderDate, orderStatus, totalAmount }) => ({
-    _id,
-    orderDate,
-    orderStatus,
-    totalAmount,
-  }));
+  // The table shows five fields: send only those.
+  const orders = (await listOrdersForUser(user.id)).map(
+    ({ _id, orderDate, orderStatus, paymentStatus, totalAmount }) => ({
+      _id,
+      orderDate,
+      orderStatus,
+      paymentStatus,
+      totalAmount,
+    }),
+  );
   return json({ tab: "orders" as const, orders, addressManager: null });
 }
 

@@ -118,7 +118,10 @@ export default function ListingPage() {
           </div>
           <ActiveFilters state={state} />
           {products.length ? (
-            <ProductGrid products={products} detailsHref={page.detailsHref} formAction={page.formAction} />
+            <>
+              <h2 className="visually-hidden">Products</h2>
+              <ProductGrid products={products} detailsHref={page.detailsHref} formAction={page.formAction} />
+            </>
           ) : (
             <p className="empty-state">
               No products on this page. <Link to={listingHref({})}>Show all products</Link>

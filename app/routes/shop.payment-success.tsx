@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { requireShopper } from "~/lib/auth.server";
 import { formatPrice } from "~/lib/money";
+import { shortOrderNumber } from "~/lib/order-options";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
 import { getOrderForUser } from "~/services/orders.server";
 import checkoutStyles from "~/styles/checkout.css";
@@ -10,7 +11,8 @@ import checkoutStyles from "~/styles/checkout.css";
 /**
  * The success page (SPEC §2 Payment pages, §4 Checkout flow 6): "Payment is
  * successfull!" (the spec's spelling) and "View Orders". With `?orderId=` of
- * one of the shopper's paid orders it also names the order and its total.
+ * one of the shopper's paid orders it also shows the short order number, the
+ * items, the total and the delivery address, and links to the order.
  */
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutStyles }];
@@ -22,7 +24,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     order:
       order && order.paymentStatus === "paid"
-        ? { _id: order._id, totalAmount: order.totalAmount, orderStatus: order.orderStatus }
+        ? {
+            _id: order._id,
+            totalAmount: order.totalAmount,
+            items: order.cartItems.map(({ title, quantity, price }) => ({ title, quantity, price })),
+            address: order.addressInfo,
+          }
         : null,
   });
 }
@@ -49,16 +56,38 @@ export default function PaymentSuccessPage() {
           Payment is successfull!
         </h1>
         {order ? (
-          <dl className="payment-status__details" data-testid="paid-order">
-            <dt>Order ID</dt>
-            <dd>{order._id}</dd>
-            <dt>Total</dt>
-            <dd>{formatPrice(order.totalAmount)}</dd>
-            <dt>Status</dt>
-            <dd>{order.orderStatus}</dd>
-          </dl>
+          <div className="payment-status__details" data-testid="paid-order">
+            <p className="payment-status__number">
+              Order number <strong>{shortOrderNumber(order._id)}</strong>
+            </p>
+            <h2 className="payment-status__subtitle">Items</h2>
+            <ul className="payment-status__items">
+              {order.items.map((item, index) => (
+                <li key={`${item.title}-${index}`}>
+                  <span>{item.title}</span>
+                  <span>
+                    {item.quantity} × {formatPrice(item.price)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            <p className="payment-status__total">
+              Total <strong>{formatPrice(order.totalAmount)}</strong>
+            </p>
+            <h2 className="payment-status__subtitle">Delivery address</h2>
+            <address className="payment-status__address">
+              {order.address.address}, {order.address.city} {order.address.pincode}
+              <br />
+              {order.address.phone}
+            </address>
+          </div>
         ) : null}
         <div className="payment-status__actions">
+          {order ? (
+            <Link to={`/shop/account/orders/${order._id}`} className="sf-button">
+              View this order
+            </Link>
+          ) : null}
           <Link to="/shop/account" className="sf-button sf-button--primary">
             View Orders
           </Link>

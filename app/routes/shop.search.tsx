@@ -142,6 +142,7 @@ export default function SearchPage() {
         <div aria-live="polite" aria-busy={searching || undefined}>
           {products.length ? (
             <>
+              <h2 className="visually-hidden">Results</h2>
               <p className="listing__count" data-testid="result-count">
                 {pagination.total} {pagination.total === 1 ? "result" : "results"} for “{keyword}”
               </p>
@@ -156,8 +157,13 @@ export default function SearchPage() {
                 hrefFor={(number) => searchHref(keyword, number)}
               />
             </>
-          ) : (
+          ) : keyword ? (
             <p className="empty-state empty-state--large">No result found!</p>
+          ) : (
+            // No search has run yet (an empty box, or fewer than 4 characters typed): a prompt, not a verdict.
+            <p className="empty-state empty-state--large" data-testid="search-prompt">
+              Type at least {SEARCH_MIN_LENGTH} characters to search by name, description, category or brand.
+            </p>
           )}
         </div>
       </div>

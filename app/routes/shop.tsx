@@ -1,6 +1,7 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { CartDrawerProvider } from "~/components/CartDrawer";
+import { ShopFooter } from "~/components/ShopFooter";
 import { ShopHeader } from "~/components/ShopHeader";
 import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/lib/auth.server";
@@ -30,9 +31,10 @@ export default function ShopLayout() {
     <CartDrawerProvider cart={cart}>
       <div className="shop-layout">
         <ShopHeader user={user} cartCount={cart.count} />
-        <main className="shop-main">
+        <main className="shop-main" id="main-content" tabIndex={-1}>
           <Outlet />
         </main>
+        <ShopFooter />
       </div>
     </CartDrawerProvider>
   );

@@ -1,21 +1,30 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { homePathFor, requireUser } from "~/lib/auth.server";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { StatusShell } from "~/components/StatusShell";
+import { homePathFor, requireUser } from "~/lib/auth.server";
+import { statusViewer } from "~/lib/status-viewer.server";
+import cartStyles from "~/styles/cart.css";
+import storefrontStyles from "~/styles/storefront.css";
 
-/** Where a shopper lands after trying an admin path. */
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: storefrontStyles },
+  { rel: "stylesheet", href: cartStyles },
+];
+
+/** Where a shopper lands after trying an admin path: 403, inside the shop's layout. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ home: homePathFor(user) }, { status: 403 });
+  return json({ home: homePathFor(user), viewer: await statusViewer(request) }, { status: 403 });
 }
 
 export const meta: MetaFunction = () => [{ title: "No access · ECommerce Shopping" }];
 
 export default function UnauthPage() {
-  const { home } = useLoaderData<typeof loader>();
+  const { home, viewer } = useLoaderData<typeof loader>();
   return (
-    <main className="status-page">
+    <StatusShell viewer={viewer}>
       <h1>You don&apos;t have access to view this page</h1>
       <a href={home}>Back to the shop</a>
-    </main>
+    </StatusShell>
   );
 }

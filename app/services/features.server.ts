@@ -11,7 +11,27 @@ import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
 export interface FeatureJson {
   _id: string;
   image: string;
+  /** The banner's text and link; null means the home page's default. */
+  title: string | null;
+  subtitle: string | null;
+  link: string | null;
 }
+
+interface FeatureRow {
+  id: string;
+  image: string;
+  title: string | null;
+  subtitle: string | null;
+  link: string | null;
+}
+
+const toFeatureJson = (row: FeatureRow): FeatureJson => ({
+  _id: row.id,
+  image: row.image,
+  title: row.title ?? null,
+  subtitle: row.subtitle ?? null,
+  link: row.link ?? null,
+});
 
 export const FEATURE_NOT_FOUND = "Feature image not found";
 export const FEATURE_ADDED = "Feature image added successfully";
@@ -23,7 +43,7 @@ export const FEATURE_DELETED = "Feature image deleted successfully";
  */
 export async function listFeatures(limit?: number): Promise<FeatureJson[]> {
   const rows = await getDb().models.FeatureImage.findAll({
-    attributes: ["id", "image"],
+    attributes: ["id", "image", "title", "subtitle", "link"],
     order: [
       ["createdAt", "ASC"],
       ["id", "ASC"],
@@ -31,32 +51,51 @@ export async function listFeatures(limit?: number): Promise<FeatureJson[]> {
     limit,
     raw: true,
   });
-  return rows.map((row) => ({ _id: row.id, image: row.image }));
+  return rows.map(toFeatureJson);
 }
 
-/** An absolute URL on this shop's own origin becomes the path it names. */
-function ownPath(value: unknown): unknown {
+/** An absolute URL on this shop's own origin becomes the path it names (with its query, for links). */
+function ownPath(value: unknown, keepQuery = false): unknown {
   if (typeof value !== "string") return value;
   try {
     const url = new URL(value.trim());
     const own = new URL(getConfig().appUrl);
-    return url.origin === own.origin ? url.pathname : value;
+    if (url.origin !== own.origin) return value;
+    return keepQuery ? `${url.pathname}${url.search}${url.hash}` : url.pathname;
   } catch {
     return value;
   }
 }
 
-/** Adds a feature image; `image` must be one that this shop served (upload first). */
+/**
+ * Adds a feature image; `image` must be one that this shop served (upload
+ * first). `title`, `subtitle` and `link` (a path on the shop) are optional.
+ */
 export async function addFeature(input: Record<string, unknown>): Promise<FeatureJson> {
-  const parsed = featureInputSchema.safeParse({ image: ownPath(input.image) });
-  if (!parsed.success) throw badRequest("Please upload an image first", fieldErrorsOf(parsed.error));
+  const parsed = featureInputSchema.safeParse({
+    image: ownPath(input.image),
+    title: input.title,
+    subtitle: input.subtitle,
+    link: ownPath(input.link, true),
+  });
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    const message = errors.image ? "Please upload an image first" : (Object.values(errors).flat()[0] ?? "");
+    throw badRequest(message || "Please check the banner's fields", errors);
+  }
   if (!(await uploadExists(parsed.data.image))) {
     throw badRequest("Please upload an image first", {
       image: ["This image was not uploaded to the shop: upload it again"],
     });
   }
-  const row = await getDb().models.FeatureImage.create({ image: parsed.data.image });
-  return { _id: row.id, image: row.image };
+  const { image, title, subtitle, link } = parsed.data;
+  const row = await getDb().models.FeatureImage.create({
+    image,
+    title: title ?? null,
+    subtitle: subtitle ?? null,
+    link: link ?? null,
+  });
+  return toFeatureJson(row.get({ plain: true }));
 }
 
 export async function deleteFeature(id: string): Promise<void> {

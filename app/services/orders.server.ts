@@ -9,6 +9,7 @@ import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/session.server";
 import {
   ORDER_STATUSES,
+  PAYMENT_STATUSES,
   type AddressSnapshot,
   type OrderStatus,
   type PaymentStatus,
@@ -166,15 +167,27 @@ export function parseStatusFilter(
   throw badRequest(message, { status: [message] });
 }
 
-/** Every order, newest first, a page at a time, optionally of one status. */
+/** A payment-status filter from a query string (lenient: anything else means all). */
+export function parsePaymentFilter(value: string | null): PaymentStatus | null {
+  return value && (PAYMENT_STATUSES as readonly string[]).includes(value) ? (value as PaymentStatus) : null;
+}
+
+/** Every order, newest first, a page at a time, optionally of one order status and one payment status. */
 export async function listOrders(
-  query: ListQuery & { status?: OrderStatus | null },
+  query: ListQuery & { status?: OrderStatus | null; paymentStatus?: PaymentStatus | null },
 ): Promise<{ orders: OrderJson[]; pagination: Pagination }> {
-  const where = query.status ? "WHERE o.order_status = :status" : "";
-  const replacements = query.status ? { status: query.status } : {};
+  const filters: Record<string, unknown> = {};
+  if (query.status) filters.orderStatus = query.status;
+  if (query.paymentStatus) filters.paymentStatus = query.paymentStatus;
+  const conditions = [
+    ...(query.status ? ["o.order_status = :status"] : []),
+    ...(query.paymentStatus ? ["o.payment_status = :paymentStatus"] : []),
+  ];
+  const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+  const replacements = { status: query.status ?? null, paymentStatus: query.paymentStatus ?? null };
   const { Order } = getDb().models;
   const [total, orders] = await Promise.all([
-    Order.count({ where: query.status ? { orderStatus: query.status } : {} }),
+    Order.count({ where: filters }),
     queryOrders(where, replacements, query),
   ]);
   return { orders, pagination: paginationOf(query, total) };

@@ -4,6 +4,7 @@ import { initialSchemaDown, initialSchemaUp } from "./0001-initial-schema";
 import { productSearchDown, productSearchUp } from "./0002-product-search";
 import { paymentSimulatorDown, paymentSimulatorUp } from "./0004-payment-simulator";
 import { checkoutStatesDown, checkoutStatesUp } from "./0005-checkout-states";
+import { featureBannerTextDown, featureBannerTextUp } from "./0006-feature-banner-text";
 import { paymentReconcilerDown, paymentReconcilerUp } from "./0008-payment-reconciler";
 
 /**
@@ -16,5 +17,6 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0002-product-search", up: productSearchUp, down: productSearchDown },
   { name: "0004-payment-simulator", up: paymentSimulatorUp, down: paymentSimulatorDown },
   { name: "0005-checkout-states", up: checkoutStatesUp, down: checkoutStatesDown },
+  { name: "0006-feature-banner-text", up: featureBannerTextUp, down: featureBannerTextDown },
   { name: "0008-payment-reconciler", up: paymentReconcilerUp, down: paymentReconcilerDown },
 ];

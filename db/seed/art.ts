@@ -568,7 +568,10 @@ const BANNER_STYLES: readonly BannerStyle[] = [
   },
 ];
 
-/** 1600x600 promotional banner; i is 1-based (1..3), other values wrap. */
+/**
+ * 1600x600 promotional banner artwork, without text (the page draws the text
+ * as HTML over the left part); i is 1-based (1..3), other values wrap.
+ */
 export function bannerSvg(i: number, text: { heading: string; sub: string }): string {
   const style =
     BANNER_STYLES[(((i - 1) % BANNER_STYLES.length) + BANNER_STYLES.length) % BANNER_STYLES.length] ??
@@ -603,9 +606,7 @@ export function bannerSvg(i: number, text: { heading: string; sub: string }): st
     `<rect width="1600" height="600" fill="url(#g)"/>` +
     `<circle cx="1250" cy="300" r="330" fill="#ffffff" opacity=".1"/><circle cx="1500" cy="40" r="160" fill="#ffffff" opacity=".08"/>` +
     `<circle cx="60" cy="560" r="140" fill="#ffffff" opacity=".06"/>${art}${badge}` +
-    `<text x="110" y="265" font-family="Helvetica,Arial,sans-serif" font-size="68" font-weight="800" fill="#ffffff">${escapeXml(text.heading)}</text>` +
-    `<text x="112" y="330" font-family="Helvetica,Arial,sans-serif" font-size="32" fill="#ffffff" opacity=".9">${escapeXml(text.sub)}</text>` +
-    `<rect x="110" y="380" width="210" height="62" rx="31" fill="#ffffff"/>` +
-    `<text x="215" y="420" text-anchor="middle" font-family="Helvetica,Arial,sans-serif" font-size="24" font-weight="700" fill="${style.from}">Shop now</text></svg>`
+    // The title, subtitle and "Shop now" are HTML over the artwork (issue 9 §3): never drawn into it.
+    `</svg>`
   );
 }

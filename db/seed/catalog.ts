@@ -22,6 +22,10 @@ export interface DemoFeature {
   slug: string;
   image: string;
   alt: string;
+  /** The banner's HTML text over the artwork, and where "Shop now" goes. */
+  title: string;
+  subtitle: string;
+  link: string;
 }
 
 /** Item kinds that the artwork knows how to draw. */
@@ -800,21 +804,33 @@ export const DEMO_FEATURES: DemoFeature[] = [
     slug: "banner-1",
     image: "/images/banners/banner-1.svg",
     alt: "New Season Arrivals: fresh styles for men, women and kids",
+    title: "New Season Arrivals",
+    subtitle: "Fresh styles for men, women and kids",
+    link: "/shop/listing?category=men,women,kids",
   },
-  { slug: "banner-2", image: "/images/banners/banner-2.svg", alt: "Up to 40% off sneakers from top brands" },
+  {
+    slug: "banner-2",
+    image: "/images/banners/banner-2.svg",
+    alt: "Up to 40% off sneakers from top brands",
+    title: "Up to 40% Off Sneakers",
+    subtitle: "Top brands, limited time only",
+    link: "/shop/listing?category=footwear",
+  },
   {
     slug: "banner-3",
     image: "/images/banners/banner-3.svg",
     alt: "The Accessories Edit: bags, belts, watches and more",
+    title: "The Accessories Edit",
+    subtitle: "Bags, belts, watches and more",
+    link: "/shop/listing?category=accessories",
   },
 ];
 
-/** Texts used on the banner artwork, aligned with DEMO_FEATURES. */
-export const BANNER_TEXTS: ReadonlyArray<{ heading: string; sub: string }> = [
-  { heading: "New Season Arrivals", sub: "Fresh styles for men, women and kids" },
-  { heading: "Up to 40% Off Sneakers", sub: "Top brands, limited time only" },
-  { heading: "The Accessories Edit", sub: "Bags, belts, watches and more" },
-];
+/** Texts of the banners, aligned with DEMO_FEATURES (the artwork names them in its SVG title only). */
+export const BANNER_TEXTS: ReadonlyArray<{ heading: string; sub: string }> = DEMO_FEATURES.map((feature) => ({
+  heading: feature.title,
+  sub: feature.subtitle,
+}));
 
 // ---------------------------------------------------------------------------
 // Deterministic generator for large catalogues (benchmarks).

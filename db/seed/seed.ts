@@ -50,7 +50,10 @@ export async function seedDemoCatalog(db: Database, log: (message: string) => vo
   );
   const features = DEMO_FEATURES.filter((feature) => !existingImages.has(feature.image));
   if (features.length) {
-    await FeatureImage.bulkCreate(features.map((feature) => ({ image: feature.image })));
+    // One at a time: each gets its own createdAt, so the banner shows them in the catalogue's order.
+    for (const { image, title, subtitle, link } of features) {
+      await FeatureImage.create({ image, title, subtitle, link });
+    }
     log(`Added ${features.length} feature images`);
   }
 }

@@ -121,32 +121,38 @@ test.describe("address manager", () => {
     await expect(cards(page).first()).toContainText("City: Manchester");
   });
 
-  test("Delete removes the card with 'Address deleted successfully'", async ({ page }) => {
+  test("Delete asks first, then removes the card with 'Address deleted successfully'", async ({ page }) => {
     await addByApi(page, HOME);
     await addByApi(page, { ...HOME, address: "1 Second Street" });
     await page.goto("/shop/addresses");
     await expect(cards(page)).toHaveCount(2);
-    await page.getByRole("button", { name: `Delete address: ${HOME.address}` }).click();
+    await page.getByLabel(`Delete address: ${HOME.address}`).click();
+    const card = cards(page).filter({ hasText: HOME.address });
+    await expect(card.getByText("Delete this address?")).toBeVisible();
+    await card.getByRole("button", { name: "Yes, delete" }).click();
 
     await expect(toast(page, "Address deleted successfully")).toBeVisible();
     await expect(cards(page)).toHaveCount(1);
     await expect(cards(page).first()).toContainText("1 Second Street");
   });
 
-  test("a fourth address is refused with 'You can add max 3 addresses' and the form resets", async ({
+  test("with three addresses the form gives way to the reason, before anything is typed", async ({
     page,
   }) => {
     for (const street of ["1 First St", "2 Second St", "3 Third St"])
       await addByApi(page, { ...HOME, address: street });
     await page.goto("/shop/addresses");
     await expect(cards(page)).toHaveCount(3);
-    await fillAddressForm(page, { ...HOME, address: "4 Fourth St" });
-    await form(page).getByRole("button", { name: "Add" }).click();
+    const region = page.getByRole("region", { name: "Add New Address" });
+    await expect(region.getByTestId("address-limit")).toHaveText(
+      "You can add max 3 addresses. Edit or delete one of your saved addresses to add another.",
+    );
+    await expect(region.getByRole("textbox")).toHaveCount(0);
 
-    await expect(toast(page, "You can add max 3 addresses")).toBeVisible();
-    await expect(cards(page)).toHaveCount(3);
-    await expect(page.getByText("4 Fourth St")).toHaveCount(0);
-    await expect(form(page).getByRole("textbox", { name: "Address" })).toHaveValue("");
-    await expect(form(page).getByRole("textbox", { name: "Notes" })).toHaveValue("");
+    // Deleting one brings the form back.
+    await page.getByLabel("Delete address: 3 Third St").click();
+    await page.getByRole("button", { name: "Yes, delete" }).click();
+    await expect(toast(page, "Address deleted successfully")).toBeVisible();
+    await expect(form(page).getByRole("textbox", { name: "Address" })).toBeVisible();
   });
 });

@@ -33,6 +33,52 @@ test("an admin uploads a feature image and deletes it", async ({ page }, testInf
   await expect(list.getByRole("listitem")).toHaveCount(before);
 });
 
+test("a feature image's title, subtitle and link show as the home banner's text", async ({
+  page,
+}, testInfo) => {
+  const title = `Winter Sale ${testInfo.project.name} ${Date.now()}`;
+  await page.goto("/admin/dashboard");
+  await chooseImage(page.locator(".admin-card"), testInfo, pngFile("winter.png"));
+  if (hasJavaScript(testInfo)) await expect(page.getByText("Image uploaded")).toBeVisible();
+  await page.getByLabel("Title (optional)", { exact: true }).fill(title);
+  await page.getByLabel("Subtitle (optional)", { exact: true }).fill("Coats and boots for less");
+  await page.getByLabel("Link (optional)").fill("/shop/listing?category=footwear");
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(flash(page, testInfo, "Feature image added successfully")).toBeVisible();
+  const item = page
+    .getByRole("list", { name: "Feature images" })
+    .getByRole("listitem")
+    .filter({ hasText: title });
+  await expect(item).toContainText("Coats and boots for less → /shop/listing?category=footwear");
+
+  // A link to another site is refused with the reason.
+  await chooseImage(page.locator(".admin-card"), testInfo, pngFile("other.png"));
+  if (hasJavaScript(testInfo)) await expect(page.getByText("Image uploaded")).toBeVisible();
+  await page.getByLabel("Link (optional)").fill("https://evil.example/sale");
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByText(/Link must be a path on this shop/)).toBeVisible();
+
+  // The shopper's home page shows it as text over the artwork.
+  await page.context().clearCookies();
+  await page.request.post("/api/auth/login", {
+    data: { email: "shopper@example.com", password: "shopper12345" },
+  });
+  await page.goto("/shop/home");
+  const banner = page.getByTestId("banner");
+  const slide = banner.locator(".banner__slide").filter({ hasText: title });
+  await expect(slide.getByRole("heading", { name: title, includeHidden: true })).toBeAttached();
+  await expect(slide.getByText("Coats and boots for less")).toBeAttached();
+  await expect(slide.locator("a.banner__cta")).toHaveAttribute("href", "/shop/listing?category=footwear");
+
+  // Clean up: the banner list is shared by other specs.
+  await page.context().clearCookies();
+  await signInAsAdmin(page);
+  await page.goto("/admin/dashboard");
+  const count = await page.getByRole("list", { name: "Feature images" }).getByRole("listitem").count();
+  await page.getByRole("button", { name: `Delete feature image ${count}` }).click();
+  await expect(flash(page, testInfo, "Feature image deleted successfully")).toBeVisible();
+});
+
 test("a feature image that cannot load says so", async ({ page }, testInfo) => {
   test.skip(!hasJavaScript(testInfo), "noticing a broken image needs JavaScript");
   const added = await page.request.post("/api/common/feature/add", {

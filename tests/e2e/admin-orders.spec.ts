@@ -50,7 +50,8 @@ test("the orders table filters by status, newest first", async ({ page }, testIn
   await page.goto("/admin/orders");
   await page.getByLabel("Filter by status").selectOption("rejected");
   if (!hasJavaScript(testInfo)) await page.getByRole("button", { name: "Filter" }).click();
-  await expect(page).toHaveURL(/\?status=rejected$/);
+  // The form sends its payment filter too, empty: "all payments".
+  await expect(page).toHaveURL(/\?status=rejected(&payment=)?$/);
   const rows = page.getByTestId("order-row");
   await expect(rows.first()).toContainText(rejected.id);
   for (const badge of await rows.locator(".order-status-badge").allTextContents())
@@ -61,4 +62,24 @@ test("the orders table filters by status, newest first", async ({ page }, testIn
     .locator(".order-status-badge")
     .evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(colour).not.toBe("rgb(0, 0, 0)");
+});
+
+test("the orders table names the customer, shows the payment in words and filters by payment", async ({
+  page,
+}, testInfo) => {
+  const order = await seedOrder({ status: "pending", count: 1 });
+  await page.goto("/admin/orders");
+  const row = page.getByTestId("order-row").filter({ hasText: order.id });
+  await expect(row.locator('[data-label="Customer"]')).toHaveText("Demo Shopper");
+  await expect(row.locator('[data-label="Payment"]')).toHaveText("Paid");
+
+  await page.getByLabel("Filter by payment").selectOption("failed");
+  if (!hasJavaScript(testInfo)) await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/payment=failed$/);
+  for (const payment of await page
+    .getByTestId("order-row")
+    .locator('[data-label="Payment"]')
+    .allTextContents())
+    expect(payment).toBe("Payment declined");
+  await expect(page.getByTestId("order-row").filter({ hasText: order.id })).toHaveCount(0);
 });

@@ -178,7 +178,17 @@ test.describe("cart", () => {
     await expect(quantityOf(reloaded, title)).toHaveText("1");
   });
 
-  test("removes an item with 'Cart item is deleted successfully'", async ({ page }) => {
+  test("an empty cart says so, offers 'Continue shopping' and no Checkout", async ({ page }) => {
+    await page.goto("/shop/home");
+    const panel = await openCart(page);
+    await expect(panel.getByText("Your cart is empty")).toBeVisible();
+    await expect(panel.getByRole("link", { name: "Checkout" })).toHaveCount(0);
+    await expect(panel.getByTestId("cart-total")).toHaveCount(0);
+    await panel.getByRole("link", { name: "Continue shopping" }).click();
+    await expect(page).toHaveURL(/\/shop\/listing$/);
+  });
+
+  test("removes an item after asking first, with 'Cart item is deleted successfully'", async ({ page }) => {
     const keep = await createProduct(`Keep Tote ${Date.now()}`, 5, 10);
     const drop = await createProduct(`Drop Tote ${Date.now()}`, 5, 7.25);
     await addByApi(page, keep);
@@ -188,10 +198,12 @@ test.describe("cart", () => {
     await expect(lines(panel)).toHaveCount(2);
     await expect(panel.getByTestId("cart-total")).toHaveText("$24.50");
 
-    await lines(panel)
-      .filter({ hasText: "Drop Tote" })
-      .getByRole("button", { name: /^Remove .* from the cart$/ })
-      .click();
+    const dropLine = lines(panel).filter({ hasText: "Drop Tote" });
+    await dropLine.getByLabel(/^Remove .* from the cart$/).click();
+    // Asks first (issue 9 §5): nothing is removed until the shopper confirms.
+    await expect(dropLine.getByText(/^Remove Drop Tote .*\?$/)).toBeVisible();
+    await expect(lines(panel)).toHaveCount(2);
+    await dropLine.getByRole("button", { name: "Remove", exact: true }).click();
     await expect(toast(page, "Cart item is deleted successfully")).toBeVisible();
     await expect(lines(panel)).toHaveCount(1);
     await expect(lines(panel)).toContainText("Keep Tote");

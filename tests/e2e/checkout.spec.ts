@@ -152,7 +152,16 @@ test.describe("checkout", () => {
     await expect(page).toHaveURL(/\/shop\/payment-success\?orderId=[0-9a-f-]{36}$/, PAYMENT_STEP);
     await expect(page.getByRole("heading", { name: "Payment is successfull!" })).toBeVisible();
     const orderId = new URL(page.url()).searchParams.get("orderId")!;
-    await expect(page.getByTestId("paid-order")).toContainText(orderId);
+    // The success page: the short order number, the items, the total, the address and a link to the order.
+    const paid = page.getByTestId("paid-order");
+    await expect(paid).toContainText(`Order number ${orderId.slice(0, 8).toUpperCase()}`);
+    await expect(paid).toContainText(PYJAMAS);
+    await expect(paid).toContainText("Total $44.97");
+    await expect(paid).toContainText(HOME.address);
+    await expect(page.getByRole("link", { name: "View this order" })).toHaveAttribute(
+      "href",
+      `/shop/account/orders/${orderId}`,
+    );
     if (!isNoJs()) {
       expect(await page.evaluate(() => sessionStorage.getItem("currentOrderId"))).toBeNull();
     }
@@ -168,7 +177,8 @@ test.describe("checkout", () => {
     await row.getByRole("link", { name: "View Details" }).click();
     await expect(page).toHaveURL(new RegExp(`/shop/account/orders/${orderId}$`));
     const dialog = page.getByRole("dialog", { name: "Order Details" });
-    await expect(dialog).toContainText("paid");
+    await expect(dialog).toContainText("Paid");
+    await expect(row).toContainText("Paid");
     await expect(dialog).toContainText(`Title: ${PYJAMAS}`);
     await expect(dialog).toContainText("Quantity: 2");
     await expect(dialog).toContainText("Checkout Tester");
@@ -206,6 +216,54 @@ test.describe("checkout", () => {
     await expect(page.getByText("Your last answer was Decline")).toBeVisible();
     await page.getByRole("button", { name: "Approve" }).click();
     await expect(page.getByRole("heading", { name: "Payment is successfull!" })).toBeVisible(PAYMENT_STEP);
+  });
+
+  test("a declined order is labelled in the history and can be paid later with Pay now", async ({ page }) => {
+    await signInAsNewShopper(page);
+    await addByApi(page, PYJAMAS);
+    await addAddressByApi(page);
+    await payFromCheckout(page);
+    await page.getByRole("button", { name: "Decline" }).click();
+    await expect(page.getByRole("heading", { name: "Your payment was declined" })).toBeVisible(PAYMENT_STEP);
+
+    await page.goto("/shop/account");
+    const row = page.getByTestId("order-row").first();
+    await expect(row).toContainText("Payment declined");
+    await expect(row.locator(".order-status-badge")).toHaveText("pending");
+    await row.getByRole("link", { name: "View Details" }).click();
+    const dialog = page.getByRole("dialog", { name: "Order Details" });
+    await expect(dialog).toContainText("Payment declined");
+    await dialog.getByRole("button", { name: "Pay now" }).click();
+
+    await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
+    await expect(page.getByTestId("simulator-amount")).toHaveText("$14.99 USD");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByRole("heading", { name: "Payment is successfull!" })).toBeVisible(PAYMENT_STEP);
+    await page.goto("/shop/account");
+    await expect(page.getByTestId("order-row").first()).toContainText("Paid");
+    await expect(page.getByTestId("order-row").first().locator(".order-status-badge")).toHaveText(
+      "confirmed",
+    );
+  });
+
+  test("an unpaid order can be cancelled by the shopper and is then labelled Cancelled", async ({ page }) => {
+    await signInAsNewShopper(page);
+    await addByApi(page, TEE);
+    await addAddressByApi(page);
+    await payFromCheckout(page);
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("heading", { name: "Payment cancelled" })).toBeVisible();
+
+    await page.goto("/shop/account");
+    const row = page.getByTestId("order-row").first();
+    await expect(row).toContainText("Payment not completed");
+    await row.getByRole("link", { name: "View Details" }).click();
+    const dialog = page.getByRole("dialog", { name: "Order Details" });
+    await dialog.getByRole("button", { name: "Cancel order" }).click();
+    await expect(toast(page, "Your order is cancelled.")).toBeVisible();
+    const closed = page.getByRole("dialog", { name: "Order Details" });
+    await expect(closed.locator(".order-status-badge")).toHaveText("Cancelled");
+    await expect(closed.getByRole("button", { name: "Pay now" })).toHaveCount(0);
   });
 
   test("a cancelled payment says so and leaves the cart as it was", async ({ page }) => {
@@ -259,7 +317,8 @@ test.describe("checkout", () => {
       "page",
     );
     await expect(page.getByTestId("address-card")).toContainText(`Address: ${HOME.address}`);
-    await page.getByRole("button", { name: `Delete address: ${HOME.address}` }).click();
+    await page.getByLabel(`Delete address: ${HOME.address}`).click();
+    await page.getByRole("button", { name: "Yes, delete" }).click();
     await expect(toast(page, "Address deleted successfully")).toBeVisible();
     await expect(page).toHaveURL(/\/shop\/account\?tab=address$/);
     await expect(page.getByTestId("address-card")).toHaveCount(0);

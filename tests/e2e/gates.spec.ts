@@ -89,6 +89,10 @@ test.describe("a signed-in shopper", () => {
     expect(response?.status()).toBe(403);
     await expect(page).toHaveURL(/\/unauth-page$/);
     await expect(page.getByText("You don't have access to view this page")).toBeVisible();
+    // Inside the shop's layout (issue 9 §5): the header with the cart, and the footer.
+    await expect(page.getByRole("link", { name: "Ecommerce" })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Open your cart, \d+ items$/ })).toBeVisible();
+    await expect(page.getByRole("contentinfo")).toContainText("Shipping & returns");
   });
 
   test("on any other admin path lands on /unauth-page", async ({ page }) => {
@@ -100,10 +104,15 @@ test.describe("a signed-in shopper", () => {
     }
   });
 
-  test('on an unknown path sees "page doesn\'t exists" with status 404', async ({ page }) => {
+  test("on an unknown path sees \"page doesn't exists\" with status 404 inside the shop's layout", async ({
+    page,
+  }) => {
     const response = await page.goto("/no/such/page");
     expect(response?.status()).toBe(404);
     await expect(page.getByText("page doesn't exists")).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Open your cart, \d+ items$/ })).toBeVisible();
+    await page.getByRole("link", { name: "Back to the shop" }).click();
+    await expect(page).toHaveURL(/\/shop\/home$/);
   });
 });
 
@@ -136,6 +145,16 @@ test.describe("a signed-in admin", () => {
   test("on /admin is sent to /admin/dashboard", async ({ page }) => {
     await page.goto("/admin");
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  });
+
+  test('on an unknown path sees "page doesn\'t exists" with status 404 inside the admin shell', async ({
+    page,
+  }) => {
+    const response = await page.goto("/admin/no-such-page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText("page doesn't exists")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Admin Panel" }).first()).toBeAttached();
+    await expect(page.getByRole("button", { name: "Logout" }).first()).toBeVisible();
   });
 
   test("on /admin/features sees only the text 'admin features'", async ({ page }) => {

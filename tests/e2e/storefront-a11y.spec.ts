@@ -1,6 +1,15 @@
 import type { Browser, Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { DEMO_SHOPPER, expect, signInByApi, test, toast } from "./support/fixtures";
+import {
+  DEMO_ADMIN,
+  DEMO_SHOPPER,
+  expect,
+  signInByApi,
+  test,
+  toast,
+  type Credentials,
+} from "./support/fixtures";
+import { seedOrder } from "./support/seed-orders";
 import { isNoJs, productCards, productIdByTitle } from "./support/storefront";
 
 /**
@@ -27,13 +36,53 @@ async function seriousViolations(page: Page) {
  * blocked: it sees the server's HTML, exactly what a shopper without
  * JavaScript gets.
  */
-async function pageToCheck(page: Page, browser: Browser) {
+async function pageToCheck(page: Page, browser: Browser, credentials: Credentials | null = DEMO_SHOPPER) {
   if (!isNoJs()) return { checked: page, close: async () => {} };
   const context = await browser.newContext({ javaScriptEnabled: true });
   await context.route(/\/build\/.*\.js$/, (route) => route.abort());
   const checked = await context.newPage();
-  await signInByApi(checked, DEMO_SHOPPER);
+  if (credentials) await signInByApi(checked, credentials);
   return { checked, close: () => context.close() };
+}
+
+/**
+ * One h1 per page and no skipped heading level (WCAG 1.3.1, issue 9 §7).
+ * Headings inside an open dialog count as their own outline, starting at
+ * h2 (the dialog's title).
+ */
+async function headingProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const visible = (element: Element) => (element as HTMLElement).offsetParent !== null;
+    const levels = (root: ParentNode, excluded: string | null) =>
+      [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")]
+        .filter((heading) => visible(heading) && !(excluded && heading.closest(excluded)))
+        .map((heading) => ({ level: Number(heading.tagName[1]), text: heading.textContent?.trim() ?? "" }));
+    const check = (headings: { level: number; text: string }[], start: number, where: string) => {
+      let previous = start;
+      for (const heading of headings) {
+        if (heading.level > previous + 1) {
+          problems.push(`${where}: h${heading.level} "${heading.text}" follows h${previous}`);
+        }
+        previous = heading.level;
+      }
+    };
+    const dialogSelector = "[role=dialog]";
+    const pageHeadings = levels(document, dialogSelector);
+    const h1s = pageHeadings.filter((heading) => heading.level === 1).length;
+    if (h1s !== 1) problems.push(`page: ${h1s} h1 headings`);
+    // A page may open with an h2 (a side panel such as Filters) before its h1, like axe's heading-order rule allows.
+    check(pageHeadings, 1, "page");
+    for (const dialog of document.querySelectorAll(dialogSelector)) {
+      if (visible(dialog) || dialog.getClientRects().length) check(levels(dialog, null), 1, "dialog");
+    }
+    return problems;
+  });
+}
+
+async function expectAccessible(page: Page) {
+  expect(await seriousViolations(page)).toEqual([]);
+  expect(await headingProblems(page)).toEqual([]);
 }
 
 test.describe("accessibility", () => {
@@ -50,7 +99,7 @@ test.describe("accessibility", () => {
       const { checked, close } = await pageToCheck(page, browser);
       await checked.goto(path);
       await expect(productCards(checked).first()).toBeVisible();
-      expect(await seriousViolations(checked)).toEqual([]);
+      await expectAccessible(checked);
       await close();
     });
   }
@@ -63,11 +112,93 @@ test.describe("accessibility", () => {
     const { checked, close } = await pageToCheck(page, browser);
     await checked.goto(`/shop/product/${id}`);
     await expect(checked.getByRole("heading", { level: 1 })).toBeVisible();
-    expect(await seriousViolations(checked)).toEqual([]);
+    await expectAccessible(checked);
     await checked.goto(`/shop/listing?product=${id}`);
     await expect(checked.getByRole("dialog")).toBeVisible();
-    expect(await seriousViolations(checked)).toEqual([]);
+    await expectAccessible(checked);
     await close();
+  });
+
+  test("axe and the heading outline are clean on the shopper's other pages and dialogs", async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const order = await seedOrder({ status: "confirmed", count: 2 });
+    const { checked, close } = await pageToCheck(page, browser);
+    for (const path of [
+      "/shop/account",
+      `/shop/account/orders/${order.id}`,
+      "/shop/account?tab=address",
+      "/shop/addresses",
+      "/shop/cart",
+      "/shop/checkout",
+      `/shop/payment-success?orderId=${order.id}`,
+      "/shop/pages/shipping-returns",
+      "/shop/pages/privacy",
+      "/shop/pages/contact",
+      "/shop/search",
+      "/no/such/page",
+      "/unauth-page",
+    ]) {
+      await checked.goto(path);
+      await expect(checked.getByRole("heading", { level: 1 }).first(), path).toBeVisible();
+      await test.step(path, () => expectAccessible(checked));
+    }
+    await close();
+  });
+
+  test("axe and the heading outline are clean on the admin's pages and dialogs", async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const order = await seedOrder({ status: "pending", count: 1 });
+    await page.context().clearCookies();
+    await signInByApi(page, DEMO_ADMIN);
+    const { checked, close } = await pageToCheck(page, browser, DEMO_ADMIN);
+    for (const path of [
+      "/admin/dashboard",
+      "/admin/products",
+      "/admin/products?panel=new",
+      "/admin/orders",
+      `/admin/orders/${order.id}`,
+      "/admin/no-such-page",
+    ]) {
+      await checked.goto(path);
+      await expect(checked.getByRole("heading", { level: 1 }).first(), path).toBeAttached();
+      await test.step(path, () => expectAccessible(checked));
+    }
+    await close();
+  });
+
+  test("axe and the heading outline are clean on the sign-in, registration and not-found pages of a visitor", async ({
+    page,
+    browser,
+  }) => {
+    await page.context().clearCookies();
+    const { checked, close } = await pageToCheck(page, browser, null);
+    for (const path of ["/auth/login", "/auth/register", "/no/such/page"]) {
+      await checked.goto(path);
+      await expect(checked.getByRole("heading", { level: 1 }).first(), path).toBeVisible();
+      await test.step(path, () => expectAccessible(checked));
+    }
+    await close();
+  });
+
+  test("'Skip to content' is the first tab stop and moves the focus to the page's content", async ({
+    page,
+  }) => {
+    await page.goto("/shop/listing");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/#main-content$/);
+    await page.keyboard.press("Tab");
+    // The next stop is inside the page's content, past the header's menu.
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("#main-content")))).toBe(true);
   });
 
   test("the keyboard opens a product, adds it to the cart, closes it and sorts the listing", async ({

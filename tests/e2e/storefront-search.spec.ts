@@ -23,7 +23,9 @@ test.describe("search", () => {
   }) => {
     await page.goto("/shop/search");
     await expect(page.getByRole("heading", { name: "Search Products" })).toBeVisible();
-    await expect(page.getByText("No result found!")).toBeVisible();
+    // Before any search: a prompt, not "No result found!" (issue 9 §5).
+    await expect(page.getByTestId("search-prompt")).toBeVisible();
+    await expect(page.getByText("No result found!")).toHaveCount(0);
 
     await searchFor(page, "hood");
     await expect(productCards(page).locator("h3")).toContainText(["Tech Fleece Hoodie"]);
@@ -68,7 +70,9 @@ test.describe("search", () => {
     await expect(productCards(page).first()).toBeVisible();
 
     await box.fill("jac");
-    await expect(page.getByText("No result found!")).toBeVisible();
+    // Fewer than 4 characters clear the results and bring the prompt back.
+    await expect(page.getByTestId("search-prompt")).toBeVisible();
+    await expect(page.getByText("No result found!")).toHaveCount(0);
     await expect(page).toHaveURL(/\/shop\/search$/);
     await expect(box).toHaveValue("jac");
   });

@@ -48,6 +48,45 @@ describe("feature images (service)", () => {
     ]);
   });
 
+  it("keeps an optional title, subtitle and link (a path on the shop); blank ones are null, the page's defaults", async () => {
+    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const full = await addFeature({
+      image: stored.url,
+      title: "  Winter Sale ",
+      subtitle: "Coats and boots",
+      link: `${getConfig().appUrl}/shop/listing?category=footwear`,
+    });
+    expect(full).toMatchObject({
+      title: "Winter Sale",
+      subtitle: "Coats and boots",
+      link: "/shop/listing?category=footwear",
+    });
+    const bare = await addFeature({ image: stored.url, title: "", subtitle: " ", link: "" });
+    expect(bare).toMatchObject({ title: null, subtitle: null, link: null });
+    expect((await listFeatures()).map(({ title, link }) => ({ title, link }))).toEqual([
+      { title: "Winter Sale", link: "/shop/listing?category=footwear" },
+      { title: null, link: null },
+    ]);
+  });
+
+  it.each([
+    ["another site", "https://evil.example/sale", "link"],
+    ["a protocol-relative URL", "//evil.example/sale", "link"],
+    ["a script URL", "javascript:alert(1)", "link"],
+  ])("refuses a banner link to %s with 400 and adds nothing", async (_name, link, field) => {
+    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    await expect(addFeature({ image: stored.url, link })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("Link must be a path on this shop"),
+      fieldErrors: { [field]: [expect.any(String)] },
+    });
+    await expect(addFeature({ image: stored.url, title: "x".repeat(81) })).rejects.toMatchObject({
+      status: 400,
+      fieldErrors: { title: ["Title must be at most 80 characters"] },
+    });
+    expect(await getDb().models.FeatureImage.count()).toBe(0);
+  });
+
   it("takes an absolute URL of this shop as its path", async () => {
     const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
     const feature = await addFeature({ image: `${getConfig().appUrl}${stored.url}` });
@@ -99,7 +138,15 @@ describe("the feature API", () => {
     expect(response.status).toBe(200);
     expect(await readApi(response)).toEqual({
       success: true,
-      data: [{ _id: expect.any(String), image: "/images/banners/banner-2.svg" }],
+      data: [
+        {
+          _id: expect.any(String),
+          image: "/images/banners/banner-2.svg",
+          title: null,
+          subtitle: null,
+          link: null,
+        },
+      ],
     });
   });
 
@@ -133,7 +180,7 @@ describe("the feature API", () => {
     );
     expect(add.status).toBe(201);
     const added = await readApi(add);
-    expect(added).toMatchObject({ success: true, data: { image: stored.url } });
+    expect(added).toMatchObject({ success: true, data: { image: stored.url, title: null, link: null } });
     const id = (added.data as { _id: string })._id;
 
     const bad = await run(
@@ -199,6 +246,28 @@ describe("the dashboard page (works without JavaScript)", () => {
     expect(response.headers.get("Location")).toBe("/admin/dashboard");
     const [feature] = await listFeatures();
     expect(feature?.image).toMatch(/^\/uploads\/.+\.png$/);
+  });
+
+  it("adds a feature image with its banner title, subtitle and link from the form", async () => {
+    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const response = await run(
+      dashboardAction,
+      multipartRequest(
+        "/admin/dashboard",
+        {
+          intent: "add",
+          image: stored.url,
+          title: "Kids' corner",
+          subtitle: "Play-proof clothes",
+          link: "/shop/listing?category=kids",
+        },
+        callers.admin,
+      ),
+    );
+    expect(response.status).toBe(302);
+    expect(await listFeatures()).toMatchObject([
+      { title: "Kids' corner", subtitle: "Play-proof clothes", link: "/shop/listing?category=kids" },
+    ]);
   });
 
   it("adds a feature image uploaded beforehand (with JavaScript: only its URL travels)", async () => {

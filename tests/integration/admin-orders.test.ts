@@ -59,6 +59,43 @@ describe("listOrders (admin)", () => {
     expect(rejected.pagination.total).toBe(2);
   });
 
+  it("filters by payment status, alone or with the order status, and the page shows customer and payment", async () => {
+    const declined = await createOrderRow({ userId: callers.shopperId, status: "pending" });
+    await createOrderRow({ userId: callers.shopperId, status: "pending" });
+    await createOrderRow({ userId: callers.shopperId, status: "rejected" });
+    await getDb().models.Order.update({ paymentStatus: "failed" }, { where: { id: declined.id } });
+
+    const failed = await listOrders({ page: 1, limit: 10, paymentStatus: "failed" });
+    expect(failed.orders.map((o) => o._id)).toEqual([declined.id]);
+    expect(failed.pagination.total).toBe(1);
+    const both = await listOrders({ page: 1, limit: 10, status: "rejected", paymentStatus: "failed" });
+    expect(both.orders).toHaveLength(0);
+    expect(both.pagination.total).toBe(0);
+
+    const page = await run(
+      ordersPageLoader,
+      jsonRequest("/admin/orders?payment=failed", { cookie: callers.admin }),
+    );
+    const data = (await page.json()) as {
+      orders: { _id: string; customerName: string; paymentStatus: string }[];
+      paymentStatus: string | null;
+    };
+    expect(data.paymentStatus).toBe("failed");
+    expect(data.orders).toEqual([
+      expect.objectContaining({
+        _id: declined.id,
+        paymentStatus: "failed",
+        customerName: expect.any(String),
+      }),
+    ]);
+    // An unknown payment filter shows every order instead of failing.
+    const lenient = await run(
+      ordersPageLoader,
+      jsonRequest("/admin/orders?payment=bogus", { cookie: callers.admin }),
+    );
+    expect(((await lenient.json()) as { orders: unknown[] }).orders).toHaveLength(3);
+  });
+
   it("reads the lines of a page in one query, not one per order", async () => {
     for (let i = 0; i < 5; i++) await createOrderRow({ userId: callers.shopperId });
     const { orders } = await listOrders({ page: 1, limit: 5 });
@@ -308,10 +345,13 @@ describe("the orders pages (work without JavaScript)", () => {
       )
     ).json()) as { orders: Record<string, unknown>[]; status: unknown };
     expect(body.status).toBeNull();
+    // Issue 9 §4: the customer's name and the payment status joined the table.
     expect(Object.keys(body.orders[0] ?? {}).sort()).toEqual([
       "_id",
+      "customerName",
       "orderDate",
       "orderStatus",
+      "paymentStatus",
       "totalAmount",
     ]);
   });

@@ -139,7 +139,11 @@ describe("the add-to-cart form (HTML action)", () => {
       });
       expect(response.status, path).toBe(302);
       expect(response.headers.get("Location")).toBe(path);
-      expect(await flashOf(response)).toEqual({ type: "success", message: "Product is added to cart" });
+      expect(await flashOf(response)).toEqual({
+        type: "success",
+        message: "Product is added to cart",
+        link: { href: "/shop/cart", label: "View cart" },
+      });
     }
     expect(await quantityInCart(ann.id, tee.id)).toBe(3);
   });

@@ -359,8 +359,14 @@ describe("/shop/payment-success and /shop/paypal-cancel", () => {
       successLoader,
       jsonRequest(`/shop/payment-success?orderId=${order.orderId}`, { cookie: shopper.cookie }),
     );
+    // Issue 9 §4: the success page shows the items and the delivery address too.
     expect(await after.json()).toEqual({
-      order: { _id: order.orderId, totalAmount: 50, orderStatus: "confirmed" },
+      order: {
+        _id: order.orderId,
+        totalAmount: 50,
+        items: [{ title: product.title, quantity: 1, price: 50 }],
+        address: expect.objectContaining({ address: "12 Baker Street", city: "London" }),
+      },
     });
     const stranger = await createShopper("Stranger");
     const theirs = await run(
@@ -411,7 +417,14 @@ describe("/shop/account", () => {
     expect(data.tab).toBe("orders");
     expect(data.addressManager).toBeNull();
     expect(data.orders.map((order) => order._id)).toEqual([second.orderId, first.orderId]);
-    expect(Object.keys(data.orders[0]!).sort()).toEqual(["_id", "orderDate", "orderStatus", "totalAmount"]);
+    // Issue 9 §4: the payment state joined the history's fields.
+    expect(Object.keys(data.orders[0]!).sort()).toEqual([
+      "_id",
+      "orderDate",
+      "orderStatus",
+      "paymentStatus",
+      "totalAmount",
+    ]);
   });
 
   it("shows the address manager on ?tab=address, and address forms come back to that tab", async () => {

@@ -23,6 +23,9 @@ import * as shopPaypalReturn from "../../app/routes/shop.paypal-return";
 import * as shopSearch from "../../app/routes/shop.search";
 import * as shopLayout from "../../app/routes/shop";
 import * as unauthPage from "../../app/routes/unauth-page";
+import * as notFoundPage from "../../app/routes/$";
+import * as shopInfoPage from "../../app/routes/shop.pages.$slug";
+import { SHOP_PAGES } from "../../app/lib/shop-pages";
 import { createTestUser, resetDatabase } from "../support/database";
 import { BASE_URL, callRoute, cookieFrom, sessionCookieFor } from "../support/requests";
 
@@ -196,7 +199,11 @@ describe("/unauth-page", () => {
     const { cookie } = await signedIn("user");
     const response = await callRoute(unauthPage.loader, "/unauth-page", { cookie });
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ home: "/shop/home" });
+    // Issue 9 §5: the page renders inside the shopper's layout, so it carries the header's data.
+    expect(await response.json()).toEqual({
+      home: "/shop/home",
+      viewer: { role: "shopper", userName: expect.any(String), cartCount: 0 },
+    });
   });
 
   it("sends an anonymous visitor to sign-in", async () => {
@@ -366,5 +373,47 @@ describe("the logout action", () => {
     const response = await callRoute(logout.loader, "/logout", { cookie });
     expect(redirectTarget(response)).toBe("/");
     expect(await getDb().models.Session.count()).toBe(1);
+  });
+});
+
+describe("404 and 403 inside the signed-in user's layout (issue 9 §5)", () => {
+  it("answers an unknown path with 404 and who is looking: a shopper with the cart count, an admin, or nobody", async () => {
+    const shopper = await signedIn("user");
+    const forShopper = await callRoute(notFoundPage.loader, "/no/such/page", { cookie: shopper.cookie });
+    expect(forShopper.status).toBe(404);
+    expect(await forShopper.json()).toEqual({
+      viewer: { role: "shopper", userName: shopper.user.userName, cartCount: 0 },
+    });
+    const admin = await signedIn("admin");
+    const forAdmin = await callRoute(notFoundPage.loader, "/admin/nope", { cookie: admin.cookie });
+    expect(forAdmin.status).toBe(404);
+    expect(await forAdmin.json()).toEqual({ viewer: { role: "admin", userName: admin.user.userName } });
+    const anonymous = await callRoute(notFoundPage.loader, "/no/such/page");
+    expect(anonymous.status).toBe(404);
+    expect(await anonymous.json()).toEqual({ viewer: null });
+  });
+});
+
+describe("the footer's pages (issue 9 §8)", () => {
+  it("serves Shipping & returns, Privacy and Contact to a shopper from one file, and 404 for any other slug", async () => {
+    const { cookie } = await signedIn("user");
+    expect(SHOP_PAGES.map((page) => page.title)).toEqual(["Shipping & returns", "Privacy", "Contact"]);
+    for (const page of SHOP_PAGES) {
+      const response = await callRoute(shopInfoPage.loader, `/shop/pages/${page.slug}`, {
+        cookie,
+        params: { slug: page.slug },
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ page });
+    }
+    const unknown = await callRoute(shopInfoPage.loader, "/shop/pages/nope", {
+      cookie,
+      params: { slug: "nope" },
+    });
+    expect(unknown.status).toBe(404);
+    expectLoginRedirect(
+      await callRoute(shopInfoPage.loader, "/shop/pages/privacy", { params: { slug: "privacy" } }),
+      "/shop/pages/privacy",
+    );
   });
 });

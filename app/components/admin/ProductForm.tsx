@@ -38,16 +38,26 @@ export const EMPTY_PRODUCT_FORM: ProductFormValues = {
   totalStock: "",
 };
 
-/** SPEC §5: every field except averageReview must be filled before Add/Edit is enabled. */
-const REQUIRED_FIELDS = [
-  "title",
-  "description",
-  "category",
-  "brand",
-  "price",
-  "salePrice",
-  "totalStock",
-] as const;
+/**
+ * SPEC §5: the fields that must be filled before Add/Edit is enabled. The
+ * sale price is optional (API.md: empty or 0 means no sale; issue 9 §6).
+ */
+const REQUIRED_FIELDS = ["title", "description", "category", "brand", "price", "totalStock"] as const;
+
+const FIELD_LABELS: Record<(typeof REQUIRED_FIELDS)[number] | "image", string> = {
+  image: "Image",
+  title: "Title",
+  description: "Description",
+  category: "Category",
+  brand: "Brand",
+  price: "Price",
+  totalStock: "Total Stock",
+};
+
+/** The labels of the required fields that are still empty. */
+function missingFieldsOf(valueOf: (name: (typeof REQUIRED_FIELDS)[number]) => string): string[] {
+  return REQUIRED_FIELDS.filter((name) => !valueOf(name).trim()).map((name) => FIELD_LABELS[name]);
+}
 
 /** The browser runs the server's schema as a courtesy; the server checks again. */
 function validate(formData: FormData) {
@@ -88,18 +98,18 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
   });
   const initialImage = String(fields.image.initialValue ?? defaultValue.image ?? "");
   const [imageUrl, setImageUrl] = useState(initialImage);
-  const [fieldsFilled, setFieldsFilled] = useState(() =>
-    REQUIRED_FIELDS.every((name) => defaultValue[name].trim() !== ""),
-  );
+  const [missingFields, setMissingFields] = useState(() => missingFieldsOf((name) => defaultValue[name]));
   const recompute = useCallback(() => {
     if (!formRef.current) return;
     const data = new FormData(formRef.current);
-    setFieldsFilled(REQUIRED_FIELDS.every((name) => String(data.get(name) ?? "").trim() !== ""));
+    setMissingFields(missingFieldsOf((name) => String(data.get(name) ?? "")));
   }, []);
   useEffect(recompute, [recompute, lastResult]);
 
   const submitting = navigation.state === "submitting" && navigation.formAction === action;
-  const complete = fieldsFilled && imageUrl.trim() !== "";
+  const missing = [...(imageUrl.trim() ? [] : [FIELD_LABELS.image]), ...missingFields];
+  const complete = missing.length === 0;
+  const missingId = `${form.id}-missing`;
   const imageError = fields.image.errors?.[0] ?? (lastResult?.error?.my_file ?? [])[0];
 
   return (
@@ -176,7 +186,7 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
           inputMode="decimal"
           label="Sale Price"
           placeholder="Enter sale price (optional)"
-          description="0 means not on sale"
+          description="Leave empty (or 0) when the product is not on sale"
           error={fields.salePrice.errors?.[0]}
           errorProps={{ id: fields.salePrice.errorId }}
         />
@@ -189,9 +199,21 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
           error={fields.totalStock.errors?.[0]}
           errorProps={{ id: fields.totalStock.errorId }}
         />
-        <Button type="submit" fullWidth disabled={hydrated && !complete} loading={submitting}>
+        <Button
+          type="submit"
+          fullWidth
+          disabled={hydrated && !complete}
+          loading={submitting}
+          aria-describedby={hydrated && !complete ? missingId : undefined}
+        >
           {mode === "new" ? "Add" : "Edit"}
         </Button>
+        {hydrated && !complete ? (
+          // A disabled button says why (issue 9 §6).
+          <p className="product-form__missing" id={missingId} data-testid="product-form-missing">
+            To {mode === "new" ? "add" : "save"} the product, fill in: {missing.join(", ")}
+          </p>
+        ) : null}
       </Stack>
     </Form>
   );

@@ -57,7 +57,7 @@ export async function registerShopper(
  * Mantine notification, rendered in a portal.
  */
 export function toast(page: Page, message: string): Locator {
-  return test.info().project.name === "no-js"
+  return test.info().project.use.javaScriptEnabled === false
     ? page.getByTestId("flash-toast").filter({ hasText: message })
     : page.getByRole("alert").filter({ hasText: message }).and(page.locator(".mantine-Notification-root"));
 }

@@ -4,7 +4,8 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from "@
 
 /** Helpers of the storefront's end-to-end specs. */
 
-export const isNoJs = () => test.info().project.name === "no-js";
+/** True in the projects that run without JavaScript ("no-js", "mobile-no-js"). */
+export const isNoJs = () => test.info().project.use.javaScriptEnabled === false;
 
 function seed(args: string[]): Record<string, string> {
   const tsx = path.resolve("node_modules/.bin/tsx");

@@ -1,0 +1,22 @@
+import { Link } from "@remix-run/react";
+import { SHOP_NAME, SHOP_PAGES, shopPageHref } from "~/lib/shop-pages";
+
+/** The shop's footer (issue 9 §8): its name and the three pages every shop has. */
+export function ShopFooter() {
+  return (
+    <footer className="shop-footer">
+      <p className="shop-footer__name">
+        © {new Date().getFullYear()} {SHOP_NAME}
+      </p>
+      <nav aria-label="Shop information">
+        <ul className="shop-footer__links">
+          {SHOP_PAGES.map((page) => (
+            <li key={page.slug}>
+              <Link to={shopPageHref(page)}>{page.title}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </footer>
+  );
+}

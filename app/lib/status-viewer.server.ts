@@ -1,0 +1,17 @@
+import { countCartItems } from "~/services/cart.server";
+import { getSessionUser } from "./session.server";
+
+/**
+ * Who sees a 404 or 403 page, so that it renders inside their layout (issue 9
+ * §5): the shop header for a shopper (with the cart count), the admin shell
+ * for an admin, nothing for an anonymous visitor.
+ */
+export type StatusViewer =
+  { role: "admin"; userName: string } | { role: "shopper"; userName: string; cartCount: number } | null;
+
+export async function statusViewer(request: Request): Promise<StatusViewer> {
+  const user = await getSessionUser(request);
+  if (!user) return null;
+  if (user.role === "admin") return { role: "admin", userName: user.userName };
+  return { role: "shopper", userName: user.userName, cartCount: await countCartItems(user.id) };
+}

@@ -1,0 +1,38 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { requireShopper } from "~/lib/auth.server";
+import { findShopPage } from "~/lib/shop-pages";
+
+/** Shipping & returns, Privacy, Contact (issue 9 §8): plain server-rendered text from app/lib/shop-pages.ts. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireShopper(request);
+  const page = findShopPage(params.slug);
+  if (!page) throw new Response("Not Found", { status: 404 });
+  return json({ page });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.page.title ?? "Page not found"} · ECommerce Shopping` },
+];
+
+export default function ShopInfoPage() {
+  const { page } = useLoaderData<typeof loader>();
+  return (
+    <article className="info-page">
+      <h1 className="page-heading">{page.title}</h1>
+      {page.paragraphs.map((paragraph) => (
+        <p key={paragraph}>{paragraph}</p>
+      ))}
+    </article>
+  );
+}
+
+/** An unknown page: the 404 text inside the shop's layout. */
+export function ErrorBoundary() {
+  return (
+    <section className="status-page">
+      <h1>Page not found</h1>
+      <p>page doesn&apos;t exists</p>
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { QueryTypes, type Transaction } from "sequelize";
+import { getConfig } from "~/lib/config.server";
+import { getDb } from "~/lib/db.server";
+import { conflict, notFound } from "~/lib/errors.server";
+import { toCents } from "~/lib/money";
+import { isPayableAgain } from "~/lib/order-options";
+import { isUuid } from "~/lib/session.server";
+import type { OrderStatus, PaymentStatus } from "~/models/index.server";
+import { getPaymentGateway } from "~/payments/gateway.server";
+import { ORDER_NOT_FOUND } from "../orders.server";
+
+/**
+ * An order whose payment did not complete (order_status pending, payment
+ * pending or declined) can be paid again ("Pay now": a new approval for the
+ * same lines and total) or cancelled by its shopper. Row locks on the order
+ * make a Pay now that races a capture, a cancel or a second Pay now safe; the
+ * provider is called between two short transactions, never inside one
+ * (house rule 9).
+ */
+
+export const PAY_AGAIN_TEXT = {
+  notPayable: "This order can no longer be paid: it is paid, being paid or closed.",
+  notCancellable: "Only an order that has not been paid can be cancelled.",
+  raced: "Another payment was started for this order at the same moment. Please try again.",
+  cancelled: "Your order is cancelled.",
+} as const;
+
+interface LockedOrder {
+  id: string;
+  paymentId: string | null;
+  orderStatus: OrderStatus;
+  paymentStatus: PaymentStatus;
+  totalAmount: string;
+}
+
+async function lockOwnOrder(userId: string, orderId: string, transaction: Transaction): Promise<LockedOrder> {
+  const [order] = await getDb().sequelize.query<LockedOrder>(
+    `SELECT id, payment_id AS "paymentId", order_status AS "orderStatus",
+            payment_status AS "paymentStatus", total_amount AS "totalAmount"
+       FROM orders WHERE id = :orderId AND user_id = :userId FOR UPDATE`,
+    { replacements: { orderId, userId }, type: QueryTypes.SELECT, transaction },
+  );
+  if (!order) throw notFound(ORDER_NOT_FOUND);
+  return order;
+}
+
+/**
+ * Pay now: a new provider order for the order's lines and total, stored as
+ * its paymentId (the earlier approval is abandoned). Returns where the
+ * shopper approves it. 404 unknown or somebody else's order; 409 an order
+ * that is not payable, or changed (captured, cancelled, paid again) while
+ * the provider answered.
+ */
+export async function payOrderAgain(
+  user: { id: string },
+  orderId: string,
+): Promise<{ orderId: string; approvalURL: string }> {
+  if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
+  const { sequelize } = getDb();
+
+  const before = await sequelize.transaction(async (transaction) => {
+    const order = await lockOwnOrder(user.id, orderId, transaction);
+    if (!isPayableAgain(order)) throw conflict(PAY_AGAIN_TEXT.notPayable);
+    const lines = await sequelize.query<{
+      productId: string | null;
+      title: string;
+      price: string;
+      quantity: number;
+    }>(
+      `SELECT product_id AS "productId", title, price, quantity FROM order_items
+        WHERE order_id = :orderId ORDER BY title, id`,
+      { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+    );
+    return { paymentId: order.paymentId, totalCents: toCents(order.totalAmount), lines };
+  });
+
+  const { appUrl } = getConfig();
+  const payment = await getPaymentGateway().createOrder({
+    orderId,
+    items: before.lines.map((line) => ({
+      name: line.title,
+      unitAmountCents: toCents(line.price),
+      quantity: line.quantity,
+      ...(line.productId ? { sku: line.productId } : {}),
+    })),
+    totalCents: before.totalCents,
+    currency: "USD",
+    returnUrl: `${appUrl}/shop/paypal-return`,
+    cancelUrl: `${appUrl}/shop/paypal-cancel`,
+    requestId: `pay-again-${orderId}-${randomUUID()}`,
+  });
+
+  await sequelize.transaction(async (transaction) => {
+    const order = await lockOwnOrder(user.id, orderId, transaction);
+    if (!isPayableAgain(order)) throw conflict(PAY_AGAIN_TEXT.notPayable);
+    // Compare and set: of two Pay nows at once, only the first keeps its approval.
+    if (order.paymentId !== before.paymentId) throw conflict(PAY_AGAIN_TEXT.raced);
+    await sequelize.query(
+      `UPDATE orders SET payment_id = :paymentId, payment_status = 'pending', payer_id = NULL,
+              order_update_date = now(), updated_at = now()
+        WHERE id = :orderId`,
+      { replacements: { orderId, paymentId: payment.providerOrderId }, transaction },
+    );
+  });
+  return { orderId, approvalURL: payment.approvalUrl };
+}
+
+/**
+ * The shopper closes an unpaid order (order_status cancelled; no stock was
+ * reserved before a capture began, so none goes back). 404 unknown order;
+ * 409 an order that is paid, being paid or closed.
+ */
+export async function cancelUnpaidOrder(user: { id: string }, orderId: string): Promise<void> {
+  if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
+  const { sequelize } = getDb();
+  await sequelize.transaction(async (transaction) => {
+    const order = await lockOwnOrder(user.id, orderId, transaction);
+    if (!isPayableAgain(order)) throw conflict(PAY_AGAIN_TEXT.notCancellable);
+    // The provider order is let go with it: an approval given earlier finds no order to capture.
+    await sequelize.query(
+      `UPDATE orders SET order_status = 'cancelled', payment_id = NULL, order_update_date = now(),
+              updated_at = now()
+        WHERE id = :orderId`,
+      { replacements: { orderId }, transaction },
+    );
+  });
+}
