@@ -7,6 +7,7 @@ import { ConfigError, getConfig, loadDotEnv } from "../app/lib/config.server";
 import { closeDb, getDb, setDatabaseUrl } from "../app/lib/db.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/lib/embedded-postgres.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
+import { startMailSender } from "../app/services/mail/sender.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
 import { createApp } from "./app";
@@ -52,6 +53,14 @@ async function main() {
     await seedDemoAccounts(db, log);
   }
 
+  // The outbox's sender: mails written by any instance go out from whichever claims them first.
+  const mailSender = startMailSender(config.mail, log);
+  log(
+    config.mail.smtpUrl
+      ? "Mail: sending through SMTP_URL"
+      : `Mail: no SMTP_URL, so mails are written as .eml files to ${config.mail.dir}`,
+  );
+
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const app = createApp({ build, config });
   const server: Server = app.listen(config.port, config.host, () => {
@@ -89,6 +98,7 @@ async function main() {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    await mailSender.stop();
     await closeSimulatorPool();
     await closeDb();
     if (embedded) await embedded.stop();

@@ -90,6 +90,25 @@ const envSchema = z
       emptyToUndefined,
       z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("true"),
     ),
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .refine((value) => /^smtps?:\/\/[^/]/.test(value), {
+          message: "must be an smtp:// or smtps:// URL such as smtps://user:pass@smtp.example.com:465",
+        })
+        .optional(),
+    ),
+    MAIL_FROM: optionalString,
+    MAIL_POLL_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ message: "must be a number" })
+        .int("must be a whole number")
+        .min(1, "must be between 1 and 3600")
+        .max(3600, "must be between 1 and 3600")
+        .default(10),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
@@ -104,6 +123,13 @@ const envSchema = z
         code: "custom",
         path: ["SESSION_SECRET"],
         message: "is required when NODE_ENV=production and DATABASE_URL is set",
+      });
+    }
+    if (env.SMTP_URL && !env.MAIL_FROM) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAIL_FROM"],
+        message: 'is required when SMTP_URL is set, e.g. "Shop <orders@shop.example.com>"',
       });
     }
     if (env.SESSION_SECRET && env.SESSION_SECRET.split(",").some((s) => s.trim().length < 16)) {
@@ -135,7 +161,20 @@ export interface AppConfig {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   logRequests: boolean;
+  mail: MailConfig;
 }
+
+export interface MailConfig {
+  /** nodemailer's connection URL; null writes every mail as an .eml file into `dir` instead. */
+  smtpUrl: string | null;
+  from: string;
+  /** Where mails go as .eml files when there is no SMTP server ($DATA_DIR/mail). */
+  dir: string;
+  /** How often the outbox sender looks for due mails (it is also woken after each enqueue). */
+  pollSeconds: number;
+}
+
+export const DEFAULT_MAIL_FROM = "ECommerce Shopping <shop@localhost>";
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -194,6 +233,12 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     buildDir: path.resolve(parsed.BUILD_DIR),
     trustProxy: parsed.TRUST_PROXY === "true",
     logRequests: parsed.LOG_REQUESTS === "true",
+    mail: {
+      smtpUrl: parsed.SMTP_URL ?? null,
+      from: parsed.MAIL_FROM ?? DEFAULT_MAIL_FROM,
+      dir: path.join(dataDir, "mail"),
+      pollSeconds: parsed.MAIL_POLL_SECONDS,
+    },
   };
 }
 

@@ -16,6 +16,7 @@ import {
   type CaptureResult as ProviderCaptureResult,
 } from "~/payments/gateway.server";
 import { getAddress, parseAddressInput } from "./addresses.server";
+import { enqueueOrderConfirmedMail, enqueueOrderStatusMail } from "./mail/order-mails.server";
 import { getOrderForUser, ORDER_NOT_FOUND, type OrderJson } from "./orders.server";
 
 /**
@@ -542,6 +543,7 @@ export async function captureOrderPayment(
         if (capture?.status === "COMPLETED") {
           await refund(capture.captureId, capture.amountCents);
           await reject("refunded", capture.captureId);
+          await enqueueOrderStatusMail(order.id, transaction);
           return refuse(409, shortageMessage(shortLine, available, true), "refunded");
         }
         if (capture?.status === "PENDING") {
@@ -584,6 +586,7 @@ export async function captureOrderPayment(
           const wrong = error.captured;
           if (wrong.captureId) await refund(wrong.captureId, wrong.amountCents);
           await reject(wrong.captureId ? "refunded" : "failed", wrong.captureId);
+          if (wrong.captureId) await enqueueOrderStatusMail(order.id, transaction);
           return refuse(409, CHECKOUT_TEXT.amountMismatch, "amountMismatch");
         }
         throw error;
@@ -595,6 +598,7 @@ export async function captureOrderPayment(
           if (captured.amountCents !== totalCents || captured.currency !== "USD") {
             await refund(captured.captureId, captured.amountCents);
             await reject("refunded", captured.captureId);
+            await enqueueOrderStatusMail(order.id, transaction);
             return refuse(409, CHECKOUT_TEXT.amountMismatch, "amountMismatch");
           }
           await run(
@@ -621,6 +625,7 @@ export async function captureOrderPayment(
               { userId: user.id, productIds },
             );
           }
+          await enqueueOrderConfirmedMail(order.id, transaction);
           return { kind: "paid", orderId: order.id, alreadyPaid: false };
         }
         case "PENDING": {

@@ -12,6 +12,7 @@ import {
   type PaymentStatus,
 } from "~/models/index.server";
 import { paginationOf, type ListQuery, type Pagination } from "./admin-catalog.server";
+import { enqueueOrderStatusMail } from "./mail/order-mails.server";
 
 /**
  * Orders as the admin and the shopper see them (SPEC §3 field names). The
@@ -206,11 +207,20 @@ export async function updateOrderStatus(orderId: string, input: unknown): Promis
   if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
   const parsed = orderStatusSchema.safeParse(input);
   if (!parsed.success) throw badRequest("Please choose a valid order status", fieldErrorsOf(parsed.error));
-  const { Order } = getDb().models;
-  const [count] = await Order.update(
-    { orderStatus: parsed.data.orderStatus, orderUpdateDate: new Date() },
-    { where: { id: orderId } },
-  );
-  if (count === 0) throw notFound(ORDER_NOT_FOUND);
+  const { sequelize } = getDb();
+  await sequelize.transaction(async (transaction) => {
+    const [before] = await sequelize.query<{ orderStatus: OrderStatus }>(
+      `SELECT order_status AS "orderStatus" FROM orders WHERE id = :orderId FOR UPDATE`,
+      { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+    );
+    if (!before) throw notFound(ORDER_NOT_FOUND);
+    await sequelize.query(
+      `UPDATE orders SET order_status = :orderStatus, order_update_date = now(), updated_at = now()
+        WHERE id = :orderId`,
+      { replacements: { orderId, orderStatus: parsed.data.orderStatus }, transaction },
+    );
+    // The shopper hears of a change (in shipping, delivered, rejected), never of the same status twice.
+    if (before.orderStatus !== parsed.data.orderStatus) await enqueueOrderStatusMail(orderId, transaction);
+  });
   return getOrderDetails(orderId);
 }

@@ -4,6 +4,7 @@ import { initialSchemaDown, initialSchemaUp } from "./0001-initial-schema";
 import { productSearchDown, productSearchUp } from "./0002-product-search";
 import { paymentSimulatorDown, paymentSimulatorUp } from "./0004-payment-simulator";
 import { checkoutStatesDown, checkoutStatesUp } from "./0005-checkout-states";
+import { mailOutboxDown, mailOutboxUp } from "./0007-mail-outbox";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -15,4 +16,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0002-product-search", up: productSearchUp, down: productSearchDown },
   { name: "0004-payment-simulator", up: paymentSimulatorUp, down: paymentSimulatorDown },
   { name: "0005-checkout-states", up: checkoutStatesUp, down: checkoutStatesDown },
+  { name: "0007-mail-outbox", up: mailOutboxUp, down: mailOutboxDown },
 ];
