@@ -7,12 +7,17 @@ import type { AppConfig } from "../app/lib/config.server";
 import { runInRequestScope } from "../app/lib/request-scope.server";
 import { securityMiddleware } from "./security";
 
+/** A URL for the log: secrets in the query (the password reset link's token) are blanked. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, "$1[redacted]");
+}
+
 /** One line per request: method, path, status, duration. */
 function requestLog(req: Request, res: Response, next: NextFunction) {
   const started = process.hrtime.bigint();
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    console.log(`${req.method} ${redactUrl(req.originalUrl)} ${res.statusCode} ${ms.toFixed(1)}ms`);
   });
   next();
 }

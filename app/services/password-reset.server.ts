@@ -7,6 +7,7 @@ import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/lib/db.server";
 import { badRequest } from "~/lib/errors.server";
 import { hashPassword } from "~/lib/password.server";
+import { RESET_TOKEN_MINUTES } from "~/lib/reset-token-cookie.server";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { enqueueMail } from "./mail/outbox.server";
 import { passwordResetMail } from "./mail/templates.server";
@@ -18,7 +19,7 @@ import { passwordResetMail } from "./mail/templates.server";
  * and the limits count unknown addresses too, so nothing tells them apart.
  */
 
-export const RESET_TOKEN_MINUTES = 30;
+export { RESET_TOKEN_MINUTES };
 export const RESET_PATH = "/auth/reset-password";
 
 export const PASSWORD_RESET_TEXT = {
