@@ -57,7 +57,7 @@ async function requestLinkFor(email: string): Promise<string> {
   expect(response.status).toBe(302);
   await sender.runOnce();
   const mails = await smtp.waitFor(1);
-  const mail = mails.findLast((one) => one.to === email);
+  const mail = [...mails].reverse().find((one) => one.to === email);
   expect(mail?.subject).toBe("Reset your ECommerce Shopping password");
   return resetLinkIn(mail!);
 }
