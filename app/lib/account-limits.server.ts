@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { getDb } from "./db.server";
 import { tooManyRequests } from "./errors.server";
@@ -79,7 +80,8 @@ export async function consumePasswordResetRequest(clientKey: string, email: stri
   const { resetPerClient, resetPerAddress } = limiters();
   const waits = await Promise.all([
     consume(resetPerClient, clientKey),
-    consume(resetPerAddress, email.trim().toLowerCase()),
+    // Keyed by a hash: the table keeps no list of addresses that people typed.
+    consume(resetPerAddress, createHash("sha256").update(email.trim().toLowerCase()).digest("hex")),
   ]);
   const wait = Math.max(...waits);
   if (wait > 0) blocked("password reset requests", wait);

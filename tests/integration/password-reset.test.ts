@@ -295,6 +295,12 @@ describe("POST /api/auth/forgot-password", () => {
       { type: QueryTypes.SELECT },
     );
     expect(row!.count).toBe(ACCOUNT_LIMITS.resetPerAddress.points);
+    // The counters keep no readable list of the addresses people typed.
+    const keys = await getDb().sequelize.query<{ key: string }>("SELECT key FROM rate_limits", {
+      type: QueryTypes.SELECT,
+    });
+    expect(keys.some((one) => one.key.startsWith("reset_address:"))).toBe(true);
+    expect(keys.map((one) => one.key).join(" ")).not.toContain("no-account@example.com");
   });
 
   it("limits requests per client address across many addresses, at once", async () => {
