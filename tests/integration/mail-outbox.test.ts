@@ -294,6 +294,29 @@ describe("the running sender", () => {
     sender = null;
   });
 
+  it("on its own timer, rides out an SMTP outage: retries with backoff and delivers once when SMTP is back", async () => {
+    await smtp.stop();
+    let restarted = false;
+    try {
+      sender = smtpSender({ backoffMs: 100, maxBackoffMs: 400 });
+      sender.start(50);
+      await enqueueMail(mail({ subject: "Through the outage" }));
+      await expect
+        .poll(async () => (await outboxRows())[0]?.attempts ?? 0, { timeout: 5000 })
+        .toBeGreaterThanOrEqual(2);
+      expect((await outboxRows())[0]!.status).toBe("pending");
+      await smtp.start();
+      restarted = true;
+      await smtp.waitFor(1, 5000);
+      await expect.poll(async () => (await outboxRows())[0]!.status, { timeout: 5000 }).toBe("sent");
+      // Several more polls later, still one copy.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(smtp.received.map((one) => one.subject)).toEqual(["Through the outage"]);
+    } finally {
+      if (!restarted) await smtp.start();
+    }
+  });
+
   it("is woken by a commit: the mail goes out without waiting for the next poll", async () => {
     sender = smtpSender();
     sender.start(3_600_000);
