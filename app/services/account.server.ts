@@ -67,10 +67,24 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(parsed.data.newPassword);
   const endedSessions = await sequelize.transaction(async (transaction) => {
-    await sequelize.query(
-      `UPDATE users SET password_hash = :passwordHash, updated_at = now() WHERE id = :userId`,
-      { replacements: { userId, passwordHash }, transaction },
+    // Compare and set: only if the password is still the one just checked. Of
+    // two changes racing with the same current password, one wins; the other
+    // finds its "current" password outdated.
+    const changed = await sequelize.query(
+      `UPDATE users SET password_hash = :passwordHash, updated_at = now()
+        WHERE id = :userId AND password_hash = :checkedHash
+        RETURNING id`,
+      {
+        replacements: { userId, passwordHash, checkedHash: user.passwordHash },
+        type: QueryTypes.SELECT,
+        transaction,
+      },
     );
+    if (!changed.length) {
+      throw badRequest(ACCOUNT_TEXT.wrongCurrentPassword, {
+        currentPassword: [ACCOUNT_TEXT.wrongCurrentPassword],
+      });
+    }
     return endSessionsAndResetLinks(userId, currentSessionId, transaction);
   });
   await clearWrongCurrentPasswords(userId);

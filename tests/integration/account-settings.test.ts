@@ -240,6 +240,25 @@ describe("the account API", () => {
     expect(await isSignedIn(others[1]!)).toBe(false);
   });
 
+  it("of several password changes at once with the same current password, exactly one wins", async () => {
+    const { user, cookie } = await shopperWithSessions(1);
+    const passwords = ["racer-one-pass", "racer-two-pass", "racer-three-pass", "racer-four-pass"];
+    const responses = await Promise.all(
+      passwords.map((newPassword) =>
+        callRoute(apiPassword, "/api/account/password", {
+          cookie,
+          json: { currentPassword: "password123", newPassword },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 400, 400, 400]);
+    const winner = passwords[responses.findIndex((response) => response.status === 200)]!;
+    expect(await loginStatus(user.email, winner)).toBe(200);
+    for (const loser of passwords.filter((password) => password !== winner)) {
+      expect(await loginStatus(user.email, loser)).toBe(401);
+    }
+  });
+
   it("POST /api/account/sign-out-others ends the others and says how many", async () => {
     const { cookie, others } = await shopperWithSessions(3);
     const response = await callRoute(apiSignOutOthers, "/api/account/sign-out-others", { cookie, json: {} });
