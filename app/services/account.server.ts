@@ -10,7 +10,7 @@ import { getDb } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { endSessionsAndResetLinks } from "./password-reset.server";
+import { afterPasswordChange } from "./password-reset.server";
 import type { SessionUser } from "./users.server";
 
 /**
@@ -85,7 +85,7 @@ export async function changePassword(
         currentPassword: [ACCOUNT_TEXT.wrongCurrentPassword],
       });
     }
-    return endSessionsAndResetLinks(userId, currentSessionId, transaction);
+    return afterPasswordChange(userId, currentSessionId, transaction);
   });
   await clearWrongCurrentPasswords(userId);
   return { endedSessions };

@@ -10,7 +10,7 @@ import { hashPassword } from "~/lib/password.server";
 import { RESET_TOKEN_MINUTES } from "~/lib/reset-token-cookie.server";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { enqueueMail } from "./mail/outbox.server";
-import { passwordResetMail } from "./mail/templates.server";
+import { passwordChangedMail, passwordResetMail } from "./mail/templates.server";
 
 /**
  * Password reset by mail (issue 12). The link carries a random token; the
@@ -118,17 +118,18 @@ export async function resetPassword(input: unknown): Promise<{ email: string }> 
       `UPDATE users SET password_hash = :passwordHash, updated_at = now() WHERE id = :userId RETURNING email`,
       { replacements: { passwordHash, userId: used.userId }, type: QueryTypes.SELECT, transaction },
     );
-    await endSessionsAndResetLinks(used.userId, null, transaction);
+    await afterPasswordChange(used.userId, null, transaction);
     return { email: user!.email };
   });
 }
 
 /**
- * Ends every session of `userId` except `keepSessionId` and every reset link
- * still open: after a password change nothing opened with the old one lives on.
- * Returns how many sessions ended.
+ * What follows every password change, in its transaction: every session of
+ * `userId` except `keepSessionId` ends, every reset link still open dies, and
+ * the owner gets a "your password was changed" mail. Returns how many
+ * sessions ended.
  */
-export async function endSessionsAndResetLinks(
+export async function afterPasswordChange(
   userId: string,
   keepSessionId: string | null,
   transaction: Transaction,
@@ -143,5 +144,20 @@ export async function endSessionsAndResetLinks(
      RETURNING id`,
     { replacements: { userId, keep: keepSessionId }, type: QueryTypes.SELECT, transaction },
   );
+  const [user] = await sequelize.query<{ email: string; userName: string }>(
+    `SELECT email, user_name AS "userName" FROM users WHERE id = :userId`,
+    { replacements: { userId }, type: QueryTypes.SELECT, transaction },
+  );
+  if (user) {
+    const forgotLink = `${getConfig().appUrl}/auth/forgot-password`;
+    await enqueueMail(
+      {
+        kind: "password-changed",
+        to: user.email,
+        ...passwordChangedMail({ userName: user.userName, forgotLink }),
+      },
+      transaction,
+    );
+  }
   return ended.length;
 }

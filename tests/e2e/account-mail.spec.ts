@@ -25,7 +25,7 @@ async function resetLinkMailedTo(email: string): Promise<string> {
           .filter((name) => name.endsWith(".eml"))
           .sort()
           .map((name) => parseMail(readFileSync(path.join(MAIL_DIR, name), "utf8")))
-          .filter((mail) => mail.to === email);
+          .filter((mail) => mail.to === email && mail.subject.startsWith("Reset your"));
         link = mails.length ? resetLinkIn(mails[mails.length - 1]!) : null;
         return link;
       },

@@ -1,3 +1,4 @@
+import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_LIMITS } from "../../app/lib/account-limits.server";
 import { ACCOUNT_INTENTS } from "../../app/lib/account-schemas";
@@ -100,6 +101,11 @@ describe("the Settings tab of /shop/account", () => {
     for (const other of others) expect(await isSignedIn(other)).toBe(false);
     expect(await loginStatus(user.email, "password123")).toBe(401);
     expect(await loginStatus(user.email, "a-new-secret")).toBe(200);
+    const [notice] = await getDb().sequelize.query<{ kind: string; recipient: string }>(
+      "SELECT kind, recipient FROM mail_outbox",
+      { type: QueryTypes.SELECT },
+    );
+    expect(notice).toEqual({ kind: "password-changed", recipient: user.email });
   });
 
   it("refuses a wrong current password on the field, and a short new one, changing nothing", async () => {

@@ -57,7 +57,9 @@ async function requestLinkFor(email: string): Promise<string> {
   expect(response.status).toBe(302);
   await sender.runOnce();
   const mails = await smtp.waitFor(1);
-  const mail = [...mails].reverse().find((one) => one.to === email);
+  const mail = [...mails]
+    .reverse()
+    .find((one) => one.to === email && one.subject === "Reset your ECommerce Shopping password");
   expect(mail?.subject).toBe("Reset your ECommerce Shopping password");
   return resetLinkIn(mail!);
 }
@@ -107,6 +109,12 @@ describe("the reset flow, without JavaScript", () => {
     expect(await sessionsOf(user.id)).toBe(0);
     expect(await apiLoginStatus(user.email, "password123")).toBe(401);
     expect(await apiLoginStatus(user.email, "brand-new-pass")).toBe(200);
+
+    // The owner hears of the change, with the way back if it was not them.
+    await sender.runOnce();
+    const notice = (await smtp.waitFor(2)).find((mail) => mail.subject.endsWith("password was changed"));
+    expect(notice).toMatchObject({ to: user.email, subject: "Your ECommerce Shopping password was changed" });
+    expect(notice!.text).toContain("http://localhost:3000/auth/forgot-password");
   });
 
   it("answers the same whether or not the address has an account, and mails only an account", async () => {

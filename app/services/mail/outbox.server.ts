@@ -11,6 +11,7 @@ import { getDb } from "~/lib/db.server";
 
 export type MailKind =
   | "password-reset"
+  | "password-changed"
   | "order-confirmed"
   | "order-in-shipping"
   | "order-delivered"

@@ -76,6 +76,26 @@ ${button(input.link, "Choose a new password")}
   return { subject, text, html };
 }
 
+/** The notice after any password change: the owner learns of a change they did not make. */
+export function passwordChangedMail(input: { userName: string; forgotLink: string }): RenderedMail {
+  const subject = `Your ${SHOP_NAME} password was changed`;
+  const text = [
+    `Hello ${input.userName},`,
+    "",
+    `The password of your ${SHOP_NAME} account was just changed, and every other session was signed out.`,
+    "If that was you, there is nothing to do.",
+    `If it was not, choose a new password at once: ${input.forgotLink}`,
+  ].join("\n");
+  const html = htmlDocument(
+    subject,
+    `<p>Hello ${escapeHtml(input.userName)},</p>
+<p>The password of your ${SHOP_NAME} account was just changed, and every other session was signed out.</p>
+<p>If that was you, there is nothing to do. If it was not, choose a new password at once:</p>
+${button(input.forgotLink, "Choose a new password")}`,
+  );
+  return { subject, text, html };
+}
+
 // --- Orders -----------------------------------------------------------------------
 
 export interface OrderMailData {
