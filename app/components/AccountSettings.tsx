@@ -26,7 +26,7 @@ function resultFor(props: AccountSettingsProps, intent: string) {
 
 function FormError({ errors, id }: { errors: string[] | undefined; id: string }) {
   return errors?.length ? (
-    <Text c="red.7" size="sm" role="alert" id={id}>
+    <Text c="red.9" size="sm" role="alert" id={id}>
       {errors[0]}
     </Text>
   ) : null;
@@ -89,9 +89,7 @@ export function AccountSettings(props: AccountSettingsProps) {
               placeholder="At least 8 characters"
               autoComplete="new-password"
             />
-            <Text size="xs" c="dimmed">
-              Changing your password signs you out everywhere else.
-            </Text>
+            <Text size="sm">Changing your password signs you out everywhere else.</Text>
             <Button type="submit" loading={busy(ACCOUNT_INTENTS.password)} style={{ alignSelf: "start" }}>
               Change password
             </Button>

@@ -87,7 +87,7 @@ export default function ForgotPasswordPage() {
       <Form method="post" {...getFormProps(form)}>
         <Stack gap="md">
           {form.errors?.length ? (
-            <Text c="red.7" size="sm" role="alert" id={form.errorId}>
+            <Text c="red.9" size="sm" role="alert" id={form.errorId}>
               {form.errors[0]}
             </Text>
           ) : null}

@@ -104,7 +104,7 @@ export default function ResetPasswordPage() {
         <Form method="post" {...getFormProps(form)}>
           <Stack gap="md">
             {form.errors?.length ? (
-              <Text c="red.7" size="sm" role="alert" id={form.errorId}>
+              <Text c="red.9" size="sm" role="alert" id={form.errorId}>
                 {form.errors[0]}
               </Text>
             ) : null}
@@ -121,7 +121,7 @@ export default function ResetPasswordPage() {
           </Stack>
         </Form>
       ) : (
-        <Text role="alert" c="red.7" size="sm" data-testid="reset-link-invalid">
+        <Text role="alert" c="red.9" size="sm" data-testid="reset-link-invalid">
           {invalidMessage}
         </Text>
       )}

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { type Page } from "@playwright/test";
 import { parseMail, resetLinkIn } from "../support/mail";
 import { expect, registerShopper, signIn, test, toast, uniqueEmail } from "./support/fixtures";
@@ -105,5 +106,33 @@ test.describe("account settings", () => {
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(toast(page, "Your password has been changed")).toBeVisible();
     await expect(page).toHaveURL(/\/shop\/account\?tab=settings$/);
+  });
+});
+
+test.describe("accessibility of the account pages", () => {
+  // axe runs as a script in the page: checked with JavaScript, once.
+  test.skip(() => test.info().project.name === "no-js", "axe needs JavaScript in the page");
+
+  test("axe finds no serious or critical violation on forgot password, reset and the Settings tab", async ({
+    page,
+  }) => {
+    const serious = async () =>
+      (await new AxeBuilder({ page }).analyze()).violations
+        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+        .map((violation) => ({
+          id: violation.id,
+          targets: violation.nodes.map((node) => node.target.join(" ")),
+        }));
+    await page.goto("/auth/forgot-password");
+    expect(await serious()).toEqual([]);
+    await page.goto("/auth/reset-password");
+    await expect(page.getByTestId("reset-link-invalid")).toBeVisible();
+    expect(await serious()).toEqual([]);
+    const shopper = await registerShopper(page.request);
+    await signIn(page, shopper);
+    await expect(page).toHaveURL(/\/shop\/home$/);
+    await page.goto("/shop/account?tab=settings");
+    await expect(page.getByRole("button", { name: "Save user name" })).toBeVisible();
+    expect(await serious()).toEqual([]);
   });
 });
