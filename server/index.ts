@@ -9,6 +9,7 @@ import { createLogger, getLogger } from "../app/lib/logger.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/lib/embedded-postgres.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
 import { startPaymentReconciler } from "../app/services/checkout/reconcile.server";
+import { startMailSender } from "../app/services/mail/sender.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
 import { createApp } from "./app";
@@ -63,6 +64,13 @@ async function main() {
 
   // Settles checkouts that a crash or a lost provider answer left open: now, then every minute.
   const reconciler = startPaymentReconciler(log);
+  // The outbox's sender: mails written by any instance go out from whichever claims them first.
+  const mailSender = startMailSender(config.mail, log);
+  log(
+    config.mail.smtpUrl
+      ? "Mail: sending through SMTP_URL"
+      : `Mail: no SMTP_URL, so mails are written as .eml files to ${config.mail.dir}`,
+  );
 
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const app = createApp({ build, config });
@@ -102,6 +110,7 @@ async function main() {
       server.closeIdleConnections();
     });
     await reconciler.stop();
+    await mailSender.stop();
     await closeSimulatorPool();
     await closeDb();
     if (embedded) await embedded.stop();

@@ -153,6 +153,25 @@ const envSchema = z
         .min(1, "must be at least 1")
         .default(10),
     ),
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .refine((value) => /^smtps?:\/\/[^/]/.test(value), {
+          message: "must be an smtp:// or smtps:// URL such as smtps://user:pass@smtp.example.com:465",
+        })
+        .optional(),
+    ),
+    MAIL_FROM: optionalString,
+    MAIL_POLL_SECONDS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ message: "must be a number" })
+        .int("must be a whole number")
+        .min(1, "must be between 1 and 3600")
+        .max(3600, "must be between 1 and 3600")
+        .default(10),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -181,6 +200,13 @@ const envSchema = z
         code: "custom",
         path: ["SESSION_SECRET"],
         message: "is required when NODE_ENV=production and DATABASE_URL is set",
+      });
+    }
+    if (env.SMTP_URL && !env.MAIL_FROM) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAIL_FROM"],
+        message: 'is required when SMTP_URL is set, e.g. "Shop <orders@shop.example.com>"',
       });
     }
     if (env.SESSION_SECRET && env.SESSION_SECRET.split(",").some((s) => s.trim().length < 16)) {
@@ -212,6 +238,7 @@ export interface AppConfig {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   logRequests: boolean;
+  mail: MailConfig;
   /** Accounts one client address may register per hour (app/lib/rate-limit.server.ts). */
   registerLimitPerHour: number;
   /** The database pool: at most `max` connections; a request waits `acquireTimeoutMs` for one, then 503. */
@@ -243,6 +270,18 @@ export interface S3Config {
   /** Where the bucket is public (a CDN); undefined: the shop serves uploads at /uploads/. */
   publicUrl: string | undefined;
 }
+
+export interface MailConfig {
+  /** nodemailer's connection URL; null writes every mail as an .eml file into `dir` instead. */
+  smtpUrl: string | null;
+  from: string;
+  /** Where mails go as .eml files when there is no SMTP server ($DATA_DIR/mail). */
+  dir: string;
+  /** How often the outbox sender looks for due mails (it is also woken after each enqueue). */
+  pollSeconds: number;
+}
+
+export const DEFAULT_MAIL_FROM = "ECommerce Shopping <shop@localhost>";
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -327,6 +366,12 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       approvalTtlMs: parsed.PAYMENT_APPROVAL_TTL_MINUTES * 60_000,
     },
     registerLimitPerHour: parsed.REGISTER_LIMIT_PER_HOUR,
+    mail: {
+      smtpUrl: parsed.SMTP_URL ?? null,
+      from: parsed.MAIL_FROM ?? DEFAULT_MAIL_FROM,
+      dir: path.join(dataDir, "mail"),
+      pollSeconds: parsed.MAIL_POLL_SECONDS,
+    },
   };
 }
 

@@ -116,6 +116,14 @@ async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null
   return rows[0] ?? null;
 }
 
+/** The id of this request's database session (its `sessions` row), or null. */
+export async function getSessionId(request: Request): Promise<string | null> {
+  const cookieHeader = request.headers.get("Cookie") ?? "";
+  if (!cookieHeader.includes("__session=")) return null;
+  const id: unknown = await sessionCookie().parse(cookieHeader);
+  return isUuid(id) ? id : null;
+}
+
 /**
  * The signed-in user of this request, or null. The root, the layout and the
  * page loaders all ask during one request: they share one query, keyed by the

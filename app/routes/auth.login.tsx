@@ -110,6 +110,9 @@ export default function LoginPage() {
             placeholder="Enter your password"
             autoComplete="current-password"
           />
+          <Anchor component={Link} to="/auth/forgot-password" size="sm" ta="right">
+            Forgot password?
+          </Anchor>
           <Button type="submit" fullWidth loading={navigation.state === "submitting"}>
             Sign In
           </Button>

@@ -6,8 +6,10 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { AccountSettings } from "~/components/AccountSettings";
 import { AddressManager } from "~/components/AddressManager";
 import { OrderTable } from "~/components/OrderTable";
+import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/lib/account-actions.server";
 import { handleAddressAction, loadAddressManager } from "~/lib/address-actions.server";
 import { requireShopper } from "~/lib/auth.server";
 import { listOrdersForUser } from "~/services/orders.server";
@@ -15,9 +17,9 @@ import checkoutStyles from "~/styles/checkout.css";
 import orderStyles from "~/styles/orders.css";
 
 /**
- * The shopper's account (SPEC §2 Account): tabs Orders (the default) and
- * Address, as URL states (`?tab=address`), so that both work without
- * JavaScript. Orders is "Order History": the admin's table, and the details
+ * The shopper's account (SPEC §2 Account): tabs Orders (the default),
+ * Address and Settings, as URL states (`?tab=address`, `?tab=settings`), so
+ * that they work without JavaScript. Orders is "Order History": the admin's table, and the details
  * dialog as the nested URL /shop/account/orders/ID.
  */
 
@@ -28,6 +30,8 @@ export const links: LinksFunction = () => [
 
 const ADDRESS_TAB = "address";
 const ADDRESS_TAB_URL = `/shop/account?tab=${ADDRESS_TAB}`;
+const SETTINGS_TAB = "settings";
+const SETTINGS_TAB_URL = `/shop/account?tab=${SETTINGS_TAB}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
@@ -38,7 +42,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       tab: "address" as const,
       orders: [],
       addressManager: await loadAddressManager(request, user),
+      settings: null,
     });
+  }
+  if (url.pathname === "/shop/account" && url.searchParams.get("tab") === SETTINGS_TAB) {
+    const settings = await loadAccountSettings(request, user);
+    return json({ tab: "settings" as const, orders: [], addressManager: null, settings });
   }
   // The table shows five fields: send only those.
   const orders = (await listOrdersForUser(user.id)).map(
@@ -50,18 +59,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalAmount,
     }),
   );
-  return json({ tab: "orders" as const, orders, addressManager: null });
+  return json({ tab: "orders" as const, orders, addressManager: null, settings: null });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireShopper(request);
-  return handleAddressAction(request, user, await request.formData(), ADDRESS_TAB_URL);
+  const formData = await request.formData();
+  if (isAccountIntent(formData)) return handleAccountAction(request, user, formData, SETTINGS_TAB_URL);
+  return handleAddressAction(request, user, formData, ADDRESS_TAB_URL);
 }
 
 export const meta: MetaFunction = () => [{ title: "Account · ECommerce Shopping" }];
 
 export default function AccountPage() {
-  const { tab, orders, addressManager } = useLoaderData<typeof loader>();
+  const { tab, orders, addressManager, settings } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="shop-page">
@@ -72,6 +83,9 @@ export default function AccountPage() {
         </Link>
         <Link to={ADDRESS_TAB_URL} aria-current={tab === "address" ? "page" : undefined} preventScrollReset>
           Address
+        </Link>
+        <Link to={SETTINGS_TAB_URL} aria-current={tab === "settings" ? "page" : undefined} preventScrollReset>
+          Settings
         </Link>
       </nav>
       {tab === "orders" ? (
@@ -95,6 +109,18 @@ export default function AccountPage() {
             addresses={addressManager.addresses}
             editing={addressManager.editing}
             lastResult={actionData && "addressForm" in actionData ? actionData.addressForm : null}
+          />
+        </section>
+      ) : null}
+      {settings ? (
+        <section className="account-panel" aria-labelledby="account-settings-title">
+          <h2 className="account-panel__title" id="account-settings-title">
+            Settings
+          </h2>
+          <AccountSettings
+            key={settings.version}
+            {...settings}
+            lastSubmission={actionData && "accountForm" in actionData ? actionData.accountForm : null}
           />
         </section>
       ) : null}

@@ -17,6 +17,7 @@ import {
 import { paginationOf, type ListQuery, type Pagination } from "./admin-catalog.server";
 import { finishRefund, markRefundDue } from "./checkout/refund.server";
 import { lockConflictAsAppError, readOrderState, returnStock, updateOrder } from "./checkout/shared.server";
+import { enqueueOrderStatusMail } from "./mail/order-mails.server";
 
 /**
  * Orders as the admin and the shopper see them (SPEC §3 field names). The
@@ -260,10 +261,13 @@ export async function updateOrderStatus(orderId: string, input: unknown): Promis
           await returnStock(order.id, transaction);
           if (order.captureId) await markRefundDue(order.id, order.captureId, null, transaction);
           else await updateOrder(order.id, "order_status = 'rejected'", {}, transaction);
+          await enqueueOrderStatusMail(order.id, transaction);
         }
         return Boolean(order.captureId);
       }
       await updateOrder(order.id, "order_status = :target", { target }, transaction);
+      // The shopper hears of a change (in shipping, delivered, rejected), never of the same status twice.
+      if (order.orderStatus !== target) await enqueueOrderStatusMail(order.id, transaction);
       return false;
     })
     .catch(lockConflictAsAppError);

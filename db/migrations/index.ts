@@ -6,6 +6,7 @@ import { paymentSimulatorDown, paymentSimulatorUp } from "./0004-payment-simulat
 import { checkoutStatesDown, checkoutStatesUp } from "./0005-checkout-states";
 import { featureBannerTextDown, featureBannerTextUp } from "./0006-feature-banner-text";
 import { paymentReconcilerDown, paymentReconcilerUp } from "./0008-payment-reconciler";
+import { mailOutboxDown, mailOutboxUp } from "./0007-mail-outbox";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -18,5 +19,6 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0004-payment-simulator", up: paymentSimulatorUp, down: paymentSimulatorDown },
   { name: "0005-checkout-states", up: checkoutStatesUp, down: checkoutStatesDown },
   { name: "0006-feature-banner-text", up: featureBannerTextUp, down: featureBannerTextDown },
+  { name: "0007-mail-outbox", up: mailOutboxUp, down: mailOutboxDown },
   { name: "0008-payment-reconciler", up: paymentReconcilerUp, down: paymentReconcilerDown },
 ];

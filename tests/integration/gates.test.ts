@@ -8,9 +8,12 @@ import * as adminFeatures from "../../app/routes/admin.features";
 import * as adminOrders from "../../app/routes/admin.orders";
 import * as adminProducts from "../../app/routes/admin.products";
 import * as adminLayout from "../../app/routes/admin";
+import * as adminAccount from "../../app/routes/admin.account";
 import * as authLayout from "../../app/routes/auth";
+import * as authForgotPassword from "../../app/routes/auth.forgot-password";
 import * as authLogin from "../../app/routes/auth.login";
 import * as authRegister from "../../app/routes/auth.register";
+import * as authResetPassword from "../../app/routes/auth.reset-password";
 import * as logout from "../../app/routes/logout";
 import * as shopIndex from "../../app/routes/shop._index";
 import * as shopAccount from "../../app/routes/shop.account";
@@ -57,6 +60,7 @@ const adminPages: [string, Loader][] = [
   ["/admin/products", adminProducts.loader],
   ["/admin/orders", adminOrders.loader],
   ["/admin/features", adminFeatures.loader],
+  ["/admin/account", adminAccount.loader],
 ];
 
 const shopPages: [string, Loader][] = [
@@ -103,6 +107,8 @@ describe("auth pages are only for visitors who are signed out", () => {
     ["/auth", authLayout.loader],
     ["/auth/login", authLogin.loader],
     ["/auth/register", authRegister.loader],
+    ["/auth/forgot-password", authForgotPassword.loader],
+    ["/auth/reset-password", authResetPassword.loader],
   ];
 
   it.each(authPages)("%s lets an anonymous visitor through", async (path, loader) => {

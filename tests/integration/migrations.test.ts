@@ -16,6 +16,8 @@ const TABLES = [
   "reviews",
   "feature_images",
   "rate_limits",
+  "mail_outbox",
+  "password_reset_tokens",
 ];
 
 async function existingTables(): Promise<string[]> {

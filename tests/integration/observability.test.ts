@@ -215,6 +215,14 @@ describe("the HTTP layer: request ids, request lines and /metrics", () => {
     expect(requests[1]).toMatchObject({ requestId: madeId });
   });
 
+  it("logs the path without its query, so a secret in a link (a reset token) never reaches the log", async () => {
+    await fetch(`${withToken}/metrics?token=secret-reset-token-123`);
+    const requests = lines.filter((line) => line.type === "request");
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ path: "/metrics" });
+    expect(JSON.stringify(lines)).not.toContain("secret-reset-token-123");
+  });
+
   it("writes no request line with LOG_REQUESTS=false, and still counts the request", async () => {
     const quiet = await serve({ LOG_REQUESTS: "false", METRICS_TOKEN: token });
     const before = await sample('shop_http_requests_total{method="GET",route="/metrics",status="401"}');

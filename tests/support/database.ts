@@ -6,7 +6,8 @@ import type { Role } from "../../app/models/index.server";
 export async function resetDatabase(): Promise<void> {
   await getDb().sequelize.query(
     `TRUNCATE users, sessions, products, carts, cart_items, addresses, orders, order_items,
-              reviews, feature_images, rate_limits, payment_simulator_orders, payment_simulator_refunds
+              reviews, feature_images, rate_limits, payment_simulator_orders, payment_simulator_refunds,
+              mail_outbox, password_reset_tokens
               RESTART IDENTITY CASCADE`,
   );
 }

@@ -260,3 +260,45 @@ describe("parseConfig REGISTER_LIMIT_PER_HOUR", () => {
     }
   });
 });
+
+describe("parseConfig mail", () => {
+  it("defaults to .eml files under DATA_DIR/mail, a local sender and a 10-second poll", () => {
+    const dataDir = tempDataDir();
+    const config = parseConfig({ SESSION_SECRET: SECRET, DATA_DIR: dataDir });
+    expect(config.mail).toEqual({
+      smtpUrl: null,
+      from: "ECommerce Shopping <shop@localhost>",
+      dir: path.join(dataDir, "mail"),
+      pollSeconds: 10,
+    });
+  });
+
+  it("takes SMTP_URL with MAIL_FROM", () => {
+    const config = parseConfig({
+      SESSION_SECRET: SECRET,
+      SMTP_URL: "smtps://user:pass@smtp.example.com:465",
+      MAIL_FROM: "Shop <orders@shop.example.com>",
+      MAIL_POLL_SECONDS: "30",
+    });
+    expect(config.mail).toMatchObject({
+      smtpUrl: "smtps://user:pass@smtp.example.com:465",
+      from: "Shop <orders@shop.example.com>",
+      pollSeconds: 30,
+    });
+  });
+
+  it("refuses SMTP_URL without MAIL_FROM, naming MAIL_FROM", () => {
+    const error = configErrorOf({ SESSION_SECRET: SECRET, SMTP_URL: "smtp://localhost:25" });
+    expect(error.problems.join("\n")).toMatch(/^MAIL_FROM: is required when SMTP_URL is set/m);
+  });
+
+  it.each(["http://smtp.example.com", "smtp.example.com:25", "smtp://"])("refuses SMTP_URL=%s", (value) => {
+    const error = configErrorOf({ SESSION_SECRET: SECRET, SMTP_URL: value, MAIL_FROM: "a@b.example" });
+    expect(error.message).toContain("SMTP_URL");
+  });
+
+  it.each(["0", "x", "3601"])("refuses MAIL_POLL_SECONDS=%s", (value) => {
+    const error = configErrorOf({ SESSION_SECRET: SECRET, MAIL_POLL_SECONDS: value });
+    expect(error.message).toContain("MAIL_POLL_SECONDS");
+  });
+});

@@ -5,6 +5,7 @@ import { getPaymentGateway, PaymentProviderError } from "~/payments/gateway.serv
 import { readOrderState, updateOrder } from "./shared.server";
 import { getLogger } from "~/lib/logger.server";
 import { recordCheckoutOutcome } from "~/lib/metrics.server";
+import { enqueueOrderStatusMail } from "../mail/order-mails.server";
 
 /**
  * Money that goes back, in one recoverable step. An order rejected after its
@@ -66,6 +67,7 @@ export async function finishRefund(orderId: string, amountCents?: number): Promi
       locked.captureId === captureId
     ) {
       await updateOrder(orderId, "payment_status = 'refunded'", {}, transaction);
+      await enqueueOrderStatusMail(orderId, transaction);
     }
   });
   recordCheckoutOutcome("refunded");

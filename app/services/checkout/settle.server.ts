@@ -16,6 +16,7 @@ import {
   type CheckoutRefusal,
 } from "./shared.server";
 import { getLogger } from "~/lib/logger.server";
+import { enqueueOrderConfirmedMail } from "../mail/order-mails.server";
 
 /**
  * The end of a capture, one short transaction each: confirm (the money moved)
@@ -116,6 +117,8 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
           { replacements: { userId: order.userId, productIds }, transaction },
         );
       }
+      // The confirmation mail commits with the confirmation, or not at all (the outbox).
+      await enqueueOrderConfirmedMail(order.id, transaction);
       return { kind: "paid", orderId, alreadyPaid: false };
     })
     .catch(lockConflictAsAppError);

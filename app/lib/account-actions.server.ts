@@ -1,0 +1,100 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json } from "@remix-run/node";
+import type { SessionUser } from "~/services/users.server";
+import {
+  ACCOUNT_TEXT,
+  changePassword,
+  changeUserName,
+  countOtherSessions,
+  signOutOtherSessions,
+} from "~/services/account.server";
+import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "./account-schemas";
+import { getDb } from "./db.server";
+import { isAppError } from "./errors.server";
+import { getSessionId, redirectWithFlash } from "./session.server";
+
+/**
+ * The account settings' server half, for the shopper's account tab and the
+ * admin's account page. The rules live in app/services/account.server.ts,
+ * like the JSON API's; successes redirect with a flash message, refusals
+ * answer with conform's reply for the form that was sent.
+ */
+
+export interface AccountSettingsData {
+  userName: string;
+  email: string;
+  otherSessions: number;
+  /** Changes with every saved change: the page keys the forms on it so that they start afresh. */
+  version: string;
+}
+
+export interface AccountActionData {
+  accountForm: { intent: string; result: SubmissionResult<string[]> };
+}
+
+export async function loadAccountSettings(request: Request, user: SessionUser): Promise<AccountSettingsData> {
+  const [otherSessions, row] = await Promise.all([
+    countOtherSessions(user.id, await getSessionId(request)),
+    getDb().models.User.findByPk(user.id, { attributes: ["updatedAt"], raw: true }),
+  ]);
+  return {
+    userName: user.userName,
+    email: user.email,
+    otherSessions,
+    version: row ? new Date(row.updatedAt).toISOString() : "",
+  };
+}
+
+export function isAccountIntent(formData: FormData): boolean {
+  const intent = formData.get("intent");
+  return Object.values(ACCOUNT_INTENTS).some((value) => value === intent);
+}
+
+function reply(intent: string, result: SubmissionResult<string[]>, status: number, headers?: HeadersInit) {
+  return json<AccountActionData>({ accountForm: { intent, result } }, { status, headers });
+}
+
+export async function handleAccountAction(
+  request: Request,
+  user: SessionUser,
+  formData: FormData,
+  redirectTo: string,
+): Promise<Response> {
+  const intent = String(formData.get("intent"));
+  const sessionId = await getSessionId(request);
+  if (intent === ACCOUNT_INTENTS.signOutOthers) {
+    const { endedSessions } = await signOutOtherSessions(user.id, sessionId);
+    return redirectWithFlash(request, redirectTo, {
+      type: "success",
+      message: `${ACCOUNT_TEXT.signedOutOthers} (${endedSessions} ended).`,
+    });
+  }
+  const schema = intent === ACCOUNT_INTENTS.userName ? changeUserNameSchema : changePasswordSchema;
+  const submission = parseWithZod(formData, { schema });
+  const hideFields = ["currentPassword", "newPassword"];
+  if (submission.status !== "success") return reply(intent, submission.reply({ hideFields }), 400);
+  try {
+    if (intent === ACCOUNT_INTENTS.userName) {
+      await changeUserName(user.id, submission.value);
+      return await redirectWithFlash(request, redirectTo, {
+        type: "success",
+        message: ACCOUNT_TEXT.userNameChanged,
+      });
+    }
+    await changePassword(user.id, sessionId, submission.value);
+    return await redirectWithFlash(request, redirectTo, {
+      type: "success",
+      message: ACCOUNT_TEXT.passwordChanged,
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const fieldErrors = error.fieldErrors ?? {};
+    const result = submission.reply({
+      fieldErrors,
+      formErrors: Object.keys(fieldErrors).length ? [] : [error.message],
+      hideFields,
+    });
+    return reply(intent, result, error.status, error.headers);
+  }
+}

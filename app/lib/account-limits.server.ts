@@ -1,0 +1,104 @@
+import { createHash } from "node:crypto";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { getDb } from "./db.server";
+import { tooManyRequests } from "./errors.server";
+
+/**
+ * Limits of the account flows, in PostgreSQL like the login limits
+ * (rate-limit.server.ts) so that every app instance counts together:
+ * - forgot password, per client address: stops one client from mailing many accounts;
+ * - forgot password, per email address: stops anybody from flooding one mailbox.
+ *   Counted for every address, known or not, so a 429 reveals no account;
+ * - change password, wrong current password per user: a stolen session cannot
+ *   guess the password to take the account over.
+ */
+
+export const ACCOUNT_LIMITS = {
+  resetPerClient: { points: 10, duration: 15 * 60 },
+  resetPerAddress: { points: 3, duration: 60 * 60 },
+  passwordChangePerUser: { points: 5, duration: 15 * 60 },
+} as const;
+
+type LimitName = keyof typeof ACCOUNT_LIMITS;
+
+const holder = globalThis as typeof globalThis & {
+  __shopAccountLimiters?: Record<LimitName, RateLimiterPostgres>;
+};
+
+function limiters(): Record<LimitName, RateLimiterPostgres> {
+  if (!holder.__shopAccountLimiters) {
+    const { sequelize } = getDb();
+    const common = {
+      storeClient: sequelize,
+      storeType: "sequelize",
+      tableName: "rate_limits",
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+    };
+    holder.__shopAccountLimiters = {
+      resetPerClient: new RateLimiterPostgres({
+        ...common,
+        keyPrefix: "reset_ip",
+        ...ACCOUNT_LIMITS.resetPerClient,
+      }),
+      resetPerAddress: new RateLimiterPostgres({
+        ...common,
+        keyPrefix: "reset_address",
+        ...ACCOUNT_LIMITS.resetPerAddress,
+      }),
+      passwordChangePerUser: new RateLimiterPostgres({
+        ...common,
+        keyPrefix: "password_change",
+        ...ACCOUNT_LIMITS.passwordChangePerUser,
+      }),
+    };
+  }
+  return holder.__shopAccountLimiters;
+}
+
+function waitMessage(what: string, ms: number) {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+function blocked(what: string, ms: number): never {
+  throw tooManyRequests(waitMessage(what, ms), Math.max(1, Math.ceil(ms / 1000)));
+}
+
+async function consume(limiter: RateLimiterPostgres, key: string): Promise<number> {
+  try {
+    await limiter.consume(key, 1);
+    return 0;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return error.msBeforeNext;
+    throw error;
+  }
+}
+
+/** Counts one reset request of this client for this address; throws 429 (Retry-After) beyond a limit. */
+export async function consumePasswordResetRequest(clientKey: string, email: string): Promise<void> {
+  const { resetPerClient, resetPerAddress } = limiters();
+  const waits = await Promise.all([
+    consume(resetPerClient, clientKey),
+    // Keyed by a hash: the table keeps no list of addresses that people typed.
+    consume(resetPerAddress, createHash("sha256").update(email.trim().toLowerCase()).digest("hex")),
+  ]);
+  const wait = Math.max(...waits);
+  if (wait > 0) blocked("password reset requests", wait);
+}
+
+/** Throws 429 when this user gave a wrong current password too often. */
+export async function assertPasswordChangeAllowed(userId: string): Promise<void> {
+  const state = await limiters().passwordChangePerUser.get(userId);
+  if (state && state.consumedPoints >= ACCOUNT_LIMITS.passwordChangePerUser.points) {
+    blocked("wrong passwords", state.msBeforeNext);
+  }
+}
+
+export async function recordWrongCurrentPassword(userId: string): Promise<void> {
+  await consume(limiters().passwordChangePerUser, userId);
+}
+
+export async function clearWrongCurrentPasswords(userId: string): Promise<void> {
+  await limiters().passwordChangePerUser.delete(userId);
+}

@@ -1,0 +1,44 @@
+import { createCookie } from "@remix-run/node";
+import { getConfig } from "./config.server";
+
+/**
+ * The reset page moves the token from the mailed link into this cookie and
+ * redirects to a URL without it, so the token does not stay in the address
+ * bar, the history, a Referer or the logs of later requests. Signed,
+ * httpOnly, only sent to the reset page, and no older than the token.
+ */
+
+/** How long a password reset link (its token) is valid. */
+export const RESET_TOKEN_MINUTES = 30;
+
+const holder = globalThis as typeof globalThis & { __shopResetCookie?: ReturnType<typeof build> };
+
+function build() {
+  const config = getConfig();
+  return createCookie("__reset_token", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.secureCookies,
+    path: "/auth/reset-password",
+    maxAge: RESET_TOKEN_MINUTES * 60,
+    secrets: config.sessionSecrets,
+  });
+}
+
+function cookie() {
+  holder.__shopResetCookie ??= build();
+  return holder.__shopResetCookie;
+}
+
+export async function readResetToken(request: Request): Promise<string | null> {
+  const value: unknown = await cookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+export function storeResetToken(token: string): Promise<string> {
+  return cookie().serialize(token);
+}
+
+export function clearResetToken(): Promise<string> {
+  return cookie().serialize("", { maxAge: 0 });
+}

@@ -1,0 +1,14 @@
+import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { requireApiUser } from "~/lib/auth.server";
+import { getSessionId } from "~/lib/session.server";
+import { ACCOUNT_TEXT, changePassword } from "~/services/account.server";
+
+/** Body: changePasswordRequestSchema (app/lib/account-api.server.ts). Keeps this session, ends the others. */
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    const user = await requireApiUser(request);
+    const body = await readJsonObject(request);
+    const { endedSessions } = await changePassword(user.id, await getSessionId(request), body);
+    return apiJson({ success: true, message: ACCOUNT_TEXT.passwordChanged, endedSessions });
+  },
+});

@@ -1,0 +1,13 @@
+import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { requireApiUser } from "~/lib/auth.server";
+import { ACCOUNT_TEXT, changeUserName } from "~/services/account.server";
+
+/** Body: changeUserNameRequestSchema (app/lib/account-api.server.ts). */
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    const user = await requireApiUser(request);
+    const body = await readJsonObject(request);
+    const updated = await changeUserName(user.id, body);
+    return apiJson({ success: true, message: ACCOUNT_TEXT.userNameChanged, user: updated });
+  },
+});

@@ -1,0 +1,12 @@
+import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { clientKeyOf } from "~/lib/request.server";
+import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-reset.server";
+
+/** Body: forgotPasswordRequestSchema (app/lib/account-api.server.ts). The same 200 for any address. */
+export const { loader, action } = apiRoute({
+  POST: async ({ request, context }) => {
+    const body = await readJsonObject(request);
+    await requestPasswordReset(body, clientKeyOf(context));
+    return apiJson({ success: true, message: PASSWORD_RESET_TEXT.requested });
+  },
+});

@@ -1,0 +1,11 @@
+import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { PASSWORD_RESET_TEXT, resetPassword } from "~/services/password-reset.server";
+
+/** Body: resetPasswordRequestSchema (app/lib/account-api.server.ts). Ends every session of the account. */
+export const { loader, action } = apiRoute({
+  POST: async ({ request }) => {
+    const body = await readJsonObject(request);
+    await resetPassword(body);
+    return apiJson({ success: true, message: PASSWORD_RESET_TEXT.done });
+  },
+});

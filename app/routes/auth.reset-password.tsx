@@ -1,0 +1,139 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ConformTextInput } from "~/components/FormFields";
+import { FlashToast } from "~/components/FlashToast";
+import { resetPasswordFormSchema } from "~/lib/account-schemas";
+import { requireAnonymous } from "~/lib/auth.server";
+import { isAppError } from "~/lib/errors.server";
+import { clearResetToken, readResetToken, storeResetToken } from "~/lib/reset-token-cookie.server";
+import { redirectWithFlash } from "~/lib/session.server";
+import {
+  isPasswordResetTokenValid,
+  PASSWORD_RESET_TEXT,
+  resetPassword,
+} from "~/services/password-reset.server";
+
+/**
+ * The mailed link's page. `?token=…` is moved into a short-lived cookie and
+ * the browser redirected to this page without it; the form then sets the new
+ * password (the registration rules), which ends every session of the account
+ * and sends the visitor to sign in.
+ */
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  const token = new URL(request.url).searchParams.get("token");
+  if (token !== null) {
+    return redirect("/auth/reset-password", {
+      headers: { "Set-Cookie": await storeResetToken(token.slice(0, 200)) },
+    });
+  }
+  const valid = await isPasswordResetTokenValid(await readResetToken(request));
+  return json({ valid, invalidMessage: valid ? null : PASSWORD_RESET_TEXT.invalidLink });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: resetPasswordFormSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
+  }
+  try {
+    await resetPassword({
+      token: (await readResetToken(request)) ?? "",
+      password: submission.value.password,
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return json(
+      {
+        result: submission.reply({
+          formErrors: error.fieldErrors?.token ? [] : [error.message],
+          fieldErrors: error.fieldErrors?.password ? { password: error.fieldErrors.password } : {},
+          hideFields: ["password"],
+        }),
+        toast: { type: "error" as const, message: error.message },
+      },
+      { status: error.status, headers: error.headers },
+    );
+  }
+  return redirectWithFlash(
+    request,
+    "/auth/login",
+    { type: "success", message: PASSWORD_RESET_TEXT.done },
+    { headers: { "Set-Cookie": await clearResetToken() } },
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "Choose a new password · ECommerce Shopping" },
+  { name: "robots", content: "noindex" },
+];
+
+export default function ResetPasswordPage() {
+  const { valid, invalidMessage } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(resetPasswordFormSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordFormSchema }),
+  });
+  return (
+    <Stack gap="lg">
+      <FlashToast toast={actionData?.toast} />
+      <Stack gap={4} align="center">
+        <Title order={1} size="h2">
+          Choose a new password
+        </Title>
+      </Stack>
+      {valid ? (
+        <Form method="post" {...getFormProps(form)}>
+          <Stack gap="md">
+            {form.errors?.length ? (
+              <Text c="red.9" size="sm" role="alert" id={form.errorId}>
+                {form.errors[0]}
+              </Text>
+            ) : null}
+            <ConformTextInput
+              field={fields.password}
+              label="New password"
+              type="password"
+              placeholder="At least 8 characters"
+              autoComplete="new-password"
+            />
+            <Button type="submit" fullWidth loading={navigation.state === "submitting"}>
+              Set new password
+            </Button>
+          </Stack>
+        </Form>
+      ) : (
+        <Text role="alert" c="red.9" size="sm" data-testid="reset-link-invalid">
+          {invalidMessage}
+        </Text>
+      )}
+      <Text size="sm" ta="center">
+        <Anchor component={Link} to="/auth/forgot-password" fw={600}>
+          Ask for a new link
+        </Anchor>{" "}
+        ·{" "}
+        <Anchor component={Link} to="/auth/login" fw={600}>
+          Back to sign in
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}

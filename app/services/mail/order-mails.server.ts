@@ -1,0 +1,103 @@
+import { QueryTypes, type Transaction } from "sequelize";
+import { getConfig } from "~/lib/config.server";
+import { getDb } from "~/lib/db.server";
+import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
+import { enqueueMail, type MailKind } from "./outbox.server";
+import { orderMailFor, type OrderMailData, type OrderMailEvent } from "./templates.server";
+
+/**
+ * The order mails, one call each for the code that changes an order. Call
+ * them inside the transaction that makes the change, after the change: they
+ * read the order through that transaction and write the mail into the outbox
+ * with it, so the mail exists exactly when the change commits. Each event
+ * mails once per order (a repeated capture or a status set twice sends
+ * nothing new).
+ */
+
+const KIND_OF: Record<OrderMailEvent, MailKind> = {
+  confirmed: "order-confirmed",
+  inShipping: "order-in-shipping",
+  delivered: "order-delivered",
+  rejected: "order-rejected",
+  refunded: "order-refunded",
+};
+
+interface OrderMailRow {
+  id: string;
+  orderStatus: OrderStatus;
+  paymentStatus: PaymentStatus;
+  totalAmount: string;
+  addressInfo: AddressSnapshot;
+  email: string;
+  userName: string;
+}
+
+async function loadOrder(orderId: string, transaction: Transaction) {
+  const { sequelize } = getDb();
+  const [order] = await sequelize.query<OrderMailRow>(
+    `SELECT o.id, o.order_status AS "orderStatus", o.payment_status AS "paymentStatus",
+            o.total_amount AS "totalAmount", o.address_info AS "addressInfo", u.email, u.user_name AS "userName"
+       FROM orders o JOIN users u ON u.id = o.user_id
+      WHERE o.id = :orderId`,
+    { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+  );
+  if (!order) throw new Error(`Order ${orderId} not found for its mail`);
+  const items = await sequelize.query<{ title: string; price: string; quantity: number }>(
+    `SELECT title, price, quantity FROM order_items WHERE order_id = :orderId ORDER BY title, id`,
+    { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+  );
+  return { order, items };
+}
+
+async function enqueueOrderMail(
+  event: OrderMailEvent,
+  order: OrderMailRow,
+  items: OrderMailData["items"],
+  transaction: Transaction,
+): Promise<boolean> {
+  const data: OrderMailData = {
+    orderId: order.id,
+    userName: order.userName,
+    items,
+    totalAmount: order.totalAmount,
+    address: order.addressInfo,
+    orderLink: `${getConfig().appUrl}/shop/account/orders/${order.id}`,
+  };
+  return enqueueMail(
+    {
+      kind: KIND_OF[event],
+      to: order.email,
+      dedupeKey: `order:${order.id}:${event}`,
+      ...orderMailFor(event, data),
+    },
+    transaction,
+  );
+}
+
+/** "Your order is confirmed": items, quantities, prices, total, delivery address, a link to the order. */
+export async function enqueueOrderConfirmedMail(orderId: string, transaction: Transaction): Promise<boolean> {
+  const { order, items } = await loadOrder(orderId, transaction);
+  return enqueueOrderMail("confirmed", order, items, transaction);
+}
+
+/** Which mail an order's current state calls for, if any. */
+export function statusMailEvent(
+  orderStatus: OrderStatus,
+  paymentStatus: PaymentStatus,
+): OrderMailEvent | null {
+  if (orderStatus === "inShipping" || orderStatus === "delivered") return orderStatus;
+  if (orderStatus === "rejected") return paymentStatus === "refunded" ? "refunded" : "rejected";
+  return null;
+}
+
+/**
+ * After a status change: mails "on its way" (inShipping), "delivered",
+ * "cancelled" (rejected) or "refunded" (rejected with the payment refunded);
+ * other states mail nothing. Returns whether a mail was enqueued.
+ */
+export async function enqueueOrderStatusMail(orderId: string, transaction: Transaction): Promise<boolean> {
+  const { order, items } = await loadOrder(orderId, transaction);
+  const event = statusMailEvent(order.orderStatus, order.paymentStatus);
+  if (!event) return false;
+  return enqueueOrderMail(event, order, items, transaction);
+}

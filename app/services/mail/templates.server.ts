@@ -1,0 +1,196 @@
+import { centsToDecimal, formatPrice, toCents } from "~/lib/money";
+import type { AddressSnapshot } from "~/models/index.server";
+
+/**
+ * The shop's mails, rendered on the server as plain text and simple HTML.
+ * Every value that a user or an admin typed (names, product titles, the
+ * address) goes through `escapeHtml` in the HTML part; amounts are formatted
+ * in the shop's one currency by `formatPrice`.
+ */
+
+export const SHOP_NAME = "ECommerce Shopping";
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+}
+
+/** The skeleton every HTML mail shares: readable without images or styles from elsewhere. */
+function htmlDocument(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="font-family: Arial, Helvetica, sans-serif; color: #111; line-height: 1.5; max-width: 40rem; margin: 0 auto; padding: 1rem;">
+<p style="font-weight: bold; font-size: 1.1rem;">${SHOP_NAME}</p>
+${body}
+<p style="color: #555; font-size: 0.85rem;">This message was sent by ${SHOP_NAME}.</p>
+</body>
+</html>
+`;
+}
+
+function button(href: string, label: string): string {
+  return `<p><a href="${escapeHtml(href)}" style="display: inline-block; background: #111; color: #fff; padding: 0.6rem 1rem; border-radius: 6px; text-decoration: none;">${escapeHtml(label)}</a></p>`;
+}
+
+// --- Password reset ---------------------------------------------------------------
+
+export function passwordResetMail(input: {
+  userName: string;
+  link: string;
+  validMinutes: number;
+}): RenderedMail {
+  const subject = `Reset your ${SHOP_NAME} password`;
+  const text = [
+    `Hello ${input.userName},`,
+    "",
+    `Somebody (hopefully you) asked to reset the password of your ${SHOP_NAME} account.`,
+    `Open this link within ${input.validMinutes} minutes to choose a new password:`,
+    "",
+    input.link,
+    "",
+    "The link works once. If you did not ask for it, ignore this message: your password stays as it is.",
+  ].join("\n");
+  const html = htmlDocument(
+    subject,
+    `<p>Hello ${escapeHtml(input.userName)},</p>
+<p>Somebody (hopefully you) asked to reset the password of your ${SHOP_NAME} account.
+Open this link within ${input.validMinutes} minutes to choose a new password:</p>
+${button(input.link, "Choose a new password")}
+<p>Or copy this address into your browser: ${escapeHtml(input.link)}</p>
+<p>The link works once. If you did not ask for it, ignore this message: your password stays as it is.</p>`,
+  );
+  return { subject, text, html };
+}
+
+/** The notice after any password change: the owner learns of a change they did not make. */
+export function passwordChangedMail(input: { userName: string; forgotLink: string }): RenderedMail {
+  const subject = `Your ${SHOP_NAME} password was changed`;
+  const text = [
+    `Hello ${input.userName},`,
+    "",
+    `The password of your ${SHOP_NAME} account was just changed, and every other session was signed out.`,
+    "If that was you, there is nothing to do.",
+    `If it was not, choose a new password at once: ${input.forgotLink}`,
+  ].join("\n");
+  const html = htmlDocument(
+    subject,
+    `<p>Hello ${escapeHtml(input.userName)},</p>
+<p>The password of your ${SHOP_NAME} account was just changed, and every other session was signed out.</p>
+<p>If that was you, there is nothing to do. If it was not, choose a new password at once:</p>
+${button(input.forgotLink, "Choose a new password")}`,
+  );
+  return { subject, text, html };
+}
+
+// --- Orders -----------------------------------------------------------------------
+
+export interface OrderMailData {
+  orderId: string;
+  userName: string;
+  items: { title: string; price: string; quantity: number }[];
+  totalAmount: string;
+  address: AddressSnapshot;
+  orderLink: string;
+}
+
+function lineTotal(price: string, quantity: number): string {
+  return formatPrice(centsToDecimal(toCents(price) * quantity));
+}
+
+function addressLines(address: AddressSnapshot): string[] {
+  return [address.address, `${address.city} ${address.pincode}`, `Phone: ${address.phone}`].concat(
+    address.notes ? [`Notes: ${address.notes}`] : [],
+  );
+}
+
+function orderText(order: OrderMailData): string[] {
+  return [
+    `Order number: ${order.orderId}`,
+    "",
+    ...order.items.map(
+      (item) =>
+        `- ${item.title}: ${item.quantity} x ${formatPrice(item.price)} = ${lineTotal(item.price, item.quantity)}`,
+    ),
+    "",
+    `Total: ${formatPrice(order.totalAmount)}`,
+    "",
+    "Delivery address:",
+    ...addressLines(order.address),
+    "",
+    `Your order: ${order.orderLink}`,
+  ];
+}
+
+function orderHtml(order: OrderMailData): string {
+  const cell = 'style="padding: 0.3rem 0.5rem; border-bottom: 1px solid #ddd; text-align: left;"';
+  const number = 'style="padding: 0.3rem 0.5rem; border-bottom: 1px solid #ddd; text-align: right;"';
+  const rows = order.items
+    .map(
+      (item) =>
+        `<tr><td ${cell}>${escapeHtml(item.title)}</td><td ${number}>${item.quantity}</td><td ${number}>${escapeHtml(formatPrice(item.price))}</td><td ${number}>${escapeHtml(lineTotal(item.price, item.quantity))}</td></tr>`,
+    )
+    .join("\n");
+  return `<p>Order number: <strong>${escapeHtml(order.orderId)}</strong></p>
+<table style="border-collapse: collapse; width: 100%;">
+<thead><tr><th ${cell}>Item</th><th ${number}>Quantity</th><th ${number}>Price</th><th ${number}>Subtotal</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+<tfoot><tr><th ${cell} colspan="3">Total</th><th ${number}>${escapeHtml(formatPrice(order.totalAmount))}</th></tr></tfoot>
+</table>
+<p><strong>Delivery address</strong><br>${addressLines(order.address).map(escapeHtml).join("<br>")}</p>
+${button(order.orderLink, "View your order")}`;
+}
+
+function orderMail(order: OrderMailData, subject: string, introduction: string[]): RenderedMail {
+  const text = [`Hello ${order.userName},`, "", ...introduction, "", ...orderText(order)].join("\n");
+  const html = htmlDocument(
+    subject,
+    `<p>Hello ${escapeHtml(order.userName)},</p>
+${introduction.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
+${orderHtml(order)}`,
+  );
+  return { subject, text, html };
+}
+
+export type OrderMailEvent = "confirmed" | "inShipping" | "delivered" | "rejected" | "refunded";
+
+export function orderMailFor(event: OrderMailEvent, order: OrderMailData): RenderedMail {
+  switch (event) {
+    case "confirmed":
+      return orderMail(order, `Your order is confirmed`, [
+        "Thank you for your order! Your payment was received and your order is confirmed.",
+      ]);
+    case "inShipping":
+      return orderMail(order, `Your order is on its way`, [
+        "Good news: your order has been handed over for delivery.",
+      ]);
+    case "delivered":
+      return orderMail(order, `Your order was delivered`, [
+        "Your order was delivered. We hope you enjoy it!",
+      ]);
+    case "rejected":
+      return orderMail(order, `Your order was cancelled`, [
+        "We are sorry: we could not fulfil your order, so it was cancelled.",
+        "If you were charged, the payment will be refunded.",
+      ]);
+    case "refunded":
+      return orderMail(order, `Your payment was refunded`, [
+        "Your order could not be completed, so your payment was refunded in full.",
+      ]);
+  }
+}
