@@ -34,10 +34,18 @@ function uploadsStatic(uploadDir: string) {
     setHeaders(res) {
       res.setHeader("X-Content-Type-Options", "nosniff");
       res.setHeader("Content-Security-Policy", UPLOADS_CSP);
-      res.setHeader("Cross-Origin-Resource-Policy", "same-site");
+      res.setHeader("Cross-Origin-Resource-Policy", IMAGE_RESOURCE_POLICY);
     },
   });
 }
+
+/**
+ * Images may be embedded by pages on other origins (the API answers their
+ * absolute URLs to clients on CORS_ORIGINS and to apps): catalogue art and
+ * uploads say `Cross-Origin-Resource-Policy: cross-origin`. Everything else
+ * keeps helmet's `same-origin`.
+ */
+export const IMAGE_RESOURCE_POLICY = "cross-origin";
 
 export function createApp(options: { build: ServerBuild; config: AppConfig; publicDir?: string }) {
   const { build, config } = options;
@@ -53,7 +61,17 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
 
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", express.static(path.join(config.buildDir, "client"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(publicDir, { maxAge: "1h" }));
+  app.use(
+    express.static(publicDir, {
+      maxAge: "1h",
+      setHeaders(res, filePath) {
+        const relative = path.relative(publicDir, filePath);
+        if (relative.split(path.sep)[0] === "images") {
+          res.setHeader("Cross-Origin-Resource-Policy", IMAGE_RESOURCE_POLICY);
+        }
+      },
+    }),
+  );
   app.use("/uploads", uploadsStatic(config.uploadDir));
 
   app.all(

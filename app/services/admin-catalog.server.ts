@@ -3,6 +3,7 @@ import { productInputSchema, type ProductInput } from "~/lib/admin-schemas";
 import { getDb } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { centsToDecimal } from "~/lib/money";
+import { canonicalImageReference } from "~/lib/public-url.server";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/session.server";
 import type { Product } from "~/models/index.server";
@@ -106,9 +107,14 @@ export async function getAdminProduct(id: string): Promise<ProductJson> {
   return toProductJson(row as unknown as ProductRow);
 }
 
-/** Validates any input (JSON or form) against API.md's rules; throws 400 with field errors. */
+/**
+ * Validates any input (JSON or form) against API.md's rules; throws 400 with field errors.
+ * The absolute URL of an image on this shop is taken as the path the database keeps.
+ */
 export async function validateProductInput(input: unknown): Promise<ProductInput> {
-  const parsed = productInputSchema.safeParse(input);
+  const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : null;
+  const canonical = record && "image" in record ? { ...record, image: canonicalImageReference(record.image) } : input;
+  const parsed = productInputSchema.safeParse(canonical);
   if (!parsed.success) throw badRequest(INVALID_PRODUCT_MESSAGE, fieldErrorsOf(parsed.error));
   if (!(await uploadExists(parsed.data.image))) {
     throw badRequest(INVALID_PRODUCT_MESSAGE, {

@@ -1,7 +1,7 @@
 import { featureInputSchema } from "~/lib/admin-schemas";
-import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
+import { canonicalImageReference } from "~/lib/public-url.server";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/session.server";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
@@ -34,21 +34,9 @@ export async function listFeatures(limit?: number): Promise<FeatureJson[]> {
   return rows.map((row) => ({ _id: row.id, image: row.image }));
 }
 
-/** An absolute URL on this shop's own origin becomes the path it names. */
-function ownPath(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    const url = new URL(value.trim());
-    const own = new URL(getConfig().appUrl);
-    return url.origin === own.origin ? url.pathname : value;
-  } catch {
-    return value;
-  }
-}
-
 /** Adds a feature image; `image` must be one that this shop served (upload first). */
 export async function addFeature(input: Record<string, unknown>): Promise<FeatureJson> {
-  const parsed = featureInputSchema.safeParse({ image: ownPath(input.image) });
+  const parsed = featureInputSchema.safeParse({ image: canonicalImageReference(input.image) });
   if (!parsed.success) throw badRequest("Please upload an image first", fieldErrorsOf(parsed.error));
   if (!(await uploadExists(parsed.data.image))) {
     throw badRequest("Please upload an image first", {
