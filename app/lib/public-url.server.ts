@@ -55,7 +55,8 @@ export function withPublicImageUrls<T>(value: T): T {
   if (prototype !== Object.prototype && prototype !== null) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    copy[key] = key === "image" && typeof item === "string" ? publicImageUrl(item) : withPublicImageUrls(item);
+    copy[key] =
+      key === "image" && typeof item === "string" ? publicImageUrl(item) : withPublicImageUrls(item);
   }
   return copy as T;
 }
