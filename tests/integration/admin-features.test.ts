@@ -99,7 +99,7 @@ describe("the feature API", () => {
     expect(response.status).toBe(200);
     expect(await readApi(response)).toEqual({
       success: true,
-      data: [{ _id: expect.any(String), image: "/images/banners/banner-2.svg" }],
+      data: [{ _id: expect.any(String), image: `${getConfig().appUrl}/images/banners/banner-2.svg` }],
     });
   });
 
@@ -133,7 +133,7 @@ describe("the feature API", () => {
     );
     expect(add.status).toBe(201);
     const added = await readApi(add);
-    expect(added).toMatchObject({ success: true, data: { image: stored.url } });
+    expect(added).toMatchObject({ success: true, data: { image: `${getConfig().appUrl}${stored.url}` } });
     const id = (added.data as { _id: string })._id;
 
     const bad = await run(
