@@ -201,14 +201,8 @@ export const adminOrderQuerySchema = pagingQuerySchema(20, 100).extend({
     .meta({ description: "Only orders with this orderStatus" }),
 });
 
-/** `{ userId?, productId, quantity }` of cart add and update-cart. */
-export const cartItemBodySchema = z.object({
-  userId: uuid.optional().meta({ description: "The caller's own id when sent (403 otherwise)" }),
-  productId: z.string({ error: "productId is required: the id of a product" }).trim().min(1, {
-    error: "productId is required: the id of a product",
-  }),
-  quantity: z.int().min(1).meta({ description: "A positive whole number" }),
-});
+/** `{ userId?, productId, quantity }` of cart add and update-cart: the schema the route validates with. */
+export { cartItemBodySchema } from "~/lib/cart-api.server";
 
 export const orderCreateBodySchema = paymentReturnSchema.extend({
   userId: uuid.optional(),
