@@ -113,7 +113,8 @@ export async function getAdminProduct(id: string): Promise<ProductJson> {
  */
 export async function validateProductInput(input: unknown): Promise<ProductInput> {
   const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : null;
-  const canonical = record && "image" in record ? { ...record, image: canonicalImageReference(record.image) } : input;
+  const canonical =
+    record && "image" in record ? { ...record, image: canonicalImageReference(record.image) } : input;
   const parsed = productInputSchema.safeParse(canonical);
   if (!parsed.success) throw badRequest(INVALID_PRODUCT_MESSAGE, fieldErrorsOf(parsed.error));
   if (!(await uploadExists(parsed.data.image))) {
