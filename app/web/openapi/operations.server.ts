@@ -14,7 +14,7 @@ import {
   orderCaptureBodySchema,
   orderCreateBodySchema,
   orderSchema,
-  pagingQuerySchema,
+  apiPagingSchema,
   productListQuerySchema,
   productSchema,
   reviewBodySchema,
@@ -179,7 +179,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Catalogue",
     summary: "Products matching a keyword (title, description, category, brand), best first",
     access: "public",
-    query: pagingQuerySchema(24, 100),
+    query: apiPagingSchema,
     success: {
       200: {
         description: "A page of matches",
@@ -194,7 +194,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Reviews",
     summary: "A product's reviews, newest first",
     access: "public",
-    query: pagingQuerySchema(24, 100),
+    query: apiPagingSchema,
     success: {
       200: {
         description: "A page of reviews",

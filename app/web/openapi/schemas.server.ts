@@ -2,7 +2,11 @@ import { z } from "zod";
 import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/address-schema";
 import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/catalog-options";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/order-options";
+import { apiPagingSchema } from "~/lib/catalog-api.server";
+import { pagingQuerySchema } from "~/lib/paging-schema.server";
 import { reviewSchema } from "~/lib/review-schema";
+import { ADMIN_MAX_PAGE, ADMIN_MAX_PAGE_SIZE, ADMIN_PAGE_SIZE } from "~/services/admin-catalog.server";
+import { ORDERS_PAGE_SIZE } from "~/services/orders.server";
 import { paymentReturnSchema } from "~/services/payment-return.server";
 
 /**
@@ -155,27 +159,13 @@ export const messageEnvelope = z.object({ success: z.literal(true), message: z.s
 
 // --- Requests that the routes validate with these schemas ------------------------
 
-const positiveIntegerText = (name: string, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/)
-    .optional()
-    .meta({ description: `${name}: a whole number from 1 to ${max}`, examples: ["1"] });
+/** The paging that the routes validate with (lib/paging-schema.server.ts). */
+export { apiPagingSchema } from "~/lib/catalog-api.server";
 
-/** `page` and `limit` of every paged list (the maximum depends on the list). */
-export function pagingQuerySchema(defaultLimit: number, maxLimit: number) {
-  return z.object({
-    page: positiveIntegerText("The page, from 1", 10_000).meta({ default: "1" }),
-    limit: positiveIntegerText(
-      `Items per page (default ${defaultLimit}, at most ${maxLimit})`,
-      maxLimit,
-    ).meta({
-      default: String(defaultLimit),
-    }),
-  });
-}
+const adminPaging = (defaultLimit: number) =>
+  pagingQuerySchema({ defaultLimit, maxLimit: ADMIN_MAX_PAGE_SIZE, maxPage: ADMIN_MAX_PAGE });
 
-export const productListQuerySchema = pagingQuerySchema(24, 100).extend({
+export const productListQuerySchema = apiPagingSchema.extend({
   category: z
     .string()
     .optional()
@@ -190,11 +180,11 @@ export const productListQuerySchema = pagingQuerySchema(24, 100).extend({
     .meta({ default: "price-lowtohigh" }),
 });
 
-export const adminProductQuerySchema = pagingQuerySchema(24, 100).extend({
+export const adminProductQuerySchema = adminPaging(ADMIN_PAGE_SIZE).extend({
   search: z.string().optional().meta({ description: "Part of the title, case-insensitive" }),
 });
 
-export const adminOrderQuerySchema = pagingQuerySchema(20, 100).extend({
+export const adminOrderQuerySchema = adminPaging(ORDERS_PAGE_SIZE).extend({
   status: z
     .enum(["all", ...ORDER_STATUSES])
     .optional()
