@@ -50,13 +50,13 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function pathParameters(path: string) {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({
-    name: match[1]!,
-    in: "path",
-    required: true,
-    schema: { type: "string" },
-  }));
+function pathParameters(operation: ApiOperation, components: Record<string, JsonSchema>) {
+  const described = operation.params ? convert(operation.params, components, "input") : {};
+  const properties = (described.properties ?? {}) as Record<string, JsonSchema>;
+  return [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => {
+    const { description, ...schema } = properties[match[1]!] ?? { type: "string" };
+    return { name: match[1]!, in: "path", required: true, ...(description ? { description } : {}), schema };
+  });
 }
 
 function queryParameters(operation: ApiOperation, components: Record<string, JsonSchema>) {
@@ -119,7 +119,7 @@ function operationObject(operation: ApiOperation, components: Record<string, Jso
     operationId: `${operation.method}${operation.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? "").toUpperCase())}`,
     "x-roles": ROLES[operation.access],
     security: operation.access === "public" ? [] : [{ sessionCookie: [] }],
-    parameters: [...pathParameters(operation.path), ...queryParameters(operation, components)],
+    parameters: [...pathParameters(operation, components), ...queryParameters(operation, components)],
     ...(body ? { requestBody: body } : {}),
     responses,
   };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/admin-schemas";
 import { loginSchema, registerSchema } from "~/lib/schemas";
+import { searchKeywordSchema } from "~/services/catalog.server";
 import {
   addressBodySchema,
   addressSchema,
@@ -40,6 +41,8 @@ export interface ApiOperation {
   summary: string;
   description?: string;
   access: Access;
+  /** Path parameters that the route validates with a schema (the others are ids: strings). */
+  params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
   /** multipart/form-data for the upload; JSON otherwise. */
@@ -179,6 +182,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Catalogue",
     summary: "Products matching a keyword (title, description, category, brand), best first",
     access: "public",
+    params: z.object({ keyword: searchKeywordSchema }),
     query: apiPagingSchema,
     success: {
       200: {
