@@ -12,10 +12,9 @@ import { fieldErrorsOf } from "./schemas";
 function wholeNumber(name: string, max: number, fallback: number, description: string) {
   return z
     .string()
-    .nullable()
     .optional()
     .transform((raw, ctx): number => {
-      if (raw === null || raw === undefined || raw.trim() === "") return fallback;
+      if (raw === undefined || raw.trim() === "") return fallback;
       const value = /^\d{1,9}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
       if (Number.isInteger(value) && value >= 1 && value <= max) return value;
       ctx.addIssue({ code: "custom", message: `${name} must be a whole number from 1 to ${max}` });
@@ -37,8 +36,11 @@ export function pagingQuerySchema(options: { defaultLimit: number; maxLimit: num
 }
 
 /** The query string's values for the schema's keys (absent ones undefined). */
-export function queryValues(schema: z.ZodObject, params: URLSearchParams): Record<string, string | null> {
-  return Object.fromEntries(Object.keys(schema.shape).map((key) => [key, params.get(key)]));
+export function queryValues(
+  schema: z.ZodObject,
+  params: URLSearchParams,
+): Record<string, string | undefined> {
+  return Object.fromEntries(Object.keys(schema.shape).map((key) => [key, params.get(key) ?? undefined]));
 }
 
 /** Parses `params` with `schema`: 400 with the first problem as the message and all of them in `errors`. */
