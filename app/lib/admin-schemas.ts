@@ -72,6 +72,8 @@ const priceField = z
 /** Empty, null or 0 mean "not on sale" (stored as NULL). */
 const salePriceField = z
   .unknown()
+  // An absent salePrice means no sale, like an empty one (not "expected nonoptional").
+  .optional()
   .transform((value, ctx): number | null => {
     if (isMissing(value)) return null;
     const cents = parseCents(value);
