@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pngFile } from "./support/admin";
-import { DEMO_ADMIN, expect, test } from "./support/fixtures";
+import { DEMO_ADMIN, expect, registerShopper, test } from "./support/fixtures";
 
 /**
  * A client on another origin (issue 14 §1): the API answers absolute image
@@ -95,4 +95,47 @@ test("uploads keep nosniff and their sandbox; other responses keep same-origin",
     const response = await request.get(path);
     expect(response.headers()["cross-origin-resource-policy"], path).toBe("same-origin");
   }
+});
+
+test("a client's own returnUrl: the shopper approves at the payment page and lands on the client with paymentId and PayerID", async ({
+  page,
+}) => {
+  clientHtml = "<!doctype html><html><body><h1>Client return page</h1></body></html>";
+  const api = page.request;
+  const shopper = await registerShopper(api);
+  expect((await api.post("/api/auth/login", { data: shopper })).status()).toBe(200);
+  const user = ((await (await api.get("/api/auth/check-auth")).json()) as { user: { id: string } }).user;
+  const products = (await (await api.get("/api/shop/products/get?limit=100")).json()) as {
+    data: { _id: string; totalStock: number }[];
+  };
+  // Other tests buy too: take a product with stock to spare.
+  const product = products.data.find((candidate) => candidate.totalStock >= 3)!;
+  const add = await api.post("/api/shop/cart/add", {
+    data: { userId: user.id, productId: product._id, quantity: 1 },
+  });
+  expect(add.status(), await add.text()).toBe(200);
+  const address = await api.post("/api/shop/address/add", {
+    data: { address: "1 Client Road", city: "Porto", pincode: "4000", phone: "555 0100", notes: "-" },
+  });
+  const addressId = ((await address.json()) as { data: { _id: string } }).data._id;
+  const client = `http://localhost:${CLIENT_PORT}`;
+  const created = await api.post("/api/shop/order/create", {
+    data: { addressInfo: { addressId }, returnUrl: `${client}/paypal-return`, cancelUrl: `${client}/cart` },
+  });
+  expect(created.status()).toBe(201);
+  const { orderId, approvalURL } = (await created.json()) as { orderId: string; approvalURL: string };
+
+  await page.goto(approvalURL);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${client}/paypal-return\\?`));
+  await expect(page.getByRole("heading", { name: "Client return page" })).toBeVisible();
+  const landed = new URL(page.url());
+  const paymentId = landed.searchParams.get("paymentId");
+  const payerId = landed.searchParams.get("PayerID");
+  expect(paymentId).toBeTruthy();
+  expect(payerId).toBeTruthy();
+
+  const captured = await api.post("/api/shop/order/capture", { data: { orderId, paymentId, payerId } });
+  expect(captured.status()).toBe(200);
+  expect(await captured.json()).toMatchObject({ success: true, data: { paymentStatus: "paid" } });
 });
