@@ -1,4 +1,5 @@
 import { getConfig } from "./config.server";
+import { getStorage } from "./storage.server";
 
 /**
  * The one place that turns a stored image reference into the URL a client on
@@ -8,7 +9,8 @@ import { getConfig } from "./config.server";
  * for uploads (`/uploads/<key>` for the local folder; an S3 store with a public
  * base URL returns its absolute URL there) and `/images/...` for the
  * catalogue's own art. The pages render those paths as they are; the JSON API
- * answers `publicImageUrl(path)`.
+ * answers `publicImageUrl(path)`. A store whose files are served from elsewhere
+ * (S3_PUBLIC_URL) plugs in through `FileStorage.publicUrl` and `keyOf`.
  */
 
 function ownOrigin(): string {
@@ -22,6 +24,9 @@ export function publicImageUrl(reference: string | null | undefined) {
   if (typeof reference !== "string" || reference === "") return reference;
   if (/^https?:\/\//i.test(reference)) return reference;
   if (!reference.startsWith("/") || reference.startsWith("//")) return reference;
+  const storage = getStorage();
+  const key = storage.publicUrl ? storage.keyOf(reference) : null;
+  if (key && storage.publicUrl) return storage.publicUrl(key);
   return `${getConfig().appUrl}${reference}`;
 }
 
@@ -34,6 +39,9 @@ export function canonicalImageReference(value: unknown): unknown {
   if (typeof value !== "string") return value;
   const text = value.trim();
   if (!/^https?:\/\//i.test(text)) return value;
+  const storage = getStorage();
+  const key = storage.keyOf(text);
+  if (key) return storage.url(key);
   try {
     const url = new URL(text);
     if (url.origin !== ownOrigin() || url.search || url.hash) return value;

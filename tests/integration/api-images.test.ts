@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
 import { getDb } from "../../app/lib/db.server";
 import { canonicalImageReference, publicImageUrl } from "../../app/lib/public-url.server";
+import { createLocalStorage, getStorage, setStorage, type FileStorage } from "../../app/lib/storage.server";
 import { loader as adminOrdersApi } from "../../app/routes/api.admin.orders.get";
 import { action as addProductApi } from "../../app/routes/api.admin.products.add";
 import { action as editProductApi } from "../../app/routes/api.admin.products.edit.$id";
@@ -202,5 +203,40 @@ describe("add, edit and feature calls accept the absolute URL of the shop's own 
     );
     expect(response.status).toBe(400);
     expect((await readApi(response)).errors?.image?.[0]).toMatch(/not uploaded/);
+  });
+});
+
+describe("a store with its own public base URL (how S3_PUBLIC_URL plugs in)", () => {
+  const CDN = "https://cdn.example/shop-uploads/";
+
+  function storeWithPublicUrl(): FileStorage {
+    const local = createLocalStorage(getConfig().uploadDir);
+    return {
+      ...local,
+      publicUrl: (key) => `${CDN}${key}`,
+      keyOf: (url) => local.keyOf(url.startsWith(CDN) ? `/uploads/${url.slice(CDN.length)}` : url),
+    };
+  }
+
+  it("answers the store's public URL for an upload and takes it back as the stored form", async () => {
+    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    setStorage(storeWithPublicUrl());
+    try {
+      const key = stored.url.replace("/uploads/", "");
+      expect(publicImageUrl(stored.url)).toBe(`${CDN}${key}`);
+      expect(publicImageUrl(ART)).toBe(`${appUrl}${ART}`);
+      expect(canonicalImageReference(`${CDN}${key}`)).toBe(stored.url);
+
+      const added = await run(
+        addFeatureApi,
+        jsonRequest("/api/common/feature/add", { json: { image: `${CDN}${key}` }, cookie: callers.admin }),
+      );
+      expect(added.status).toBe(201);
+      expect(dataOf(await readApi(added)).image).toBe(`${CDN}${key}`);
+      expect((await getDb().models.FeatureImage.findOne({ raw: true }))?.image).toBe(stored.url);
+    } finally {
+      setStorage(undefined);
+    }
+    expect(getStorage().publicUrl).toBeUndefined();
   });
 });
