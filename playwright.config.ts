@@ -69,6 +69,7 @@ export default defineConfig({
     timeout: 120_000,
     stdout: "ignore",
     stderr: "pipe",
-    env: { PORT: String(PORT), E2E_PORT: String(PORT) },
+    // The port after the shop's serves a client page on another origin (api-cross-origin.spec.ts).
+    env: { PORT: String(PORT), E2E_PORT: String(PORT), CORS_ORIGINS: `http://localhost:${PORT + 1}` },
   },
 });

@@ -33,8 +33,16 @@ function setUploadHeaders(res: Response) {
   nameRoute("/uploads/:key")(res);
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Content-Security-Policy", UPLOADS_CSP);
-  res.setHeader("Cross-Origin-Resource-Policy", "same-site");
+  res.setHeader("Cross-Origin-Resource-Policy", IMAGE_RESOURCE_POLICY);
 }
+
+/**
+ * Images may be embedded by pages on other origins (the API answers their
+ * absolute URLs to clients on CORS_ORIGINS and to apps): catalogue art and
+ * uploads say `Cross-Origin-Resource-Policy: cross-origin`. Everything else
+ * keeps helmet's `same-origin`.
+ */
+export const IMAGE_RESOURCE_POLICY = "cross-origin";
 
 /** Uploads kept in a bucket (S3_BUCKET without a public URL): streamed with the same headers. */
 function uploadsFromStorage() {
@@ -78,7 +86,19 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
 
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", express.static(path.join(config.buildDir, "client"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(publicDir, { maxAge: "1h", setHeaders: nameRoute("(static)") }));
+  const nameStatic = nameRoute("(static)");
+  app.use(
+    express.static(publicDir, {
+      maxAge: "1h",
+      setHeaders(res, filePath) {
+        nameStatic(res);
+        const relative = path.relative(publicDir, filePath);
+        if (relative.split(path.sep)[0] === "images") {
+          res.setHeader("Cross-Origin-Resource-Policy", IMAGE_RESOURCE_POLICY);
+        }
+      },
+    }),
+  );
   app.use("/uploads", config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir));
 
   app.all(

@@ -61,7 +61,14 @@ export function securityMiddleware(options: { appUrl: string; corsOrigins: strin
         "img-src": ["'self'", "data:", "blob:", "https:"],
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
-        "form-action": ["'self'", "https://www.paypal.com", "https://www.sandbox.paypal.com"],
+        // CORS_ORIGINS too: a form post (the payment simulator's Approve) may end, through
+        // /checkout-return, on an external client's own return page (issue 14).
+        "form-action": [
+          "'self'",
+          "https://www.paypal.com",
+          "https://www.sandbox.paypal.com",
+          ...options.corsOrigins,
+        ],
         "frame-ancestors": ["'none'"],
         "base-uri": ["'self'"],
         "object-src": ["'none'"],

@@ -52,49 +52,64 @@ function choice<T extends readonly [string, ...string[]]>(
   });
 }
 
-const priceField = z.unknown().transform((value, ctx): number => {
-  if (isMissing(value)) {
-    ctx.addIssue({ code: "custom", message: "Price is required" });
+const priceField = z
+  .unknown()
+  .transform((value, ctx): number => {
+    if (isMissing(value)) {
+      ctx.addIssue({ code: "custom", message: "Price is required" });
+      return z.NEVER;
+    }
+    const cents = parseCents(value);
+    if (cents === null) ctx.addIssue({ code: "custom", message: "Price must be an amount such as 49.90" });
+    else if (cents <= 0) ctx.addIssue({ code: "custom", message: "Price must be greater than 0" });
+    else if (cents > MAX_PRICE_CENTS)
+      ctx.addIssue({ code: "custom", message: "Price must be at most 1000000" });
+    else return cents;
     return z.NEVER;
-  }
-  const cents = parseCents(value);
-  if (cents === null) ctx.addIssue({ code: "custom", message: "Price must be an amount such as 49.90" });
-  else if (cents <= 0) ctx.addIssue({ code: "custom", message: "Price must be greater than 0" });
-  else if (cents > MAX_PRICE_CENTS)
-    ctx.addIssue({ code: "custom", message: "Price must be at most 1000000" });
-  else return cents;
-  return z.NEVER;
-});
+  })
+  .meta({ type: ["number", "string"], description: 'Greater than 0, at most two decimals: 49.9 or "49.90"' });
 
 /** Empty, null or 0 mean "not on sale" (stored as NULL). */
-const salePriceField = z.unknown().transform((value, ctx): number | null => {
-  if (isMissing(value)) return null;
-  const cents = parseCents(value);
-  if (cents === null) ctx.addIssue({ code: "custom", message: "Sale price must be an amount such as 39.90" });
-  else if (cents < 0) ctx.addIssue({ code: "custom", message: "Sale price cannot be negative" });
-  else return cents === 0 ? null : cents;
-  return z.NEVER;
-});
-
-const totalStockField = z.unknown().transform((value, ctx): number => {
-  if (isMissing(value)) {
-    ctx.addIssue({ code: "custom", message: "Total stock is required" });
+const salePriceField = z
+  .unknown()
+  // An absent salePrice means no sale, like an empty one (not "expected nonoptional").
+  .optional()
+  .transform((value, ctx): number | null => {
+    if (isMissing(value)) return null;
+    const cents = parseCents(value);
+    if (cents === null)
+      ctx.addIssue({ code: "custom", message: "Sale price must be an amount such as 39.90" });
+    else if (cents < 0) ctx.addIssue({ code: "custom", message: "Sale price cannot be negative" });
+    else return cents === 0 ? null : cents;
     return z.NEVER;
-  }
-  const number =
-    typeof value === "number"
-      ? value
-      : typeof value === "string" && /^-?\d+$/.test(value.trim())
-        ? Number(value)
-        : NaN;
-  if (!Number.isInteger(number))
-    ctx.addIssue({ code: "custom", message: "Total stock must be a whole number" });
-  else if (number < 0) ctx.addIssue({ code: "custom", message: "Total stock cannot be negative" });
-  else if (number > MAX_STOCK)
-    ctx.addIssue({ code: "custom", message: `Total stock must be at most ${MAX_STOCK}` });
-  else return number;
-  return z.NEVER;
-});
+  })
+  .meta({
+    type: ["number", "string", "null"],
+    description: "Below the price; 0, empty or null mean no sale",
+  });
+
+const totalStockField = z
+  .unknown()
+  .transform((value, ctx): number => {
+    if (isMissing(value)) {
+      ctx.addIssue({ code: "custom", message: "Total stock is required" });
+      return z.NEVER;
+    }
+    const number =
+      typeof value === "number"
+        ? value
+        : typeof value === "string" && /^-?\d+$/.test(value.trim())
+          ? Number(value)
+          : NaN;
+    if (!Number.isInteger(number))
+      ctx.addIssue({ code: "custom", message: "Total stock must be a whole number" });
+    else if (number < 0) ctx.addIssue({ code: "custom", message: "Total stock cannot be negative" });
+    else if (number > MAX_STOCK)
+      ctx.addIssue({ code: "custom", message: `Total stock must be at most ${MAX_STOCK}` });
+    else return number;
+    return z.NEVER;
+  })
+  .meta({ type: ["integer", "string"], description: `A whole number from 0 to ${MAX_STOCK}` });
 
 /**
  * An image reference: an absolute http(s) URL, or a path this shop serves

@@ -7,10 +7,13 @@ import {
   serviceUnavailable,
   type FieldErrors,
 } from "./errors.server";
+import { withPublicImageUrls } from "./public-url.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a
  * boolean `success`; errors are `{ success: false, message, errors? }`.
+ * Every `image` in a body is answered as an absolute URL (public-url.server.ts):
+ * clients on other origins and apps cannot resolve a path.
  */
 
 export function apiJson(
@@ -20,7 +23,7 @@ export function apiJson(
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+  return new Response(JSON.stringify(withPublicImageUrls(body)), { status: init.status ?? 200, headers });
 }
 
 export function apiError(

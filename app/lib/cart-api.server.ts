@@ -1,7 +1,20 @@
+import { z } from "zod";
 import type { SessionUser } from "~/services/users.server";
 import { readJsonObject } from "./api.server";
 import { requireApiShopper } from "./auth.server";
 import { badRequest } from "./errors.server";
+
+const PRODUCT_ID_REQUIRED = "productId is required: the id of a product";
+
+/** The body of cart add and update-cart (the OpenAPI document is generated from it). */
+export const cartItemBodySchema = z.object({
+  userId: z
+    .string()
+    .optional()
+    .meta({ format: "uuid", description: "The caller's own id when sent (403 otherwise)" }),
+  productId: z.string({ error: PRODUCT_ID_REQUIRED }).trim().min(1, { error: PRODUCT_ID_REQUIRED }),
+  quantity: z.int().min(1).meta({ description: "A positive whole number (the cart service judges it)" }),
+});
 
 /**
  * The body of the JSON cart calls that name a product (add, update-cart):
@@ -16,9 +29,8 @@ export async function readCartItemBody(
   await requireApiShopper(request);
   const body = await readJsonObject(request);
   const user = await requireApiShopper(request, body.userId);
-  if (typeof body.productId !== "string" || body.productId.trim() === "") {
-    const message = "productId is required: the id of a product";
-    throw badRequest(message, { productId: [message] });
+  if (!cartItemBodySchema.shape.productId.safeParse(body.productId).success) {
+    throw badRequest(PRODUCT_ID_REQUIRED, { productId: [PRODUCT_ID_REQUIRED] });
   }
-  return { user, productId: body.productId, quantity: body.quantity };
+  return { user, productId: body.productId as string, quantity: body.quantity };
 }

@@ -6,9 +6,10 @@ import {
   MAX_PAGE_SIZE,
   PAGE_SIZE,
   parseListingState,
-  parsePositiveInteger,
   type ListingState,
 } from "./listing-params";
+import { pagingQuerySchema, queryValues } from "./paging-schema.server";
+import { fieldErrorsOf } from "./schemas";
 
 /**
  * Query parameters of the catalogue's JSON API (API.md "Products and
@@ -19,19 +20,17 @@ import {
  * `page` starts at 1; `limit` defaults to PAGE_SIZE (24) and may be at most
  * MAX_PAGE_SIZE (100).
  */
+export const apiPagingSchema = pagingQuerySchema({
+  defaultLimit: PAGE_SIZE,
+  maxLimit: MAX_PAGE_SIZE,
+  maxPage: MAX_PAGE,
+});
+
 export function parseApiPaging(params: URLSearchParams, errors: FieldErrors = {}) {
-  const pageText = params.get("page");
-  const limitText = params.get("limit");
-  const page = pageText === null || pageText === "" ? 1 : parsePositiveInteger(pageText);
-  const limit = limitText === null || limitText === "" ? PAGE_SIZE : parsePositiveInteger(limitText);
-  if (page === null || page > MAX_PAGE) {
-    errors.page = [`page must be a whole number from 1 to ${MAX_PAGE}`];
-  }
-  if (limit === null || limit > MAX_PAGE_SIZE) {
-    errors.limit = [`limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`];
-  }
+  const parsed = apiPagingSchema.safeParse(queryValues(apiPagingSchema, params));
+  if (!parsed.success) Object.assign(errors, fieldErrorsOf(parsed.error));
   throwIfAny(errors);
-  return { page: page ?? 1, limit: limit ?? PAGE_SIZE };
+  return parsed.data ?? { page: 1, limit: PAGE_SIZE };
 }
 
 export function parseApiListingQuery(params: URLSearchParams): ListingState & { limit: number } {

@@ -18,9 +18,14 @@ export interface FileStorage {
   readonly publicBaseUrl: string;
   /** Stores `data` under a new generated key; returns the key and its public URL. */
   put(input: { data: Uint8Array; extension: string; contentType: string }): Promise<StoredFile>;
-  /** The public URL of a key. */
+  /** The public URL of a key: what the database keeps (a path for the local folder). */
   url(key: string): string;
-  /** The key behind one of this store's URLs, or null for any other URL. */
+  /**
+   * The absolute URL that clients on other origins load (public-url.server.ts).
+   * Absent: APP_URL + url(key). An S3 store with a public base URL returns it here.
+   */
+  publicUrl?(key: string): string;
+  /** The key behind one of this store's URLs (including its publicUrl), or null for any other URL. */
   keyOf(url: string): string | null;
   exists(key: string): Promise<boolean>;
   /** Removes a key; removing a missing key is not an error. */

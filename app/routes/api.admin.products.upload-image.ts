@@ -1,9 +1,10 @@
 import { apiJson, apiRoute } from "~/lib/api.server";
 import { requireApiAdmin } from "~/lib/auth.server";
 import { badRequest } from "~/lib/errors.server";
+import { publicImageUrl } from "~/lib/public-url.server";
 import { readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
 
-// POST multipart with one file in my_file → { success, message, result: { url } }.
+// POST multipart with one file in my_file → { success, message, result: { url } } (an absolute URL).
 export const { loader, action } = apiRoute({
   POST: async ({ request }) => {
     await requireApiAdmin(request);
@@ -13,7 +14,7 @@ export const { loader, action } = apiRoute({
     }
     const stored = await storeImage(file);
     return apiJson(
-      { success: true, message: "Image uploaded successfully", result: { url: stored.url } },
+      { success: true, message: "Image uploaded successfully", result: { url: publicImageUrl(stored.url) } },
       { status: 201 },
     );
   },

@@ -1,22 +1,27 @@
 import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
 import { requireApiShopper } from "~/lib/auth.server";
 import { createOrderFromCart } from "~/services/checkout.server";
+import { readPaymentReturn } from "~/services/payment-return.server";
 
 /**
  * POST { userId?, addressInfo: { addressId } | the address fields, totalAmount? }
  * → 201 { success, approvalURL, orderId, data }. The order is built from the
  * caller's cart and the catalogue; the body's items, prices and statuses are
  * ignored (API.md), except that a totalAmount that differs answers 409.
+ * Optional `returnUrl` and `cancelUrl` (on CORS_ORIGINS or the shop's own
+ * origin, else 400) bring the shopper back to the client's own pages.
  */
 export const { loader, action } = apiRoute({
   POST: async ({ request }) => {
     await requireApiShopper(request);
     const body = await readJsonObject(request);
     const user = await requireApiShopper(request, body.userId);
+    const paymentReturn = readPaymentReturn(body);
     const created = await createOrderFromCart(user, {
       addressId: body.addressId,
       addressInfo: body.addressInfo,
       totalAmount: body.totalAmount,
+      paymentReturn,
     });
     return apiJson(
       {

@@ -1,7 +1,6 @@
 import { apiJson, apiRoute } from "~/lib/api.server";
 import { parseApiPaging } from "~/lib/catalog-api.server";
-import { badRequest } from "~/lib/errors.server";
-import { MAX_KEYWORD_LENGTH, searchProducts } from "~/services/catalog.server";
+import { parseSearchKeyword, searchProducts } from "~/services/catalog.server";
 
 /**
  * GET /api/shop/search/{keyword}?page=1&limit=24: products whose title,
@@ -11,11 +10,7 @@ import { MAX_KEYWORD_LENGTH, searchProducts } from "~/services/catalog.server";
  */
 export const { loader, action } = apiRoute({
   GET: async ({ request, params }) => {
-    const keyword = (params.keyword ?? "").trim();
-    if (keyword.length > MAX_KEYWORD_LENGTH) {
-      const message = `The keyword can be at most ${MAX_KEYWORD_LENGTH} characters`;
-      throw badRequest(message, { keyword: [message] });
-    }
+    const keyword = parseSearchKeyword(params.keyword);
     const paging = parseApiPaging(new URL(request.url).searchParams);
     const { products, pagination } = await searchProducts(keyword, paging);
     return apiJson({ success: true, data: products, pagination });

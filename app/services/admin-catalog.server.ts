@@ -3,6 +3,8 @@ import { productInputSchema, type ProductInput } from "~/lib/admin-schemas";
 import { getDb } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { centsToDecimal } from "~/lib/money";
+import { pagingQuerySchema, parseQuery } from "~/lib/paging-schema.server";
+import { canonicalImageReference } from "~/lib/public-url.server";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/session.server";
 import type { Product } from "~/models/index.server";
@@ -22,6 +24,7 @@ export const INVALID_PRODUCT_MESSAGE = "Please check the highlighted fields";
 
 export const ADMIN_PAGE_SIZE = 24;
 export const ADMIN_MAX_PAGE_SIZE = 100;
+export const ADMIN_MAX_PAGE = 1_000_000;
 const MAX_SEARCH_LENGTH = 100;
 
 export interface Pagination {
@@ -37,8 +40,9 @@ export interface ListQuery {
 }
 
 /**
- * Reads `page` and `limit` from a query string. Strict (400) for the API,
- * where a caller wants to know; pages pass `lenient` and fall back to defaults.
+ * Reads `page` and `limit` from a query string. Strict (400, by the zod schema
+ * that the OpenAPI document shows) for the API, where a caller wants to know;
+ * pages pass `lenient` and fall back to defaults.
  */
 export function parsePaging(
   params: URLSearchParams,
@@ -46,17 +50,17 @@ export function parsePaging(
 ): ListQuery {
   const defaultLimit = options.defaultLimit ?? ADMIN_PAGE_SIZE;
   const maxLimit = options.maxLimit ?? ADMIN_MAX_PAGE_SIZE;
+  if (!options.lenient) {
+    return parseQuery(pagingQuerySchema({ defaultLimit, maxLimit, maxPage: ADMIN_MAX_PAGE }), params);
+  }
   const read = (name: string, fallback: number, max: number) => {
     const raw = params.get(name);
     if (raw === null || raw.trim() === "") return fallback;
     const value = /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : NaN;
     if (Number.isInteger(value) && value >= 1 && value <= max) return value;
-    if (options.lenient) return Number.isInteger(value) && value > max ? max : fallback;
-    throw badRequest(`${name} must be a whole number from 1 to ${max}`, {
-      [name]: [`${name} must be a whole number from 1 to ${max}`],
-    });
+    return Number.isInteger(value) && value > max ? max : fallback;
   };
-  return { page: read("page", 1, 1_000_000), limit: read("limit", defaultLimit, maxLimit) };
+  return { page: read("page", 1, ADMIN_MAX_PAGE), limit: read("limit", defaultLimit, maxLimit) };
 }
 
 export function paginationOf(query: ListQuery, total: number): Pagination {
@@ -106,9 +110,15 @@ export async function getAdminProduct(id: string): Promise<ProductJson> {
   return toProductJson(row as unknown as ProductRow);
 }
 
-/** Validates any input (JSON or form) against API.md's rules; throws 400 with field errors. */
+/**
+ * Validates any input (JSON or form) against API.md's rules; throws 400 with field errors.
+ * The absolute URL of an image on this shop is taken as the path the database keeps.
+ */
 export async function validateProductInput(input: unknown): Promise<ProductInput> {
-  const parsed = productInputSchema.safeParse(input);
+  const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : null;
+  const canonical =
+    record && "image" in record ? { ...record, image: canonicalImageReference(record.image) } : input;
+  const parsed = productInputSchema.safeParse(canonical);
   if (!parsed.success) throw badRequest(INVALID_PRODUCT_MESSAGE, fieldErrorsOf(parsed.error));
   if (!(await uploadExists(parsed.data.image))) {
     throw badRequest(INVALID_PRODUCT_MESSAGE, {

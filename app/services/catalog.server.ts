@@ -1,6 +1,8 @@
 import { QueryTypes, type Transaction } from "sequelize";
+import { z } from "zod";
 import type { Brand, Category, SortOption } from "~/lib/catalog-options";
 import { getDb } from "~/lib/db.server";
+import { badRequest } from "~/lib/errors.server";
 import { isUuid } from "~/lib/session.server";
 import { toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
 import { listFeatures, type FeatureJson } from "./features.server";
@@ -148,6 +150,23 @@ export async function getProductDetails(id: string): Promise<ProductDetails | nu
 
 /** Longer keywords are cut here: nobody types more, and the work stays bounded. */
 export const MAX_KEYWORD_LENGTH = 100;
+
+/** The keyword of `/api/shop/search/{keyword}` as the API takes it (the OpenAPI document shows it). */
+export const searchKeywordSchema = z
+  .string()
+  .trim()
+  .max(MAX_KEYWORD_LENGTH, `The keyword can be at most ${MAX_KEYWORD_LENGTH} characters`)
+  .meta({
+    description: "Words to find in title, description, category and brand (whole words and prefixes)",
+  });
+
+/** The API's keyword, trimmed; 400 above MAX_KEYWORD_LENGTH characters. */
+export function parseSearchKeyword(value: string | undefined): string {
+  const parsed = searchKeywordSchema.safeParse(value ?? "");
+  if (parsed.success) return parsed.data;
+  const messages = parsed.error.issues.map((issue) => issue.message);
+  throw badRequest(messages[0]!, { keyword: messages });
+}
 const MAX_SEARCH_WORDS = 8;
 /**
  * How close a misspelt word must be to a word of the product (pg_trgm's

@@ -2,6 +2,7 @@ import { featureInputSchema } from "~/lib/admin-schemas";
 import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
+import { canonicalImageReference } from "~/lib/public-url.server";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/session.server";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
@@ -73,7 +74,7 @@ function ownPath(value: unknown, keepQuery = false): unknown {
  */
 export async function addFeature(input: Record<string, unknown>): Promise<FeatureJson> {
   const parsed = featureInputSchema.safeParse({
-    image: ownPath(input.image),
+    image: canonicalImageReference(input.image),
     title: input.title,
     subtitle: input.subtitle,
     link: ownPath(input.link, true),

@@ -259,9 +259,13 @@ export async function updateOrderStatus(orderId: string, input: unknown): Promis
         // Already rejected with the refund due: only the refund is retried.
         if (order.orderStatus !== "rejected") {
           await returnStock(order.id, transaction);
-          if (order.captureId) await markRefundDue(order.id, order.captureId, null, transaction);
-          else await updateOrder(order.id, "order_status = 'rejected'", {}, transaction);
-          await enqueueOrderStatusMail(order.id, transaction);
+          if (order.captureId) {
+            // The shopper hears once, when the money is back: "refunded" (checkout/refund.server.ts).
+            await markRefundDue(order.id, order.captureId, null, transaction);
+          } else {
+            await updateOrder(order.id, "order_status = 'rejected'", {}, transaction);
+            await enqueueOrderStatusMail(order.id, transaction);
+          }
         }
         return Boolean(order.captureId);
       }

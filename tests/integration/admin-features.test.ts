@@ -141,7 +141,7 @@ describe("the feature API", () => {
       data: [
         {
           _id: expect.any(String),
-          image: "/images/banners/banner-2.svg",
+          image: `${getConfig().appUrl}/images/banners/banner-2.svg`,
           title: null,
           subtitle: null,
           link: null,
@@ -180,7 +180,10 @@ describe("the feature API", () => {
     );
     expect(add.status).toBe(201);
     const added = await readApi(add);
-    expect(added).toMatchObject({ success: true, data: { image: stored.url, title: null, link: null } });
+    expect(added).toMatchObject({
+      success: true,
+      data: { image: `${getConfig().appUrl}${stored.url}`, title: null, link: null },
+    });
     const id = (added.data as { _id: string })._id;
 
     const bad = await run(

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { expect } from "vitest";
 import { getDb } from "../../app/lib/db.server";
 import { createTestUser } from "../support/database";
+import { assertMatchesContract } from "../support/contract";
 import { BASE_URL, sessionCookieFor } from "../support/requests";
 
 /** Helpers for the admin panel's tests: callers, rows, image bytes, multipart requests. */
@@ -29,11 +30,24 @@ export async function createCallers(): Promise<Callers> {
 
 type RouteFunction = (args: LoaderFunctionArgs | ActionFunctionArgs) => unknown;
 
-/** Runs a loader or action with `request`; the Response whether returned or thrown. */
+/**
+ * Runs a loader or action with `request`; the Response whether returned or
+ * thrown. A JSON API answer is checked against the OpenAPI document.
+ */
 export async function run(
   fn: RouteFunction,
   request: Request,
   params: Record<string, string> = {},
+): Promise<Response> {
+  const response = await responseOf(fn, request, params);
+  await assertMatchesContract(request, response);
+  return response;
+}
+
+async function responseOf(
+  fn: RouteFunction,
+  request: Request,
+  params: Record<string, string>,
 ): Promise<Response> {
   try {
     const result = await fn({ request, params, context: { clientIp: "127.0.0.1" } });

@@ -27,8 +27,9 @@ import {
 
 const ENDPOINT = "/api/admin/products/upload-image";
 
+/** The file behind an upload's absolute result.url (issue 14: the API answers absolute URLs). */
 function storedFile(url: string) {
-  return path.join(getConfig().uploadDir, url.replace(/^\/uploads\//, ""));
+  return path.join(getConfig().uploadDir, url.replace(`${getConfig().appUrl}/uploads/`, ""));
 }
 
 function upload(fields: Record<string, string | File>, cookie: string | null) {
@@ -68,7 +69,7 @@ describe("POST /api/admin/products/upload-image", () => {
     const body = await readApi(response);
     expect(body).toMatchObject({ success: true, result: { url: expect.any(String) } });
     const url = body.result!.url;
-    expect(url).toMatch(new RegExp(`^/uploads/[0-9a-f-]{36}\\.${extension}$`));
+    expect(url).toMatch(new RegExp(`^${getConfig().appUrl}/uploads/[0-9a-f-]{36}\\.${extension}$`));
     expect(readFileSync(storedFile(url))).toEqual(Buffer.from(bytes));
   });
 

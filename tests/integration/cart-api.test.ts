@@ -1,3 +1,4 @@
+import { withPublicImageUrls } from "../../app/lib/public-url.server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { action as addApi } from "../../app/routes/api.shop.cart.add";
 import { action as deleteApi } from "../../app/routes/api.shop.cart.$userId.$productId";
@@ -50,7 +51,7 @@ describe("POST /api/shop/cart/add", () => {
     expect(first.body).toEqual({
       success: true,
       message: "Product is added to cart",
-      data: await getCart(shopper.id),
+      data: withPublicImageUrls(await getCart(shopper.id)),
     });
     expect(first.body.data).toMatchObject({
       userId: shopper.id,
@@ -154,7 +155,7 @@ describe("GET /api/shop/cart/get/{userId}", () => {
     const tee = await createProduct({ price: "10.00" });
     await addToCart(shopper.id, tee.id, 2);
     const { body } = await get(shopper.id, shopper.cookie);
-    expect(body).toEqual({ success: true, data: await getCart(shopper.id) });
+    expect(body).toEqual({ success: true, data: withPublicImageUrls(await getCart(shopper.id)) });
     expect(body.data).toMatchObject({ items: [{ productId: tee.id, price: 10, salePrice: 0, quantity: 2 }] });
   });
 
@@ -178,7 +179,11 @@ describe("PUT /api/shop/cart/update-cart", () => {
     const response = await update({ userId: shopper.id, productId: tee.id, quantity: 9 }, shopper.cookie);
     expect(response).toEqual({
       status: 200,
-      body: { success: true, message: "Cart item is updated successfully", data: await getCart(shopper.id) },
+      body: {
+        success: true,
+        message: "Cart item is updated successfully",
+        data: withPublicImageUrls(await getCart(shopper.id)),
+      },
     });
     expect(await quantityInCart(shopper.id, tee.id)).toBe(9);
   });

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createUserSession } from "../../app/lib/session.server";
+import { assertMatchesContract } from "./contract";
 
 /**
  * Calls Remix loaders and actions directly, the way the server would, with a
@@ -37,9 +38,18 @@ export function buildRequest(pathAndQuery: string, options: CallOptions = {}): R
   return new Request(`${BASE_URL}${pathAndQuery}`, { method, headers, body });
 }
 
-/** Runs a route function and returns its Response, whether returned or thrown. */
+/**
+ * Runs a route function and returns its Response, whether returned or thrown.
+ * A JSON API answer is checked against the OpenAPI document (contract.ts).
+ */
 export async function callRoute(fn: RouteFunction, pathAndQuery: string, options: CallOptions = {}) {
   const request = buildRequest(pathAndQuery, options);
+  const response = await responseOf(fn, request, options);
+  await assertMatchesContract(request, response);
+  return response;
+}
+
+async function responseOf(fn: RouteFunction, request: Request, options: CallOptions): Promise<Response> {
   try {
     const result = await fn({
       request,

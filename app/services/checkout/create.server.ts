@@ -115,6 +115,8 @@ export interface CreateOrderInput {
   addressInfo?: unknown;
   /** What the shopper saw; a different total than the catalogue's answers 409. */
   totalAmount?: unknown;
+  /** An external client's own return pages (payment-return.server.ts): bridge URLs on this shop. */
+  paymentReturn?: { returnUrl?: string; cancelUrl?: string };
 }
 
 export interface CreatedOrder {
@@ -273,8 +275,8 @@ export async function createOrderFromCart(
       })),
       totalCents: prepared.totalCents,
       currency: "USD",
-      returnUrl: appUrl(RETURN_PATH),
-      cancelUrl: appUrl(CANCEL_PATH),
+      returnUrl: input.paymentReturn?.returnUrl ?? appUrl(RETURN_PATH),
+      cancelUrl: input.paymentReturn?.cancelUrl ?? appUrl(CANCEL_PATH),
       requestId: `create-${prepared.orderId}`,
     });
   } catch (error) {

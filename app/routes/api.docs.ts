@@ -1,0 +1,11 @@
+import { apiRoute } from "~/lib/api.server";
+import { renderApiDocs } from "~/web/openapi/docs-html.server";
+import { getOpenApiDocument } from "~/web/openapi/openapi.server";
+
+/** GET /api/docs: the API reference as plain server-rendered HTML (no JavaScript needed). */
+export const { loader, action } = apiRoute({
+  GET: async () =>
+    new Response(renderApiDocs(getOpenApiDocument()), {
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=300" },
+    }),
+});

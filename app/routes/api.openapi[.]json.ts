@@ -1,0 +1,10 @@
+import { apiRoute } from "~/lib/api.server";
+import { getOpenApiDocument } from "~/web/openapi/openapi.server";
+
+/** GET /api/openapi.json: the OpenAPI 3.1 description of every /api route. */
+export const { loader, action } = apiRoute({
+  GET: async () =>
+    new Response(JSON.stringify(getOpenApiDocument()), {
+      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300" },
+    }),
+});

@@ -1,0 +1,176 @@
+import { z } from "zod";
+import { getConfig } from "~/lib/config.server";
+import { API_OPERATIONS, type Access, type ApiOperation } from "./operations.server";
+import { errorSchema } from "./schemas.server";
+
+/**
+ * The OpenAPI 3.1 document of the JSON API, generated from the zod schemas
+ * that validate the requests and describe the answers (zod 4's JSON Schema
+ * output). Named schemas (`.meta({ id })`) become `components.schemas`.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+export const ACCESS_TEXT: Record<Access, string> = {
+  public: "Anyone (no session needed)",
+  "signed-in": "Any signed-in user (shopper or admin)",
+  shopper: "A signed-in shopper, for their own data only (admins get 403)",
+  admin: "A signed-in admin",
+};
+
+const ROLES: Record<Access, string[]> = {
+  public: ["anonymous", "user", "admin"],
+  "signed-in": ["user", "admin"],
+  shopper: ["user"],
+  admin: ["admin"],
+};
+
+/** One schema as JSON Schema, its named parts moved into `components`. */
+function convert(
+  schema: z.ZodType,
+  components: Record<string, JsonSchema>,
+  io: "input" | "output",
+): JsonSchema {
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  delete json.$schema;
+  const rewrite = <T>(value: T): T =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as T;
+  for (const [name, def] of Object.entries(defs)) {
+    // Requests and answers may share a name with different shapes (input vs output).
+    const key =
+      io === "input" && name in components && !sameJson(components[name], def) ? `${name}Input` : name;
+    components[key] = rewrite(def);
+  }
+  return rewrite(json);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function pathParameters(operation: ApiOperation, components: Record<string, JsonSchema>) {
+  const described = operation.params ? convert(operation.params, components, "input") : {};
+  const properties = (described.properties ?? {}) as Record<string, JsonSchema>;
+  return [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => {
+    const { description, ...schema } = properties[match[1]!] ?? { type: "string" };
+    return { name: match[1]!, in: "path", required: true, ...(description ? { description } : {}), schema };
+  });
+}
+
+function queryParameters(operation: ApiOperation, components: Record<string, JsonSchema>) {
+  if (!operation.query) return [];
+  const json = convert(operation.query, components, "input");
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return {
+      name,
+      in: "query",
+      required: required.has(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function operationObject(operation: ApiOperation, components: Record<string, JsonSchema>) {
+  const responses: Record<string, unknown> = {};
+  for (const [status, answer] of Object.entries(operation.success)) {
+    responses[status] = {
+      description: answer.description,
+      content: {
+        [operation.produces ?? "application/json"]: { schema: convert(answer.schema, components, "output") },
+      },
+    };
+  }
+  const errors: Record<number, string> = { ...operation.errors };
+  if (operation.access !== "public") errors[401] ??= "Not signed in";
+  if (operation.access === "admin") errors[403] ??= "Signed in, but not an admin";
+  if (operation.access === "shopper") errors[403] ??= "Signed in as an admin";
+  for (const [status, description] of Object.entries(errors)) {
+    const schema = operation.refusals?.statuses.includes(Number(status))
+      ? convert(operation.refusals.schema, components, "output")
+      : errorRef;
+    responses[status] = { description, content: { "application/json": { schema } } };
+  }
+  responses.default = {
+    description: "Any other refusal (405 method not allowed, 429, 503 …): the Error shape",
+    content: { "application/json": { schema: errorRef } },
+  };
+  const body = operation.body
+    ? {
+        required: true,
+        content: {
+          [operation.multipart ? "multipart/form-data" : "application/json"]: {
+            schema: convert(operation.body, components, "input"),
+          },
+        },
+      }
+    : undefined;
+  return {
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: [operation.description, `**Who may call:** ${ACCESS_TEXT[operation.access]}.`]
+      .filter(Boolean)
+      .join("\n\n"),
+    operationId: `${operation.method}${operation.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? "").toUpperCase())}`,
+    "x-roles": ROLES[operation.access],
+    security: operation.access === "public" ? [] : [{ sessionCookie: [] }],
+    parameters: [...pathParameters(operation, components), ...queryParameters(operation, components)],
+    ...(body ? { requestBody: body } : {}),
+    responses,
+  };
+}
+
+const errorRef = { $ref: "#/components/schemas/Error" };
+
+/** The document for this shop (its APP_URL as the server). */
+export function buildOpenApiDocument() {
+  const components: Record<string, JsonSchema> = {};
+  // A named schema at the root comes back as a $ref; its definition lands in components.
+  convert(errorSchema, components, "output");
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of API_OPERATIONS) {
+    (paths[operation.path] ??= {})[operation.method] = operationObject(operation, components);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "ECommerce Shopping JSON API",
+      version: "1.0.0",
+      description:
+        "The shop's JSON API for external clients. Every answer is JSON with a boolean `success`; refusals " +
+        "are `{ success: false, message, errors? }`. Sign in with `POST /api/auth/login` and send the " +
+        '`__session` cookie on every call (in a browser on another origin: `credentials: "include"`, ' +
+        "from an origin listed in CORS_ORIGINS). Image URLs are absolute.",
+    },
+    servers: [{ url: getConfig().appUrl }],
+    tags: [...new Set(API_OPERATIONS.map((operation) => operation.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "__session",
+          description: "The signed, httpOnly session cookie that `POST /api/auth/login` sets",
+        },
+      },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+
+let cached: { appUrl: string; document: OpenApiDocument } | undefined;
+
+/** Built once per APP_URL: the schemas do not change while the process runs. */
+export function getOpenApiDocument(): OpenApiDocument {
+  const appUrl = getConfig().appUrl;
+  if (cached?.appUrl !== appUrl) cached = { appUrl, document: buildOpenApiDocument() };
+  return cached.document;
+}

@@ -1,0 +1,225 @@
+import { z } from "zod";
+import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/address-schema";
+import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/catalog-options";
+import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/order-options";
+import { apiPagingSchema } from "~/lib/catalog-api.server";
+import { pagingQuerySchema } from "~/lib/paging-schema.server";
+import { reviewSchema } from "~/lib/review-schema";
+import { ADMIN_MAX_PAGE, ADMIN_MAX_PAGE_SIZE, ADMIN_PAGE_SIZE } from "~/services/admin-catalog.server";
+import { ORDERS_PAGE_SIZE } from "~/services/orders.server";
+import { paymentReturnSchema } from "~/services/payment-return.server";
+
+/**
+ * The shapes of the JSON API's answers (API.md), as zod schemas. The OpenAPI
+ * document (openapi.server.ts) is generated from them and from the request
+ * schemas that the routes validate with; the contract tests check every
+ * answer the integration tests receive against that document. Server-only:
+ * nothing here reaches a browser bundle.
+ */
+
+const uuid = z.string().meta({ format: "uuid", description: "An opaque id (UUID)" });
+const money = z.number().meta({ description: "An amount in dollars, at most two decimals" });
+const imageUrl = z.string().meta({
+  format: "uri",
+  description: "The absolute URL of the image (on APP_URL, or the storage's public URL)",
+});
+const timestamp = z.string().meta({ format: "date-time" });
+
+export const errorSchema = z
+  .object({
+    success: z.literal(false),
+    message: z.string(),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .meta({ description: "Validation failures: field name → messages" }),
+  })
+  .meta({ id: "Error", description: "Every refusal: 4xx or 5xx, never an HTML page" });
+
+export const paginationSchema = z
+  .object({
+    page: z.int().min(1),
+    limit: z.int().min(1),
+    total: z.int().min(0),
+    pages: z.int().min(0),
+  })
+  .meta({ id: "Pagination" });
+
+export const sessionUserSchema = z
+  .object({ id: uuid, userName: z.string(), email: z.string(), role: z.enum(["user", "admin"]) })
+  .meta({ id: "SessionUser" });
+
+export const productSchema = z
+  .object({
+    _id: uuid,
+    image: imageUrl,
+    title: z.string(),
+    description: z.string(),
+    category: z.enum(CATEGORIES),
+    brand: z.enum(BRANDS),
+    price: money,
+    salePrice: money.meta({ description: "0 when the product is not on sale" }),
+    totalStock: z.int().min(0),
+    averageReview: z.number().min(0).max(5),
+  })
+  .meta({ id: "Product" });
+
+export const cartSchema = z
+  .object({
+    _id: uuid.nullable().meta({ description: "null until the first item is added" }),
+    userId: uuid,
+    items: z.array(
+      z.object({
+        productId: uuid.nullable(),
+        title: z.string(),
+        image: imageUrl,
+        price: money,
+        salePrice: money,
+        quantity: z.int().min(1),
+      }),
+    ),
+  })
+  .meta({ id: "Cart" });
+
+export const addressSchema = z
+  .object({
+    _id: uuid,
+    userId: uuid,
+    address: z.string(),
+    city: z.string(),
+    pincode: z.string(),
+    phone: z.string(),
+    notes: z.string(),
+  })
+  .meta({ id: "Address" });
+
+const addressSnapshotSchema = z.object({
+  addressId: uuid.nullable(),
+  address: z.string(),
+  city: z.string(),
+  pincode: z.string(),
+  phone: z.string(),
+  notes: z.string(),
+});
+
+export const orderSchema = z
+  .object({
+    _id: uuid,
+    userId: uuid,
+    cartId: uuid.nullable(),
+    cartItems: z.array(
+      z.object({
+        productId: uuid.nullable().meta({ description: "null once the product was deleted" }),
+        title: z.string(),
+        image: imageUrl,
+        price: money,
+        quantity: z.int().min(1),
+      }),
+    ),
+    addressInfo: addressSnapshotSchema,
+    orderStatus: z.enum(ORDER_STATUSES),
+    paymentMethod: z.string(),
+    paymentStatus: z.enum(PAYMENT_STATUSES),
+    totalAmount: money,
+    orderDate: timestamp,
+    orderUpdateDate: timestamp,
+    paymentId: z.string().nullable().meta({ description: "The payment provider's order id" }),
+    payerId: z.string().nullable(),
+    userName: z.string(),
+  })
+  .meta({ id: "Order" });
+
+export const reviewSchemaOut = z
+  .object({
+    _id: uuid,
+    productId: uuid,
+    userId: uuid,
+    userName: z.string(),
+    reviewMessage: z.string(),
+    reviewValue: z.int().min(1).max(5),
+    createdAt: timestamp,
+  })
+  .meta({ id: "Review" });
+
+export const featureSchema = z.object({ _id: uuid, image: imageUrl }).meta({ id: "FeatureImage" });
+
+// --- Envelopes --------------------------------------------------------------------
+
+/** `{ success: true, message?, data }` */
+export function dataEnvelope(data: z.ZodType, options: { paged?: boolean } = {}) {
+  return z.object({
+    success: z.literal(true),
+    message: z.string().optional(),
+    data,
+    ...(options.paged ? { pagination: paginationSchema } : {}),
+  });
+}
+
+export const messageEnvelope = z.object({ success: z.literal(true), message: z.string() });
+
+// --- Requests that the routes validate with these schemas ------------------------
+
+/** The paging that the routes validate with (lib/paging-schema.server.ts). */
+export { apiPagingSchema } from "~/lib/catalog-api.server";
+
+const adminPaging = (defaultLimit: number) =>
+  pagingQuerySchema({ defaultLimit, maxLimit: ADMIN_MAX_PAGE_SIZE, maxPage: ADMIN_MAX_PAGE });
+
+export const productListQuerySchema = apiPagingSchema.extend({
+  category: z
+    .string()
+    .optional()
+    .meta({ description: `Comma-separated, any of ${CATEGORIES.join(", ")} (unknown values are ignored)` }),
+  brand: z
+    .string()
+    .optional()
+    .meta({ description: `Comma-separated, any of ${BRANDS.join(", ")} (unknown values are ignored)` }),
+  sortBy: z
+    .enum(SORT_OPTIONS.map((option) => option.id) as [string, ...string[]])
+    .optional()
+    .meta({ default: "price-lowtohigh" }),
+});
+
+export const adminProductQuerySchema = adminPaging(ADMIN_PAGE_SIZE).extend({
+  search: z.string().optional().meta({ description: "Part of the title, case-insensitive" }),
+});
+
+export const adminOrderQuerySchema = adminPaging(ORDERS_PAGE_SIZE).extend({
+  status: z
+    .enum(["all", ...ORDER_STATUSES])
+    .optional()
+    .meta({ description: "Only orders with this orderStatus" }),
+});
+
+/** `{ userId?, productId, quantity }` of cart add and update-cart: the schema the route validates with. */
+export { cartItemBodySchema } from "~/lib/cart-api.server";
+
+export const orderCreateBodySchema = paymentReturnSchema.extend({
+  userId: uuid.optional(),
+  addressId: uuid.optional().meta({ description: "One of the caller's saved addresses" }),
+  addressInfo: z
+    .union([
+      z.object({ addressId: uuid }),
+      addressInputSchema.extend({ addressId: uuid.optional() }).partial({ addressId: true }),
+    ])
+    .optional()
+    .meta({ description: `\`{ addressId }\` or the address fields (${ADDRESS_FIELDS.join(", ")})` }),
+  totalAmount: z
+    .union([z.number(), z.string()])
+    .optional()
+    .meta({ description: "The total the shopper saw: a different one answers 409 (prices changed)" }),
+});
+
+export const orderCaptureBodySchema = z.object({
+  userId: uuid.optional(),
+  orderId: uuid.meta({ description: "Our order id, from create" }),
+  paymentId: z.string().meta({ description: "The provider's order id (PayPal's `token`)" }),
+  payerId: z.string().optional().meta({ description: "`PayerID` from the return URL" }),
+});
+
+export const addressBodySchema = addressInputSchema.extend({ userId: uuid.optional() });
+
+export const reviewBodySchema = reviewSchema.extend({
+  userId: uuid.optional(),
+  userName: z.string().optional().meta({ description: "Ignored: the account's user name is used" }),
+});

@@ -1,0 +1,218 @@
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { getConfig, setConfig, type AppConfig } from "../../app/lib/config.server";
+import { getDb } from "../../app/lib/db.server";
+import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { createPayPalGateway } from "../../app/payments/paypal.server";
+import { answerSimulatedPayment } from "../../app/payments/simulator.server";
+import { loader as bridge } from "../../app/routes/checkout-return";
+import { action as captureApi } from "../../app/routes/api.shop.order.capture";
+import { action as createApi } from "../../app/routes/api.shop.order.create";
+import { BRIDGE_PATH } from "../../app/services/payment-return.server";
+import { createPayPalMock, MOCK_PAYER_ID } from "../mocks/paypal";
+import { resetDatabase } from "../support/database";
+import { jsonRequest, readApi, run } from "./admin-support";
+import { createProduct, createShopper, putInCart, saveAddress, type TestShopper } from "./checkout-support";
+
+/**
+ * Client-owned payment return (issue 14 §2): an external client names its own
+ * return and cancel pages when it creates the order; the provider comes back
+ * to the shop's bridge, which sends the shopper on with `paymentId` and
+ * `PayerID`; the client then captures through the API.
+ */
+
+const CLIENT = "http://client.example:5173";
+const RETURN_URL = `${CLIENT}/paypal-return?from=checkout`;
+const CANCEL_URL = `${CLIENT}/paypal-cancel`;
+
+const mock = createPayPalMock();
+const server = setupServer(...mock.handlers);
+let original: AppConfig;
+let shopper: TestShopper;
+let addressId: string;
+
+beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  await resetDatabase();
+  original = getConfig();
+  setConfig({ ...original, corsOrigins: [CLIENT] });
+  setPaymentGateway(undefined);
+  shopper = await createShopper();
+  const product = await createProduct({ title: "Denim Jacket", price: "40.00", totalStock: 5 });
+  await putInCart(shopper.id, product.id, 2);
+  addressId = (await saveAddress(shopper.id))._id;
+});
+
+afterEach(() => {
+  setConfig(original);
+  setPaymentGateway(undefined);
+  server.resetHandlers();
+  mock.reset();
+});
+
+function createOrder(extra: Record<string, unknown>) {
+  return run(
+    createApi,
+    jsonRequest("/api/shop/order/create", {
+      json: { addressInfo: { addressId }, ...extra },
+      cookie: shopper.cookie,
+    }),
+  );
+}
+
+/** The bridge's answer to the provider's redirect to `providerTarget`. */
+function followBridge(providerTarget: string) {
+  const url = new URL(providerTarget);
+  expect(url.origin + url.pathname).toBe(`${getConfig().appUrl}${BRIDGE_PATH}`);
+  return run(bridge, new Request(url));
+}
+
+async function orderCount(): Promise<number> {
+  return getDb().models.Order.count();
+}
+
+describe("returnUrl and cancelUrl with the simulator", () => {
+  it("returns the approving shopper to the client's returnUrl with paymentId and PayerID, and the client captures", async () => {
+    const created = await createOrder({ returnUrl: RETURN_URL, cancelUrl: CANCEL_URL });
+    expect(created.status).toBe(201);
+    const { orderId, approvalURL } = (await created.json()) as { orderId: string; approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+
+    const target = await answerSimulatedPayment(providerOrderId, "approve");
+    const landed = await followBridge(target!);
+    expect(landed.status).toBe(303);
+    const location = new URL(landed.headers.get("Location")!);
+    expect(location.origin + location.pathname).toBe(`${CLIENT}/paypal-return`);
+    expect(location.searchParams.get("from")).toBe("checkout");
+    expect(location.searchParams.get("paymentId")).toBe(providerOrderId);
+    const payerId = location.searchParams.get("PayerID");
+    expect(payerId).toBeTruthy();
+
+    const captured = await run(
+      captureApi,
+      jsonRequest("/api/shop/order/capture", {
+        json: { orderId, paymentId: location.searchParams.get("paymentId"), payerId },
+        cookie: shopper.cookie,
+      }),
+    );
+    expect(captured.status).toBe(200);
+    expect(await readApi(captured)).toMatchObject({
+      success: true,
+      data: { paymentStatus: "paid", orderStatus: "confirmed" },
+    });
+  });
+
+  it("sends a shopper who cancels to the client's cancelUrl", async () => {
+    const created = await createOrder({ returnUrl: RETURN_URL, cancelUrl: CANCEL_URL });
+    const { approvalURL } = (await created.json()) as { approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+    const landed = await followBridge((await answerSimulatedPayment(providerOrderId, "cancel"))!);
+    expect(landed.status).toBe(303);
+    const location = new URL(landed.headers.get("Location")!);
+    expect(location.origin + location.pathname).toBe(CANCEL_URL);
+    expect(location.searchParams.get("paymentId")).toBe(providerOrderId);
+  });
+
+  it("keeps the shop's own return pages when the client sends no URLs", async () => {
+    const created = await createOrder({});
+    const { approvalURL } = (await created.json()) as { approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+    const target = new URL((await answerSimulatedPayment(providerOrderId, "approve"))!);
+    expect(target.pathname).toBe("/shop/paypal-return");
+  });
+
+  it("accepts a URL on the shop's own origin", async () => {
+    const created = await createOrder({ returnUrl: `${getConfig().appUrl}/my/return` });
+    expect(created.status).toBe(201);
+  });
+
+  it.each([
+    ["another origin", { returnUrl: "https://evil.example/steal" }, "returnUrl"],
+    ["a client origin on another port", { cancelUrl: "http://client.example:9999/cancel" }, "cancelUrl"],
+    ["a path", { returnUrl: "/paypal-return" }, "returnUrl"],
+    ["a javascript: URL", { returnUrl: "javascript:alert(1)" }, "returnUrl"],
+    ["a number", { cancelUrl: 42 }, "cancelUrl"],
+    ["credentials in the URL", { returnUrl: "http://user:pw@client.example:5173/x" }, "returnUrl"],
+  ])("refuses %s with 400 and a clear message, creating no order", async (_name, urls, field) => {
+    const response = await createOrder(urls);
+    expect(response.status).toBe(400);
+    const body = await readApi(response);
+    expect(body.message).toMatch(new RegExp(`^${field} must be`));
+    expect(body.errors?.[field]?.[0]).toMatch(/allowed origin|absolute URL/);
+    expect(await orderCount()).toBe(0);
+  });
+});
+
+describe("the bridge", () => {
+  it("refuses a target the shop did not sign (no open redirect)", async () => {
+    const created = await createOrder({ returnUrl: RETURN_URL });
+    const { approvalURL } = (await created.json()) as { approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+    const genuine = new URL((await answerSimulatedPayment(providerOrderId, "approve"))!);
+
+    const swapped = new URL(genuine);
+    swapped.searchParams.set("to", `${CLIENT}/elsewhere`);
+    const forged = new URL(genuine);
+    forged.searchParams.set("sig", "AAAA");
+    for (const url of [swapped, forged]) {
+      const response = await run(bridge, new Request(url));
+      expect(response.status).toBe(400);
+      expect(response.headers.get("Location")).toBeNull();
+    }
+  });
+
+  it("stops following a target whose origin was removed from CORS_ORIGINS", async () => {
+    const created = await createOrder({ returnUrl: RETURN_URL });
+    const { approvalURL } = (await created.json()) as { approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+    const target = (await answerSimulatedPayment(providerOrderId, "approve"))!;
+    setConfig({ ...original, corsOrigins: [] });
+    expect((await run(bridge, new Request(target))).status).toBe(400);
+  });
+});
+
+describe("returnUrl with the real PayPal SDK (msw)", () => {
+  it("gives PayPal the bridge, turns its token into paymentId, and the client captures", async () => {
+    setPaymentGateway(
+      createPayPalGateway({
+        clientId: "mock-client-id",
+        clientSecret: "mock-client-secret",
+        environment: "sandbox",
+        appUrl: getConfig().appUrl,
+      }),
+    );
+    const created = await createOrder({ returnUrl: RETURN_URL, cancelUrl: CANCEL_URL });
+    expect(created.status).toBe(201);
+    const { orderId } = (await created.json()) as { orderId: string };
+
+    const sent = mock.requestsTo("/v2/checkout/orders", "POST")[0]!.body as {
+      payment_source: { paypal: { experience_context: { return_url: string; cancel_url: string } } };
+    };
+    const context = sent.payment_source.paypal.experience_context;
+    expect(new URL(context.return_url).pathname).toBe(BRIDGE_PATH);
+    expect(new URL(context.cancel_url).pathname).toBe(BRIDGE_PATH);
+
+    const providerOrderId = (await getDb().models.Order.findByPk(orderId, { raw: true }))!.paymentId!;
+    // PayPal appends token and PayerID to the return URL it was given.
+    const back = new URL(context.return_url);
+    back.searchParams.set("token", providerOrderId);
+    back.searchParams.set("PayerID", MOCK_PAYER_ID);
+    const landed = await followBridge(back.toString());
+    const location = new URL(landed.headers.get("Location")!);
+    expect(location.origin + location.pathname).toBe(`${CLIENT}/paypal-return`);
+    expect(location.searchParams.get("paymentId")).toBe(providerOrderId);
+    expect(location.searchParams.get("PayerID")).toBe(MOCK_PAYER_ID);
+
+    const captured = await run(
+      captureApi,
+      jsonRequest("/api/shop/order/capture", {
+        json: { orderId, paymentId: providerOrderId, payerId: MOCK_PAYER_ID },
+        cookie: shopper.cookie,
+      }),
+    );
+    expect(captured.status).toBe(200);
+    expect(await readApi(captured)).toMatchObject({ success: true, data: { paymentStatus: "paid" } });
+  });
+});
