@@ -68,7 +68,7 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
     }
     if (error instanceof Response) return error;
     if (isDatabaseUnavailable(error)) {
-      const outage = serviceUnavailable();
+      const outage = serviceUnavailable(error);
       return apiError(outage.status, outage.message, undefined, outage.headers);
     }
     if (isBodyTooLarge(error)) return apiError(413, "The request body is too large");

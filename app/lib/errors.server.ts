@@ -75,8 +75,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
-export const serviceUnavailable = () =>
-  new AppError(503, OUTAGE_MESSAGE, undefined, { "Retry-After": String(OUTAGE_RETRY_AFTER_SECONDS) });
+/** Every pooled connection stayed busy for the acquire timeout: a burst, not an outage; a short wait. */
+export const POOL_BUSY_RETRY_AFTER_SECONDS = 5;
+export const POOL_BUSY_MESSAGE = "The shop is very busy right now. Please try again in a moment.";
+
+/** The 503 for an error that isDatabaseUnavailable accepts: a busy pool or an unreachable database. */
+export function serviceUnavailable(error?: unknown): AppError {
+  if ((error as { name?: string } | null)?.name === "SequelizeConnectionAcquireTimeoutError") {
+    return new AppError(503, POOL_BUSY_MESSAGE, undefined, {
+      "Retry-After": String(POOL_BUSY_RETRY_AFTER_SECONDS),
+    });
+  }
+  return new AppError(503, OUTAGE_MESSAGE, undefined, { "Retry-After": String(OUTAGE_RETRY_AFTER_SECONDS) });
+}
 
 /** A body above the server's cap (server/request-limits.ts), raised while it streams in. */
 export const BODY_TOO_LARGE_NAME = "BodyTooLargeError";

@@ -122,7 +122,13 @@ describe("every image the API returns is absolute", () => {
     await getDb().models.FeatureImage.create({ image: "/images/banners/banner-1.svg" });
     const features = await readApi(await run(featuresApi, jsonRequest("/api/common/feature/get")));
     expect(features.data).toEqual([
-      { _id: expect.any(String), image: `${appUrl}/images/banners/banner-1.svg` },
+      {
+        _id: expect.any(String),
+        image: `${appUrl}/images/banners/banner-1.svg`,
+        title: null,
+        subtitle: null,
+        link: null,
+      },
     ]);
   });
 

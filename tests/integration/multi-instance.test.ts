@@ -143,7 +143,9 @@ describe("two app instances on one database and one bucket", () => {
       cookie,
     });
     expect(uploaded.status).toBe(201);
-    const url = ((await uploaded.json()) as { result: { url: string } }).result.url;
+    // The API answers an absolute URL on APP_URL (the load balancer's address in production): B serves its path.
+    const absolute = ((await uploaded.json()) as { result: { url: string } }).result.url;
+    const url = new URL(absolute).pathname;
     expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
     const served = await call(b, url);
     expect(served.status).toBe(200);
@@ -156,11 +158,11 @@ describe("two app instances on one database and one bucket", () => {
 
   it("login limits count the attempts made on both instances", async () => {
     const user = await createTestUser({ email: "guessed@example.com" });
-    for (let i = 0; i < LOGIN_LIMITS.perAccount.points; i++) {
+    for (let i = 0; i < LOGIN_LIMITS.perAccountClient.points; i++) {
       const wrong = await postJson(i % 2 ? b : a, "/api/auth/login", { email: user.email, password: "nope" });
       expect(wrong.status).toBe(401);
     }
-    // Even the right password is refused now, on either instance.
+    // Even the right password is refused now from this client, on either instance.
     for (const app of [a, b]) {
       const locked = await postJson(app, "/api/auth/login", { email: user.email, password: "password123" });
       expect(locked.status).toBe(429);

@@ -342,8 +342,8 @@ describe("counters at the points where things happen", () => {
         email: user.email,
         password: "wrong-one",
       });
-    for (let i = 0; i < LOGIN_LIMITS.perAccount.points + 1; i++) await attempt().catch(() => {});
-    expect(await sample("shop_login_failures_total")).toBe(failures + LOGIN_LIMITS.perAccount.points);
+    for (let i = 0; i < LOGIN_LIMITS.perAccountClient.points + 1; i++) await attempt().catch(() => {});
+    expect(await sample("shop_login_failures_total")).toBe(failures + LOGIN_LIMITS.perAccountClient.points);
     expect(await sample('shop_rate_limit_refusals_total{limit="login"}')).toBe(refusals + 1);
   });
 

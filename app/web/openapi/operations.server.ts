@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  changePasswordRequestSchema,
+  changeUserNameRequestSchema,
+  forgotPasswordRequestSchema,
+  resetPasswordRequestSchema,
+} from "~/lib/account-api.server";
 import { loginSchema, registerSchema } from "~/lib/schemas";
 import { searchKeywordSchema } from "~/services/catalog.server";
 import { ADMIN_OPERATIONS } from "./operations-admin.server";
@@ -98,6 +104,11 @@ const captureRefusalSchema = z.object({
 });
 
 const userEnvelope = z.object({ success: z.literal(true), message: z.string(), user: sessionUserSchema });
+const endedSessionsEnvelope = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  endedSessions: z.number().int().min(0).meta({ description: "How many other sessions ended" }),
+});
 
 export const API_OPERATIONS: ApiOperation[] = [
   // --- Auth -------------------------------------------------------------------------
@@ -146,6 +157,64 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "The signed-in user (Cache-Control: no-store)",
     access: "signed-in",
     success: { 200: { description: "The session's user", schema: userEnvelope } },
+    errors: { 401: "Not signed in" },
+  },
+  {
+    method: "post",
+    path: "/api/auth/forgot-password",
+    tag: "Auth",
+    summary: "Mail a password reset link (the same answer whether or not the address has an account)",
+    access: "public",
+    body: forgotPasswordRequestSchema,
+    success: { 200: { description: "Requested", schema: messageEnvelope } },
+    errors: { 400: BAD_JSON, 415: NOT_JSON, 429: "Too many requests from this client or for this address" },
+  },
+  {
+    method: "post",
+    path: "/api/auth/reset-password",
+    tag: "Auth",
+    summary: "Set a new password with the token of a reset link; ends every session of the account",
+    access: "public",
+    body: resetPasswordRequestSchema,
+    success: { 200: { description: "The password is changed", schema: messageEnvelope } },
+    errors: {
+      400: "Invalid, used or expired link, or an invalid password (`errors` names it)",
+      415: NOT_JSON,
+    },
+  },
+  // --- Account ------------------------------------------------------------------------
+  {
+    method: "post",
+    path: "/api/account/user-name",
+    tag: "Account",
+    summary: "Change the caller's user name",
+    access: "signed-in",
+    body: changeUserNameRequestSchema,
+    success: { 200: { description: "Changed", schema: userEnvelope } },
+    errors: { 400: BAD_JSON, 401: "Not signed in", 415: NOT_JSON },
+  },
+  {
+    method: "post",
+    path: "/api/account/password",
+    tag: "Account",
+    summary: "Change the caller's password (the current one is required); ends every other session",
+    access: "signed-in",
+    body: changePasswordRequestSchema,
+    success: { 200: { description: "Changed", schema: endedSessionsEnvelope } },
+    errors: {
+      400: "A wrong current password (on `errors.currentPassword`) or an invalid new one",
+      401: "Not signed in",
+      415: NOT_JSON,
+      429: "Too many wrong current passwords",
+    },
+  },
+  {
+    method: "post",
+    path: "/api/account/sign-out-others",
+    tag: "Account",
+    summary: "End every session of the caller except this one",
+    access: "signed-in",
+    success: { 200: { description: "Signed out elsewhere", schema: endedSessionsEnvelope } },
     errors: { 401: "Not signed in" },
   },
   // --- Catalogue ----------------------------------------------------------------------

@@ -141,7 +141,18 @@ export const reviewSchemaOut = z
   })
   .meta({ id: "Review" });
 
-export const featureSchema = z.object({ _id: uuid, image: imageUrl }).meta({ id: "FeatureImage" });
+export const featureSchema = z
+  .object({
+    _id: uuid,
+    image: imageUrl,
+    title: z.string().nullable().meta({ description: "The banner's title; null: the shop's default" }),
+    subtitle: z.string().nullable(),
+    link: z
+      .string()
+      .nullable()
+      .meta({ description: "A path on the shop that Shop now opens; null: the listing" }),
+  })
+  .meta({ id: "FeatureImage" });
 
 // --- Envelopes --------------------------------------------------------------------
 
