@@ -134,7 +134,7 @@ test.describe("the shop header for a signed-in shopper", () => {
 test.describe("the admin panel on a 390px wide screen", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the drawer opens from 'Open the admin menu' and its links lead to Dashboard, Products and Orders", async ({
+  test("the drawer opens from 'Open the admin menu' and its links lead to Dashboard, Products, Orders and Account", async ({
     page,
   }) => {
     await signInByApi(page, DEMO_ADMIN);
@@ -146,13 +146,14 @@ test.describe("the admin panel on a 390px wide screen", () => {
     const destinations = [
       { label: "Products", path: /\/admin\/products$/ },
       { label: "Orders", path: /\/admin\/orders$/ },
+      { label: "Account", path: /\/admin\/account$/ },
       { label: "Dashboard", path: /\/admin\/dashboard$/ },
     ];
     let current = "Dashboard";
     for (const destination of destinations) {
       await page.getByLabel("Open the admin menu").click();
       await expect(page.getByRole("link", { name: "Admin Panel" })).toBeVisible();
-      await expect(drawerMenu.getByRole("link")).toHaveText(["Dashboard", "Products", "Orders"]);
+      await expect(drawerMenu.getByRole("link")).toHaveText(["Dashboard", "Products", "Orders", "Account"]);
       await expect(drawerMenu.getByRole("link", { name: current })).toHaveAttribute("aria-current", "page");
       // The drawer's own Logout, beside the one in the header.
       await expect(page.getByRole("button", { name: "Logout" })).toHaveCount(2);
