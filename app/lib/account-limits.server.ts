@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { getDb } from "./db.server";
+import { type RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { tooManyRequests } from "./errors.server";
+import { postgresLimiter } from "./rate-limit.server";
 
 /**
  * Limits of the account flows, in PostgreSQL like the login limits
@@ -26,33 +26,11 @@ const holder = globalThis as typeof globalThis & {
 };
 
 function limiters(): Record<LimitName, RateLimiterPostgres> {
-  if (!holder.__shopAccountLimiters) {
-    const { sequelize } = getDb();
-    const common = {
-      storeClient: sequelize,
-      storeType: "sequelize",
-      tableName: "rate_limits",
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-    };
-    holder.__shopAccountLimiters = {
-      resetPerClient: new RateLimiterPostgres({
-        ...common,
-        keyPrefix: "reset_ip",
-        ...ACCOUNT_LIMITS.resetPerClient,
-      }),
-      resetPerAddress: new RateLimiterPostgres({
-        ...common,
-        keyPrefix: "reset_address",
-        ...ACCOUNT_LIMITS.resetPerAddress,
-      }),
-      passwordChangePerUser: new RateLimiterPostgres({
-        ...common,
-        keyPrefix: "password_change",
-        ...ACCOUNT_LIMITS.passwordChangePerUser,
-      }),
-    };
-  }
+  holder.__shopAccountLimiters ??= {
+    resetPerClient: postgresLimiter("reset_ip", ACCOUNT_LIMITS.resetPerClient),
+    resetPerAddress: postgresLimiter("reset_address", ACCOUNT_LIMITS.resetPerAddress),
+    passwordChangePerUser: postgresLimiter("password_change", ACCOUNT_LIMITS.passwordChangePerUser),
+  };
   return holder.__shopAccountLimiters;
 }
 

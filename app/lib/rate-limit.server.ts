@@ -41,38 +41,31 @@ interface Limiters {
 
 const holder = globalThis as typeof globalThis & { __shopRateLimiters?: Limiters };
 
+/** A limiter whose counters live in the `rate_limits` table, shared by every app instance. */
+export function postgresLimiter(keyPrefix: string, limit: { points: number; duration: number }) {
+  return new RateLimiterPostgres({
+    storeClient: getDb().sequelize,
+    storeType: "sequelize",
+    tableName: "rate_limits",
+    tableCreated: true,
+    clearExpiredByTimeout: false,
+    keyPrefix,
+    ...limit,
+  });
+}
+
 function limiters(): Limiters {
-  if (!holder.__shopRateLimiters) {
-    const { sequelize } = getDb();
-    const common = {
-      storeClient: sequelize,
-      storeType: "sequelize",
-      tableName: "rate_limits",
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-    };
-    holder.__shopRateLimiters = {
-      login: {
-        perAccountClient: new RateLimiterPostgres({
-          ...common,
-          keyPrefix: "login_account_ip",
-          ...LOGIN_LIMITS.perAccountClient,
-        }),
-        perAccount: new RateLimiterPostgres({
-          ...common,
-          keyPrefix: "login_account",
-          ...LOGIN_LIMITS.perAccount,
-        }),
-        perClient: new RateLimiterPostgres({ ...common, keyPrefix: "login_ip", ...LOGIN_LIMITS.perClient }),
-      },
-      register: new RateLimiterPostgres({
-        ...common,
-        keyPrefix: "register_ip",
-        points: getConfig().registerLimitPerHour,
-        duration: REGISTER_LIMIT_DURATION,
-      }),
-    };
-  }
+  holder.__shopRateLimiters ??= {
+    login: {
+      perAccountClient: postgresLimiter("login_account_ip", LOGIN_LIMITS.perAccountClient),
+      perAccount: postgresLimiter("login_account", LOGIN_LIMITS.perAccount),
+      perClient: postgresLimiter("login_ip", LOGIN_LIMITS.perClient),
+    },
+    register: postgresLimiter("register_ip", {
+      points: getConfig().registerLimitPerHour,
+      duration: REGISTER_LIMIT_DURATION,
+    }),
+  };
   return holder.__shopRateLimiters;
 }
 
