@@ -12,7 +12,7 @@ import {
 } from "../support/app-processes";
 import { createTestUser } from "../support/database";
 import { startLocalS3, type LocalS3 } from "../support/s3";
-import { createProductRow, PNG_BYTES } from "./admin-support";
+import { createOrderRow, createProductRow, PNG_BYTES } from "./admin-support";
 
 /**
  * Two real app processes (A on 3162, B on 3163) started at the same moment on
@@ -49,6 +49,9 @@ beforeAll(async () => {
     APP_URL: "http://127.0.0.1:3162",
     TRUST_PROXY: "true",
     LOG_REQUESTS: "true",
+    // Both instances run the payment reconciler every second (grace 1 s), at the same time.
+    PAYMENT_RECONCILE_INTERVAL_SECONDS: "1",
+    PAYMENT_RECONCILE_GRACE_SECONDS: "1",
     ...s3.env,
   };
   // Both at once: the migrations must run exactly once between them.
@@ -168,6 +171,37 @@ describe("two app instances on one database and one bucket", () => {
       expect(locked.status).toBe(429);
       expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
     }
+  });
+
+  it("both run the payment reconciler at once: an order a crash left capturing is released once, its stock back once", async () => {
+    const user = await createTestUser();
+    // Five in stock, two reserved by the order that was capturing when its instance died.
+    const product = await createProductRow({ totalStock: 3 });
+    const order = await createOrderRow({
+      userId: user.id,
+      items: [{ productId: product.id, title: product.title, price: "10.00", quantity: 2 }],
+    });
+    await getDb().sequelize.query(
+      `UPDATE orders SET payment_status = 'capturing', payment_id = 'SIM-LOST-IN-CRASH',
+              capture_started_at = now() - interval '1 hour', order_update_date = now() - interval '1 hour'
+        WHERE id = :id`,
+      { replacements: { id: order.id } },
+    );
+    const state = async () => {
+      const [row] = await getDb().sequelize.query<{ paymentStatus: string; stock: number }>(
+        `SELECT o.payment_status AS "paymentStatus", p.total_stock AS stock
+           FROM orders o, products p WHERE o.id = :orderId AND p.id = :productId`,
+        { replacements: { orderId: order.id, productId: product.id }, type: QueryTypes.SELECT },
+      );
+      return row!;
+    };
+    const deadline = Date.now() + 20_000;
+    while ((await state()).paymentStatus === "capturing" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // A few more rounds of both reconcilers: nothing is released a second time.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await state()).toEqual({ paymentStatus: "pending", stock: 5 });
   });
 
   it("logs one JSON line per request with the request id, route pattern and signed-in user", async () => {
