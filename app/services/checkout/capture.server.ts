@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { QueryTypes } from "sequelize";
+import { z } from "zod";
 import { getDb } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { centsToNumber, toCents } from "~/lib/money";
+import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/session.server";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import {
@@ -68,18 +70,33 @@ const IN_FLIGHT_WAIT_MS = 10_000;
 /** A capture begun longer ago than this has lost its caller (a crash, a dropped request): drive it again. */
 const IN_FLIGHT_LIMIT_MS = 60_000;
 
+const PAYER_ID_INVALID = "payerId must be the PayerID from the return URL";
+
+/**
+ * The capture call's body as the route validates it (and the OpenAPI document
+ * describes it): the provider's order id and, optionally, the payer id from the
+ * return URL. The order id is checked apart: a malformed one is as unknown as a
+ * made-up one (404).
+ */
+export const captureBodySchema = z.object({
+  paymentId: z
+    .string({ message: CHECKOUT_TEXT.paymentIdRequired })
+    .trim()
+    .regex(PROVIDER_ID_PATTERN, CHECKOUT_TEXT.paymentIdRequired)
+    .meta({ description: "The provider's order id (PayPal's `token`)" }),
+  payerId: z
+    .preprocess(
+      (value) => (isBlank(value) ? undefined : value),
+      z.string({ message: PAYER_ID_INVALID }).trim().regex(PROVIDER_ID_PATTERN, PAYER_ID_INVALID).optional(),
+    )
+    .meta({ description: "`PayerID` from the return URL" }),
+});
+
 function parseCaptureInput(input: CaptureOrderInput) {
-  const paymentId = typeof input.paymentId === "string" ? input.paymentId.trim() : "";
-  if (!PROVIDER_ID_PATTERN.test(paymentId)) {
-    throw badRequest(CHECKOUT_TEXT.paymentIdRequired, { paymentId: [CHECKOUT_TEXT.paymentIdRequired] });
-  }
-  let payerId: string | null = null;
-  if (!isBlank(input.payerId)) {
-    if (typeof input.payerId !== "string" || !PROVIDER_ID_PATTERN.test(input.payerId.trim())) {
-      const message = "payerId must be the PayerID from the return URL";
-      throw badRequest(message, { payerId: [message] });
-    }
-    payerId = input.payerId.trim();
+  const parsed = captureBodySchema.safeParse({ paymentId: input.paymentId, payerId: input.payerId });
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    throw badRequest(Object.values(errors).flat()[0] ?? CHECKOUT_TEXT.paymentIdRequired, errors);
   }
   let orderId: string | null = null;
   if (!isBlank(input.orderId)) {
@@ -87,7 +104,7 @@ function parseCaptureInput(input: CaptureOrderInput) {
     if (!isUuid(input.orderId)) throw notFound(ORDER_NOT_FOUND);
     orderId = input.orderId;
   }
-  return { paymentId, payerId, orderId };
+  return { paymentId: parsed.data.paymentId, payerId: parsed.data.payerId ?? null, orderId };
 }
 
 type ReservedOrder = OrderState & { paymentId: string; captureRequestId: string };

@@ -8,6 +8,7 @@ import { reviewSchema } from "~/lib/review-schema";
 import { ADMIN_MAX_PAGE, ADMIN_MAX_PAGE_SIZE, ADMIN_PAGE_SIZE } from "~/services/admin-catalog.server";
 import { ORDERS_PAGE_SIZE } from "~/services/orders.server";
 import { paymentReturnSchema } from "~/services/payment-return.server";
+import { captureBodySchema } from "~/services/checkout/capture.server";
 
 /**
  * The shapes of the JSON API's answers (API.md), as zod schemas. The OpenAPI
@@ -221,11 +222,10 @@ export const orderCreateBodySchema = paymentReturnSchema.extend({
     .meta({ description: "The total the shopper saw: a different one answers 409 (prices changed)" }),
 });
 
-export const orderCaptureBodySchema = z.object({
+/** The body the capture validates (checkout/capture.server.ts), with the order id it checks apart. */
+export const orderCaptureBodySchema = captureBodySchema.extend({
   userId: uuid.optional(),
   orderId: uuid.meta({ description: "Our order id, from create" }),
-  paymentId: z.string().meta({ description: "The provider's order id (PayPal's `token`)" }),
-  payerId: z.string().optional().meta({ description: "`PayerID` from the return URL" }),
 });
 
 export const addressBodySchema = addressInputSchema.extend({ userId: uuid.optional() });
