@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
 import { loader as docsLoader } from "../../app/routes/api.docs";
 import { loader as openApiLoader } from "../../app/routes/api.openapi[.]json";
+import { expectedTotalSchema } from "../../app/services/checkout/create.server";
 import { buildOpenApiDocument } from "../../app/web/openapi/openapi.server";
 import { assertMatchesContract, documentedPath } from "../support/contract";
 import { callRoute } from "../support/requests";
@@ -110,6 +111,29 @@ describe("the OpenAPI document and the routes", () => {
     expect(Object.keys(create.requestBody.content["application/json"]!.schema.properties)).toEqual(
       expect.arrayContaining(["returnUrl", "cancelUrl", "addressInfo", "totalAmount"]),
     );
+  });
+
+  it("publishes the order create's totalAmount from the schema the checkout validates it with", () => {
+    const create = document.paths["/api/shop/order/create"]!.post as {
+      requestBody: {
+        content: Record<
+          string,
+          { schema: { properties: Record<string, { description?: string; type?: unknown }> } }
+        >;
+      };
+    };
+    const totalAmount = create.requestBody.content["application/json"]!.schema.properties.totalAmount!;
+    expect(totalAmount.description).toBe(expectedTotalSchema.meta()?.description);
+    expect(totalAmount.type).toEqual(["number", "string", "null"]);
+    // The same schema decides what the checkout accepts: cents, blank as "not sent", the one message otherwise.
+    expect(expectedTotalSchema.parse("109.98")).toBe(10998);
+    expect(expectedTotalSchema.parse(0.1 + 0.2)).toBe(30);
+    expect(expectedTotalSchema.parse(" ")).toBeNull();
+    for (const bad of [-1, 1.234, "ten", true, {}]) {
+      expect(expectedTotalSchema.safeParse(bad).error?.issues.map((issue) => issue.message)).toEqual([
+        "totalAmount must be an amount such as 109.98",
+      ]);
+    }
   });
 
   it("prefers literal path segments when a request matches two templates", () => {

@@ -1,4 +1,5 @@
 import { QueryTypes, type Transaction } from "sequelize";
+import { z } from "zod";
 import { ADDRESS_FIELDS } from "~/lib/address-schema";
 import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/lib/db.server";
@@ -128,27 +129,50 @@ export interface CreatedOrder {
 
 const TOTAL_INVALID = "totalAmount must be an amount such as 109.98";
 
-/** The total the client expects, in cents, or null when it sent none. */
-function parseExpectedTotal(value: unknown): number | null {
-  if (isBlank(value)) return null;
-  if (typeof value !== "number" && typeof value !== "string") {
-    throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
-  }
+/** An amount in cents, or null when it is not a non-negative amount of whole cents. */
+function amountInCents(value: number | string): number | null {
   // A number may carry floating-point noise (0.1 + 0.2), never a fraction of a cent.
   if (
     typeof value === "number" &&
     (!Number.isFinite(value) || Math.abs(value * 100 - Math.round(value * 100)) > 1e-6)
   ) {
-    throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
+    return null;
   }
-  let cents: number;
   try {
-    cents = toCents(value);
+    const cents = toCents(value);
+    return cents < 0 ? null : cents;
   } catch {
-    throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
+    return null;
   }
-  if (cents < 0) throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
-  return cents;
+}
+
+/**
+ * The order create body's `totalAmount`: what the shopper saw, as a number or
+ * a string such as "109.98"; blank means "not sent". Parsed to cents (or null).
+ * The OpenAPI document publishes this same schema (web/openapi/schemas.server.ts).
+ */
+export const expectedTotalSchema = z
+  .union([z.number(), z.string()], { error: TOTAL_INVALID })
+  .nullish()
+  .transform((value, context) => {
+    if (isBlank(value)) return null;
+    const cents = amountInCents(value as number | string);
+    if (cents === null) {
+      context.addIssue({ code: "custom", message: TOTAL_INVALID });
+      return z.NEVER;
+    }
+    return cents;
+  })
+  .meta({
+    description:
+      "The total the shopper saw (a non-negative amount, at most two decimals): a different one answers 409 (prices changed)",
+  });
+
+/** The total the client expects, in cents, or null when it sent none. */
+function parseExpectedTotal(value: unknown): number | null {
+  const parsed = expectedTotalSchema.safeParse(value);
+  if (!parsed.success) throw badRequest(TOTAL_INVALID, { totalAmount: [TOTAL_INVALID] });
+  return parsed.data;
 }
 
 /** The delivery address as the order keeps it (a snapshot: later edits do not change the order). */

@@ -9,6 +9,7 @@ import { ADMIN_MAX_PAGE, ADMIN_MAX_PAGE_SIZE, ADMIN_PAGE_SIZE } from "~/services
 import { ORDERS_PAGE_SIZE } from "~/services/orders.server";
 import { paymentReturnSchema } from "~/services/payment-return.server";
 import { captureBodySchema } from "~/services/checkout/capture.server";
+import { expectedTotalSchema } from "~/services/checkout/create.server";
 
 /**
  * The shapes of the JSON API's answers (API.md), as zod schemas. The OpenAPI
@@ -216,10 +217,7 @@ export const orderCreateBodySchema = paymentReturnSchema.extend({
     ])
     .optional()
     .meta({ description: `\`{ addressId }\` or the address fields (${ADDRESS_FIELDS.join(", ")})` }),
-  totalAmount: z
-    .union([z.number(), z.string()])
-    .optional()
-    .meta({ description: "The total the shopper saw: a different one answers 409 (prices changed)" }),
+  totalAmount: expectedTotalSchema,
 });
 
 /** The body the capture validates (checkout/capture.server.ts), with the order id it checks apart. */
