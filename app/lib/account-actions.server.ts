@@ -10,7 +10,7 @@ import {
   signOutOtherSessions,
 } from "~/services/account.server";
 import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "./account-schemas";
-import { getDb } from "./db.server";
+import { getDb } from "~/models/db.server";
 import { isAppError } from "./errors.server";
 import { getSessionId, redirectWithFlash } from "./session.server";
 

@@ -1,6 +1,6 @@
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "./config.server";
-import { getDb } from "./db.server";
+import { getDb } from "~/models/db.server";
 import { tooManyRequests } from "./errors.server";
 import { recordRateLimitRefusal } from "./metrics.server";
 

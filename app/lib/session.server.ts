@@ -2,7 +2,7 @@ import { createCookie, createCookieSessionStorage, createSessionStorage, redirec
 import { Op, QueryTypes } from "sequelize";
 import type { SessionUser } from "~/services/users.server";
 import { getConfig } from "./config.server";
-import { getDb } from "./db.server";
+import { getDb } from "~/models/db.server";
 import { noteRequestUser, oncePerRequest } from "./request-scope.server";
 
 /**

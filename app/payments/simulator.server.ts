@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import type { Sequelize } from "sequelize";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { getLogger } from "~/lib/logger.server";
 import {
   assertCaptureAmount,

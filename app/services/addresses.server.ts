@@ -5,7 +5,7 @@ import {
   MAX_ADDRESSES_MESSAGE,
   type AddressInput,
 } from "~/lib/address-schema";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound, unauthorized } from "~/lib/errors.server";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/session.server";

@@ -1,6 +1,6 @@
 import { Op, type WhereOptions } from "sequelize";
 import { productInputSchema, type ProductInput } from "~/lib/admin-schemas";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { centsToDecimal } from "~/lib/money";
 import { pagingQuerySchema, parseQuery } from "~/lib/paging-schema.server";

@@ -8,7 +8,7 @@ import {
   type CartLineView,
   type CartView,
 } from "~/lib/cart";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound } from "~/lib/errors.server";
 import { decimalToNumber } from "~/lib/money";
 import { isUuid } from "~/lib/session.server";

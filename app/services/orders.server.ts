@@ -1,6 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { orderStatusSchema } from "~/lib/admin-schemas";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { AppError, badRequest, conflict, notFound } from "~/lib/errors.server";
 import { getLogger } from "~/lib/logger.server";
 import { decimalToNumber } from "~/lib/money";

@@ -4,7 +4,7 @@ import { consumePasswordResetRequest } from "~/lib/account-limits.server";
 import { resetPasswordRequestSchema } from "~/lib/account-api.server";
 import { forgotPasswordSchema } from "~/lib/account-schemas";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest } from "~/lib/errors.server";
 import { hashPassword } from "~/lib/password.server";
 import { RESET_TOKEN_MINUTES } from "~/lib/reset-token-cookie.server";

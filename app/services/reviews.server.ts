@@ -1,5 +1,5 @@
 import { QueryTypes } from "sequelize";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from "~/lib/errors.server";
 import { REVIEW_TEXT, reviewSchema } from "~/lib/review-schema";
 import { fieldErrorsOf } from "~/lib/schemas";

@@ -1,5 +1,5 @@
 import { QueryTypes } from "sequelize";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { isAppError } from "../../app/lib/errors.server";
 import { readFlash } from "../../app/lib/session.server";
 import { createTestUser } from "../support/database";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/gateway.server";
 import { captureOrderPayment, CheckoutError } from "../../app/services/checkout.server";
 import { resetDatabase } from "../support/database";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getConfig, parseConfig, setConfig } from "../../app/lib/config.server";
-import { closeDb, getDb } from "../../app/lib/db.server";
+import { closeDb, getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/gateway.server";
 import { closeSimulatorPool } from "../../app/payments/simulator.server";
 import { action as createApi } from "../../app/routes/api.shop.order.create";

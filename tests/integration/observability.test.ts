@@ -20,7 +20,7 @@ import {
   reconcilePayments,
 } from "../../app/services/checkout.server";
 import { createApp } from "../../server/app";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { createOrderRow } from "./admin-support";
 import { createRoutePatternMatcher, requestIdOf, UNMATCHED_ROUTE } from "../../server/observability";
 import { createTestUser, resetDatabase } from "../support/database";
@@ -348,7 +348,7 @@ describe("counters at the points where things happen", () => {
   });
 
   it("reports the database pool: open connections, in use, waiting", async () => {
-    const { getDb } = await import("../../app/lib/db.server");
+    const { getDb } = await import("../../app/models/db.server");
     await getDb().sequelize.query("SELECT 1");
     expect(await sample("shop_db_pool_size")).toBeGreaterThanOrEqual(1);
     expect(await sample("shop_db_pool_max")).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
-import { closeDb, getDb } from "../../app/lib/db.server";
+import { closeDb, getDb } from "../../app/models/db.server";
 import {
   InstrumentDeclinedError,
   PaymentAmountMismatchError,

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { setQueryListener } from "../../app/lib/db.server";
+import { setQueryListener } from "../../app/models/db.server";
 import { oncePerRequest, runInRequestScope } from "../../app/lib/request-scope.server";
 import { getSessionUser } from "../../app/lib/session.server";
 import { createTestUser, resetDatabase } from "../support/database";

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { QueryTypes } from "sequelize";
 import { z } from "zod";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { centsToNumber, toCents } from "~/lib/money";
 import { fieldErrorsOf } from "~/lib/schemas";

@@ -1,7 +1,7 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { ADDRESS_FIELDS } from "~/lib/address-schema";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, conflict } from "~/lib/errors.server";
 import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/money";
 import type { AddressSnapshot } from "~/models/index.server";

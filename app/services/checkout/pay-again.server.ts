@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { conflict, notFound } from "~/lib/errors.server";
 import { toCents } from "~/lib/money";
 import { isPayableAgain } from "~/lib/order-options";

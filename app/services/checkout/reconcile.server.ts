@@ -1,6 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { toCents } from "~/lib/money";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { getPaymentGateway, PaymentOrderNotFoundError, type ProviderOrder } from "~/payments/gateway.server";

@@ -1,5 +1,5 @@
 import type { Transaction } from "sequelize";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { toCents } from "~/lib/money";
 import { getPaymentGateway, PaymentProviderError } from "~/payments/gateway.server";
 import { readOrderState, updateOrder } from "./shared.server";

@@ -1,5 +1,5 @@
 import { QueryTypes } from "sequelize";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { toCents } from "~/lib/money";
 import { getPaymentGateway, type CaptureStatus } from "~/payments/gateway.server";
 import { finishRefund, markRefundDue } from "./refund.server";
