@@ -5,7 +5,7 @@ import type { SessionUser } from "~/services/users.server";
 import { verifyLogin } from "~/services/users.server";
 import { AppError, badRequest, forbidden, unauthorized } from "./errors.server";
 import { recordLoginFailureMetric } from "./metrics.server";
-import { beginLoginAttempt } from "./rate-limit.server";
+import { beginLoginAttempt } from "~/services/rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "./schemas";
 import { getSessionUser } from "./session.server";
 

@@ -7,7 +7,7 @@ import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { requireAnonymous } from "~/lib/auth.server";
 import { isAppError } from "~/lib/errors.server";
-import { consumeRegistration } from "~/lib/rate-limit.server";
+import { consumeRegistration } from "~/services/rate-limit.server";
 import { clientKeyOf, safeRedirect } from "~/lib/request.server";
 import { registerSchema } from "~/lib/schemas";
 import { redirectWithFlash } from "~/lib/session.server";

@@ -4,7 +4,7 @@ import {
   assertPasswordChangeAllowed,
   clearWrongCurrentPasswords,
   recordWrongCurrentPassword,
-} from "~/lib/account-limits.server";
+} from "~/services/account-limits.server";
 import { changePasswordRequestSchema, changeUserNameRequestSchema } from "~/lib/account-api.server";
 import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";

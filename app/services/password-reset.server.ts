@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
-import { consumePasswordResetRequest } from "~/lib/account-limits.server";
+import { consumePasswordResetRequest } from "~/services/account-limits.server";
 import { resetPasswordRequestSchema } from "~/lib/account-api.server";
 import { forgotPasswordSchema } from "~/lib/account-schemas";
 import { getConfig } from "~/lib/config.server";

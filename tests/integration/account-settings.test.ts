@@ -1,6 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ACCOUNT_LIMITS } from "../../app/lib/account-limits.server";
+import { ACCOUNT_LIMITS } from "../../app/services/account-limits.server";
 import { ACCOUNT_INTENTS } from "../../app/lib/account-schemas";
 import { getDb } from "../../app/models/db.server";
 import { action as adminAccountAction, loader as adminAccountLoader } from "../../app/routes/admin.account";

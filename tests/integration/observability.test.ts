@@ -11,7 +11,7 @@ import { authenticateLogin } from "../../app/lib/auth.server";
 import { parseConfig } from "../../app/lib/config.server";
 import { createLogger, setLogger } from "../../app/lib/logger.server";
 import { renderMetrics } from "../../app/lib/metrics.server";
-import { LOGIN_LIMITS } from "../../app/lib/rate-limit.server";
+import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
 import { runInRequestScope } from "../../app/lib/request-scope.server";
 import { setPaymentGateway } from "../../app/payments/gateway.server";
 import {

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { createHash } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { ACCOUNT_LIMITS } from "../../app/lib/account-limits.server";
+import { ACCOUNT_LIMITS } from "../../app/services/account-limits.server";
 import { getDb } from "../../app/models/db.server";
 import { action as apiForgot } from "../../app/routes/api.auth.forgot-password";
 import { action as apiLogin } from "../../app/routes/api.auth.login";
