@@ -16,7 +16,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { isAppError } from "~/lib/errors.server";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { PaymentProviderUnavailableError } from "~/payments/gateway.server";
 import {
   captureOrderPayment,

@@ -4,7 +4,7 @@ import { CartDrawerProvider } from "~/components/CartDrawer";
 import { ShopFooter } from "~/components/ShopFooter";
 import { ShopHeader } from "~/components/ShopHeader";
 import { useShopCart } from "~/components/useShopCart";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { getCartView } from "~/services/cart.server";
 import cartStyles from "~/styles/cart.css";
 import storefrontStyles from "~/styles/storefront.css";

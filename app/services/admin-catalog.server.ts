@@ -6,7 +6,7 @@ import { centsToDecimal } from "~/lib/money";
 import { pagingQuerySchema, parseQuery } from "~/lib/paging-schema.server";
 import { canonicalImageReference } from "~/lib/public-url.server";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import type { Product } from "~/models/index.server";
 import { PRODUCT_ATTRIBUTES, toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";

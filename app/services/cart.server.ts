@@ -11,7 +11,7 @@ import {
 import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound } from "~/lib/errors.server";
 import { decimalToNumber } from "~/lib/money";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 
 /**
  * The cart's rules, for the pages (app/routes/shop.cart.tsx, the storefront's

@@ -6,7 +6,7 @@ import { getLogger } from "~/lib/logger.server";
 import { decimalToNumber } from "~/lib/money";
 import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/order-options";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,

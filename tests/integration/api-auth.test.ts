@@ -1,6 +1,6 @@
 import { createCookie } from "@remix-run/node";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { apiRoute } from "../../app/lib/api.server";
+import { apiRoute } from "../../app/web/api.server";
 import { getConfig, setConfig } from "../../app/lib/config.server";
 import { getDb } from "../../app/models/db.server";
 import { loader as unknownApiLoader, action as unknownApiAction } from "../../app/routes/api.$";

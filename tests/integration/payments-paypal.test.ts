@@ -1,6 +1,6 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runApiHandler } from "../../app/lib/api.server";
+import { runApiHandler } from "../../app/web/api.server";
 import { getConfig, parseConfig, setConfig } from "../../app/lib/config.server";
 import {
   getPaymentGateway,

@@ -5,7 +5,7 @@ import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { centsToNumber, toCents } from "~/lib/money";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import {
   getPaymentGateway,

@@ -5,7 +5,7 @@ import { getDb } from "~/models/db.server";
 import { conflict, notFound } from "~/lib/errors.server";
 import { toCents } from "~/lib/money";
 import { isPayableAgain } from "~/lib/order-options";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/gateway.server";
 import { ORDER_NOT_FOUND } from "../orders.server";

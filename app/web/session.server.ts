@@ -1,9 +1,10 @@
 import { createCookie, createCookieSessionStorage, createSessionStorage, redirect } from "@remix-run/node";
 import { Op, QueryTypes } from "sequelize";
 import type { SessionUser } from "~/services/users.server";
-import { getConfig } from "./config.server";
+import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/models/db.server";
-import { noteRequestUser, oncePerRequest } from "./request-scope.server";
+import { noteRequestUser, oncePerRequest } from "~/lib/request-scope.server";
+import { isUuid } from "~/lib/uuid";
 
 /**
  * Two cookies:
@@ -95,11 +96,6 @@ function sessionCookie() {
 function flashStorage() {
   holder.__shopFlashStorage ??= buildFlashStorage();
   return holder.__shopFlashStorage;
-}
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID_PATTERN.test(value);
 }
 
 async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null> {

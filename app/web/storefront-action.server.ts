@@ -4,9 +4,9 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { addToCart, CART_TEXT } from "~/services/cart.server";
 import { addReview } from "~/services/reviews.server";
 import { requireShopper } from "./auth.server";
-import { isAppError } from "./errors.server";
-import { parsePositiveInteger } from "./listing-params";
-import { REVIEW_TEXT, reviewSchema } from "./review-schema";
+import { isAppError } from "~/lib/errors.server";
+import { parsePositiveInteger } from "~/lib/listing-params";
+import { REVIEW_TEXT, reviewSchema } from "~/lib/review-schema";
 import { redirectWithFlash, type FlashMessage } from "./session.server";
 
 /**
