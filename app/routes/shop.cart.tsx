@@ -14,7 +14,8 @@ import { CART_ACTION_PATH, CART_TEXT, isCartIntent, type CartIntent } from "~/li
 import { isAppError } from "~/lib/errors.server";
 import { parsePositiveInteger } from "~/lib/listing-params";
 import { safeRedirect } from "~/web/request.server";
-import { redirectWithFlash, setFlash, type FlashMessage } from "~/web/session.server";
+import type { FlashMessage } from "~/lib/flash";
+import { redirectWithFlash, setFlash } from "~/web/session.server";
 import { addToCart, changeCartItemQuantity, removeCartItem } from "~/services/cart.server";
 
 /**

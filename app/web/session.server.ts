@@ -4,6 +4,7 @@ import type { SessionUser } from "~/services/users.server";
 import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/models/db.server";
 import { noteRequestUser, oncePerRequest } from "~/lib/request-scope.server";
+import type { FlashMessage } from "~/lib/flash";
 import { isUuid } from "~/lib/uuid";
 
 /**
@@ -150,15 +151,6 @@ export async function destroyUserSession(request: Request): Promise<string> {
   const storage = sessionStorage();
   const session = await storage.getSession(request.headers.get("Cookie"));
   return storage.destroySession(session);
-}
-
-export type FlashType = "success" | "error" | "info";
-export interface FlashMessage {
-  type: FlashType;
-  title?: string;
-  message: string;
-  /** A way on from the message, such as "View cart" after "Add to cart". */
-  link?: { href: string; label: string };
 }
 
 /** Returns the Set-Cookie value that carries `flash` to the next page. */
