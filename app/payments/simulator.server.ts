@@ -6,12 +6,14 @@ import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/models/db.server";
 import { getLogger } from "~/lib/logger.server";
 import {
-  assertCaptureAmount,
-  assertValidPaymentInput,
   InstrumentDeclinedError,
   PaymentNotApprovedError,
   PaymentOrderNotFoundError,
   PaymentProviderError,
+} from "./errors.server";
+import {
+  assertCaptureAmount,
+  assertValidPaymentInput,
   type CaptureInput,
   type CaptureResult,
   type CaptureStatus,

@@ -15,7 +15,7 @@ import { requireShopper } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
 import { formatPrice } from "~/lib/money";
 import { redirectWithFlash } from "~/web/session.server";
-import { getPaymentGateway } from "~/payments/gateway.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
 import { createOrderFromCart, getCheckoutSummary } from "~/services/checkout.server";
 import checkoutStyles from "~/styles/checkout.css";

@@ -17,7 +17,7 @@ import {
 import { useEffect, useRef } from "react";
 import { isAppError } from "~/lib/errors.server";
 import { requireShopper } from "~/web/auth.server";
-import { PaymentProviderUnavailableError } from "~/payments/gateway.server";
+import { PaymentProviderUnavailableError } from "~/payments/errors.server";
 import {
   captureOrderPayment,
   CHECKOUT_TEXT,

@@ -13,7 +13,7 @@ import { createLogger, setLogger } from "../../app/lib/logger.server";
 import { renderMetrics } from "../../app/lib/metrics.server";
 import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
 import { runInRequestScope } from "../../app/lib/request-scope.server";
-import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import {
   captureOrderPayment,
   createOrderFromCart,

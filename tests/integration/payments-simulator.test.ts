@@ -7,8 +7,8 @@ import {
   PaymentNotApprovedError,
   PaymentOrderNotFoundError,
   PaymentProviderError,
-  type CreatePaymentInput,
-} from "../../app/payments/gateway.server";
+} from "../../app/payments/errors.server";
+import type { CreatePaymentInput } from "../../app/payments/gateway.server";
 import {
   closeSimulatorPool,
   createSimulatorGateway,

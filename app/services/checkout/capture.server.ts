@@ -8,12 +8,12 @@ import { fieldErrorsOf } from "~/lib/schemas";
 import { isUuid } from "~/lib/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import {
-  getPaymentGateway,
   InstrumentDeclinedError,
   PaymentAmountMismatchError,
   PaymentNotApprovedError,
   PaymentOrderNotFoundError,
-} from "~/payments/gateway.server";
+} from "~/payments/errors.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { getOrderForUser, ORDER_NOT_FOUND, type OrderJson } from "../orders.server";
 import {
   applyProviderCapture,

@@ -5,7 +5,7 @@ import { getDb } from "~/models/db.server";
 import { badRequest, conflict } from "~/lib/errors.server";
 import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/money";
 import type { AddressSnapshot } from "~/models/index.server";
-import { getPaymentGateway } from "~/payments/gateway.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { getAddress, parseAddressInput } from "../addresses.server";
 import { getOrderForUser, type OrderJson } from "../orders.server";
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./shared.server";

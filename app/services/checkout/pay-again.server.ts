@@ -7,7 +7,7 @@ import { toCents } from "~/lib/money";
 import { isPayableAgain } from "~/lib/order-options";
 import { isUuid } from "~/lib/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
-import { getPaymentGateway } from "~/payments/gateway.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { ORDER_NOT_FOUND } from "../orders.server";
 
 /**
