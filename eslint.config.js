@@ -19,6 +19,7 @@ const FLOOR_NAMES = {
   "app/payments": "app/payments sit below the services",
   "app/services": "app/services sit below the web layer and the routes",
   "app/components": "app/components are presentational and shared by client and server",
+  "app/web": "app/web sits below the routes",
 };
 
 /** The folders each floor may not import (an app/ folder name, or "*.server" for server-only modules). */
@@ -28,6 +29,7 @@ const FORBIDDEN = {
   "app/payments": ["services", "web", "routes", "components"],
   "app/services": ["routes", "web", "components"],
   "app/components": ["routes", "*.server"],
+  "app/web": ["routes", "components"],
 };
 
 function floorRule(floor) {

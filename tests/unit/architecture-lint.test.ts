@@ -128,6 +128,16 @@ describe("the floors are enforced by lint", () => {
       "~/routes/shop.checkout",
       "app/payments sit below the services: it may not import app/routes",
     ],
+    [
+      "app/web/example.server.ts",
+      "~/routes/shop",
+      "app/web sits below the routes: it may not import app/routes",
+    ],
+    [
+      "app/web/openapi/example.server.ts",
+      "../../components/ShopHeader",
+      "app/web sits below the routes: it may not import app/components",
+    ],
   ])("%s may not import %s", async (file, specifier, message) => {
     const messages = await floorMessages(file, importing(specifier));
     expect(messages).toEqual([expect.stringContaining(`${message} (see ARCHITECTURE.md, layers)`)]);
