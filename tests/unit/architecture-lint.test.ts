@@ -18,8 +18,9 @@ beforeAll(() => {
 
 /** The no-restricted-imports messages for `source` placed at `file` (relative to the repo root). */
 async function floorMessages(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
-  return result.messages
+  const results = await eslint.lintText(source, { filePath: path.join(root, file) });
+  return results
+    .flatMap((result) => result.messages)
     .filter((message) => message.ruleId === "no-restricted-imports")
     .map((message) => message.message);
 }
