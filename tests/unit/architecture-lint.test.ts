@@ -19,8 +19,10 @@ beforeAll(() => {
 /** The no-restricted-imports messages for `source` placed at `file` (relative to the repo root). */
 async function floorMessages(file: string, source: string): Promise<string[]> {
   const results = await eslint.lintText(source, { filePath: path.join(root, file) });
-  return results
-    .flatMap((result) => result.messages)
+  const messages = results.flatMap((result) => result.messages);
+  // An ignored or unparsable file answers a message without a rule: every case must really be linted.
+  expect(messages.filter((message) => message.ruleId === null)).toEqual([]);
+  return messages
     .filter((message) => message.ruleId === "no-restricted-imports")
     .map((message) => message.message);
 }
