@@ -5,6 +5,52 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * The floors of ARCHITECTURE.md ("layers"): routes → web → services →
+ * models/payments → lib. A file may import its own floor and the floors below,
+ * never one above. Each folder gets one `no-restricted-imports` entry whose
+ * message names the floor; both import forms are matched: `~/services/…` and
+ * relative `../services/…`. Type-only imports count too (they are imports a
+ * reader follows). tests/unit/architecture-lint.test.ts proves every rule.
+ */
+const FLOOR_NAMES = {
+  "app/lib": "app/lib is the ground floor",
+  "app/models": "app/models sit below the services",
+  "app/payments": "app/payments sit below the services",
+  "app/services": "app/services sit below the web layer and the routes",
+  "app/components": "app/components are presentational and shared by client and server",
+  "app/web": "app/web sits below the routes",
+};
+
+/** The folders each floor may not import (an app/ folder name, or "*.server" for server-only modules). */
+const FORBIDDEN = {
+  "app/lib": ["web", "services", "models", "payments", "routes", "components"],
+  "app/models": ["services", "web", "routes", "payments", "components"],
+  "app/payments": ["services", "web", "routes", "components"],
+  "app/services": ["routes", "web", "components"],
+  "app/components": ["routes", "*.server"],
+  "app/web": ["routes", "components"],
+};
+
+function floorRule(floor) {
+  const patterns = FORBIDDEN[floor].map((target) =>
+    target === "*.server"
+      ? {
+          regex: "\\.server(\\.[jt]sx?)?$",
+          message: `${FLOOR_NAMES[floor]}: it may not import a *.server module, only what app/lib shares with the browser (see ARCHITECTURE.md, layers)`,
+        }
+      : {
+          // ~/services/x, ../services/x, ../../services/x (and the folder itself)
+          regex: `^(~/|(\\.\\./)+)${target}(/|$)`,
+          message: `${FLOOR_NAMES[floor]}: it may not import app/${target} (see ARCHITECTURE.md, layers)`,
+        },
+  );
+  return {
+    files: [`${floor}/**/*.{ts,tsx}`],
+    rules: { "no-restricted-imports": ["error", { patterns }] },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -43,5 +89,6 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  ...Object.keys(FORBIDDEN).map(floorRule),
   prettier,
 );

@@ -6,7 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getLogger } from "./lib/logger.server";
 import { NonceProvider } from "./lib/nonce";
-import "./lib/request.server";
+import "./web/request.server";
 
 const ABORT_DELAY = 5_000;
 

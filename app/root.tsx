@@ -16,7 +16,7 @@ import {
 import type { ReactNode } from "react";
 import { FlashToast } from "~/components/FlashToast";
 import { useNonce } from "~/lib/nonce";
-import { readFlash } from "~/lib/session.server";
+import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css";
 
 export const links: LinksFunction = () => [

@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as prettier from "prettier";
-import { closeDb, getDb, setDatabaseUrl } from "../app/lib/db.server";
-import { startEmbeddedPostgres } from "../app/lib/embedded-postgres.server";
+import { closeDb, getDb, setDatabaseUrl } from "../app/models/db.server";
+import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { hashPassword } from "../app/lib/password.server";
-import { createUserSession } from "../app/lib/session.server";
+import { createUserSession } from "../app/web/session.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedDemoCatalog } from "../db/seed/seed";
 

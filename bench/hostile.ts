@@ -4,8 +4,8 @@ import { Agent, request as httpRequest } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import * as prettier from "prettier";
-import { createDatabase } from "../app/lib/db.server";
-import { startEmbeddedPostgres } from "../app/lib/embedded-postgres.server";
+import { createDatabase } from "../app/models/db.server";
+import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
 

@@ -5,8 +5,8 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import * as prettier from "prettier";
-import { createDatabase } from "../app/lib/db.server";
-import { startEmbeddedPostgres } from "../app/lib/embedded-postgres.server";
+import { createDatabase } from "../app/models/db.server";
+import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
 

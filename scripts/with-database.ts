@@ -1,6 +1,6 @@
 import { ConfigError, getConfig, loadDotEnv } from "../app/lib/config.server";
-import { closeDb, getDb, setDatabaseUrl, type Database } from "../app/lib/db.server";
-import { startEmbeddedPostgres } from "../app/lib/embedded-postgres.server";
+import { closeDb, getDb, setDatabaseUrl, type Database } from "../app/models/db.server";
+import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 
 /**

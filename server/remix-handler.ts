@@ -21,7 +21,7 @@ import { capBody, refuseBody } from "./request-limits";
  * in one place for every route instead of in each loader and action:
  * - a page action given a body it cannot parse answers 415/400, never 500;
  * - a database outage answers 503 with Retry-After (the root ErrorBoundary
- *   renders the friendly page; the JSON API maps it in app/lib/api.server.ts);
+ *   renders the friendly page; the JSON API maps it in app/web/api.server.ts);
  * - a body cut at the cap answers 413;
  * - a page that has no action answers 405 with Allow;
  * - whatever a signed-in caller gets is `Cache-Control: private, no-store`.

@@ -8,7 +8,7 @@ import { ConformTextInput } from "./FormFields";
 /**
  * Account settings (issue 12): user name, password, other sessions. Three
  * plain forms that post an `intent` to the page's action
- * (app/lib/account-actions.server.ts), so they work without JavaScript;
+ * (app/web/account-actions.server.ts), so they work without JavaScript;
  * with it, conform checks the fields as they are typed, with the same schemas.
  */
 

@@ -38,7 +38,7 @@ import { ConfirmDisclosure } from "./ConfirmDisclosure";
  * and Delete, and the form "Add New Address" / "Edit Address". Every control
  * is a plain form or link: editing is the URL state ?editAddress=ID, and the
  * page's action hands the posts to handleAddressAction
- * (app/lib/address-actions.server.ts). With `selectable`, the cards are radio
+ * (app/web/address-actions.server.ts). With `selectable`, the cards are radio
  * inputs named `addressId` that belong to another form on the page (checkout).
  */
 

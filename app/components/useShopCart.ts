@@ -1,8 +1,14 @@
 import { useFetchers, useNavigation, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import { useCallback } from "react";
-import { CART_ACTION_PATH, cartTotalCents, type CartLineView, type CartView } from "~/lib/cart";
+import {
+  CART_ACTION_PATH,
+  cartTotalCents,
+  SHOP_LAYOUT_ROUTE_ID,
+  type CartLineView,
+  type CartView,
+  type ShopLayoutData,
+} from "~/lib/cart";
 import { parsePositiveInteger } from "~/lib/listing-params";
-import type { loader as shopLayoutLoader } from "~/routes/shop";
 
 /**
  * The shopper's cart as the page should show it right now: the shop layout
@@ -63,7 +69,7 @@ function applySubmission(
 
 /** The optimistic cart of the signed-in shopper (inside the /shop layout). */
 export function useShopCart(): ShopCart {
-  const layout = useRouteLoaderData<typeof shopLayoutLoader>("routes/shop");
+  const layout = useRouteLoaderData<ShopLayoutData>(SHOP_LAYOUT_ROUTE_ID);
   const cart = layout?.cart ?? EMPTY_CART;
   const fetchers = useFetchers();
   const navigation = useNavigation();

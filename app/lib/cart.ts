@@ -67,6 +67,15 @@ export interface CartView {
   items: CartLineView[];
 }
 
+/** The route id of the shop layout (app/routes/shop.tsx), whose loader every shop page shares. */
+export const SHOP_LAYOUT_ROUTE_ID = "routes/shop";
+
+/** What the shop layout loads for every shop page: the header's user and the cart the panel shows. */
+export interface ShopLayoutData {
+  user: { userName: string };
+  cart: CartView;
+}
+
 /** What the shopper pays for one unit: the sale price when above 0 (SPEC §9), in cents. */
 export function unitPriceCents(item: Pick<CartItemJson, "price" | "salePrice">): number {
   return toCents(item.salePrice > 0 ? item.salePrice : item.price);

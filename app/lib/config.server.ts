@@ -239,7 +239,7 @@ export interface AppConfig {
   trustProxy: boolean;
   logRequests: boolean;
   mail: MailConfig;
-  /** Accounts one client address may register per hour (app/lib/rate-limit.server.ts). */
+  /** Accounts one client address may register per hour (app/services/rate-limit.server.ts). */
   registerLimitPerHour: number;
   /** The database pool: at most `max` connections; a request waits `acquireTimeoutMs` for one, then 503. */
   databasePool: { max: number; acquireTimeoutMs: number };

@@ -1,5 +1,4 @@
 import client from "prom-client";
-import { poolStats, type PoolStats } from "./db.server";
 
 /**
  * The shop's Prometheus metrics (prom-client), served at /metrics when
@@ -20,7 +19,26 @@ interface ShopMetrics {
   rateLimitRefusals: client.Counter<"limit">;
 }
 
-const holder = globalThis as typeof globalThis & { __shopMetrics?: ShopMetrics };
+/** How the database connection pool is used right now. */
+export interface PoolStats {
+  size: number;
+  using: number;
+  waiting: number;
+  max: number;
+}
+
+const holder = globalThis as typeof globalThis & {
+  __shopMetrics?: ShopMetrics;
+  __shopPoolStats?: () => PoolStats | null;
+};
+
+/**
+ * The pool's owner (app/models/db.server.ts) hands its reader in, so that
+ * this ground-floor module imports no database; until then the gauges read 0.
+ */
+export function reportPoolStatsWith(source: () => PoolStats | null): void {
+  holder.__shopPoolStats = source;
+}
 
 function createMetrics(): ShopMetrics {
   const registry = new client.Registry();
@@ -31,7 +49,7 @@ function createMetrics(): ShopMetrics {
       help,
       registers: [registry],
       collect() {
-        const stats = poolStats();
+        const stats = holder.__shopPoolStats?.() ?? null;
         this.set(stats ? pick(stats) : 0);
       },
     });

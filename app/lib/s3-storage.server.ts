@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "./config.server";
 import { AppError } from "./errors.server";
-import { contentTypeOfKey, isStorageKey, UPLOADS_URL_PREFIX, type FileStorage } from "./storage.server";
+import { contentTypeOfKey, isStorageKey, UPLOADS_URL_PREFIX, type FileStorage } from "./file-storage.server";
 
 /**
  * Uploads in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, …), so

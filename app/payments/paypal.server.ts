@@ -14,8 +14,6 @@ import {
 } from "@paypal/paypal-server-sdk";
 import { centsToDecimal, toCents } from "~/lib/money";
 import {
-  assertCaptureAmount,
-  assertValidPaymentInput,
   InstrumentDeclinedError,
   PaymentAmountMismatchError,
   PaymentError,
@@ -23,6 +21,10 @@ import {
   PaymentOrderNotFoundError,
   PaymentProviderError,
   PaymentProviderUnavailableError,
+} from "./errors.server";
+import {
+  assertCaptureAmount,
+  assertValidPaymentInput,
   type CaptureInput,
   type CaptureResult,
   type CaptureStatus,

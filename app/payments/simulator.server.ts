@@ -3,15 +3,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import type { Sequelize } from "sequelize";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { getLogger } from "~/lib/logger.server";
 import {
-  assertCaptureAmount,
-  assertValidPaymentInput,
   InstrumentDeclinedError,
   PaymentNotApprovedError,
   PaymentOrderNotFoundError,
   PaymentProviderError,
+} from "./errors.server";
+import {
+  assertCaptureAmount,
+  assertValidPaymentInput,
   type CaptureInput,
   type CaptureResult,
   type CaptureStatus,

@@ -1,7 +1,8 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { homeOf, StatusShell } from "~/components/StatusShell";
-import { statusViewer, type StatusViewer } from "~/lib/status-viewer.server";
+import type { StatusViewer } from "~/lib/status-viewer";
+import { statusViewer } from "~/web/status-viewer.server";
 import cartStyles from "~/styles/cart.css";
 import storefrontStyles from "~/styles/storefront.css";
 

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { homePathFor } from "~/lib/auth.server";
-import { getSessionUser } from "~/lib/session.server";
+import { homePathFor } from "~/web/auth.server";
+import { getSessionUser } from "~/web/session.server";
 
 /** `/` sends everyone where they belong: sign-in, the admin panel or the shop. */
 export async function loader({ request }: LoaderFunctionArgs) {

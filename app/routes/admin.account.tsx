@@ -8,9 +8,9 @@ import {
 } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountSettings } from "~/components/AccountSettings";
-import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/lib/account-actions.server";
-import { requireAdmin } from "~/lib/auth.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/web/account-actions.server";
+import { requireAdmin } from "~/web/auth.server";
+import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css";
 
 /** The admin's own account: user name, password, other sessions (the shopper's Settings tab, same rules). */

@@ -11,9 +11,9 @@ import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { BANNER_DEFAULTS } from "~/components/Banner";
 import { ImageUpload } from "~/components/ImageUpload";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { badRequest, isAppError } from "~/lib/errors.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { redirectWithFlash } from "~/web/session.server";
 import {
   addFeature,
   deleteFeature,

@@ -10,9 +10,9 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
 import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/admin-schemas";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { redirectWithFlash } from "~/web/session.server";
 import { getOrderDetails, ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
 import urlDialogStyles from "~/styles/url-dialog.css";

@@ -11,12 +11,12 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { EMPTY_PRODUCT_FORM, ProductForm, type ProductFormValues } from "~/components/admin/ProductForm";
 import { UrlDialog } from "~/components/admin/UrlDialog";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
 import { CATEGORY_LABELS, type Category } from "~/lib/catalog-options";
 import { formatPrice } from "~/lib/money";
 import { productBadge } from "~/lib/product-display";
-import { redirectWithFlash } from "~/lib/session.server";
+import { redirectWithFlash } from "~/web/session.server";
 import {
   createProduct,
   deleteProduct,

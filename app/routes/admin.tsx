@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { AdminShell } from "~/components/admin/AdminShell";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 
 /**
  * The admin layout (the shell lives in AdminShell, which the 404 and 403

@@ -1,4 +1,4 @@
-import { apiError } from "~/lib/api.server";
+import { apiError } from "~/web/api.server";
 
 // Every /api path that no resource route claims: JSON 404 for any method.
 const notFound = ({ request }: { request: Request }) =>

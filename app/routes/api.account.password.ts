@@ -1,6 +1,6 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { requireApiUser } from "~/lib/auth.server";
-import { getSessionId } from "~/lib/session.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiUser } from "~/web/auth.server";
+import { getSessionId } from "~/web/session.server";
 import { ACCOUNT_TEXT, changePassword } from "~/services/account.server";
 
 /** Body: changePasswordRequestSchema (app/lib/account-api.server.ts). Keeps this session, ends the others. */

@@ -1,6 +1,6 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { requireApiUser } from "~/lib/auth.server";
-import { getSessionId } from "~/lib/session.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiUser } from "~/web/auth.server";
+import { getSessionId } from "~/web/session.server";
 import { ACCOUNT_TEXT, signOutOtherSessions } from "~/services/account.server";
 
 /** No body. Ends every session of the caller except this one. */

@@ -1,5 +1,5 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiUser } from "~/web/auth.server";
 import { ACCOUNT_TEXT, changeUserName } from "~/services/account.server";
 
 /** Body: changeUserNameRequestSchema (app/lib/account-api.server.ts). */

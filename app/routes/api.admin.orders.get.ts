@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/auth.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/services/admin-catalog.server";
 import { listOrders, ORDERS_PAGE_SIZE, parseStatusFilter } from "~/services/orders.server";
 

@@ -1,5 +1,5 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/auth.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
 import { ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
 
 // PUT { orderStatus } → the updated order and the spec's message.

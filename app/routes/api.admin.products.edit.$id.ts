@@ -1,5 +1,5 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/auth.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
 import { PRODUCT_UPDATED, updateProduct } from "~/services/admin-catalog.server";
 
 // PUT with the fields to change (the others keep their values).

@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/auth.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
 import { badRequest } from "~/lib/errors.server";
 import { publicImageUrl } from "~/lib/public-url.server";
 import { readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";

@@ -1,6 +1,6 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
+import { apiJson, apiRoute } from "~/web/api.server";
 import { unauthorized } from "~/lib/errors.server";
-import { getSessionUser } from "~/lib/session.server";
+import { getSessionUser } from "~/web/session.server";
 
 export const { loader, action } = apiRoute({
   GET: async ({ request }) => {

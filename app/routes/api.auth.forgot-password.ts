@@ -1,5 +1,5 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { clientKeyOf } from "~/lib/request.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { clientKeyOf } from "~/web/request.server";
 import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-reset.server";
 
 /** Body: forgotPasswordRequestSchema (app/lib/account-api.server.ts). The same 200 for any address. */

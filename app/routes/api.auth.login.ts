@@ -1,7 +1,7 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { authenticateLogin } from "~/lib/auth.server";
-import { clientKeyOf } from "~/lib/request.server";
-import { createUserSession } from "~/lib/session.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { authenticateLogin } from "~/web/auth.server";
+import { clientKeyOf } from "~/web/request.server";
+import { createUserSession } from "~/web/session.server";
 
 export const { loader, action } = apiRoute({
   POST: async ({ request, context }) => {

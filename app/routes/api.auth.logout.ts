@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { destroyUserSession } from "~/lib/session.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { destroyUserSession } from "~/web/session.server";
 
 export const { loader, action } = apiRoute({
   POST: async ({ request }) =>

@@ -1,7 +1,7 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { badRequest } from "~/lib/errors.server";
-import { consumeRegistration } from "~/lib/rate-limit.server";
-import { clientKeyOf } from "~/lib/request.server";
+import { consumeRegistration } from "~/services/rate-limit.server";
+import { clientKeyOf } from "~/web/request.server";
 import { fieldErrorsOf, registerSchema } from "~/lib/schemas";
 import { registerUser } from "~/services/users.server";
 

@@ -1,4 +1,4 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { PASSWORD_RESET_TEXT, resetPassword } from "~/services/password-reset.server";
 
 /** Body: resetPasswordRequestSchema (app/lib/account-api.server.ts). Ends every session of the account. */

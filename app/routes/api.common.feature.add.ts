@@ -1,5 +1,5 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { requireApiAdmin } from "~/lib/auth.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
 import { addFeature, FEATURE_ADDED } from "~/services/features.server";
 
 export const { loader, action } = apiRoute({

@@ -1,4 +1,4 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
+import { apiJson, apiRoute } from "~/web/api.server";
 import { listFeatures } from "~/services/features.server";
 
 // Public: the home page's banner images.

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/lib/api.server";
+import { apiRoute } from "~/web/api.server";
 import { renderApiDocs } from "~/web/openapi/docs-html.server";
 import { getOpenApiDocument } from "~/web/openapi/openapi.server";
 

@@ -1,4 +1,4 @@
-import { apiRoute } from "~/lib/api.server";
+import { apiRoute } from "~/web/api.server";
 import { getOpenApiDocument } from "~/web/openapi/openapi.server";
 
 /** GET /api/openapi.json: the OpenAPI 3.1 description of every /api route. */

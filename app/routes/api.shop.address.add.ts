@@ -1,5 +1,5 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { requireApiShopper } from "~/lib/auth.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
 import { ADDRESS_ADDED, addAddress } from "~/services/addresses.server";
 
 // POST { userId, address, city, pincode, phone, notes } → 201 and the new address.

@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { requireApiShopper } from "~/lib/auth.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
 import { listAddresses } from "~/services/addresses.server";
 
 // GET → the caller's addresses, oldest first.

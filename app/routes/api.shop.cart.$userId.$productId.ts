@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { requireApiShopper } from "~/lib/auth.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
 import { CART_TEXT, getCart, removeCartItem } from "~/services/cart.server";
 
 // DELETE → the cart without that product; 404 when the product is not in the cart.

@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { readCartItemBody } from "~/lib/cart-api.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { readCartItemBody } from "~/web/cart-api.server";
 import { addToCart, CART_TEXT, getCart } from "~/services/cart.server";
 
 // POST { userId, productId, quantity } → 200 and the whole cart. Always 200, whether the product was

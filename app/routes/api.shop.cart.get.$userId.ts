@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { requireApiShopper } from "~/lib/auth.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
 import { getCart } from "~/services/cart.server";
 
 // GET → the caller's cart with current catalogue prices (an empty cart, _id null, before the first add).

@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { readCartItemBody } from "~/lib/cart-api.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { readCartItemBody } from "~/web/cart-api.server";
 import { CART_TEXT, getCart, updateCartItem } from "~/services/cart.server";
 
 // PUT { userId, productId, quantity } → the cart with that quantity (1 up to the stock).

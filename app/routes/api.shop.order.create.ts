@@ -1,5 +1,5 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { requireApiShopper } from "~/lib/auth.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
 import { createOrderFromCart } from "~/services/checkout.server";
 import { readPaymentReturn } from "~/services/payment-return.server";
 

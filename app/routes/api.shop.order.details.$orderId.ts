@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { requireApiShopper } from "~/lib/auth.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
 import { getOrderForUser } from "~/services/orders.server";
 
 // GET → one of the caller's orders; anybody else's (or an unknown or malformed id) is 404.

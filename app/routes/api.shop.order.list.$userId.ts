@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { requireApiShopper } from "~/lib/auth.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
 import { listOrdersForUser } from "~/services/orders.server";
 
 // GET → the caller's orders, newest first (an empty list when there are none).

@@ -1,4 +1,4 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
+import { apiJson, apiRoute } from "~/web/api.server";
 import { notFound } from "~/lib/errors.server";
 import { getProduct } from "~/services/catalog.server";
 

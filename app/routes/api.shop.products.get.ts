@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { parseApiListingQuery } from "~/lib/catalog-api.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { parseApiListingQuery } from "~/web/catalog-api.server";
 import { listProducts } from "~/services/catalog.server";
 
 /**

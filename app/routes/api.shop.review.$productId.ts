@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { parseApiPaging } from "~/lib/catalog-api.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { parseApiPaging } from "~/web/catalog-api.server";
 import { notFound } from "~/lib/errors.server";
 import { listReviews } from "~/services/reviews.server";
 

@@ -1,8 +1,8 @@
-import { apiJson, apiRoute, readJsonObject } from "~/lib/api.server";
-import { requireApiShopper } from "~/lib/auth.server";
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
 import { unauthorized } from "~/lib/errors.server";
 import { REVIEW_TEXT } from "~/lib/review-schema";
-import { getSessionUser } from "~/lib/session.server";
+import { getSessionUser } from "~/web/session.server";
 import { addReview } from "~/services/reviews.server";
 
 /**

@@ -1,5 +1,5 @@
-import { apiJson, apiRoute } from "~/lib/api.server";
-import { parseApiPaging } from "~/lib/catalog-api.server";
+import { apiJson, apiRoute } from "~/web/api.server";
+import { parseApiPaging } from "~/web/catalog-api.server";
 import { parseSearchKeyword, searchProducts } from "~/services/catalog.server";
 
 /**

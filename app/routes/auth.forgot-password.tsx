@@ -12,9 +12,9 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { forgotPasswordSchema } from "~/lib/account-schemas";
-import { requireAnonymous } from "~/lib/auth.server";
+import { requireAnonymous } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
-import { clientKeyOf } from "~/lib/request.server";
+import { clientKeyOf } from "~/web/request.server";
 import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-reset.server";
 
 /**

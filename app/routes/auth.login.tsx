@@ -11,11 +11,11 @@ import {
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
-import { authenticateLogin, homePathFor, requireAnonymous } from "~/lib/auth.server";
+import { authenticateLogin, homePathFor, requireAnonymous } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
-import { clientKeyOf, safeRedirect } from "~/lib/request.server";
+import { clientKeyOf, safeRedirect } from "~/web/request.server";
 import { loginSchema } from "~/lib/schemas";
-import { createUserSession, setFlash } from "~/lib/session.server";
+import { createUserSession, setFlash } from "~/web/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

@@ -5,12 +5,12 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
-import { requireAnonymous } from "~/lib/auth.server";
+import { requireAnonymous } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
-import { consumeRegistration } from "~/lib/rate-limit.server";
-import { clientKeyOf, safeRedirect } from "~/lib/request.server";
+import { consumeRegistration } from "~/services/rate-limit.server";
+import { clientKeyOf, safeRedirect } from "~/web/request.server";
 import { registerSchema } from "~/lib/schemas";
-import { redirectWithFlash } from "~/lib/session.server";
+import { redirectWithFlash } from "~/web/session.server";
 import { registerUser } from "~/services/users.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -12,10 +12,10 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { resetPasswordFormSchema } from "~/lib/account-schemas";
-import { requireAnonymous } from "~/lib/auth.server";
+import { requireAnonymous } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
-import { clearResetToken, readResetToken, storeResetToken } from "~/lib/reset-token-cookie.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { clearResetToken, readResetToken, storeResetToken } from "~/web/reset-token-cookie.server";
+import { redirectWithFlash } from "~/web/session.server";
 import {
   isPasswordResetTokenValid,
   PASSWORD_RESET_TEXT,

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { requireAnonymous } from "~/lib/auth.server";
+import { requireAnonymous } from "~/web/auth.server";
 
 /** The split screen around sign-in and sign-up; only for visitors who are signed out. */
 export async function loader({ request }: LoaderFunctionArgs) {

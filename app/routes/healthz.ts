@@ -1,4 +1,4 @@
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { OUTAGE_RETRY_AFTER_SECONDS } from "~/lib/errors.server";
 
 /** 200 only when PostgreSQL answers: load balancers take the instance out otherwise. */

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { destroyUserSession, setFlash } from "~/lib/session.server";
+import { destroyUserSession, setFlash } from "~/web/session.server";
 
 /** Sign-out is a POST (a link could be prefetched or forged); GET just goes home. */
 export async function action({ request }: ActionFunctionArgs) {

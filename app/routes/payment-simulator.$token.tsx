@@ -7,10 +7,10 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
-import { requireShopper } from "~/lib/auth.server";
-import { getDb } from "~/lib/db.server";
+import { requireShopper } from "~/web/auth.server";
+import { getDb } from "~/models/db.server";
 import { centsToDecimal, formatPrice } from "~/lib/money";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import {
   answerSimulatedPayment,
   getSimulatedPayment,

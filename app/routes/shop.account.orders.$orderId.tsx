@@ -9,10 +9,10 @@ import {
 import { Form, useLoaderData } from "@remix-run/react";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
 import { isPayableAgain } from "~/lib/order-options";
-import { redirectWithFlash } from "~/lib/session.server";
+import { redirectWithFlash } from "~/web/session.server";
 import { cancelUnpaidOrder, PAY_AGAIN_TEXT, payOrderAgain } from "~/services/checkout/pay-again.server";
 import { getOrderForUser } from "~/services/orders.server";
 import urlDialogStyles from "~/styles/url-dialog.css";

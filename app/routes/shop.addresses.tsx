@@ -2,8 +2,8 @@ import { Stack, Text, Title } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AddressManager } from "~/components/AddressManager";
-import { handleAddressAction, loadAddressManager } from "~/lib/address-actions.server";
-import { requireShopper } from "~/lib/auth.server";
+import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
+import { requireShopper } from "~/web/auth.server";
 
 /** The shopper's addresses on a page of their own (the same manager shows on checkout and in the account). */
 

@@ -9,12 +9,13 @@ import { useActionData } from "@remix-run/react";
 import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { CART_ACTION_PATH, CART_TEXT, isCartIntent, type CartIntent } from "~/lib/cart";
 import { isAppError } from "~/lib/errors.server";
 import { parsePositiveInteger } from "~/lib/listing-params";
-import { safeRedirect } from "~/lib/request.server";
-import { redirectWithFlash, setFlash, type FlashMessage } from "~/lib/session.server";
+import { safeRedirect } from "~/web/request.server";
+import type { FlashMessage } from "~/lib/flash";
+import { redirectWithFlash, setFlash } from "~/web/session.server";
 import { addToCart, changeCartItemQuantity, removeCartItem } from "~/services/cart.server";
 
 /**

@@ -10,12 +10,12 @@ import { Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react
 import { useEffect } from "react";
 import { AddressManager } from "~/components/AddressManager";
 import { useHydrated } from "~/lib/use-hydrated";
-import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/lib/address-actions.server";
-import { requireShopper } from "~/lib/auth.server";
+import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
+import { requireShopper } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
 import { formatPrice } from "~/lib/money";
-import { redirectWithFlash } from "~/lib/session.server";
-import { getPaymentGateway } from "~/payments/gateway.server";
+import { redirectWithFlash } from "~/web/session.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
 import { createOrderFromCart, getCheckoutSummary } from "~/services/checkout.server";
 import checkoutStyles from "~/styles/checkout.css";

@@ -6,9 +6,9 @@ import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { BrandTiles, CategoryTiles } from "~/components/ShopTiles";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { toCardData } from "~/lib/product-display";
-import { storefrontAction } from "~/lib/storefront-action.server";
+import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listFeatureImages, listFeatureProducts } from "~/services/catalog.server";
 
 /** How many products "Feature Products" shows (the first ones in the default sort). */

@@ -13,11 +13,11 @@ import {
 import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
 import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/lib/listing-params";
 import { toCardData } from "~/lib/product-display";
-import { storefrontAction } from "~/lib/storefront-action.server";
+import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listProducts } from "~/services/catalog.server";
 
 /**

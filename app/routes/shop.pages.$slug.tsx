@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { findShopPage } from "~/lib/shop-pages";
 
 /** Shipping & returns, Privacy, Contact (issue 9 §8): plain server-rendered text from app/lib/shop-pages.ts. */

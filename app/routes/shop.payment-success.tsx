@@ -1,7 +1,7 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { formatPrice } from "~/lib/money";
 import { shortOrderNumber } from "~/lib/order-options";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";

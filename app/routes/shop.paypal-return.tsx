@@ -16,8 +16,8 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { isAppError } from "~/lib/errors.server";
-import { requireShopper } from "~/lib/auth.server";
-import { PaymentProviderUnavailableError } from "~/payments/gateway.server";
+import { requireShopper } from "~/web/auth.server";
+import { PaymentProviderUnavailableError } from "~/payments/errors.server";
 import {
   captureOrderPayment,
   CHECKOUT_TEXT,

@@ -3,13 +3,13 @@ import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix
 import { FlashToast } from "~/components/FlashToast";
 import { ProductDetails } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
 import { getConfig } from "~/lib/config.server";
 import { centsToDecimal, toCents } from "~/lib/money";
 import { useNonce } from "~/lib/nonce";
 import { payablePrice } from "~/lib/product-display";
-import { storefrontAction } from "~/lib/storefront-action.server";
+import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, type ProductDetails as Details } from "~/services/catalog.server";
 
 /** schema.org Product data for search engines: price, availability and rating. */

@@ -6,10 +6,10 @@ import { Pagination } from "~/components/ListingControls";
 import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { MAX_PAGE, PAGE_SIZE, parsePositiveInteger } from "~/lib/listing-params";
 import { toCardData } from "~/lib/product-display";
-import { storefrontAction } from "~/lib/storefront-action.server";
+import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, MAX_KEYWORD_LENGTH, searchProducts } from "~/services/catalog.server";
 
 /** SPEC §5/§9: with JavaScript, a search starts 1000 ms after typing stops, once the trimmed keyword is longer than 3 characters. */

@@ -4,8 +4,9 @@ import { CartDrawerProvider } from "~/components/CartDrawer";
 import { ShopFooter } from "~/components/ShopFooter";
 import { ShopHeader } from "~/components/ShopHeader";
 import { useShopCart } from "~/components/useShopCart";
-import { requireShopper } from "~/lib/auth.server";
+import { requireShopper } from "~/web/auth.server";
 import { getCartView } from "~/services/cart.server";
+import type { ShopLayoutData } from "~/lib/cart";
 import cartStyles from "~/styles/cart.css";
 import storefrontStyles from "~/styles/storefront.css";
 
@@ -21,7 +22,7 @@ export const links: LinksFunction = () => [
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
-  return json({ user: { userName: user.userName }, cart: await getCartView(user.id) });
+  return json<ShopLayoutData>({ user: { userName: user.userName }, cart: await getCartView(user.id) });
 }
 
 export default function ShopLayout() {

@@ -1,8 +1,8 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { StatusShell } from "~/components/StatusShell";
-import { homePathFor, requireUser } from "~/lib/auth.server";
-import { statusViewer } from "~/lib/status-viewer.server";
+import { homePathFor, requireUser } from "~/web/auth.server";
+import { statusViewer } from "~/web/status-viewer.server";
 import cartStyles from "~/styles/cart.css";
 import storefrontStyles from "~/styles/storefront.css";
 

@@ -4,9 +4,9 @@ import {
   assertPasswordChangeAllowed,
   clearWrongCurrentPasswords,
   recordWrongCurrentPassword,
-} from "~/lib/account-limits.server";
+} from "~/services/account-limits.server";
 import { changePasswordRequestSchema, changeUserNameRequestSchema } from "~/lib/account-api.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { fieldErrorsOf } from "~/lib/schemas";

@@ -5,10 +5,10 @@ import {
   MAX_ADDRESSES_MESSAGE,
   type AddressInput,
 } from "~/lib/address-schema";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound, unauthorized } from "~/lib/errors.server";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 
 /**
  * A shopper's delivery addresses (SPEC §2 Address manager, §5, §9; API.md

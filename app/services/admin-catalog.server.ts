@@ -1,12 +1,12 @@
 import { Op, type WhereOptions } from "sequelize";
 import { productInputSchema, type ProductInput } from "~/lib/admin-schemas";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { centsToDecimal } from "~/lib/money";
 import { pagingQuerySchema, parseQuery } from "~/lib/paging-schema.server";
 import { canonicalImageReference } from "~/lib/public-url.server";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import type { Product } from "~/models/index.server";
 import { PRODUCT_ATTRIBUTES, toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";

@@ -8,10 +8,10 @@ import {
   type CartLineView,
   type CartView,
 } from "~/lib/cart";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound } from "~/lib/errors.server";
 import { decimalToNumber } from "~/lib/money";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 
 /**
  * The cart's rules, for the pages (app/routes/shop.cart.tsx, the storefront's

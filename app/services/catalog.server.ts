@@ -1,9 +1,9 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { z } from "zod";
 import type { Brand, Category, SortOption } from "~/lib/catalog-options";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest } from "~/lib/errors.server";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import { toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
 import { listFeatures, type FeatureJson } from "./features.server";
 import type { ReviewJson } from "./reviews.server";

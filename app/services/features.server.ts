@@ -1,10 +1,10 @@
 import { featureInputSchema } from "~/lib/admin-schemas";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { canonicalImageReference } from "~/lib/public-url.server";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
 
 /** The home page's feature images (banners): list, add (an uploaded image), delete. */

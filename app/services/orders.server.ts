@@ -1,12 +1,12 @@
 import { QueryTypes } from "sequelize";
 import { orderStatusSchema } from "~/lib/admin-schemas";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { AppError, badRequest, conflict, notFound } from "~/lib/errors.server";
 import { getLogger } from "~/lib/logger.server";
 import { decimalToNumber } from "~/lib/money";
 import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/order-options";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,

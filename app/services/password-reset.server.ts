@@ -1,13 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
-import { consumePasswordResetRequest } from "~/lib/account-limits.server";
+import { consumePasswordResetRequest } from "~/services/account-limits.server";
 import { resetPasswordRequestSchema } from "~/lib/account-api.server";
 import { forgotPasswordSchema } from "~/lib/account-schemas";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest } from "~/lib/errors.server";
 import { hashPassword } from "~/lib/password.server";
-import { RESET_TOKEN_MINUTES } from "~/lib/reset-token-cookie.server";
 import { fieldErrorsOf } from "~/lib/schemas";
 import { enqueueMail } from "./mail/outbox.server";
 import { passwordChangedMail, passwordResetMail } from "./mail/templates.server";
@@ -19,7 +18,8 @@ import { passwordChangedMail, passwordResetMail } from "./mail/templates.server"
  * and the limits count unknown addresses too, so nothing tells them apart.
  */
 
-export { RESET_TOKEN_MINUTES };
+/** How long a password reset link (its token) is valid; the reset cookie lives no longer. */
+export const RESET_TOKEN_MINUTES = 30;
 export const RESET_PATH = "/auth/reset-password";
 
 export const PASSWORD_RESET_TEXT = {

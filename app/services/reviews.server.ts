@@ -1,9 +1,9 @@
 import { QueryTypes } from "sequelize";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from "~/lib/errors.server";
 import { REVIEW_TEXT, reviewSchema } from "~/lib/review-schema";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 
 /**
  * Star reviews (SPEC §5, API.md Reviews): only a shopper with a paid order

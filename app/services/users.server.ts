@@ -1,4 +1,4 @@
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { conflict, isUniqueViolation } from "~/lib/errors.server";
 import { getDummyPasswordHash, hashPassword, verifyPassword } from "~/lib/password.server";
 import type { RegisterInput } from "~/lib/schemas";

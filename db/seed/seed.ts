@@ -1,4 +1,4 @@
-import type { Database } from "../../app/lib/db.server";
+import type { Database } from "../../app/models/db.server";
 import { hashPassword } from "../../app/lib/password.server";
 import { DEMO_FEATURES, DEMO_PRODUCTS, generatedProducts, type DemoProduct } from "./catalog";
 

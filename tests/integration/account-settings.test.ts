@@ -1,8 +1,8 @@
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ACCOUNT_LIMITS } from "../../app/lib/account-limits.server";
+import { ACCOUNT_LIMITS } from "../../app/services/account-limits.server";
 import { ACCOUNT_INTENTS } from "../../app/lib/account-schemas";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { action as adminAccountAction, loader as adminAccountLoader } from "../../app/routes/admin.account";
 import { action as apiPassword } from "../../app/routes/api.account.password";
 import { action as apiSignOutOthers } from "../../app/routes/api.account.sign-out-others";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { MAX_ADDRESSES_MESSAGE } from "../../app/lib/address-schema";
 import { action as addApi } from "../../app/routes/api.shop.address.add";
 import { action as deleteApi } from "../../app/routes/api.shop.address.delete.$userId.$addressId";

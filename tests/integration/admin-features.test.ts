@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { action as dashboardAction, loader as dashboardLoader } from "../../app/routes/admin.dashboard";
 import { action as addApi } from "../../app/routes/api.common.feature.add";
 import { action as deleteApi } from "../../app/routes/api.common.feature.delete.$id";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { action as detailsAction, loader as detailsLoader } from "../../app/routes/admin.orders.$orderId";
 import { loader as ordersPageLoader } from "../../app/routes/admin.orders";
 import { loader as detailsApi } from "../../app/routes/api.admin.orders.details.$id";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
-import { getDb, setQueryListener } from "../../app/lib/db.server";
+import { getDb, setQueryListener } from "../../app/models/db.server";
 import {
   action as adminProductsAction,
   loader as adminProductsLoader,

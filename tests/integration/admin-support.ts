@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { expect } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { createTestUser } from "../support/database";
 import { assertMatchesContract } from "../support/contract";
 import { BASE_URL, sessionCookieFor } from "../support/requests";

@@ -1,8 +1,8 @@
 import { createCookie } from "@remix-run/node";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { apiRoute } from "../../app/lib/api.server";
+import { apiRoute } from "../../app/web/api.server";
 import { getConfig, setConfig } from "../../app/lib/config.server";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { loader as unknownApiLoader, action as unknownApiAction } from "../../app/routes/api.$";
 import { loader as checkAuth } from "../../app/routes/api.auth.check-auth";
 import { action as login, loader as loginLoader } from "../../app/routes/api.auth.login";

@@ -1,8 +1,8 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getConfig, setConfig, type AppConfig } from "../../app/lib/config.server";
-import { getDb } from "../../app/lib/db.server";
-import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { getDb } from "../../app/models/db.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { createPayPalGateway } from "../../app/payments/paypal.server";
 import { answerSimulatedPayment } from "../../app/payments/simulator.server";
 import { loader as bridge } from "../../app/routes/checkout-return";

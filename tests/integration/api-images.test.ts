@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { canonicalImageReference, publicImageUrl } from "../../app/lib/public-url.server";
 import { createLocalStorage, getStorage, setStorage, type FileStorage } from "../../app/lib/storage.server";
 import { loader as adminOrdersApi } from "../../app/routes/api.admin.orders.get";

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { isAppError } from "../../app/lib/errors.server";
-import { readFlash } from "../../app/lib/session.server";
+import { readFlash } from "../../app/web/session.server";
 import { action as homeAction } from "../../app/routes/shop.home";
 import { action as listingAction } from "../../app/routes/shop.listing";
 import { action as searchAction } from "../../app/routes/shop.search";

@@ -1,7 +1,7 @@
 import { QueryTypes } from "sequelize";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { isAppError } from "../../app/lib/errors.server";
-import { readFlash } from "../../app/lib/session.server";
+import { readFlash } from "../../app/web/session.server";
 import { createTestUser } from "../support/database";
 import { buildRequest, cookieFrom, sessionCookieFor } from "../support/requests";
 

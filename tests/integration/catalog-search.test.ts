@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { loader as searchApi } from "../../app/routes/api.shop.search.$keyword";
 import { prefixQuery, searchProducts, searchWords } from "../../app/services/catalog.server";
 import { resetDatabase } from "../support/database";

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
-import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { getDb } from "../../app/models/db.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { captureOrderPayment, CheckoutError } from "../../app/services/checkout.server";
 import { resetDatabase } from "../support/database";
 import {

@@ -1,11 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
-import { getDb } from "../../app/lib/db.server";
-import {
-  PaymentProviderUnavailableError,
-  setPaymentGateway,
-  type PaymentGateway,
-} from "../../app/payments/gateway.server";
+import { getDb } from "../../app/models/db.server";
+import { PaymentProviderUnavailableError } from "../../app/payments/errors.server";
+import type { PaymentGateway } from "../../app/payments/gateway.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { createSimulatorGateway, getSimulatedPayment } from "../../app/payments/simulator.server";
 import { CHECKOUT_TEXT, createOrderFromCart, getCheckoutSummary } from "../../app/services/checkout.server";
 import { resetDatabase } from "../support/database";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getConfig, parseConfig, setConfig } from "../../app/lib/config.server";
-import { closeDb, getDb } from "../../app/lib/db.server";
-import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { closeDb, getDb } from "../../app/models/db.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { closeSimulatorPool } from "../../app/payments/simulator.server";
 import { action as createApi } from "../../app/routes/api.shop.order.create";
 import { loader as productApi } from "../../app/routes/api.shop.products.get.$id";

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
-import { getDb } from "../../app/lib/db.server";
-import { PaymentProviderUnavailableError, setPaymentGateway } from "../../app/payments/gateway.server";
+import { getDb } from "../../app/models/db.server";
+import { PaymentProviderUnavailableError } from "../../app/payments/errors.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { createSimulatorGateway } from "../../app/payments/simulator.server";
 import { loader as accountOrderLoader } from "../../app/routes/shop.account.orders.$orderId";
 import { action as accountAction, loader as accountLoader } from "../../app/routes/shop.account";

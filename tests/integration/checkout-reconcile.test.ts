@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
-import { setPaymentGateway, type PaymentGateway } from "../../app/payments/gateway.server";
+import { getDb } from "../../app/models/db.server";
+import type { PaymentGateway } from "../../app/payments/gateway.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { createSimulatorGateway } from "../../app/payments/simulator.server";
 import {
   captureOrderPayment,

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getConfig, setConfig, type AppConfig } from "../../app/lib/config.server";
-import { closeDb, getDb } from "../../app/lib/db.server";
-import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { closeDb, getDb } from "../../app/models/db.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { closeSimulatorPool } from "../../app/payments/simulator.server";
 import { captureOrderPayment } from "../../app/services/checkout.server";
 import { resetDatabase } from "../support/database";

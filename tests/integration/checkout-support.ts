@@ -1,4 +1,4 @@
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { answerSimulatedPayment } from "../../app/payments/simulator.server";
 import { addAddress, type AddressJson } from "../../app/services/addresses.server";
 import { createOrderFromCart, type CreatedOrder } from "../../app/services/checkout.server";

@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { ConnectionAcquireTimeoutError, ConnectionRefusedError } from "sequelize";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closeDb, getDb, setDatabaseUrl } from "../../app/lib/db.server";
+import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from "../../app/lib/errors.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { send, startTestServer } from "../support/http-app";

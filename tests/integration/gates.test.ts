@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
-import { getSessionUser, readFlash } from "../../app/lib/session.server";
+import { getDb } from "../../app/models/db.server";
+import { getSessionUser, readFlash } from "../../app/web/session.server";
 import * as index from "../../app/routes/_index";
 import * as adminIndex from "../../app/routes/admin._index";
 import * as adminDashboard from "../../app/routes/admin.dashboard";

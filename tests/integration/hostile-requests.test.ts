@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { BODY_LIMIT_BYTES, UPLOAD_BODY_LIMIT_BYTES } from "../../server/request-limits";
 import { createTestUser, resetDatabase } from "../support/database";
 import { bytes, send, startTestServer } from "../support/http-app";

@@ -3,8 +3,8 @@ import path from "node:path";
 import { QueryTypes } from "sequelize";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { parseConfig } from "../../app/lib/config.server";
-import { createDatabase, getDb } from "../../app/lib/db.server";
-import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { createDatabase, getDb } from "../../app/models/db.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { captureOrderPayment } from "../../app/services/checkout.server";
 import { enqueueMail, type OutgoingMail } from "../../app/services/mail/outbox.server";
 import {

@@ -1,6 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { afterAll, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { createMigrator, migrateToLatest } from "../../db/migrator";
 import { migrations } from "../../db/migrations/index";
 

@@ -1,8 +1,8 @@
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closeDb, getDb, setDatabaseUrl } from "../../app/lib/db.server";
-import { dropDatabase, ensureDatabaseExists } from "../../app/lib/embedded-postgres.server";
-import { LOGIN_LIMITS } from "../../app/lib/rate-limit.server";
+import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
+import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
+import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
 import { migrations } from "../../db/migrations/index";
 import {
   ensureFreshBuild,

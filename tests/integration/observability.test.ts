@@ -6,21 +6,21 @@ import { Writable } from "node:stream";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleError } from "../../app/entry.server";
-import { runApiHandler } from "../../app/lib/api.server";
-import { authenticateLogin } from "../../app/lib/auth.server";
+import { runApiHandler } from "../../app/web/api.server";
+import { authenticateLogin } from "../../app/web/auth.server";
 import { parseConfig } from "../../app/lib/config.server";
 import { createLogger, setLogger } from "../../app/lib/logger.server";
 import { renderMetrics } from "../../app/lib/metrics.server";
-import { LOGIN_LIMITS } from "../../app/lib/rate-limit.server";
+import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
 import { runInRequestScope } from "../../app/lib/request-scope.server";
-import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import {
   captureOrderPayment,
   createOrderFromCart,
   reconcilePayments,
 } from "../../app/services/checkout.server";
 import { createApp } from "../../server/app";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { createOrderRow } from "./admin-support";
 import { createRoutePatternMatcher, requestIdOf, UNMATCHED_ROUTE } from "../../server/observability";
 import { createTestUser, resetDatabase } from "../support/database";
@@ -348,7 +348,7 @@ describe("counters at the points where things happen", () => {
   });
 
   it("reports the database pool: open connections, in use, waiting", async () => {
-    const { getDb } = await import("../../app/lib/db.server");
+    const { getDb } = await import("../../app/models/db.server");
     await getDb().sequelize.query("SELECT 1");
     expect(await sample("shop_db_pool_size")).toBeGreaterThanOrEqual(1);
     expect(await sample("shop_db_pool_max")).toBeGreaterThanOrEqual(1);

@@ -1,10 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
-import {
-  PaymentProviderUnavailableError,
-  setPaymentGateway,
-  type PaymentGateway,
-} from "../../app/payments/gateway.server";
+import { getDb } from "../../app/models/db.server";
+import { PaymentProviderUnavailableError } from "../../app/payments/errors.server";
+import type { PaymentGateway } from "../../app/payments/gateway.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { createSimulatorGateway } from "../../app/payments/simulator.server";
 import { action as detailsAction } from "../../app/routes/admin.orders.$orderId";
 import { action as updateApi } from "../../app/routes/api.admin.orders.update.$id";

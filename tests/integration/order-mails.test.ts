@@ -1,7 +1,7 @@
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
-import { setPaymentGateway } from "../../app/payments/gateway.server";
+import { getDb } from "../../app/models/db.server";
+import { setPaymentGateway } from "../../app/payments/index.server";
 import { createSimulatorGateway } from "../../app/payments/simulator.server";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { escapeHtml } from "../../app/services/mail/templates.server";

@@ -1,19 +1,17 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runApiHandler } from "../../app/lib/api.server";
+import { runApiHandler } from "../../app/web/api.server";
 import { getConfig, parseConfig, setConfig } from "../../app/lib/config.server";
 import {
-  getPaymentGateway,
   InstrumentDeclinedError,
   PaymentAmountMismatchError,
   PaymentNotApprovedError,
   PaymentOrderNotFoundError,
   PaymentProviderError,
   PaymentProviderUnavailableError,
-  setPaymentGateway,
-  type CreatePaymentInput,
-  type PaymentGateway,
-} from "../../app/payments/gateway.server";
+} from "../../app/payments/errors.server";
+import type { CreatePaymentInput, PaymentGateway } from "../../app/payments/gateway.server";
+import { getPaymentGateway, setPaymentGateway } from "../../app/payments/index.server";
 import { createPayPalGateway } from "../../app/payments/paypal.server";
 import { createPayPalMock, MOCK_ACCESS_TOKEN, MOCK_PAYER_ID, PAYPAL_WEB } from "../mocks/paypal";
 

@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
-import { closeDb, getDb } from "../../app/lib/db.server";
+import { closeDb, getDb } from "../../app/models/db.server";
 import {
   InstrumentDeclinedError,
   PaymentAmountMismatchError,
   PaymentNotApprovedError,
   PaymentOrderNotFoundError,
   PaymentProviderError,
-  type CreatePaymentInput,
-} from "../../app/payments/gateway.server";
+} from "../../app/payments/errors.server";
+import type { CreatePaymentInput } from "../../app/payments/gateway.server";
 import {
   closeSimulatorPool,
   createSimulatorGateway,

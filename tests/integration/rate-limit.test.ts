@@ -1,7 +1,7 @@
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
-import { LOGIN_LIMITS } from "../../app/lib/rate-limit.server";
+import { getDb } from "../../app/models/db.server";
+import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
 import { action as apiLogin } from "../../app/routes/api.auth.login";
 import { action as formLogin } from "../../app/routes/auth.login";
 import { createTestUser, resetDatabase } from "../support/database";

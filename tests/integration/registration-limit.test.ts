@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
-import { getDb } from "../../app/lib/db.server";
-import { REGISTER_LIMIT_DURATION } from "../../app/lib/rate-limit.server";
+import { getDb } from "../../app/models/db.server";
+import { REGISTER_LIMIT_DURATION } from "../../app/services/rate-limit.server";
 import { action as apiRegister } from "../../app/routes/api.auth.register";
 import { action as formRegister } from "../../app/routes/auth.register";
 import { resetDatabase } from "../support/database";

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { setQueryListener } from "../../app/lib/db.server";
+import { setQueryListener } from "../../app/models/db.server";
 import { oncePerRequest, runInRequestScope } from "../../app/lib/request-scope.server";
-import { getSessionUser } from "../../app/lib/session.server";
+import { getSessionUser } from "../../app/web/session.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { buildRequest, sessionCookieFor } from "../support/requests";
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { isAppError } from "../../app/lib/errors.server";
-import { readFlash } from "../../app/lib/session.server";
+import { readFlash } from "../../app/web/session.server";
 import { action as reviewAddApi, loader as reviewAddGet } from "../../app/routes/api.shop.review.add";
 import { loader as reviewListApi } from "../../app/routes/api.shop.review.$productId";
 import { action as productPageAction } from "../../app/routes/shop.product.$id";

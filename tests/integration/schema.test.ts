@@ -1,6 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { createTestUser, resetDatabase } from "../support/database";
 
 /** PostgreSQL error codes (SQLSTATE). */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { BRANDS, CATEGORIES } from "../../app/models/index.server";
 import { createOrPromoteAdmin, verifyLogin } from "../../app/services/users.server";
 import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../../db/seed/seed";

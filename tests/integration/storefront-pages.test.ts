@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { loader as rootLoader } from "../../app/root";
 import { loader as robotsLoader } from "../../app/routes/robots[.]txt";
 import { loader as homeLoader } from "../../app/routes/shop.home";

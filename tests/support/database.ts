@@ -1,4 +1,4 @@
-import { getDb } from "../../app/lib/db.server";
+import { getDb } from "../../app/models/db.server";
 import { hashPassword } from "../../app/lib/password.server";
 import type { Role } from "../../app/models/index.server";
 

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { createDatabase } from "../../app/lib/db.server";
+import { createDatabase } from "../../app/models/db.server";
 import {
   dropDatabase,
   ensureDatabaseExists,
   startEmbeddedPostgres,
-} from "../../app/lib/embedded-postgres.server";
+} from "../../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../../db/migrator";
 
 /**

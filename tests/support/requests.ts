@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
-import { createUserSession } from "../../app/lib/session.server";
+import { createUserSession } from "../../app/web/session.server";
 import { assertMatchesContract } from "./contract";
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, inject } from "vitest";
-import { closeDb, setDatabaseUrl } from "../../app/lib/db.server";
+import { closeDb, setDatabaseUrl } from "../../app/models/db.server";
 
 // Every test file talks to the run's own database (see global-database.ts).
 process.env.SESSION_SECRET ??= "test-session-secret-0123456789abcdef";

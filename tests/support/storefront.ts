@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getDb, setQueryListener } from "../../app/lib/db.server";
+import { getDb, setQueryListener } from "../../app/models/db.server";
 import type { Brand, Category } from "../../app/lib/catalog-options";
 import { generatedProducts } from "../../db/seed/catalog";
 import { buildRequest } from "./requests";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirect } from "../../app/lib/request.server";
+import { safeRedirect } from "../../app/web/request.server";
 
 describe("safeRedirect", () => {
   it.each([

@@ -1,19 +1,19 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { QueryTypes } from "sequelize";
 import { z } from "zod";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/errors.server";
 import { centsToNumber, toCents } from "~/lib/money";
 import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import {
-  getPaymentGateway,
   InstrumentDeclinedError,
   PaymentAmountMismatchError,
   PaymentNotApprovedError,
   PaymentOrderNotFoundError,
-} from "~/payments/gateway.server";
+} from "~/payments/errors.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { getOrderForUser, ORDER_NOT_FOUND, type OrderJson } from "../orders.server";
 import {
   applyProviderCapture,

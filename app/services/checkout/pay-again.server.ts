@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { conflict, notFound } from "~/lib/errors.server";
 import { toCents } from "~/lib/money";
 import { isPayableAgain } from "~/lib/order-options";
-import { isUuid } from "~/lib/session.server";
+import { isUuid } from "~/lib/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
-import { getPaymentGateway } from "~/payments/gateway.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { ORDER_NOT_FOUND } from "../orders.server";
 
 /**

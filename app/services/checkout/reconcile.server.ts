@@ -1,9 +1,11 @@
 import { QueryTypes } from "sequelize";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { toCents } from "~/lib/money";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
-import { getPaymentGateway, PaymentOrderNotFoundError, type ProviderOrder } from "~/payments/gateway.server";
+import { PaymentOrderNotFoundError } from "~/payments/errors.server";
+import type { ProviderOrder } from "~/payments/gateway.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { finishRefund } from "./refund.server";
 import { confirmCapture, releaseReservation, settleFromProvider, type Settlement } from "./settle.server";
 import { lockConflictAsAppError, readOrderState, updateOrder } from "./shared.server";

@@ -1,7 +1,8 @@
 import type { Transaction } from "sequelize";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { toCents } from "~/lib/money";
-import { getPaymentGateway, PaymentProviderError } from "~/payments/gateway.server";
+import { PaymentProviderError } from "~/payments/errors.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { readOrderState, updateOrder } from "./shared.server";
 import { getLogger } from "~/lib/logger.server";
 import { recordCheckoutOutcome } from "~/lib/metrics.server";

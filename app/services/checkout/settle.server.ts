@@ -1,7 +1,8 @@
 import { QueryTypes } from "sequelize";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { toCents } from "~/lib/money";
-import { getPaymentGateway, type CaptureStatus } from "~/payments/gateway.server";
+import type { CaptureStatus } from "~/payments/gateway.server";
+import { getPaymentGateway } from "~/payments/index.server";
 import { finishRefund, markRefundDue } from "./refund.server";
 import {
   CHECKOUT_TEXT,

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from "sequelize";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import { AppError, conflict } from "~/lib/errors.server";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
 import { enqueueMail, type MailKind } from "./outbox.server";
 import { orderMailFor, type OrderMailData, type OrderMailEvent } from "./templates.server";

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from "sequelize";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 
 /**
  * The transactional outbox (migration 0007). Code that causes a mail calls

@@ -4,7 +4,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Sequelize } from "sequelize";
 import type { MailConfig } from "~/lib/config.server";
-import { getDb } from "~/lib/db.server";
+import { getDb } from "~/models/db.server";
 import {
   claimDueMails,
   markMailFailed,

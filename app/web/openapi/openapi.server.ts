@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getConfig } from "~/lib/config.server";
-import { API_OPERATIONS, type Access, type ApiOperation } from "./operations.server";
+import type { Access, ApiOperation } from "./operation.server";
+import { API_OPERATIONS } from "./operations.server";
 import { errorSchema } from "./schemas.server";
 
 /**

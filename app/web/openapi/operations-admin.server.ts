@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/admin-schemas";
-import type { ApiOperation } from "./operations.server";
+import type { ApiOperation } from "./operation.server";
 import {
   adminOrderQuerySchema,
   adminProductQuerySchema,

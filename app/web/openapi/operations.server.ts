@@ -7,6 +7,7 @@ import {
 } from "~/lib/account-api.server";
 import { loginSchema, registerSchema } from "~/lib/schemas";
 import { searchKeywordSchema } from "~/services/catalog.server";
+import type { ApiOperation } from "./operation.server";
 import { ADMIN_OPERATIONS } from "./operations-admin.server";
 import {
   addressBodySchema,
@@ -33,33 +34,6 @@ import {
  * into the OpenAPI document; a test checks that every `app/routes/api.*`
  * file has its operations here and nothing here lacks a route.
  */
-
-export type Access = "public" | "signed-in" | "shopper" | "admin";
-export type HttpMethod = "get" | "post" | "put" | "delete";
-
-export interface ApiOperation {
-  method: HttpMethod;
-  /** An OpenAPI path template: `/api/shop/cart/get/{userId}`. */
-  path: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  access: Access;
-  /** Path parameters that the route validates with a schema (the others are ids: strings). */
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  /** multipart/form-data for the upload; JSON otherwise. */
-  multipart?: boolean;
-  /** Success answers (2xx), each with its JSON body. */
-  success: Record<number, { description: string; schema: z.ZodType }>;
-  /** The refusals worth naming (4xx/5xx); each answers the Error shape… */
-  errors: Record<number, string>;
-  /** …except these, which say more. */
-  refusals?: { statuses: number[]; schema: z.ZodType };
-  /** A non-JSON answer (the docs page). */
-  produces?: string;
-}
 
 const BAD_JSON = "Malformed JSON, or invalid fields (`errors` names them)";
 const NOT_JSON = "The body is not JSON";

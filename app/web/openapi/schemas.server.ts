@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/address-schema";
 import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/catalog-options";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/order-options";
-import { apiPagingSchema } from "~/lib/catalog-api.server";
+import { apiPagingSchema } from "~/web/catalog-api.server";
 import { pagingQuerySchema } from "~/lib/paging-schema.server";
 import { reviewSchema } from "~/lib/review-schema";
 import { ADMIN_MAX_PAGE, ADMIN_MAX_PAGE_SIZE, ADMIN_PAGE_SIZE } from "~/services/admin-catalog.server";
@@ -173,7 +173,7 @@ export const messageEnvelope = z.object({ success: z.literal(true), message: z.s
 // --- Requests that the routes validate with these schemas ------------------------
 
 /** The paging that the routes validate with (lib/paging-schema.server.ts). */
-export { apiPagingSchema } from "~/lib/catalog-api.server";
+export { apiPagingSchema } from "~/web/catalog-api.server";
 
 const adminPaging = (defaultLimit: number) =>
   pagingQuerySchema({ defaultLimit, maxLimit: ADMIN_MAX_PAGE_SIZE, maxPage: ADMIN_MAX_PAGE });
@@ -205,7 +205,7 @@ export const adminOrderQuerySchema = adminPaging(ORDERS_PAGE_SIZE).extend({
 });
 
 /** `{ userId?, productId, quantity }` of cart add and update-cart: the schema the route validates with. */
-export { cartItemBodySchema } from "~/lib/cart-api.server";
+export { cartItemBodySchema } from "~/web/cart-api.server";
 
 export const orderCreateBodySchema = paymentReturnSchema.extend({
   userId: uuid.optional(),

@@ -1,6 +1,6 @@
 import path from "node:path";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../../../app/lib/embedded-postgres.server";
+import { startEmbeddedPostgres } from "../../../app/models/embedded-postgres.server";
 
 /**
  * Orders for end-to-end tests. There is no checkout yet, so tests write

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { createDatabase } from "../../../app/lib/db.server";
-import { dropDatabase, ensureDatabaseExists } from "../../../app/lib/embedded-postgres.server";
+import { createDatabase } from "../../../app/models/db.server";
+import { dropDatabase, ensureDatabaseExists } from "../../../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../../../db/migrator";
 import { seedDemoAccounts, seedDemoCatalog } from "../../../db/seed/seed";
 

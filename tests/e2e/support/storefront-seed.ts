@@ -1,6 +1,6 @@
 import path from "node:path";
-import { createDatabase, type Database } from "../../../app/lib/db.server";
-import { startEmbeddedPostgres } from "../../../app/lib/embedded-postgres.server";
+import { createDatabase, type Database } from "../../../app/models/db.server";
+import { startEmbeddedPostgres } from "../../../app/models/embedded-postgres.server";
 
 /**
  * Test-only data for the storefront's end-to-end tests, written straight into

@@ -1,8 +1,8 @@
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { getConfig } from "./config.server";
-import { getDb } from "./db.server";
-import { tooManyRequests } from "./errors.server";
-import { recordRateLimitRefusal } from "./metrics.server";
+import { getConfig } from "~/lib/config.server";
+import { getDb } from "~/models/db.server";
+import { tooManyRequests } from "~/lib/errors.server";
+import { recordRateLimitRefusal } from "~/lib/metrics.server";
 
 /**
  * Sign-in and sign-up throttling, stored in PostgreSQL (table rate_limits) so

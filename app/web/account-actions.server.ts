@@ -9,9 +9,9 @@ import {
   countOtherSessions,
   signOutOtherSessions,
 } from "~/services/account.server";
-import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "./account-schemas";
-import { getDb } from "./db.server";
-import { isAppError } from "./errors.server";
+import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "~/lib/account-schemas";
+import { getDb } from "~/models/db.server";
+import { isAppError } from "~/lib/errors.server";
 import { getSessionId, redirectWithFlash } from "./session.server";
 
 /**

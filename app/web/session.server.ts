@@ -1,9 +1,11 @@
 import { createCookie, createCookieSessionStorage, createSessionStorage, redirect } from "@remix-run/node";
 import { Op, QueryTypes } from "sequelize";
 import type { SessionUser } from "~/services/users.server";
-import { getConfig } from "./config.server";
-import { getDb } from "./db.server";
-import { noteRequestUser, oncePerRequest } from "./request-scope.server";
+import { getConfig } from "~/lib/config.server";
+import { getDb } from "~/models/db.server";
+import { noteRequestUser, oncePerRequest } from "~/lib/request-scope.server";
+import type { FlashMessage } from "~/lib/flash";
+import { isUuid } from "~/lib/uuid";
 
 /**
  * Two cookies:
@@ -97,11 +99,6 @@ function flashStorage() {
   return holder.__shopFlashStorage;
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID_PATTERN.test(value);
-}
-
 async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null> {
   if (!cookieHeader.includes("__session=")) return null;
   // Read the signed id straight from the cookie: one query joins session and user.
@@ -154,15 +151,6 @@ export async function destroyUserSession(request: Request): Promise<string> {
   const storage = sessionStorage();
   const session = await storage.getSession(request.headers.get("Cookie"));
   return storage.destroySession(session);
-}
-
-export type FlashType = "success" | "error" | "info";
-export interface FlashMessage {
-  type: FlashType;
-  title?: string;
-  message: string;
-  /** A way on from the message, such as "View cart" after "Add to cart". */
-  link?: { href: string; label: string };
 }
 
 /** Returns the Set-Cookie value that carries `flash` to the next page. */

@@ -13,8 +13,8 @@ import {
   updateAddress,
   type AddressJson,
 } from "~/services/addresses.server";
-import { ADDRESS_INTENTS, addressInputSchema, EDIT_ADDRESS_PARAM } from "./address-schema";
-import { isAppError } from "./errors.server";
+import { ADDRESS_INTENTS, addressInputSchema, EDIT_ADDRESS_PARAM } from "~/lib/address-schema";
+import { isAppError } from "~/lib/errors.server";
 import { redirectWithFlash } from "./session.server";
 
 /**

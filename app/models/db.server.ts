@@ -1,7 +1,8 @@
 import pg from "pg";
 import { Sequelize } from "sequelize";
-import { defineModels, type Models } from "~/models/index.server";
-import { getConfig } from "./config.server";
+import { getConfig } from "~/lib/config.server";
+import { reportPoolStatsWith, type PoolStats } from "~/lib/metrics.server";
+import { defineModels, type Models } from "./index.server";
 
 /**
  * One Sequelize instance per process. The holder lives on globalThis because
@@ -73,13 +74,6 @@ export function setQueryListener(listener: ((sql: string) => void) | undefined):
   holder.__shopQueryListener = listener;
 }
 
-export interface PoolStats {
-  size: number;
-  using: number;
-  waiting: number;
-  max: number;
-}
-
 /** How this process's connection pool is used right now (null before the first query). */
 export function poolStats(): PoolStats | null {
   const manager = holder.__shopDb?.sequelize.connectionManager as unknown as
@@ -88,3 +82,6 @@ export function poolStats(): PoolStats | null {
   if (!pool) return null;
   return { size: pool.size, using: pool.using, waiting: pool.waiting, max: pool.maxSize };
 }
+
+// The /metrics pool gauges read this pool (lib/metrics.server.ts knows no database).
+reportPoolStatsWith(poolStats);

@@ -1,4 +1,5 @@
 import { countCartItems } from "~/services/cart.server";
+import type { StatusViewer } from "~/lib/status-viewer";
 import { getSessionUser } from "./session.server";
 
 /**
@@ -6,9 +7,6 @@ import { getSessionUser } from "./session.server";
  * §5): the shop header for a shopper (with the cart count), the admin shell
  * for an admin, nothing for an anonymous visitor.
  */
-export type StatusViewer =
-  { role: "admin"; userName: string } | { role: "shopper"; userName: string; cartCount: number } | null;
-
 export async function statusViewer(request: Request): Promise<StatusViewer> {
   const user = await getSessionUser(request);
   if (!user) return null;

@@ -1,5 +1,5 @@
-import { DEFAULT_SORT, SORT_OPTIONS } from "./catalog-options";
-import { badRequest, type FieldErrors } from "./errors.server";
+import { DEFAULT_SORT, SORT_OPTIONS } from "~/lib/catalog-options";
+import { badRequest, type FieldErrors } from "~/lib/errors.server";
 import {
   isSortOption,
   MAX_PAGE,
@@ -7,9 +7,9 @@ import {
   PAGE_SIZE,
   parseListingState,
   type ListingState,
-} from "./listing-params";
-import { pagingQuerySchema, queryValues } from "./paging-schema.server";
-import { fieldErrorsOf } from "./schemas";
+} from "~/lib/listing-params";
+import { pagingQuerySchema, queryValues } from "~/lib/paging-schema.server";
+import { fieldErrorsOf } from "~/lib/schemas";
 
 /**
  * Query parameters of the catalogue's JSON API (API.md "Products and

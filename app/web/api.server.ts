@@ -1,4 +1,4 @@
-import { getLogger } from "./logger.server";
+import { getLogger } from "~/lib/logger.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
   AppError,
@@ -6,8 +6,8 @@ import {
   isDatabaseUnavailable,
   serviceUnavailable,
   type FieldErrors,
-} from "./errors.server";
-import { withPublicImageUrls } from "./public-url.server";
+} from "~/lib/errors.server";
+import { withPublicImageUrls } from "~/lib/public-url.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a

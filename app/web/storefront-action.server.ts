@@ -1,13 +1,13 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { addToCart, CART_TEXT } from "~/services/cart.server";
 import { addReview } from "~/services/reviews.server";
 import { requireShopper } from "./auth.server";
-import { isAppError } from "./errors.server";
-import { parsePositiveInteger } from "./listing-params";
-import { REVIEW_TEXT, reviewSchema } from "./review-schema";
-import { redirectWithFlash, type FlashMessage } from "./session.server";
+import { isAppError } from "~/lib/errors.server";
+import { parsePositiveInteger } from "~/lib/listing-params";
+import { REVIEW_TEXT, reviewSchema } from "~/lib/review-schema";
+import type { StorefrontActionData } from "~/lib/storefront-action";
+import { redirectWithFlash } from "./session.server";
 
 /**
  * The one action behind every storefront page (home, listing, search and the
@@ -17,11 +17,6 @@ import { redirectWithFlash, type FlashMessage } from "./session.server";
  * answers 4xx with the message, so the page shows it with or without
  * JavaScript. The rules themselves live in the services.
  */
-
-export type StorefrontActionData =
-  | { intent: "add-to-cart"; productId: string; toast: FlashMessage }
-  | { intent: "review"; productId: string; toast: FlashMessage; result: SubmissionResult<string[]> }
-  | { intent: "unknown"; toast: FlashMessage };
 
 function backTo(request: Request): string {
   const url = new URL(request.url);

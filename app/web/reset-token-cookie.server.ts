@@ -1,5 +1,6 @@
 import { createCookie } from "@remix-run/node";
-import { getConfig } from "./config.server";
+import { RESET_TOKEN_MINUTES } from "~/services/password-reset.server";
+import { getConfig } from "~/lib/config.server";
 
 /**
  * The reset page moves the token from the mailed link into this cookie and
@@ -7,9 +8,6 @@ import { getConfig } from "./config.server";
  * bar, the history, a Referer or the logs of later requests. Signed,
  * httpOnly, only sent to the reset page, and no older than the token.
  */
-
-/** How long a password reset link (its token) is valid. */
-export const RESET_TOKEN_MINUTES = 30;
 
 const holder = globalThis as typeof globalThis & { __shopResetCookie?: ReturnType<typeof build> };
 

@@ -1,0 +1,63 @@
+/**
+ * Where uploaded files live: a local folder (the default) or an S3-compatible
+ * bucket (S3_BUCKET, app/lib/s3-storage.server.ts). Callers only see this
+ * interface. Keys are names the shop generates (never a client's path).
+ */
+export interface FileStorage {
+  /**
+   * The absolute URL that every upload URL of this store starts from: the
+   * bucket's public URL (S3_PUBLIC_URL) or the shop's own `<APP_URL>/uploads/`.
+   * Ends with a slash.
+   */
+  readonly publicBaseUrl: string;
+  /** Stores `data` under a new generated key; returns the key and its public URL. */
+  put(input: { data: Uint8Array; extension: string; contentType: string }): Promise<StoredFile>;
+  /** The public URL of a key: what the database keeps (a path for the local folder). */
+  url(key: string): string;
+  /**
+   * The absolute URL that clients on other origins load (public-url.server.ts).
+   * Absent: APP_URL + url(key). An S3 store with a public base URL returns it here.
+   */
+  publicUrl?(key: string): string;
+  /** The key behind one of this store's URLs (including its publicUrl), or null for any other URL. */
+  keyOf(url: string): string | null;
+  exists(key: string): Promise<boolean>;
+  /** Removes a key; removing a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** The bytes and type of a key, or null when there is no such file (what /uploads/ serves). */
+  read(key: string): Promise<StoredBytes | null>;
+}
+
+export interface StoredBytes {
+  data: Uint8Array;
+  contentType: string;
+}
+
+export interface StoredFile {
+  key: string;
+  url: string;
+}
+
+/** The URL path under which server/app.ts serves the local upload folder. */
+export const UPLOADS_URL_PREFIX = "/uploads/";
+
+/** A generated key: a UUID and a short extension, nothing a client chose. */
+const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{2,5}$/;
+
+export function isStorageKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+/** The content type of a key, by the extension the shop gave it from the file's bytes. */
+export function contentTypeOfKey(key: string): string {
+  const extension = key.slice(key.lastIndexOf(".") + 1);
+  const types: Record<string, string> = {
+    jpg: "image/jpeg",
+    png: "image/png",
+    gif: "image/gif",
+    webp: "image/webp",
+    svg: "image/svg+xml",
+    bmp: "image/bmp",
+  };
+  return types[extension] ?? "application/octet-stream";
+}

@@ -1,0 +1,12 @@
+import type { SubmissionResult } from "@conform-to/react";
+import type { FlashMessage } from "./flash";
+
+/**
+ * What the storefront's one action (app/web/storefront-action.server.ts)
+ * answers when it refuses a form, for the pages' hook
+ * (app/components/useStorefrontPage.ts).
+ */
+export type StorefrontActionData =
+  | { intent: "add-to-cart"; productId: string; toast: FlashMessage }
+  | { intent: "review"; productId: string; toast: FlashMessage; result: SubmissionResult<string[]> }
+  | { intent: "unknown"; toast: FlashMessage };

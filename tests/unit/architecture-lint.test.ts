@@ -1,0 +1,171 @@
+import path from "node:path";
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The floors of ARCHITECTURE.md are enforced by `no-restricted-imports` in
+ * eslint.config.js. These tests lint small snippets as if they lived in each
+ * floor, so that a rule that stops matching (a renamed folder, a broken
+ * pattern) fails here instead of letting the layers blur unnoticed.
+ */
+
+const root = path.resolve(__dirname, "../..");
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The no-restricted-imports messages for `source` placed at `file` (relative to the repo root). */
+async function floorMessages(file: string, source: string): Promise<string[]> {
+  const results = await eslint.lintText(source, { filePath: path.join(root, file) });
+  const messages = results.flatMap((result) => result.messages);
+  // An ignored or unparsable file answers a message without a rule: every case must really be linted.
+  expect(messages.filter((message) => message.ruleId === null)).toEqual([]);
+  return messages
+    .filter((message) => message.ruleId === "no-restricted-imports")
+    .map((message) => message.message);
+}
+
+const importing = (specifier: string) =>
+  `import { thing } from "${specifier}";\nexport const used = thing;\n`;
+
+describe("the floors are enforced by lint", () => {
+  it.each([
+    [
+      "app/lib/example.ts",
+      "~/services/cart.server",
+      "app/lib is the ground floor: it may not import app/services",
+    ],
+    [
+      "app/lib/example.ts",
+      "../services/cart.server",
+      "app/lib is the ground floor: it may not import app/services",
+    ],
+    ["app/lib/example.ts", "~/web/session.server", "app/lib is the ground floor: it may not import app/web"],
+    ["app/lib/example.ts", "../web/auth.server", "app/lib is the ground floor: it may not import app/web"],
+    ["app/lib/example.ts", "~/models/db.server", "app/lib is the ground floor: it may not import app/models"],
+    [
+      "app/lib/example.ts",
+      "../models/db.server",
+      "app/lib is the ground floor: it may not import app/models",
+    ],
+    [
+      "app/lib/example.ts",
+      "~/payments/index.server",
+      "app/lib is the ground floor: it may not import app/payments",
+    ],
+    ["app/lib/example.ts", "~/routes/shop", "app/lib is the ground floor: it may not import app/routes"],
+    [
+      "app/lib/example.ts",
+      "../components/ShopHeader",
+      "app/lib is the ground floor: it may not import app/components",
+    ],
+    [
+      "app/services/example.server.ts",
+      "~/routes/shop",
+      "app/services sit below the web layer and the routes: it may not import app/routes",
+    ],
+    [
+      "app/services/example.server.ts",
+      "../web/auth.server",
+      "app/services sit below the web layer and the routes: it may not import app/web",
+    ],
+    [
+      "app/services/checkout/example.server.ts",
+      "../../web/session.server",
+      "app/services sit below the web layer and the routes: it may not import app/web",
+    ],
+    [
+      "app/services/example.server.ts",
+      "~/components/ShopHeader",
+      "app/services sit below the web layer and the routes: it may not import app/components",
+    ],
+    [
+      "app/components/Example.tsx",
+      "~/lib/config.server",
+      "app/components are presentational and shared by client and server: it may not import a *.server module, only what app/lib shares with the browser",
+    ],
+    [
+      "app/components/Example.tsx",
+      "~/web/status-viewer.server",
+      "app/components are presentational and shared by client and server: it may not import a *.server module, only what app/lib shares with the browser",
+    ],
+    [
+      "app/components/Example.tsx",
+      "~/routes/shop",
+      "app/components are presentational and shared by client and server: it may not import app/routes",
+    ],
+    [
+      "app/components/Example.tsx",
+      "../routes/shop",
+      "app/components are presentational and shared by client and server: it may not import app/routes",
+    ],
+    [
+      "app/models/example.server.ts",
+      "~/services/cart.server",
+      "app/models sit below the services: it may not import app/services",
+    ],
+    [
+      "app/models/example.server.ts",
+      "../web/session.server",
+      "app/models sit below the services: it may not import app/web",
+    ],
+    [
+      "app/models/example.server.ts",
+      "~/routes/shop",
+      "app/models sit below the services: it may not import app/routes",
+    ],
+    [
+      "app/payments/example.server.ts",
+      "~/services/checkout/capture.server",
+      "app/payments sit below the services: it may not import app/services",
+    ],
+    [
+      "app/payments/example.server.ts",
+      "../web/api.server",
+      "app/payments sit below the services: it may not import app/web",
+    ],
+    [
+      "app/payments/example.server.ts",
+      "~/routes/shop.checkout",
+      "app/payments sit below the services: it may not import app/routes",
+    ],
+    [
+      "app/web/example.server.ts",
+      "~/routes/shop",
+      "app/web sits below the routes: it may not import app/routes",
+    ],
+    [
+      "app/web/openapi/example.server.ts",
+      "../../components/ShopHeader",
+      "app/web sits below the routes: it may not import app/components",
+    ],
+  ])("%s may not import %s", async (file, specifier, message) => {
+    const messages = await floorMessages(file, importing(specifier));
+    expect(messages).toEqual([expect.stringContaining(`${message} (see ARCHITECTURE.md, layers)`)]);
+  });
+
+  it("counts a type-only import from a server module in a component", async () => {
+    const messages = await floorMessages(
+      "app/components/Example.tsx",
+      'import type { StatusViewer } from "~/web/status-viewer.server";\nexport type Viewer = StatusViewer;\n',
+    );
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain("may not import a *.server module");
+  });
+
+  it.each([
+    ["app/lib/example.ts", "./money"],
+    ["app/lib/example.ts", "~/lib/errors.server"],
+    ["app/models/example.server.ts", "~/lib/config.server"],
+    ["app/payments/example.server.ts", "~/models/db.server"],
+    ["app/services/example.server.ts", "~/models/db.server"],
+    ["app/services/example.server.ts", "~/payments/index.server"],
+    ["app/web/example.server.ts", "~/services/cart.server"],
+    ["app/components/Example.tsx", "~/lib/cart"],
+    ["app/routes/example.tsx", "~/web/auth.server"],
+  ])("lets %s import %s (its own floor or one below)", async (file, specifier) => {
+    expect(await floorMessages(file, importing(specifier))).toEqual([]);
+  });
+});
