@@ -218,7 +218,8 @@ let loadedModal: ProductModalComponent | null = null;
  */
 function useProductModal(): ProductModalComponent | null {
   const hydrated = useHydrated();
-  const [modal, setModal] = useState<ProductModalComponent | null>(hydrated ? loadedModal : null);
+  // A function in state is kept through an initializer (useState would call a component given directly).
+  const [modal, setModal] = useState<ProductModalComponent | null>(() => (hydrated ? loadedModal : null));
   useEffect(() => {
     if (modal) return;
     let mounted = true;
