@@ -4,6 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { DEMO_ACCOUNTS } from "../db/seed/seed";
+import { assetsOfPage } from "./page-assets";
 
 /**
  * `npm run bench:js`: the JavaScript and CSS budget per page (issue 10).
@@ -118,29 +119,6 @@ async function signIn(role: "user" | "admin"): Promise<string> {
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0])
     .join("; ");
-}
-
-/** The JavaScript and CSS files a page's HTML loads, in document order, without repeats. */
-export function assetsOfPage(html: string): { scripts: string[]; styles: string[] } {
-  const scripts = new Set<string>();
-  const styles = new Set<string>();
-  for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
-    const href = /\bhref="([^"]+)"/.exec(tag)?.[1];
-    const rel = /\brel="([^"]+)"/.exec(tag)?.[1];
-    if (!href) continue;
-    if (rel === "modulepreload") scripts.add(href);
-    else if (rel === "stylesheet") styles.add(href);
-  }
-  for (const [tag] of html.matchAll(/<script\b[^>]*\bsrc="[^"]+"[^>]*>/g)) {
-    scripts.add(/\bsrc="([^"]+)"/.exec(tag)![1]!);
-  }
-  // The boot script imports the route modules (and, in Remix, the entry) by URL.
-  for (const [, body] of html.matchAll(/<script\b[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)) {
-    for (const [, url] of body!.matchAll(/\bimport\s*(?:[\w*{}\s,]+from\s*)?\(?\s*"([^"]+\.js)"/g)) {
-      scripts.add(url!);
-    }
-  }
-  return { scripts: [...scripts], styles: [...styles] };
 }
 
 const gzipSizes = new Map<string, number>();

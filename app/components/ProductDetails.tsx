@@ -137,7 +137,15 @@ export function ProductDetails({
   return (
     <div className="product-details">
       <div className="product-details__media">
-        <img src={product.image} alt={product.title} width={600} height={600} decoding="async" />
+        {/* The product's image is the largest paint of its page and dialog: fetched first, never lazily. */}
+        <img
+          src={product.image}
+          alt={product.title}
+          width={600}
+          height={600}
+          loading="eager"
+          {...{ fetchpriority: "high" }}
+        />
         {badge ? <span className={`product-badge product-badge--${badge.tone}`}>{badge.label}</span> : null}
       </div>
       <div className="product-details__info">
