@@ -1,7 +1,4 @@
-import { ColorSchemeScript, MantineProvider, createTheme, mantineHtmlProps } from "@mantine/core";
-import mantineCoreStyles from "@mantine/core/styles.css";
-import { Notifications } from "@mantine/notifications";
-import mantineNotificationStyles from "@mantine/notifications/styles.css";
+import type { MantineThemeOverride } from "@mantine/core";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
@@ -15,13 +12,15 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FlashToast } from "~/components/FlashToast";
+import { ToastHost } from "~/components/ToastHost";
+import { MantineProvider } from "~/lib/mantine-provider";
 import { useNonce } from "~/lib/nonce";
 import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css";
+import mantineStyles from "~/styles/mantine.css";
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: mantineCoreStyles },
-  { rel: "stylesheet", href: mantineNotificationStyles },
+  { rel: "stylesheet", href: mantineStyles },
   { rel: "stylesheet", href: appStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -39,26 +38,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
-const theme = createTheme({ primaryColor: "dark", defaultRadius: "md" });
+const theme: MantineThemeOverride = { primaryColor: "dark", defaultRadius: "md" };
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang="en" {...mantineHtmlProps}>
+    // Light only (no colour scheme switch): the attribute Mantine's ColorSchemeScript would set, without the script.
+    <html lang="en" data-mantine-color-scheme="light" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <ColorSchemeScript nonce={nonce} defaultColorScheme="light" />
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={() => nonce}>
           <a href="#main-content" className="skip-link">
             Skip to content
           </a>
-          <Notifications limit={1} position="top-center" autoClose={5000} className="shop-notifications" />
+          <ToastHost />
           <FlashToast toast={data?.flash} />
           {children}
         </MantineProvider>

@@ -1,15 +1,16 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Button, Stack, Text } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
-import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "~/lib/account-schemas";
-import { ConformTextInput } from "./FormFields";
+import { ACCOUNT_INTENTS } from "~/lib/account-intents";
+import { PlainField } from "./PlainField";
 
 /**
  * Account settings (issue 12): user name, password, other sessions. Three
  * plain forms that post an `intent` to the page's action
  * (app/web/account-actions.server.ts), so they work without JavaScript;
- * with it, conform checks the fields as they are typed, with the same schemas.
+ * the server validates (app/lib/account-schemas.ts) and its messages show
+ * beside the fields, with or without JavaScript. Plain HTML with the
+ * storefront's classes: no Mantine and no zod in the page's JavaScript
+ * (issue 10).
  */
 
 export interface AccountSettingsProps {
@@ -26,9 +27,9 @@ function resultFor(props: AccountSettingsProps, intent: string) {
 
 function FormError({ errors, id }: { errors: string[] | undefined; id: string }) {
   return errors?.length ? (
-    <Text c="red.9" size="sm" role="alert" id={id}>
+    <p className="form-error" role="alert" id={id}>
       {errors[0]}
-    </Text>
+    </p>
   ) : null;
 }
 
@@ -36,87 +37,89 @@ export function AccountSettings(props: AccountSettingsProps) {
   const navigation = useNavigation();
   const busy = (intent: string) =>
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const validation = { shouldValidate: "onBlur", shouldRevalidate: "onInput" } as const;
   const [nameForm, nameFields] = useForm({
     id: "account-user-name",
     lastResult: resultFor(props, ACCOUNT_INTENTS.userName),
     defaultValue: { userName: props.userName },
-    constraint: getZodConstraint(changeUserNameSchema),
-    ...validation,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changeUserNameSchema }),
+    constraint: { userName: { required: true } },
   });
-  const [passwordForm, passwordFields] = useForm({
+  const [passwordForm, passwordFields] = useForm<{ currentPassword: string; newPassword: string }>({
     id: "account-password",
     lastResult: resultFor(props, ACCOUNT_INTENTS.password),
-    constraint: getZodConstraint(changePasswordSchema),
-    ...validation,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+    constraint: { currentPassword: { required: true }, newPassword: { required: true } },
   });
   return (
-    <Stack gap="xl" className="account-settings">
-      <Text size="sm">
+    <div className="sf-stack sf-stack--xl account-settings">
+      <p className="account-settings__text">
         Signed in as <strong>{props.email}</strong>
-      </Text>
+      </p>
       <section aria-labelledby="settings-user-name-title">
         <h3 id="settings-user-name-title">User name</h3>
         <Form method="post" preventScrollReset {...getFormProps(nameForm)}>
-          <Stack gap="sm">
+          <div className="sf-stack">
             <input type="hidden" name="intent" value={ACCOUNT_INTENTS.userName} />
             <FormError errors={nameForm.errors} id={nameForm.errorId} />
-            <ConformTextInput field={nameFields.userName} label="User Name" autoComplete="username" />
-            <Button type="submit" loading={busy(ACCOUNT_INTENTS.userName)} style={{ alignSelf: "start" }}>
+            <PlainField field={nameFields.userName} label="User Name" autoComplete="username" />
+            <button
+              type="submit"
+              className="sf-button sf-button--primary account-settings__submit"
+              aria-busy={busy(ACCOUNT_INTENTS.userName) || undefined}
+            >
               Save user name
-            </Button>
-          </Stack>
+            </button>
+          </div>
         </Form>
       </section>
       <section aria-labelledby="settings-password-title">
         <h3 id="settings-password-title">Password</h3>
         <Form method="post" preventScrollReset {...getFormProps(passwordForm)}>
-          <Stack gap="sm">
+          <div className="sf-stack">
             <input type="hidden" name="intent" value={ACCOUNT_INTENTS.password} />
             <FormError errors={passwordForm.errors} id={passwordForm.errorId} />
-            <ConformTextInput
+            <PlainField
               field={passwordFields.currentPassword}
               label="Current password"
               type="password"
               autoComplete="current-password"
             />
-            <ConformTextInput
+            <PlainField
               field={passwordFields.newPassword}
               label="New password"
               type="password"
               placeholder="At least 8 characters"
               autoComplete="new-password"
             />
-            <Text size="sm">Changing your password signs you out everywhere else.</Text>
-            <Button type="submit" loading={busy(ACCOUNT_INTENTS.password)} style={{ alignSelf: "start" }}>
+            <p className="account-settings__text">Changing your password signs you out everywhere else.</p>
+            <button
+              type="submit"
+              className="sf-button sf-button--primary account-settings__submit"
+              aria-busy={busy(ACCOUNT_INTENTS.password) || undefined}
+            >
               Change password
-            </Button>
-          </Stack>
+            </button>
+          </div>
         </Form>
       </section>
       <section aria-labelledby="settings-sessions-title">
         <h3 id="settings-sessions-title">Sessions</h3>
         <Form method="post" preventScrollReset>
-          <Stack gap="sm">
+          <div className="sf-stack">
             <input type="hidden" name="intent" value={ACCOUNT_INTENTS.signOutOthers} />
-            <Text size="sm" data-testid="other-sessions">
+            <p className="account-settings__text" data-testid="other-sessions">
               {props.otherSessions === 0
                 ? "You are not signed in anywhere else."
                 : `You are also signed in ${props.otherSessions === 1 ? "in 1 other session" : `in ${props.otherSessions} other sessions`}.`}
-            </Text>
-            <Button
+            </p>
+            <button
               type="submit"
-              variant="default"
-              loading={busy(ACCOUNT_INTENTS.signOutOthers)}
-              style={{ alignSelf: "start" }}
+              className="sf-button account-settings__submit"
+              aria-busy={busy(ACCOUNT_INTENTS.signOutOthers) || undefined}
             >
               Sign out of all other sessions
-            </Button>
-          </Stack>
+            </button>
+          </div>
         </Form>
       </section>
-    </Stack>
+    </div>
   );
 }

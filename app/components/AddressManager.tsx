@@ -1,37 +1,18 @@
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  useForm,
-  type SubmissionResult,
-} from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import {
-  Anchor,
-  Box,
-  Button,
-  Card,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from "@mantine/core";
+import { getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
   ADDRESS_FIELDS,
   ADDRESS_INTENTS,
   ADDRESS_MAX_LENGTH,
-  addressInputSchema,
+  addressFieldErrors,
   EDIT_ADDRESS_PARAM,
   MAX_ADDRESSES,
   MAX_ADDRESSES_MESSAGE,
-} from "~/lib/address-schema";
+} from "~/lib/address-rules";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
+import { PlainField } from "./PlainField";
 
 /**
  * The address manager (SPEC §2, §5): the shopper's address cards with Edit
@@ -40,6 +21,9 @@ import { ConfirmDisclosure } from "./ConfirmDisclosure";
  * page's action hands the posts to handleAddressAction
  * (app/web/address-actions.server.ts). With `selectable`, the cards are radio
  * inputs named `addressId` that belong to another form on the page (checkout).
+ * Plain HTML with the storefront's classes: no Mantine and no zod reach the
+ * checkout's JavaScript (issue 10); the browser's courtesy check uses the
+ * rules of app/lib/address-rules.ts, the server's schema the same.
  */
 
 export interface AddressCardData {
@@ -75,21 +59,18 @@ function hrefWith(pathname: string, search: string, editId: string | null): stri
 /** Spans (phrasing content), so that the details may sit inside the choice's <label>. */
 function AddressDetails({ address }: { address: AddressCardData }) {
   const line = (label: string, value: string) => (
-    <Text component="span" size="sm" display="block">
+    <span className="address-details__line">
       <strong>{label}:</strong> {value}
-    </Text>
+    </span>
   );
   return (
-    <Box
-      component="span"
-      style={{ display: "flex", flexDirection: "column", gap: 4, overflowWrap: "anywhere", minWidth: 0 }}
-    >
+    <span className="address-details">
       {line("Address", address.address)}
       {line("City", address.city)}
       {line("pincode", address.pincode)}
       {line("Phone", address.phone)}
       {line("Notes", address.notes)}
-    </Box>
+    </span>
   );
 }
 
@@ -113,14 +94,9 @@ function AddressCard({
     navigation.formData.get("addressId") === address._id;
   const inputId = `address-choice-${address._id}`;
   return (
-    <Card
-      component="li"
-      withBorder
-      padding="md"
-      radius="md"
+    <li
       data-testid="address-card"
-      className={selectable ? "address-choice" : undefined}
-      style={isEditing ? { borderColor: "var(--mantine-color-dark-6)", borderWidth: 2 } : undefined}
+      className={`address-card${selectable ? " address-choice" : ""}${isEditing ? " address-card--editing" : ""}`}
     >
       {selectable ? (
         <label htmlFor={inputId} style={{ display: "flex", gap: "0.75rem", cursor: "pointer" }}>
@@ -139,20 +115,15 @@ function AddressCard({
         <AddressDetails address={address} />
       )}
       {/* Cards of one row share a height: the buttons line up at the bottom. */}
-      <Group
-        justify="space-between"
-        gap="xs"
-        style={{ marginTop: "auto", paddingTop: "var(--mantine-spacing-md)" }}
-      >
-        <Button
-          component={Link}
+      <div className="address-card__actions">
+        <Link
           to={editHref}
-          size="xs"
           preventScrollReset
+          className="sf-button sf-button--primary sf-button--small"
           aria-label={`Edit address: ${address.address}`}
         >
           Edit
-        </Button>
+        </Link>
         <ConfirmDisclosure
           label={`Delete address: ${address.address}`}
           toggle="Delete"
@@ -161,13 +132,17 @@ function AddressCard({
           <Form method="post" action={action} preventScrollReset>
             <input type="hidden" name="intent" value={ADDRESS_INTENTS.delete} />
             <input type="hidden" name="addressId" value={address._id} />
-            <Button type="submit" size="xs" color="red.9" loading={deleting}>
+            <button
+              type="submit"
+              className="sf-button sf-button--danger sf-button--small"
+              aria-busy={deleting || undefined}
+            >
               Yes, delete
-            </Button>
+            </button>
           </Form>
         </ConfirmDisclosure>
-      </Group>
-    </Card>
+      </div>
+    </li>
   );
 }
 
@@ -195,6 +170,24 @@ function useCompletedSaves(): number {
   return completed;
 }
 
+/** conform's constraints (required, maxLength) from the rules: the browser's own checks and the asterisks. */
+const ADDRESS_CONSTRAINT = Object.fromEntries(
+  ADDRESS_FIELDS.map((name) => [name, { required: true, maxLength: ADDRESS_MAX_LENGTH[name] }]),
+);
+
+/** The courtesy check as the shopper types (the server checks again with the schema). */
+function validateAddress(formData: FormData) {
+  return parse<FormValues, string[]>(formData, {
+    resolve(payload) {
+      const error = addressFieldErrors(payload);
+      if (Object.keys(error).length) return { error };
+      return {
+        value: Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, String(payload[name])])) as FormValues,
+      };
+    },
+  });
+}
+
 function AddressForm({
   editing,
   lastResult,
@@ -218,14 +211,14 @@ function AddressForm({
         notes: editing.notes,
       }
     : EMPTY;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<FormValues>({
     id: `address-form-${editing?._id ?? "new"}`,
     lastResult,
     defaultValue,
-    constraint: getZodConstraint(addressInputSchema),
+    constraint: ADDRESS_CONSTRAINT,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addressInputSchema }),
+    onValidate: ({ formData }) => validateAddress(formData),
   });
   const [complete, setComplete] = useState(() =>
     ADDRESS_FIELDS.every((name) => defaultValue[name].trim() !== ""),
@@ -247,29 +240,22 @@ function AddressForm({
     label: string,
     placeholder: string,
     extra: { inputMode?: "numeric" | "tel"; autoComplete?: string } = {},
-  ) => {
-    const field = fields[name];
-    const { key, ...props } = getInputProps(field, { type: name === "phone" ? "tel" : "text" });
-    return (
-      <TextInput
-        key={key}
-        {...props}
-        {...extra}
-        maxLength={ADDRESS_MAX_LENGTH[name]}
-        label={label}
-        placeholder={placeholder}
-        error={field.errors?.[0]}
-        errorProps={{ id: field.errorId }}
-      />
-    );
-  };
-  const { key: notesKey, ...notesProps } = getTextareaProps(fields.notes);
+  ) => (
+    <PlainField
+      field={fields[name]}
+      type={name === "phone" ? "tel" : "text"}
+      maxLength={ADDRESS_MAX_LENGTH[name]}
+      label={label}
+      placeholder={placeholder}
+      {...extra}
+    />
+  );
 
   return (
-    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby={titleId}>
-      <Title order={2} size="h4" id={titleId} mb="md">
+    <section className="address-form-card" aria-labelledby={titleId}>
+      <h2 className="address-form-card__title" id={titleId}>
         {title}
-      </Title>
+      </h2>
       <Form
         method="post"
         action={action}
@@ -279,11 +265,11 @@ function AddressForm({
         onChange={recompute}
         {...getFormProps(form)}
       >
-        <Stack gap="sm">
+        <div className="sf-stack">
           {form.errors?.length ? (
-            <Text c="red.7" size="sm" role="alert" id={form.errorId}>
+            <p className="form-error" role="alert" id={form.errorId}>
               {form.errors[0]}
-            </Text>
+            </p>
           ) : null}
           <input type="hidden" name="intent" value={intent} />
           {editing ? <input type="hidden" name="addressId" value={editing._id} /> : null}
@@ -291,42 +277,43 @@ function AddressForm({
           {textField("city", "City", "Enter your city", { autoComplete: "address-level2" })}
           {textField("pincode", "Pincode", "Enter your pincode", { autoComplete: "postal-code" })}
           {textField("phone", "Phone", "Enter your phone number", { inputMode: "tel", autoComplete: "tel" })}
-          <Textarea
-            key={notesKey}
-            {...notesProps}
+          <PlainField
+            field={fields.notes}
+            rows={2}
             maxLength={ADDRESS_MAX_LENGTH.notes}
             label="Notes"
             placeholder="Enter any additional notes"
-            autosize
-            minRows={2}
-            error={fields.notes.errors?.[0]}
-            errorProps={{ id: fields.notes.errorId }}
           />
-          <Button type="submit" fullWidth disabled={hydrated && !complete} loading={submitting}>
+          <button
+            type="submit"
+            className="sf-button sf-button--primary sf-button--block"
+            disabled={hydrated && !complete}
+            aria-busy={submitting || undefined}
+          >
             {editing ? "Edit" : "Add"}
-          </Button>
+          </button>
           {editing ? (
-            <Anchor component={Link} to={cancelHref} size="sm" ta="center" preventScrollReset>
+            <Link to={cancelHref} preventScrollReset className="sf-link address-form-card__cancel">
               Cancel editing
-            </Anchor>
+            </Link>
           ) : null}
-        </Stack>
+        </div>
       </Form>
-    </Card>
+    </section>
   );
 }
 
 /** With three addresses, the reason instead of a form that the server would refuse (issue 9 §5). */
 function AddressLimitReached() {
   return (
-    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="address-limit-title">
-      <Title order={2} size="h4" id="address-limit-title" mb="xs">
+    <section className="address-form-card" aria-labelledby="address-limit-title">
+      <h2 className="address-form-card__title" id="address-limit-title">
         Add New Address
-      </Title>
+      </h2>
       <p className="address-limit" data-testid="address-limit">
         {MAX_ADDRESSES_MESSAGE}. Edit or delete one of your saved addresses to add another.
       </p>
-    </Card>
+    </section>
   );
 }
 
@@ -336,15 +323,9 @@ export function AddressManager({ addresses, editing, lastResult, selectable }: A
   const action = hrefWith(location.pathname, location.search, editing?._id ?? null);
   const cancelHref = hrefWith(location.pathname, location.search, null);
   return (
-    <Stack gap="lg" data-testid="address-manager">
+    <div className="sf-stack sf-stack--lg" data-testid="address-manager">
       {addresses.length ? (
-        <SimpleGrid
-          component="ul"
-          cols={{ base: 1, sm: 2, lg: 3 }}
-          spacing="md"
-          style={{ listStyle: "none", padding: 0, margin: 0 }}
-          aria-label="Saved addresses"
-        >
+        <ul className="address-grid" aria-label="Saved addresses">
           {addresses.map((address) => (
             <AddressCard
               key={address._id}
@@ -355,11 +336,9 @@ export function AddressManager({ addresses, editing, lastResult, selectable }: A
               isEditing={editing?._id === address._id}
             />
           ))}
-        </SimpleGrid>
+        </ul>
       ) : (
-        <Text c="dimmed" size="sm">
-          No saved addresses yet. Add one below (up to {MAX_ADDRESSES}).
-        </Text>
+        <p className="address-empty">No saved addresses yet. Add one below (up to {MAX_ADDRESSES}).</p>
       )}
       {!editing && addresses.length >= MAX_ADDRESSES ? (
         <AddressLimitReached />
@@ -372,6 +351,6 @@ export function AddressManager({ addresses, editing, lastResult, selectable }: A
           cancelHref={cancelHref}
         />
       )}
-    </Stack>
+    </div>
   );
 }

@@ -47,7 +47,7 @@ function CartForm({
 
 /** SPEC §5: "+" past the stock sends nothing and says why (the server repeats the rule). */
 function showStockMessage(quantityInCart: number) {
-  showToast({ type: "error", message: stockLimitMessage(quantityInCart) });
+  void showToast({ type: "error", message: stockLimitMessage(quantityInCart) });
 }
 
 function TrashIcon() {

@@ -1,14 +1,24 @@
-import { Drawer } from "@mantine/core";
 import { Link, useLocation, type LinkProps } from "@remix-run/react";
-import { createContext, useCallback, useContext, useState, type MouseEvent, type ReactNode } from "react";
-import { CartContents } from "./CartContents";
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+} from "react";
 import type { ShopCart } from "./useShopCart";
+
+const CartDrawerPanel = lazy(() => import("./CartDrawerPanel"));
 
 /**
  * The cart side panel (SPEC §2 Shop header): with JavaScript the header's cart
  * link opens a drawer titled "Your Cart"; without it the same link goes to
  * /shop/cart, which shows the same contents. One drawer for the whole shop,
- * whichever header (bar or mobile sheet) opened it.
+ * whichever header (bar or mobile sheet) opened it. The drawer's code is
+ * loaded when the cart is first opened.
  */
 
 const CartDrawerContext = createContext<(() => void) | null>(null);
@@ -18,22 +28,26 @@ export function CartDrawerProvider({ cart, children }: { cart: ShopCart; childre
   // Open for one location only: any navigation (Checkout, a menu link) closes it.
   const [openAt, setOpenAt] = useState<string | null>(null);
   const opened = openAt === location.key;
-  const open = useCallback(() => setOpenAt(location.key), [location.key]);
+  // Mounted from the first opening on, so that it can animate out (and in, the next times).
+  const [wanted, setWanted] = useState(false);
+  const open = useCallback(() => {
+    setWanted(true);
+    setOpenAt(location.key);
+  }, [location.key]);
   const close = useCallback(() => setOpenAt(null), []);
   return (
     <CartDrawerContext.Provider value={open}>
       {children}
-      <Drawer
-        opened={opened}
-        onClose={close}
-        position="right"
-        size="md"
-        title="Your Cart"
-        closeButtonProps={{ "aria-label": "Close the cart" }}
-        classNames={{ title: "cart-drawer__title", body: "cart-drawer__body" }}
-      >
-        <CartContents cart={cart} redirectTo={`${location.pathname}${location.search}`} />
-      </Drawer>
+      {wanted ? (
+        <Suspense fallback={null}>
+          <CartDrawerPanel
+            cart={cart}
+            opened={opened}
+            onClose={close}
+            redirectTo={`${location.pathname}${location.search}`}
+          />
+        </Suspense>
+      ) : null}
     </CartDrawerContext.Provider>
   );
 }

@@ -1,8 +1,6 @@
-import { notifications } from "@mantine/notifications";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-
-const FLASH_NOTIFICATION_ID = "flash-message";
+import { requestToastHost } from "./ToastHost";
 
 export interface Toast {
   type: "success" | "error" | "info";
@@ -12,7 +10,7 @@ export interface Toast {
   link?: { href: string; label: string };
 }
 
-function ToastLink({ link }: { link: Toast["link"] }) {
+export function ToastLink({ link }: { link: Toast["link"] }) {
   if (!link) return null;
   return (
     <Link to={link.href} className="flash-toast__link">
@@ -22,27 +20,12 @@ function ToastLink({ link }: { link: Toast["link"] }) {
 }
 
 /**
- * Shows a toast as a Mantine notification. One at a time: a new message
- * replaces the one on screen in place (update) instead of stacking beside it
- * while the old one animates out; show() adds it when none is on screen (it
- * ignores an id that is already shown).
+ * Shows a toast as a Mantine notification (one at a time, errors in red).
+ * Mantine's notifications are loaded with the first toast (issue 10).
  */
-export function showToast(toast: Toast) {
-  const notification = {
-    id: FLASH_NOTIFICATION_ID,
-    title: toast.title,
-    message: toast.link ? (
-      <span className="flash-toast__message">
-        {toast.message} <ToastLink link={toast.link} />
-      </span>
-    ) : (
-      toast.message
-    ),
-    color: toast.type === "error" ? "red" : toast.type === "success" ? "dark" : "blue",
-    autoClose: 5000,
-  };
-  notifications.update(notification);
-  notifications.show(notification);
+export function showToast(toast: Toast): Promise<void> {
+  requestToastHost();
+  return import("./NotificationsHost").then((host) => host.showNotification(toast));
 }
 
 /**
@@ -53,8 +36,18 @@ export function showToast(toast: Toast) {
 export function FlashToast({ toast }: { toast: Toast | null | undefined }) {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
-    setHydrated(true);
-    if (toast) showToast(toast);
+    if (!toast) {
+      setHydrated(true);
+      return;
+    }
+    // The markup stays until the notification is on screen (its code loads with the first toast).
+    let current = true;
+    void showToast(toast).then(() => {
+      if (current) setHydrated(true);
+    });
+    return () => {
+      current = false;
+    };
   }, [toast]);
   if (!toast || hydrated) return null;
   return (

@@ -31,7 +31,10 @@ export function ProductCard({
           width={300}
           height={300}
           loading={eager ? "eager" : "lazy"}
-          decoding="async"
+          // Above the fold, the first image is the page's largest paint (LCP): fetch it first.
+          // React 18 passes the attribute through only in lower case.
+          {...(eager ? { fetchpriority: "high" } : {})}
+          decoding={eager ? undefined : "async"}
         />
         {badge ? <span className={`product-badge product-badge--${badge.tone}`}>{badge.label}</span> : null}
       </div>

@@ -1,12 +1,12 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Modal } from "@mantine/core";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
 import { formatRating, productBadge, type ProductJson } from "~/lib/product-display";
-import { REVIEW_MESSAGE_MAX_LENGTH, type ReviewInput } from "~/lib/review-schema";
+import { REVIEW_MESSAGE_MAX_LENGTH } from "~/lib/review-text";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AddToCartForm } from "./AddToCartForm";
+import type ProductModalType from "./ProductModal";
 import { ProductPrices } from "./ProductPrices";
 import { StarPicker, StarRating } from "./StarRating";
 
@@ -26,6 +26,9 @@ export interface ProductDetailsData extends ProductJson {
  * "Write a review": a star picker made of radio inputs, a text box and
  * Submit. The server validates (its messages come back inline and as a
  * toast); with JavaScript, Submit stays disabled while the text is blank.
+ * The answer is conform's SubmissionResult, read here without conform's
+ * client (it validates nothing in the browser; issue 10 keeps it off the
+ * storefront's pages).
  */
 function ReviewForm({
   productId,
@@ -37,53 +40,67 @@ function ReviewForm({
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   const hydrated = useHydrated();
-  const [form, fields] = useForm<ReviewInput>({ id: `review-${productId}`, lastResult });
-  const [message, setMessage] = useState(String(fields.reviewMessage.initialValue ?? ""));
-  const { key: _key, ...textareaProps } = getTextareaProps(fields.reviewMessage);
-  const ratingValue = Number(fields.reviewValue.initialValue);
+  const formId = `review-${productId}`;
+  const values = lastResult?.initialValue ?? {};
+  const errorOf = (name: string) => lastResult?.error?.[name]?.[0];
+  const formError = errorOf("");
+  const ratingError = errorOf("reviewValue");
+  const messageError = errorOf("reviewMessage");
+  const ids = {
+    formError: `${formId}-error`,
+    ratingError: `${formId}-reviewValue-error`,
+    message: `${formId}-reviewMessage`,
+    messageError: `${formId}-reviewMessage-error`,
+  };
+  const [message, setMessage] = useState(String(values.reviewMessage ?? ""));
+  const ratingValue = Number(values.reviewValue);
   return (
     <Form
       method="post"
       action={formAction}
       preventScrollReset
       className="review-form"
-      {...getFormProps(form)}
+      id={formId}
+      aria-invalid={formError ? true : undefined}
+      aria-describedby={formError ? ids.formError : undefined}
       noValidate
     >
       <input type="hidden" name="intent" value="review" />
       <input type="hidden" name="productId" value={productId} />
-      {form.errors?.length ? (
-        <p className="form-error" id={form.errorId} role="alert">
-          {form.errors[0]}
+      {formError ? (
+        <p className="form-error" id={ids.formError} role="alert">
+          {formError}
         </p>
       ) : null}
       <StarPicker
-        name={fields.reviewValue.name}
+        name="reviewValue"
         defaultValue={Number.isInteger(ratingValue) ? ratingValue : undefined}
-        errorId={fields.reviewValue.errorId}
-        invalid={Boolean(fields.reviewValue.errors?.length)}
+        errorId={ids.ratingError}
+        invalid={Boolean(ratingError)}
       />
-      {fields.reviewValue.errors?.length ? (
-        <p className="form-error" id={fields.reviewValue.errorId}>
-          {fields.reviewValue.errors[0]}
+      {ratingError ? (
+        <p className="form-error" id={ids.ratingError}>
+          {ratingError}
         </p>
       ) : null}
-      <label htmlFor={fields.reviewMessage.id} className="visually-hidden">
+      <label htmlFor={ids.message} className="visually-hidden">
         Your review
       </label>
       <textarea
-        {...textareaProps}
+        id={ids.message}
+        name="reviewMessage"
+        aria-invalid={messageError ? true : undefined}
+        aria-describedby={messageError ? ids.messageError : undefined}
         value={message}
-        defaultValue={undefined}
         onChange={(event) => setMessage(event.currentTarget.value)}
         placeholder="Write a review..."
         maxLength={REVIEW_MESSAGE_MAX_LENGTH}
         rows={3}
         className="sf-textarea"
       />
-      {fields.reviewMessage.errors?.length ? (
-        <p className="form-error" id={fields.reviewMessage.errorId}>
-          {fields.reviewMessage.errors[0]}
+      {messageError ? (
+        <p className="form-error" id={ids.messageError}>
+          {messageError}
         </p>
       ) : null}
       <button
@@ -120,7 +137,15 @@ export function ProductDetails({
   return (
     <div className="product-details">
       <div className="product-details__media">
-        <img src={product.image} alt={product.title} width={600} height={600} decoding="async" />
+        {/* The product's image is the largest paint of its page and dialog: fetched first, never lazily. */}
+        <img
+          src={product.image}
+          alt={product.title}
+          width={600}
+          height={600}
+          loading="eager"
+          {...{ fetchpriority: "high" }}
+        />
         {badge ? <span className={`product-badge product-badge--${badge.tone}`}>{badge.label}</span> : null}
       </div>
       <div className="product-details__info">
@@ -191,11 +216,38 @@ export function ProductDetails({
   );
 }
 
+type ProductModalComponent = typeof ProductModalType;
+/** Mantine's modal, once a dialog has loaded it (a later dialog shows it at once). */
+let loadedModal: ProductModalComponent | null = null;
+
+/**
+ * Mantine's Modal for the product dialog, loaded when a dialog first mounts:
+ * null until then (and while the server's HTML is hydrated, so that both agree).
+ */
+function useProductModal(): ProductModalComponent | null {
+  const hydrated = useHydrated();
+  // A function in state is kept through an initializer (useState would call a component given directly).
+  const [modal, setModal] = useState<ProductModalComponent | null>(() => (hydrated ? loadedModal : null));
+  useEffect(() => {
+    if (modal) return;
+    let mounted = true;
+    void import("./ProductModal").then((module) => {
+      loadedModal = module.default;
+      if (mounted) setModal(() => module.default);
+    });
+    return () => {
+      mounted = false;
+    };
+  }, [modal]);
+  return modal;
+}
+
 /**
  * The details as a dialog whose state is the URL (`?product=ID`): rendered
- * open on the server, so it works without JavaScript; with JavaScript it is a
- * Mantine Modal (focus trap, Escape) that closes by navigating to `closeHref`.
- * Not in a portal, so that the server's HTML and the hydrated page agree.
+ * open on the server as a plain overlay, so it works without JavaScript; once
+ * scripts run it becomes a Mantine Modal (focus trap, Escape), loaded on
+ * demand, that closes by navigating to `closeHref`. Escape also closes the
+ * plain one, for the moment before the modal has loaded.
  */
 export function ProductDialog({
   product,
@@ -209,35 +261,56 @@ export function ProductDialog({
   reviewResult?: SubmissionResult<string[]>;
 }) {
   const navigate = useNavigate();
+  const Modal = useProductModal();
+  const close = () => navigate(closeHref, { preventScrollReset: true });
+  const plain = !Modal;
+  useEffect(() => {
+    if (!plain) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") navigate(closeHref, { preventScrollReset: true });
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [plain, navigate, closeHref]);
+
+  const closeLink = (
+    <Link to={closeHref} preventScrollReset className="dialog-close" aria-label="Close">
+      <span aria-hidden="true">×</span>
+    </Link>
+  );
+  const body = (
+    <>
+      <ProductDetails product={product} formAction={formAction} reviewResult={reviewResult} titleAs={null} />
+      <p className="product-dialog__more">
+        <Link to={`/shop/product/${product._id}`}>Open the product page</Link>
+      </p>
+    </>
+  );
+  if (Modal) {
+    return (
+      <Modal title={product.title} onClose={close} closeLink={closeLink}>
+        {body}
+      </Modal>
+    );
+  }
   return (
-    <Modal.Root
-      opened
-      onClose={() => navigate(closeHref, { preventScrollReset: true })}
-      withinPortal={false}
-      size="56rem"
-      padding="lg"
-    >
-      <Modal.Overlay />
-      {/* Mantine names the dialog after its title only once scripts run: aria-label names it in the server's HTML too. */}
-      <Modal.Content className="product-dialog" data-testid="product-dialog" aria-label={product.title}>
-        <Modal.Header>
-          <Modal.Title className="product-dialog__title">{product.title}</Modal.Title>
-          <Link to={closeHref} preventScrollReset className="dialog-close" aria-label="Close">
-            <span aria-hidden="true">×</span>
-          </Link>
-        </Modal.Header>
-        <Modal.Body>
-          <ProductDetails
-            product={product}
-            formAction={formAction}
-            reviewResult={reviewResult}
-            titleAs={null}
-          />
-          <p className="product-dialog__more">
-            <Link to={`/shop/product/${product._id}`}>Open the product page</Link>
-          </p>
-        </Modal.Body>
-      </Modal.Content>
-    </Modal.Root>
+    <div className="plain-dialog">
+      <div className="plain-dialog__overlay" />
+      <div className="plain-dialog__inner">
+        <section
+          role="dialog"
+          aria-modal="true"
+          aria-label={product.title}
+          className="plain-dialog__content product-dialog"
+          data-testid="product-dialog"
+        >
+          <header className="plain-dialog__header">
+            <h2 className="product-dialog__title">{product.title}</h2>
+            {closeLink}
+          </header>
+          <div className="plain-dialog__body">{body}</div>
+        </section>
+      </div>
+    </div>
   );
 }

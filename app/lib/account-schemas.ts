@@ -2,8 +2,9 @@ import { z } from "zod";
 import { emailField, registerSchema } from "./schemas";
 
 /**
- * The account forms' schemas, shared by the browser (conform's inline errors)
- * and the server. A new password follows the registration rules, with the
+ * The account forms' schemas, on the server (the settings page validates on
+ * the server only: zod stays off its JavaScript, issue 10; the auth pages
+ * still check in the browser with them). A new password follows the registration rules, with the
  * registration's messages. The JSON API's request schemas build on these
  * (app/lib/account-api.server.ts).
  */
@@ -26,8 +27,4 @@ export const changePasswordSchema = z.object({
   newPassword: newPasswordField,
 });
 
-export const ACCOUNT_INTENTS = {
-  userName: "change-user-name",
-  password: "change-password",
-  signOutOthers: "sign-out-others",
-} as const;
+export { ACCOUNT_INTENTS } from "./account-intents";

@@ -1,24 +1,14 @@
 import { z } from "zod";
+import { REVIEW_MESSAGE_MAX_LENGTH, REVIEW_TEXT } from "./review-text";
 
 /**
- * A review as the shopper writes it (SPEC §5, API.md). Shared by the form
- * (conform validates it in the browser) and the service (which always checks
- * again). Safe to import in the browser.
+ * A review as the shopper writes it (SPEC §5, API.md), checked on the server
+ * (the HTML action through conform, and the JSON API). The browser imports
+ * only ./review-text: importing this module would bring zod into the page's
+ * JavaScript (issue 10).
  */
 
-export const REVIEW_MESSAGE_MAX_LENGTH = 1000;
-
-export const REVIEW_TEXT = {
-  ratingRequired: "Please select a rating",
-  messageRequired: "Please write a review message",
-  loginRequired: "Please login to add a review",
-  missingInformation: "Missing required information",
-  missingInformationDescription: "Please try again or refresh the page",
-  purchaseRequired: "You need to purchase product to review it.",
-  alreadyReviewed: "You already reviewed this product!",
-  added: "Review added successfully!",
-  productNotFound: "Product not found",
-} as const;
+export { REVIEW_MESSAGE_MAX_LENGTH, REVIEW_TEXT };
 
 export const reviewSchema = z.object({
   productId: z

@@ -9,7 +9,7 @@ import {
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
-import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/admin-schemas";
+import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/order-options";
 import { requireAdmin } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";
 import { redirectWithFlash } from "~/web/session.server";

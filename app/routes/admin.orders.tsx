@@ -4,7 +4,7 @@ import { Form, Outlet, useLoaderData, useSubmit } from "@remix-run/react";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { useHydrated } from "~/lib/use-hydrated";
 import { OrderTable } from "~/components/OrderTable";
-import { ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/admin-schemas";
+import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/order-options";
 import { requireAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/services/admin-catalog.server";
 import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/order-options";

@@ -1,4 +1,3 @@
-import { Stack, Text, Title } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AddressManager } from "~/components/AddressManager";
@@ -24,20 +23,17 @@ export default function AddressesPage() {
   const { addresses, editing } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
-    <Stack gap="md" maw={1100} mx="auto" p="md">
+    // Plain HTML like the address manager: no Mantine in the page's JavaScript (issue 10).
+    <div className="sf-stack addresses-page">
       <div>
-        <Title order={1} size="h2">
-          Addresses
-        </Title>
-        <Text c="dimmed" size="sm">
-          Where your orders go. You can keep up to 3 addresses.
-        </Text>
+        <h1 className="addresses-page__title">Addresses</h1>
+        <p className="address-empty">Where your orders go. You can keep up to 3 addresses.</p>
       </div>
       <AddressManager
         addresses={addresses}
         editing={editing}
         lastResult={actionData && "addressForm" in actionData ? actionData.addressForm : null}
       />
-    </Stack>
+    </div>
   );
 }

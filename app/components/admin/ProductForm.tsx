@@ -1,17 +1,9 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  parse,
-  useForm,
-} from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { Button, NativeSelect, Stack, Text, TextInput, Textarea } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ImageUpload } from "~/components/ImageUpload";
-import { productInputSchema } from "~/lib/admin-schemas";
 import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "~/lib/catalog-options";
 import { useHydrated } from "~/lib/use-hydrated";
 
@@ -59,22 +51,6 @@ function missingFieldsOf(valueOf: (name: (typeof REQUIRED_FIELDS)[number]) => st
   return REQUIRED_FIELDS.filter((name) => !valueOf(name).trim()).map((name) => FIELD_LABELS[name]);
 }
 
-/** The browser runs the server's schema as a courtesy; the server checks again. */
-function validate(formData: FormData) {
-  return parse(formData, {
-    resolve(payload) {
-      const result = productInputSchema.safeParse(payload);
-      if (result.success) return { value: result.data };
-      const error: Record<string, string[]> = {};
-      for (const issue of result.error.issues) {
-        const key = issue.path.join(".") || "";
-        (error[key] ??= []).push(issue.message);
-      }
-      return { error };
-    },
-  });
-}
-
 interface ProductFormProps {
   mode: "new" | "edit";
   productId?: string;
@@ -92,9 +68,9 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
     id: `product-${productId ?? "new"}`,
     lastResult,
     defaultValue,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validate(formData),
+    // The server validates (its messages come back per field, with or without JavaScript); the
+    // browser only keeps Add disabled until the required fields are filled. No schema runs here:
+    // it would bring zod into the admin's JavaScript (issue 10).
   });
   const initialImage = String(fields.image.initialValue ?? defaultValue.image ?? "");
   const [imageUrl, setImageUrl] = useState(initialImage);

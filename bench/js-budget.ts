@@ -1,0 +1,249 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { DEMO_ACCOUNTS } from "../db/seed/seed";
+import { assetsOfPage } from "./page-assets";
+
+/**
+ * `npm run bench:js`: the JavaScript and CSS budget per page (issue 10).
+ *
+ * 1. Builds (`remix build` into BUILD_DIR, default `build`) unless that build
+ *    is newer than every file under app/ and remix.config.js.
+ * 2. Starts the production server on BENCH_JS_PORT (default 3192) with an
+ *    embedded PostgreSQL of its own (BENCH_JS_DATA_DIR, default .data-benchjs,
+ *    kept between runs so that only the first run seeds it).
+ * 3. Signs in the demo shopper and the demo admin, reads the server-rendered
+ *    HTML of each page and sums the gzip size of what it loads: the
+ *    `modulepreload` links, `<script src>` and the module imports of the inline
+ *    boot script, and the stylesheet links.
+ * 4. Prints a table and exits 1 when a page is over its budget.
+ *
+ * KB here is 1024 bytes; gzip at zlib's default level, as the server's
+ * compression middleware sends it.
+ */
+
+const PORT = Number(process.env.BENCH_JS_PORT ?? 3192);
+const DATA_DIR = path.resolve(process.env.BENCH_JS_DATA_DIR ?? ".data-benchjs");
+const BUILD_DIR = process.env.BUILD_DIR || "build";
+const BASE = `http://127.0.0.1:${PORT}`;
+const KB = 1024;
+
+const BUDGET = {
+  storefrontJs: 120 * KB,
+  adminJs: 170 * KB,
+  css: 35 * KB,
+};
+
+type Area = "storefront" | "admin";
+interface Page {
+  name: string;
+  path: string | (() => Promise<string>);
+  area: Area;
+}
+
+const log = (message: string) => console.error(`[bench:js] ${message}`);
+
+/** The newest modification time of the files under a folder (or of one file). */
+function newestMtime(target: string): number {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+function ensureFreshBuild() {
+  const marker = path.join(BUILD_DIR, "index.js");
+  const sources = Math.max(newestMtime("app"), newestMtime("remix.config.js"));
+  if (existsSync(marker) && statSync(marker).mtimeMs > sources) {
+    log(`reusing the build in ${BUILD_DIR}/ (newer than app/)`);
+    return;
+  }
+  log(`building into ${BUILD_DIR}/`);
+  const result = spawnSync(path.resolve("node_modules/.bin/remix"), ["build"], {
+    env: { ...process.env, BUILD_DIR, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (result.status !== 0) throw new Error("remix build failed");
+}
+
+let stopping = false;
+function startServer(): ChildProcess {
+  const server = spawn(path.resolve("node_modules/.bin/tsx"), ["server/index.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: "",
+      DATA_DIR,
+      BUILD_DIR,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      APP_URL: BASE,
+      SESSION_SECRET: "bench-js-session-secret-0123456789abcdef",
+      LOG_REQUESTS: "false",
+      WEB_CONCURRENCY: "1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  server.on("exit", (code, signal) => {
+    if (!stopping) log(`the server stopped unexpectedly (code ${code}, signal ${signal})`);
+  });
+  return server;
+}
+
+async function waitForServer(server: ChildProcess, timeoutMs = 45_000) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (server.exitCode !== null) throw new Error("The server exited before it answered");
+    try {
+      if ((await fetch(`${BASE}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server did not answer on ${BASE}/healthz within ${timeoutMs / 1000} s`);
+}
+
+async function signIn(role: "user" | "admin"): Promise<string> {
+  const account = DEMO_ACCOUNTS.find((candidate) => candidate.role === role)!;
+  const response = await fetch(`${BASE}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: account.email, password: account.password }),
+  });
+  if (!response.ok) throw new Error(`Signing in ${account.email} failed: ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+const gzipSizes = new Map<string, number>();
+async function gzipSize(url: string): Promise<number> {
+  const known = gzipSizes.get(url);
+  if (known !== undefined) return known;
+  const response = await fetch(new URL(url, BASE), { headers: { "Accept-Encoding": "identity" } });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const size = gzipSync(Buffer.from(await response.arrayBuffer())).length;
+  gzipSizes.set(url, size);
+  return size;
+}
+
+interface Row {
+  page: string;
+  path: string;
+  jsFiles: number;
+  js: number;
+  jsBudget: number;
+  cssFiles: number;
+  css: number;
+  over: boolean;
+}
+
+async function measurePage(page: Page, cookies: Record<Area, string>): Promise<Row> {
+  const pagePath = typeof page.path === "string" ? page.path : await page.path();
+  const response = await fetch(`${BASE}${pagePath}`, {
+    headers: { Cookie: cookies[page.area] },
+    redirect: "manual",
+  });
+  if (response.status !== 200) throw new Error(`${pagePath} answered ${response.status}, not 200`);
+  const { scripts, styles } = assetsOfPage(await response.text());
+  const sum = async (urls: string[]) => (await Promise.all(urls.map(gzipSize))).reduce((a, b) => a + b, 0);
+  const [js, css] = await Promise.all([sum(scripts), sum(styles)]);
+  const jsBudget = page.area === "admin" ? BUDGET.adminJs : BUDGET.storefrontJs;
+  return {
+    page: page.name,
+    path: pagePath,
+    jsFiles: scripts.length,
+    js,
+    jsBudget,
+    cssFiles: styles.length,
+    css,
+    over: js > jsBudget || css > BUDGET.css,
+  };
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+export function formatTable(rows: Row[]): string {
+  const header = [
+    "page",
+    "path",
+    "JS files",
+    "JS gzip",
+    "JS budget",
+    "CSS files",
+    "CSS gzip",
+    "CSS budget",
+    "",
+  ];
+  const lines = rows.map((row) => [
+    row.page,
+    row.path.length > 40 ? `${row.path.slice(0, 37)}...` : row.path,
+    String(row.jsFiles),
+    kb(row.js),
+    kb(row.jsBudget),
+    String(row.cssFiles),
+    kb(row.css),
+    kb(BUDGET.css),
+    row.over ? "OVER BUDGET" : "ok",
+  ]);
+  const table = [header, header.map(() => "---"), ...lines];
+  return table.map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+async function main() {
+  const started = Date.now();
+  ensureFreshBuild();
+  const server = startServer();
+  const stop = async () => {
+    stopping = true;
+    if (server.exitCode !== null) return;
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+  };
+  let rows: Row[];
+  try {
+    await waitForServer(server);
+    const cookies = { storefront: await signIn("user"), admin: await signIn("admin") };
+    const productPath = async () => {
+      const answer = (await (await fetch(`${BASE}/api/shop/products/get?limit=1`)).json()) as {
+        data: { _id: string }[];
+      };
+      return `/shop/product/${answer.data[0]!._id}`;
+    };
+    const pages: Page[] = [
+      { name: "home", path: "/shop/home", area: "storefront" },
+      { name: "listing", path: "/shop/listing", area: "storefront" },
+      { name: "product", path: productPath, area: "storefront" },
+      { name: "search", path: "/shop/search?keyword=hoodie", area: "storefront" },
+      { name: "checkout", path: "/shop/checkout", area: "storefront" },
+      { name: "account", path: "/shop/account", area: "storefront" },
+      { name: "admin products", path: "/admin/products", area: "admin" },
+    ];
+    rows = [];
+    for (const page of pages) rows.push(await measurePage(page, cookies));
+  } finally {
+    await stop();
+  }
+  console.log(formatTable(rows));
+  const over = rows.filter((row) => row.over);
+  log(`${rows.length} pages in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (over.length) {
+    console.error(
+      `\nOver budget (storefront JS ${kb(BUDGET.storefrontJs)}, admin JS ${kb(BUDGET.adminJs)}, ` +
+        `CSS ${kb(BUDGET.css)} gzip per page): ${over.map((row) => row.page).join(", ")}`,
+    );
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
