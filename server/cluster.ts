@@ -69,7 +69,10 @@ export async function runPrimary(config: AppConfig, entryFile: string): Promise<
       }
     });
     worker.once("listening", () => {
-      if (listeningOnce) return;
+      if (listeningOnce) {
+        log(`Worker ${worker.process.pid} is serving in place of a crashed one`);
+        return;
+      }
       if (++listeningCount < slots.length) return;
       listeningOnce = true;
       log(
