@@ -165,13 +165,14 @@ async function measure(url: string, headers: Record<string, string>, connections
   const before = cpuOfTree(pid);
   const result = await autocannon({ url, connections, headers, duration: DURATION });
   const cpu = cpuBetween(before, cpuOfTree(pid));
-  const requests = Math.max(1, result.requests.total ?? 0);
+  // A round too short for a slow page on a busy machine can end with no request answered.
+  const requests = result.requests.total ?? 0;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.errors + result.timeouts + result.non2xx,
-    cpu: cpu === null ? null : cpu / requests,
+    cpu: cpu === null || requests === 0 ? null : cpu / requests,
   };
 }
 
@@ -261,7 +262,7 @@ function section(
       const one = byConnections.get(connections);
       const all = clustered.get(name)?.get(connections);
       const failures = (one?.failures ?? 0) + (all?.failures ?? 0);
-      const gain = one && all ? `${(all.rps / one.rps).toFixed(2)}×` : "–";
+      const gain = one?.rps && all ? `${(all.rps / one.rps).toFixed(2)}×` : "–";
       rows.push(
         `| ${name} | ${connections} | ${cells(one)} | ${cells(all)} | ${gain} | ${failures ? `${failures} failed` : ""} |`,
       );

@@ -92,7 +92,7 @@ export async function runPrimary(config: AppConfig, entryFile: string): Promise<
     }
     if (!listeningOnce) {
       getLogger().fatal(`Worker ${worker.process.pid} failed to start (code ${code}, signal ${signal})`);
-      void shutdown("a failed start", 1);
+      void shutdown("A worker could not start", 1);
       return;
     }
     slot.quickCrashes = Date.now() - slot.startedAt < QUICK_CRASH_MS ? slot.quickCrashes + 1 : 0;
@@ -106,7 +106,7 @@ export async function runPrimary(config: AppConfig, entryFile: string): Promise<
   async function shutdown(reason: string, exitCode = 0) {
     if (shuttingDown) return;
     shuttingDown = true;
-    log(`${reason} received: the workers finish their open requests`);
+    log(`${reason}: the workers finish their open requests`);
     const alive = slots.flatMap((slot) => {
       if (slot.restartTimer) clearTimeout(slot.restartTimer);
       return slot.worker && !slot.worker.isDead() ? [slot.worker] : [];
@@ -116,11 +116,11 @@ export async function runPrimary(config: AppConfig, entryFile: string): Promise<
     await closeSimulatorPool();
     await closeDb();
     if (database.embedded) await database.embedded.stop();
-    log("Shut down cleanly");
+    log(exitCode === 0 ? "Shut down cleanly" : "Shut down");
     process.exit(exitCode);
   }
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    process.on(signal, () => void shutdown(signal));
+    process.on(signal, () => void shutdown(`${signal} received`));
   }
   for (const slot of slots) fork(slot);
 }

@@ -120,6 +120,25 @@ describe("one worker per core (node:cluster)", () => {
     );
     expect(answeredBy).toEqual(new Set([survivor, replacement]));
   });
+
+  it("exits with code 1 and says so when its workers cannot start (the port is taken), instead of retrying forever", async () => {
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(3174, "127.0.0.1", resolve));
+    const blocked = startAppProcess("cluster-blocked", 3174, {
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: "cluster-session-secret-0123456789",
+      WEB_CONCURRENCY: "2",
+    });
+    try {
+      expect(await blocked.exited).toEqual({ code: 1, signal: null });
+      const messages = blocked.logs.map((line) => String(line.msg));
+      expect(messages.some((msg) => /^Worker \d+ failed to start \(code 1/.test(msg))).toBe(true);
+      expect(messages).toContain("A worker could not start: the workers finish their open requests");
+    } finally {
+      await blocked.stop();
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  }, 120_000);
 });
 
 describe("graceful shutdown of the cluster on its embedded PostgreSQL", () => {
