@@ -264,7 +264,7 @@ function section(
       const failures = (one?.failures ?? 0) + (all?.failures ?? 0);
       const gain = one?.rps && all ? `${(all.rps / one.rps).toFixed(2)}×` : "–";
       rows.push(
-        `| ${name} | ${connections} | ${cells(one)} | ${cells(all)} | ${gain} | ${failures ? `${failures} failed` : ""} |`,
+        `| ${name} | ${connections} | ${cells(one)} | ${cells(all)} | ${gain} | ${failures ? `${failures}` : ""} |`,
       );
     }
   }
@@ -292,7 +292,7 @@ not compressed. Each row is the median (by req/s) of ${ROUNDS} round${ROUNDS > 1
 (from /proc; PostgreSQL not included). The bare \`node:http\` server (one process answering "ok") and
 \`/healthz\` (one \`SELECT 1\`) are the ceiling measured in the same run.
 
-| target | conn. | 1 worker: req/s | p50 ms | p99 ms | CPU ms/req | ${DEFAULT_WORKERS} workers: req/s | p50 ms | p99 ms | CPU ms/req | gain | |
+| target | conn. | 1 worker: req/s | p50 ms | p99 ms | CPU ms/req | ${DEFAULT_WORKERS} workers: req/s | p50 ms | p99 ms | CPU ms/req | gain | errors |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 ${rows.join("\n")}
 `;
