@@ -56,14 +56,16 @@ const loadAverage = () =>
 let server: ChildProcess | null = null;
 
 function startServer(databaseUrl: string): ChildProcess {
-  // Its own process group, so that kill -9 reaches tsx's node child too.
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/index.ts"], {
+  // Its own process group, so that kill -9 reaches every process of the server (workers too).
+  const child = spawn(process.execPath, [path.join(BUILD_DIR, "server", "index.js")], {
     env: {
       ...process.env,
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
       SESSION_SECRET,
       BUILD_DIR,
+      // One process, as the recorded results were measured (WEB_CONCURRENCY overrides).
+      WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
       PORT: String(PORT),
       HOST: "127.0.0.1",
       APP_URL: BASE,
@@ -99,7 +101,7 @@ async function stopServer(signal: NodeJS.Signals) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   process.kill(-child.pid, signal);
   await exited;
-  // tsx's node child may outlive the parent by a moment.
+  // A worker may outlive the primary by a moment.
   await sleep(300);
 }
 

@@ -121,10 +121,9 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-/** The Node.js process that serves (tsx starts it as a child of the spawned one). */
+/** The Node.js process that serves: the compiled server, run as one process. */
 function serverPid(child: ChildProcess): number {
-  const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/);
-  return Number(children.find(Boolean) ?? child.pid);
+  return child.pid!;
 }
 
 async function waitForServer() {
@@ -151,13 +150,15 @@ async function main() {
   await db.sequelize.query("TRUNCATE rate_limits");
   await db.sequelize.close();
 
-  const server = spawn(path.resolve("node_modules/.bin/tsx"), ["server/index.ts"], {
+  const server = spawn(process.execPath, [path.join(BUILD_DIR, "server", "index.js")], {
     env: {
       ...process.env,
       NODE_ENV: "production",
       DATABASE_URL: embedded.url,
       SESSION_SECRET: "bench-session-secret-0123456789abcdef",
       BUILD_DIR,
+      // One process, as the recorded results were measured (WEB_CONCURRENCY overrides).
+      WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
       PORT: String(PORT),
       HOST: "127.0.0.1",
       LOG_REQUESTS: "false",

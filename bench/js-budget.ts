@@ -55,23 +55,25 @@ function newestMtime(target: string): number {
 }
 
 function ensureFreshBuild() {
-  const marker = path.join(BUILD_DIR, "index.js");
-  const sources = Math.max(newestMtime("app"), newestMtime("remix.config.js"));
+  const marker = path.join(BUILD_DIR, "server", "index.js");
+  const sources = Math.max(
+    ...["app", "server", "db", "scripts", "remix.config.js"].map((source) => newestMtime(source)),
+  );
   if (existsSync(marker) && statSync(marker).mtimeMs > sources) {
     log(`reusing the build in ${BUILD_DIR}/ (newer than app/)`);
     return;
   }
   log(`building into ${BUILD_DIR}/`);
-  const result = spawnSync(path.resolve("node_modules/.bin/remix"), ["build"], {
+  const result = spawnSync(process.execPath, ["scripts/build.js"], {
     env: { ...process.env, BUILD_DIR, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  if (result.status !== 0) throw new Error("remix build failed");
+  if (result.status !== 0) throw new Error("the build failed (node scripts/build.js)");
 }
 
 let stopping = false;
 function startServer(): ChildProcess {
-  const server = spawn(path.resolve("node_modules/.bin/tsx"), ["server/index.ts"], {
+  const server = spawn(process.execPath, [path.join(BUILD_DIR, "server", "index.js")], {
     env: {
       ...process.env,
       NODE_ENV: "production",

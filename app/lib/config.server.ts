@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -139,6 +140,7 @@ const envSchema = z
         .refine((value) => /^https?:/.test(value), { message: "must start with http:// or https://" })
         .optional(),
     ),
+    WEB_CONCURRENCY: wholeNumber(1, 256, availableParallelism()),
     DATABASE_POOL_MAX: wholeNumber(1, 500, 10),
     DATABASE_POOL_ACQUIRE_TIMEOUT_MS: wholeNumber(100, 120_000, 5_000),
     PAYMENT_SIMULATOR_LATENCY_MS: wholeNumber(0, 60_000, 0),
@@ -241,6 +243,8 @@ export interface AppConfig {
   mail: MailConfig;
   /** Accounts one client address may register per hour (app/services/rate-limit.server.ts). */
   registerLimitPerHour: number;
+  /** HTTP worker processes (node:cluster), one per core by default; 1: a single process, no cluster. */
+  webConcurrency: number;
   /** The database pool: at most `max` connections; a request waits `acquireTimeoutMs` for one, then 503. */
   databasePool: { max: number; acquireTimeoutMs: number };
   /** A delay the payment simulator adds to create and capture, to stand in for PayPal's round trip. */
@@ -355,6 +359,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
           publicUrl: parsed.S3_PUBLIC_URL?.replace(/\/+$/, ""),
         }
       : null,
+    webConcurrency: parsed.WEB_CONCURRENCY,
     databasePool: {
       max: parsed.DATABASE_POOL_MAX,
       acquireTimeoutMs: parsed.DATABASE_POOL_ACQUIRE_TIMEOUT_MS,

@@ -12,8 +12,14 @@ import pg from "pg";
 // failing test run or script into exit code 0, and stops the database under
 // the server's graceful shutdown. The shop owns that lifecycle (server/index.ts,
 // scripts/with-database.ts, the test setup), with its own safety net below.
-for (const event of ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"]) {
-  exitHook.unhookEvent(event);
+// Once per process: a second copy of this module (the compiled server imported
+// by the e2e launcher) would unhook listeners that are gone, which throws.
+const hooks = globalThis as typeof globalThis & { __shopExitHooksRemoved?: boolean };
+if (!hooks.__shopExitHooksRemoved) {
+  hooks.__shopExitHooksRemoved = true;
+  for (const event of ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"]) {
+    exitHook.unhookEvent(event);
+  }
 }
 
 /**

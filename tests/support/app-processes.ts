@@ -4,10 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /**
- * Real app server processes (server/index.ts on the production build), for
- * the tests that need more than one instance. The build is made when it is
- * missing or older than a file under app/, so that a test never runs old code.
+ * Real app server processes (the compiled server, $BUILD_DIR/server/index.js,
+ * as `npm run serve` runs it), for the tests that need more than one instance
+ * or a whole process. The build is made when it is missing or older than a
+ * source file, so that a test never runs old code.
  */
+
+/** The build the tests use: BUILD_DIR when set (as for the server), else build/. */
+export const TEST_BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? "build");
 
 function newestMtime(directory: string): number {
   let newest = 0;
@@ -18,11 +22,14 @@ function newestMtime(directory: string): number {
   return newest;
 }
 
-export function ensureFreshBuild(buildDir = path.resolve("build")): void {
-  const index = path.join(buildDir, "index.js");
-  const sources = Math.max(newestMtime(path.resolve("app")), statSync("remix.config.js").mtimeMs);
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync(path.resolve("node_modules/.bin/remix"), ["build"], {
+export function ensureFreshBuild(buildDir = TEST_BUILD_DIR): void {
+  const outputs = [path.join(buildDir, "index.js"), path.join(buildDir, "server", "index.js")];
+  const sources = Math.max(
+    ...["app", "server", "db", "scripts"].map((folder) => newestMtime(path.resolve(folder))),
+    statSync("remix.config.js").mtimeMs,
+  );
+  if (outputs.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return;
+  execFileSync(process.execPath, ["scripts/build.js"], {
     stdio: "ignore",
     timeout: 240_000,
     env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
@@ -32,6 +39,12 @@ export function ensureFreshBuild(buildDir = path.resolve("build")): void {
 export interface AppProcess {
   name: string;
   base: string;
+  /** The process npm run serve would be (the cluster's primary when WEB_CONCURRENCY > 1). */
+  pid: number;
+  /** Its DATA_DIR (a fresh temporary folder): the embedded PostgreSQL lives here without DATABASE_URL. */
+  dataDir: string;
+  /** Resolves with how the process ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Every JSON line the process wrote to stdout so far. */
   logs: Record<string, unknown>[];
   /** Non-JSON output (stderr included), for failure messages. */
@@ -39,10 +52,13 @@ export interface AppProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `server/index.ts` with `env` on `port`; resolves once the process listens. */
+/**
+ * Starts the compiled server with `env` on `port` (one process unless `env`
+ * sets WEB_CONCURRENCY); wait for it with waitUntilHealthy.
+ */
 export function startAppProcess(name: string, port: number, env: Record<string, string>): AppProcess {
   const dataDir = mkdtempSync(path.join(tmpdir(), `shop-${name}-`));
-  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/tsx"), ["server/index.ts"], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(TEST_BUILD_DIR, "server", "index.js")], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -50,6 +66,8 @@ export function startAppProcess(name: string, port: number, env: Record<string, 
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
+      BUILD_DIR: TEST_BUILD_DIR,
+      WEB_CONCURRENCY: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -70,10 +88,15 @@ export function startAppProcess(name: string, port: number, env: Record<string, 
     }
   });
   child.stderr!.on("data", (chunk: Buffer) => otherOutput.push(chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return {
     name,
     base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    dataDir,
+    exited,
     logs,
     otherOutput,
     async stop() {

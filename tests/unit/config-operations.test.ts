@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../app/lib/config.server";
@@ -76,5 +76,13 @@ describe("operations configuration", () => {
   it("turns /metrics on only with a METRICS_TOKEN of at least 16 characters", () => {
     expect(parseConfig({ ...base, METRICS_TOKEN: "0123456789abcdef" }).metricsToken).toBe("0123456789abcdef");
     expect(problemsOf({ METRICS_TOKEN: "short" })).toEqual(["METRICS_TOKEN: must be at least 16 characters"]);
+  });
+
+  it("runs one HTTP worker per core unless WEB_CONCURRENCY says otherwise (1: no cluster)", () => {
+    expect(parseConfig(base).webConcurrency).toBe(availableParallelism());
+    expect(parseConfig({ ...base, WEB_CONCURRENCY: "1" }).webConcurrency).toBe(1);
+    expect(parseConfig({ ...base, WEB_CONCURRENCY: "6" }).webConcurrency).toBe(6);
+    expect(problemsOf({ WEB_CONCURRENCY: "0" })).toEqual(["WEB_CONCURRENCY: must be between 1 and 256"]);
+    expect(problemsOf({ WEB_CONCURRENCY: "two" })).toEqual(["WEB_CONCURRENCY: must be a number"]);
   });
 });

@@ -1,13 +1,15 @@
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { createDatabase } from "../../../app/models/db.server";
 import { dropDatabase, ensureDatabaseExists } from "../../../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../../../db/migrator";
 import { seedDemoAccounts, seedDemoCatalog } from "../../../db/seed/seed";
 
 /**
- * The server that Playwright tests run against: the production build on a
- * database of its own, created fresh with the demo data each run.
+ * The server that Playwright tests run against: the production build (the
+ * compiled server in $BUILD_DIR/server, with its workers, as `npm run serve`
+ * runs it) on a database of its own, created fresh with the demo data each run.
  * - without DATABASE_URL: an embedded cluster under .data-e2e or E2E_DATA_DIR (seeded by the server itself);
  * - with DATABASE_URL: a database `shop_e2e` on that server, dropped and re-created.
  */
@@ -37,4 +39,6 @@ if (process.env.DATABASE_URL) {
   await db.sequelize.close();
 }
 
-await import("../../../server/index");
+const server = path.resolve(process.env.BUILD_DIR ?? "build", "server", "index.js");
+if (!existsSync(server)) throw new Error(`No compiled server at ${server}: run \`npm run build\` first`);
+await import(pathToFileURL(server).href);

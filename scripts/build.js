@@ -1,0 +1,75 @@
+// `npm run build`: the Remix build (browser assets and the server build in
+// $BUILD_DIR, default build/), then the HTTP server and the run-time scripts
+// compiled into $BUILD_DIR/server/, so that production runs plain `node`.
+//
+// Why not `remix build`: its CLI leaves the compiler's esbuild contexts open
+// and ends with process.exit(0). esbuild's service pings its parent every
+// second; a ping still unanswered when the parent exits leaves the Go
+// service waiting for an answer that never comes, and it dies with "fatal
+// error: all goroutines are asleep - deadlock!" and a goroutine dump on the
+// terminal (evanw/esbuild#2485, #2727). Disposing the compiler first answers
+// every ping (each dispose is a round trip), so the build ends quietly.
+import { rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import * as esbuild from "esbuild";
+
+const require = createRequire(import.meta.url);
+process.env.NODE_ENV ||= "production";
+const mode = process.env.NODE_ENV === "development" ? "development" : "production";
+
+async function buildRemix() {
+  const { readConfig } = require("@remix-run/dev/dist/config.js");
+  const { create } = require("@remix-run/dev/dist/compiler/compiler.js");
+  const { createFileWatchCache } = require("@remix-run/dev/dist/compiler/fileWatchCache.js");
+  const { logger } = require("@remix-run/dev/dist/tux/logger.js");
+  const started = Date.now();
+  logger.info(`building... (NODE_ENV=${mode})`);
+  const config = await readConfig(process.cwd());
+  rmSync(config.assetsBuildDirectory, { recursive: true, force: true });
+  const compiler = await create({
+    config,
+    options: { mode, sourcemap: false },
+    fileWatchCache: createFileWatchCache(),
+    logger,
+  });
+  try {
+    await compiler.compile();
+  } finally {
+    await compiler.dispose();
+  }
+  logger.info(`built (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+  return path.dirname(config.serverBuildPath);
+}
+
+/** server/index.ts and the scripts an operator runs, as ES modules; packages stay in node_modules. */
+async function buildServer(buildDir) {
+  const outdir = path.join(buildDir, "server");
+  rmSync(outdir, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: {
+      index: "server/index.ts",
+      "db-migrate": "scripts/db-migrate.ts",
+      "db-seed": "scripts/db-seed.ts",
+      "create-admin": "scripts/create-admin.ts",
+    },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
+  // Killed rather than left to notice our exit: no unanswered ping, no crash dump.
+  await esbuild.stop();
+  console.log(`server compiled into ${path.relative(process.cwd(), outdir)}/`);
+}
+
+try {
+  await buildServer(await buildRemix());
+} catch (error) {
+  if (error) console.error(error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,47 @@
+import type { Server } from "node:http";
+import type { ServerBuild } from "@remix-run/node";
+import type { AppConfig } from "../app/lib/config.server";
+import { closeDb } from "../app/models/db.server";
+import { closeSimulatorPool } from "../app/payments/simulator.server";
+import { startMailSender } from "../app/services/mail/sender.server";
+import { createApp } from "./app";
+import { log } from "./startup";
+
+/**
+ * The part of the server that answers HTTP: the Express app on the Remix
+ * build, and the outbox's mail sender. A cluster worker runs exactly this; the
+ * single process (WEB_CONCURRENCY=1) runs it beside the database and the
+ * payment reconciler.
+ *
+ * The mail sender runs in every HTTP process: the outbox wakes the sender of
+ * the process that wrote a mail right after the commit (so a mail leaves at
+ * once), and claims are SKIP LOCKED with a lease, so several senders never
+ * send one mail twice. Each also polls every MAIL_POLL_SECONDS: one small query
+ * per worker.
+ */
+export interface HttpProcess {
+  server: Server;
+  /** Stops accepting, finishes the open requests, stops the mail sender and closes the database pools. */
+  close(): Promise<void>;
+}
+
+export async function startHttpProcess(config: AppConfig, build: ServerBuild): Promise<HttpProcess> {
+  const mailSender = startMailSender(config.mail, log);
+  const app = createApp({ build, config });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening: Server = app.listen(config.port, config.host, () => resolve(listening));
+    listening.once("error", reject);
+  });
+  return {
+    server,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await mailSender.stop();
+      await closeSimulatorPool();
+      await closeDb();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { ConfigError, getConfig, loadDotEnv, type AppConfig } from "../app/lib/config.server";
+import { getDb, setDatabaseUrl } from "../app/models/db.server";
+import { createLogger, getLogger } from "../app/lib/logger.server";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/models/embedded-postgres.server";
+import { migrateToLatest } from "../db/migrator";
+import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
+
+/** What every process of the server does first: the steps before anything listens. */
+
+export const log = (message: string) => getLogger().info(message);
+
+/** The validated configuration, or a fatal log line naming every bad variable and exit code 1. */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    loadDotEnv();
+    return getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      // No configuration, so no configured logger: JSON unless pretty was asked for.
+      const format = process.env.LOG_FORMAT === "pretty" ? "pretty" : "json";
+      createLogger({ logFormat: format, logLevel: "info" }).fatal(
+        { problems: error.problems },
+        error.message,
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Where the Remix server build is; exits with a hint when `npm run build` has not run. */
+export function requireBuildPath(config: AppConfig): string {
+  const buildPath = path.join(config.buildDir, "index.js");
+  if (!existsSync(buildPath)) {
+    getLogger().fatal(
+      `No build found at ${buildPath}: run \`npm run build\` first (npm start does it for you).`,
+    );
+    process.exit(1);
+  }
+  return buildPath;
+}
+
+export async function loadBuild(buildPath: string): Promise<ServerBuild> {
+  return (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+}
+
+export interface PreparedDatabase {
+  url: string;
+  /** The embedded PostgreSQL this process started (stop it last), or null for DATABASE_URL. */
+  embedded: EmbeddedDatabase | null;
+}
+
+/**
+ * Starts (or reaches) PostgreSQL, migrates, and loads the demo data into a
+ * fresh embedded database. Runs once per start, in the one process that owns
+ * the database (the cluster's primary, or the single process).
+ */
+export async function prepareDatabase(config: AppConfig): Promise<PreparedDatabase> {
+  let embedded: EmbeddedDatabase | null = null;
+  let url: string;
+  if (config.databaseUrl) {
+    url = config.databaseUrl;
+  } else {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log });
+    url = embedded.url;
+  }
+  setDatabaseUrl(url);
+  const db = getDb();
+  await migrateToLatest(db.sequelize, log);
+  if (embedded && (await isEmptyShop(db))) {
+    log("Empty database: loading the demo catalogue and accounts");
+    await seedDemoCatalog(db, log);
+    await seedDemoAccounts(db, log);
+  }
+  return { url, embedded };
+}
+
+export function logMailMode(config: AppConfig): void {
+  log(
+    config.mail.smtpUrl
+      ? "Mail: sending through SMTP_URL"
+      : `Mail: no SMTP_URL, so mails are written as .eml files to ${config.mail.dir}`,
+  );
+}
+
+/** The demo accounts that exist in this database, for a newcomer's first start. */
+export async function printDemoAccounts(): Promise<void> {
+  const { User } = getDb().models;
+  const present = await User.findAll({
+    where: { email: DEMO_ACCOUNTS.map((account) => account.email) },
+    attributes: ["email"],
+    raw: true,
+  });
+  const emails = new Set(present.map((row) => row.email));
+  const accounts = DEMO_ACCOUNTS.filter((account) => emails.has(account.email));
+  if (!accounts.length) return;
+  log("Demo accounts:");
+  for (const account of accounts) {
+    log(`  ${account.role === "admin" ? "admin  " : "shopper"}  ${account.email}  /  ${account.password}`);
+  }
+}
