@@ -4,6 +4,7 @@ import { closeDb, setDatabaseUrl } from "../app/models/db.server";
 import { getLogger } from "../app/lib/logger.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
 import { startPaymentReconciler } from "../app/services/checkout/reconcile.server";
+import { joinClusterMetrics, serveClusterMetrics } from "./cluster-metrics";
 import { startHttpProcess, type HttpProcess } from "./http-server";
 import { loadBuild, log, logMailMode, prepareDatabase, printDemoAccounts, requireBuildPath } from "./startup";
 
@@ -48,6 +49,8 @@ export async function runPrimary(config: AppConfig, entryFile: string): Promise<
 
   // Workers run the server's entry file, whatever script started the primary (tests import it).
   cluster.setupPrimary({ exec: entryFile, args: [] });
+  // A scrape of /metrics, whichever worker answers it, sums every process (server/cluster-metrics.ts).
+  serveClusterMetrics();
   const slots: Slot[] = Array.from({ length: config.webConcurrency }, () => ({
     worker: null,
     startedAt: 0,
@@ -159,6 +162,7 @@ export function runWorker(config: AppConfig): void {
     process.exit(0);
   }
 
+  joinClusterMetrics();
   process.on("message", (message: ToWorker) => {
     if (message.type === "shutdown") void shutdown();
     if (message.type !== "start" || http || shuttingDown) return;

@@ -27,9 +27,15 @@ export interface PoolStats {
   max: number;
 }
 
+export interface RenderedMetrics {
+  contentType: string;
+  body: string;
+}
+
 const holder = globalThis as typeof globalThis & {
   __shopMetrics?: ShopMetrics;
   __shopPoolStats?: () => PoolStats | null;
+  __shopMetricsRenderer?: () => Promise<RenderedMetrics>;
 };
 
 /**
@@ -137,8 +143,23 @@ export function observeHttpRequest(input: {
   httpDuration.observe(labels, input.seconds);
 }
 
-/** The Prometheus text exposition of this process. */
-export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+/** This process's registry (server/cluster-metrics.ts sums the workers' and the primary's). */
+export function metricsRegistry(): client.Registry {
+  return metrics().registry;
+}
+
+/**
+ * A cluster worker hands in how the whole server's metrics are rendered
+ * (server/cluster-metrics.ts), so that a scrape answered by any worker
+ * counts every process; a single process renders its own.
+ */
+export function renderMetricsWith(renderer: () => Promise<RenderedMetrics>): void {
+  holder.__shopMetricsRenderer = renderer;
+}
+
+/** The Prometheus text exposition of the server: this process, or every process of a cluster. */
+export async function renderMetrics(): Promise<RenderedMetrics> {
+  if (holder.__shopMetricsRenderer) return holder.__shopMetricsRenderer();
   const { registry } = metrics();
   return { contentType: registry.contentType, body: await registry.metrics() };
 }

@@ -56,6 +56,33 @@ async function waitForLog(app: AppProcess, pattern: RegExp, ms = 60_000) {
   throw new Error(`No log line ${pattern} within ${ms} ms:\n${app.otherOutput.join("\n")}`);
 }
 
+const METRICS_TOKEN = "cluster-metrics-token-0123456789";
+
+/** One scrape of /metrics (on a connection of its own, so it may land on either worker). */
+async function scrape(base: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      `${base}/metrics`,
+      { agent: false, headers: { Authorization: `Bearer ${METRICS_TOKEN}` } },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () =>
+          response.statusCode === 200 ? resolve(body) : reject(new Error(`/metrics: ${response.statusCode}`)),
+        );
+      },
+    );
+    request.on("error", reject);
+  });
+}
+
+/** The value of one series in a Prometheus text exposition (0 when absent). */
+function seriesValue(body: string, series: string): number {
+  const line = body.split("\n").find((entry) => entry.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
 describe("one worker per core (node:cluster)", () => {
   let app: AppProcess;
 
@@ -67,6 +94,8 @@ describe("one worker per core (node:cluster)", () => {
       DATABASE_URL: databaseUrl,
       SESSION_SECRET: "cluster-session-secret-0123456789",
       WEB_CONCURRENCY: "2",
+      METRICS_TOKEN,
+      DATABASE_POOL_MAX: "7",
     });
     await waitUntilHealthy(app);
     await waitForLog(app, /Shop ready/);
@@ -91,6 +120,27 @@ describe("one worker per core (node:cluster)", () => {
       app.logs.filter((line) => String(line.msg).startsWith("Migrated ")).map((line) => line.pid),
     );
     expect([...migrators]).toEqual([app.pid]);
+  });
+
+  it("answers /metrics for the whole server, whichever worker takes the scrape: every worker's requests and the primary's pool", async () => {
+    const series = 'shop_http_requests_total{method="GET",route="/shop/pages/:slug",status="302"}';
+    const before = seriesValue(await scrape(app.base), series);
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => getOnNewConnection(app.base, "/shop/pages/contact")),
+    );
+    expect(statuses).toEqual(Array(10).fill(302)); // a visitor is sent to sign in
+    // The ten requests were shared between the two workers; each scrape (on either worker) counts all ten.
+    const contactPids = new Set(
+      app.logs
+        .filter((line) => line.type === "request" && line.path === "/shop/pages/contact")
+        .map((line) => line.pid),
+    );
+    expect(contactPids.size).toBe(2);
+    for (let round = 0; round < 4; round++) {
+      expect(seriesValue(await scrape(app.base), series) - before).toBe(10);
+    }
+    // Three pools (the primary's, which the reconciler uses, and one per worker) of at most 7 connections.
+    expect(seriesValue(await scrape(app.base), "shop_db_pool_max")).toBe(21);
   });
 
   it("replaces a worker killed with kill -9, and requests keep succeeding meanwhile", async () => {
