@@ -15,6 +15,7 @@ import {
   OUTAGE_RETRY_AFTER_SECONDS,
 } from "../app/lib/errors.server";
 import { capBody, refuseBody } from "./request-limits";
+import { createSubsetHandlers } from "./route-subsets";
 
 /**
  * The Remix request handler with the honest statuses of ARCHITECTURE rule 10,
@@ -173,7 +174,10 @@ export function remixHandler(options: {
   mode: string;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 }) {
-  const handleRequest = createRequestHandler(guardBuild(options.build), options.mode);
+  // Each URL is matched against the routes it could match, not all of them (server/route-subsets.ts).
+  const handlerFor = createSubsetHandlers(guardBuild(options.build), (build) =>
+    createRequestHandler(build, options.mode),
+  );
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const cap = req.method === "GET" || req.method === "HEAD" ? null : capBody(req);
@@ -181,7 +185,9 @@ export function remixHandler(options: {
       cap?.once("error", () => {
         if (!res.headersSent) refuseBody(req, res);
       });
-      const response = await handleRequest(remixRequest(req, res, cap), options.getLoadContext(req, res));
+      const request = remixRequest(req, res, cap);
+      const handleRequest = handlerFor(new URL(request.url).pathname);
+      const response = await handleRequest(request, options.getLoadContext(req, res));
       if (cap?.exceeded) return;
       await sendResponse(res, withHonestHeaders(req, response));
     } catch (error) {
