@@ -1,8 +1,6 @@
-import { PassThrough } from "node:stream";
+import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getLogger } from "./lib/logger.server";
 import { NonceProvider } from "./lib/nonce";
@@ -10,6 +8,14 @@ import "./lib/request.server";
 
 const ABORT_DELAY = 5_000;
 
+/**
+ * The document, rendered whole and sent as one buffer. No loader defers data
+ * (every loader has finished before rendering starts), so the shell and the
+ * whole document are ready at the same moment and streaming would only cut
+ * the page into React's 2 KB chunks, each one more write through web streams,
+ * compression and the socket. Crawlers and no-JS clients get the whole
+ * document at once, as everybody does.
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -18,38 +24,49 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
-  // Crawlers and no-JS clients get the whole document at once.
-  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let abortRender = () => {};
+    const timeout = setTimeout(() => abortRender(), ABORT_DELAY);
+    const chunks: Buffer[] = [];
+    const document = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+      final(callback) {
+        clearTimeout(timeout);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        resolve(
+          new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }),
+        );
+        callback();
+      },
+    });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
+        onShellReady() {
           shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
+        },
+        onAllReady() {
+          pipe(document);
         },
         onShellError(error: unknown) {
+          clearTimeout(timeout);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) getLogger().error({ err: error }, "Rendering failed after the shell was sent");
+          // Errors of the shell itself reach Remix's handleError through onShellError.
+          if (shellRendered) getLogger().error({ err: error }, "Rendering failed after the shell was ready");
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    abortRender = abort;
   });
 }
 

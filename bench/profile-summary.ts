@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
  * with the most total time (themselves plus what they called, each sample
  * counted once per function however deep the recursion).
  *
- * `npx tsx bench/profile-summary.ts <file.cpuprofile | folder> [rows]`
+ * `npx tsx bench/profile-summary.ts <file.cpuprofile | folder> [rows] [skip ms]`
  */
 
 interface CallFrame {
@@ -23,6 +23,7 @@ interface ProfileNode {
 }
 interface CpuProfile {
   nodes: ProfileNode[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -51,7 +52,8 @@ function table(title: string, totals: Map<string, number>, busy: number, rows: n
   return [`${title}:`, ...lines].join("\n");
 }
 
-export function summarizeProfile(profile: CpuProfile, rows = 25): string {
+/** `skipMs`: leave out the first milliseconds of the profile (the server's start, migrations, warm-up). */
+export function summarizeProfile(profile: CpuProfile, rows = 25, skipMs = 0): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
@@ -63,8 +65,11 @@ export function summarizeProfile(profile: CpuProfile, rows = 25): string {
     map.set(key, (map.get(key) ?? 0) + micros);
   let busy = 0;
   let idle = 0;
+  let elapsed = 0;
   profile.samples.forEach((id, index) => {
     const micros = profile.timeDeltas[index] ?? 0;
+    elapsed += micros;
+    if (elapsed < skipMs * 1000) return;
     const frame = byId.get(id)!.callFrame;
     if (IDLE.has(frame.functionName)) {
       idle += micros;
@@ -89,7 +94,7 @@ export function summarizeProfile(profile: CpuProfile, rows = 25): string {
 }
 
 /** Every .cpuprofile in a folder (or one file), newest last. */
-export function summarizeProfiles(target: string, rows?: number): string {
+export function summarizeProfiles(target: string, rows?: number, skipMs?: number): string {
   const files = target.endsWith(".cpuprofile")
     ? [target]
     : readdirSync(target)
@@ -97,15 +102,15 @@ export function summarizeProfiles(target: string, rows?: number): string {
         .sort()
         .map((name) => path.join(target, name));
   return files
-    .map((file) => `== ${file}\n${summarizeProfile(JSON.parse(readFileSync(file, "utf8")), rows)}`)
+    .map((file) => `== ${file}\n${summarizeProfile(JSON.parse(readFileSync(file, "utf8")), rows, skipMs)}`)
     .join("\n\n");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const [target, rows] = process.argv.slice(2);
+  const [target, rows, skipMs] = process.argv.slice(2);
   if (!target) {
-    console.error("usage: npx tsx bench/profile-summary.ts <file.cpuprofile | folder> [rows]");
+    console.error("usage: npx tsx bench/profile-summary.ts <file.cpuprofile | folder> [rows] [skip ms]");
     process.exit(2);
   }
-  console.log(summarizeProfiles(target, rows ? Number(rows) : undefined));
+  console.log(summarizeProfiles(target, rows ? Number(rows) : undefined, Number(skipMs ?? 0)));
 }
