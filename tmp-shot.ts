@@ -10,6 +10,15 @@ try {
   for (let i = 0; i < 200; i++) { try { if ((await fetch(`${BASE}/healthz`)).ok) break; } catch {} await new Promise(r => setTimeout(r, 250)); }
   const login = await fetch(`${BASE}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "shopper@example.com", password: process.env.SHOPPER_PASSWORD }) });
   const cookies = login.headers.getSetCookie().map(c => { const [nv] = c.split(";"); const [name, ...v] = nv!.split("="); return { name: name!, value: v.join("="), url: BASE }; });
+  if (process.env.HTML_ONLY) {
+    const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    const { writeFileSync } = await import("node:fs");
+    for (const p of ["/shop/listing", "/shop/home", "/unauth-page", "/shop/cart", "/auth/login", "/nowhere"]) {
+      const r = await fetch(BASE + p, { headers: p === "/auth/login" ? {} : { Cookie: cookie }, redirect: "manual" });
+      writeFileSync(`/tmp/h10b-shots/${label}${p.replaceAll("/", "_")}.html`, `${r.status}\n${(await r.text()).replace(/nonce="[^"]*"/g, 'nonce="N"')}`);
+    }
+    throw new Error("done");
+  }
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium" });
   for (const js of [true, false]) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: js });
