@@ -27,7 +27,11 @@ export default function handleRequest(
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(`<!DOCTYPE html>${markup}`, { headers: responseHeaders, status: responseStatusCode });
+  // A Buffer, not the string: undici would scan a string body character by character (toUSVString).
+  return new Response(Buffer.from(`<!DOCTYPE html>${markup}`), {
+    headers: responseHeaders,
+    status: responseStatusCode,
+  });
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
