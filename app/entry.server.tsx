@@ -1,6 +1,7 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
+import { documentResponse } from "./lib/document-body.server";
 import { getLogger } from "./lib/logger.server";
 import { NonceProvider } from "./lib/nonce";
 import "./lib/request.server";
@@ -28,7 +29,7 @@ export default function handleRequest(
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // A Buffer, not the string: undici would scan a string body character by character (toUSVString).
-  return new Response(Buffer.from(`<!DOCTYPE html>${markup}`), {
+  return documentResponse(Buffer.from(`<!DOCTYPE html>${markup}`), {
     headers: responseHeaders,
     status: responseStatusCode,
   });
