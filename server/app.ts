@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -6,6 +7,7 @@ import type { AppConfig } from "../app/lib/config.server";
 import { isAppError } from "../app/lib/errors.server";
 import { getLogger } from "../app/lib/logger.server";
 import { getStorage, isStorageKey } from "../app/lib/storage.server";
+import { healthEndpoint } from "./health";
 import { errorResponder, metricsEndpoint, nameRoute, requestObserver } from "./observability";
 import { remixHandler } from "./remix-handler";
 import { declaredLengthGuard, methodGuard } from "./request-limits";
@@ -70,6 +72,32 @@ function uploadsFromStorage() {
   };
 }
 
+/**
+ * The files in public/ (catalogue images, the favicon), revalidated hourly. Only
+ * URLs whose first segment is one of public/'s top-level entries (read at start)
+ * look on disk: a page or API request would otherwise cost an `fs.stat` first.
+ */
+function publicFiles(publicDir: string) {
+  const entries = new Set(existsSync(publicDir) ? readdirSync(publicDir) : []);
+  const nameStatic = nameRoute("(static)");
+  const serve = express.static(publicDir, {
+    maxAge: "1h",
+    setHeaders(res, filePath) {
+      nameStatic(res);
+      const relative = path.relative(publicDir, filePath);
+      if (relative.split(path.sep)[0] === "images") {
+        res.setHeader("Cross-Origin-Resource-Policy", IMAGE_RESOURCE_POLICY);
+      }
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    const slash = req.path.indexOf("/", 1);
+    const first = req.path.slice(1, slash === -1 ? undefined : slash);
+    if (entries.has(first)) return serve(req, res, next);
+    next();
+  };
+}
+
 export function createApp(options: { build: ServerBuild; config: AppConfig; publicDir?: string }) {
   const { build, config } = options;
   const publicDir = options.publicDir ?? path.resolve("public");
@@ -77,6 +105,8 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   app.disable("x-powered-by");
   // Every request gets its own scope (request id, session user), a log line and metrics.
   app.use(requestObserver({ build, logRequests: config.logRequests }));
+  // Load balancers' checks skip everything below (server/health.ts).
+  app.get("/healthz", healthEndpoint());
   app.set("trust proxy", config.trustProxy);
   app.use(compression());
   app.use(methodGuard);
@@ -86,19 +116,7 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
 
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", express.static(path.join(config.buildDir, "client"), { immutable: true, maxAge: "1y" }));
-  const nameStatic = nameRoute("(static)");
-  app.use(
-    express.static(publicDir, {
-      maxAge: "1h",
-      setHeaders(res, filePath) {
-        nameStatic(res);
-        const relative = path.relative(publicDir, filePath);
-        if (relative.split(path.sep)[0] === "images") {
-          res.setHeader("Cross-Origin-Resource-Policy", IMAGE_RESOURCE_POLICY);
-        }
-      },
-    }),
-  );
+  app.use(publicFiles(publicDir));
   app.use("/uploads", config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir));
 
   app.all(

@@ -72,8 +72,27 @@ export function createRoutePatternMatcher(routes: ServerBuild["routes"] | undefi
     return { pattern, order, score: scoreOf(pattern, Boolean(route.index)), regexp: compile(pattern) };
   });
   compiled.sort((x, y) => y.score - x.score || x.order - y.order);
-  return (pathname: string): string =>
-    compiled.find((route) => route.regexp.test(pathname))?.pattern ?? UNMATCHED_ROUTE;
+  // A route whose first segment is a literal can only match paths that start with it: each request
+  // tries the routes of its first segment (and those starting with a parameter or a splat) only.
+  const firstLiteral = (route: CompiledRoute) => {
+    const first = route.pattern.split("/")[1] ?? "";
+    return first === "" || first === "*" || first.startsWith(":") ? null : first.toLowerCase();
+  };
+  const open = compiled.filter((route) => firstLiteral(route) === null);
+  const byFirst = new Map<string, CompiledRoute[]>();
+  for (const first of new Set(compiled.map(firstLiteral))) {
+    if (first !== null)
+      byFirst.set(
+        first,
+        compiled.filter((r) => [first, null].includes(firstLiteral(r))),
+      );
+  }
+  return (pathname: string): string => {
+    const slash = pathname.indexOf("/", 1);
+    const first = pathname.slice(1, slash === -1 ? undefined : slash).toLowerCase();
+    const candidates = byFirst.get(first) ?? open;
+    return candidates.find((route) => route.regexp.test(pathname))?.pattern ?? UNMATCHED_ROUTE;
+  };
 }
 
 function routeOf(req: Request, res: Response, matchRemixRoute: (pathname: string) => string): string {

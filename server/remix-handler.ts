@@ -14,7 +14,9 @@ import {
   OUTAGE_MESSAGE,
   OUTAGE_RETRY_AFTER_SECONDS,
 } from "../app/lib/errors.server";
+import { documentBodyOf } from "../app/lib/document-body.server";
 import { capBody, refuseBody } from "./request-limits";
+import { createSubsetHandlers } from "./route-subsets";
 
 /**
  * The Remix request handler with the honest statuses of ARCHITECTURE rule 10,
@@ -121,11 +123,21 @@ function remixHeaders(incoming: ExpressRequest["headers"]): Headers {
   return headers;
 }
 
-async function sendResponse(res: ExpressResponse, response: Response) {
+/** Writes Remix's answer with the headers its status and caller call for. */
+async function sendResponse(req: ExpressRequest, res: ExpressResponse, response: Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  if (response.status === 503 && !res.hasHeader("Retry-After")) {
+    res.setHeader("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
+  }
+  // Remix's own 405 (a page without an action) names no methods.
+  if (response.status === 405 && !res.hasHeader("Allow")) res.setHeader("Allow", "GET, HEAD");
+  if (isSignedIn(req, response)) res.setHeader("Cache-Control", "private, no-store");
+  // A rendered document's bytes are at hand: one write, no web stream to read them back from.
+  const document = documentBodyOf(response);
+  if (document) res.end(document);
+  else if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }
 
@@ -156,24 +168,15 @@ function isSignedIn(req: ExpressRequest, response: Response): boolean {
   return response.headers.getSetCookie().some((cookie) => cookie.startsWith("__session="));
 }
 
-/** The response with the headers its status and caller call for (a copy: some headers are immutable). */
-function withHonestHeaders(req: ExpressRequest, response: Response): Response {
-  const headers = new Headers(response.headers);
-  if (response.status === 503 && !headers.has("Retry-After")) {
-    headers.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
-  }
-  // Remix's own 405 (a page without an action) names no methods.
-  if (response.status === 405 && !headers.has("Allow")) headers.set("Allow", "GET, HEAD");
-  if (isSignedIn(req, response)) headers.set("Cache-Control", "private, no-store");
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
 export function remixHandler(options: {
   build: ServerBuild;
   mode: string;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 }) {
-  const handleRequest = createRequestHandler(guardBuild(options.build), options.mode);
+  // Each URL is matched against the routes it could match, not all of them (server/route-subsets.ts).
+  const handlerFor = createSubsetHandlers(guardBuild(options.build), (build) =>
+    createRequestHandler(build, options.mode),
+  );
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const cap = req.method === "GET" || req.method === "HEAD" ? null : capBody(req);
@@ -181,9 +184,11 @@ export function remixHandler(options: {
       cap?.once("error", () => {
         if (!res.headersSent) refuseBody(req, res);
       });
-      const response = await handleRequest(remixRequest(req, res, cap), options.getLoadContext(req, res));
+      const request = remixRequest(req, res, cap);
+      const handleRequest = handlerFor(new URL(request.url).pathname);
+      const response = await handleRequest(request, options.getLoadContext(req, res));
       if (cap?.exceeded) return;
-      await sendResponse(res, withHonestHeaders(req, response));
+      await sendResponse(req, res, response);
     } catch (error) {
       next(error);
     }

@@ -10,7 +10,6 @@ import * as apiRegister from "../../app/routes/api.auth.register";
 import * as apiProducts from "../../app/routes/api.shop.products.get";
 import * as authLogin from "../../app/routes/auth.login";
 import * as authRegister from "../../app/routes/auth.register";
-import * as healthz from "../../app/routes/healthz";
 import * as shopLayout from "../../app/routes/shop";
 import * as shopCart from "../../app/routes/shop.cart";
 import * as shopHome from "../../app/routes/shop.home";
@@ -37,7 +36,6 @@ export function testBuild(): ServerBuild {
     route("routes/shop.home", "home", shopHome, "routes/shop"),
     route("routes/shop.cart", "cart", shopCart, "routes/shop"),
     route("routes/unauth-page", "unauth-page", unauthPage),
-    route("routes/healthz", "healthz", healthz),
     route("routes/api.auth.login", "api/auth/login", apiLogin),
     route("routes/api.auth.register", "api/auth/register", apiRegister),
     route("routes/api.shop.products.get", "api/shop/products/get", apiProducts),

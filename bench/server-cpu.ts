@@ -1,0 +1,240 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { createDatabase } from "../app/models/db.server";
+import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
+import { migrateToLatest } from "../db/migrator";
+import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
+import { summarizeProfiles } from "./profile-summary";
+
+/**
+ * `npx tsx bench/server-cpu.ts`: the server CPU each page costs (issue 10, item 3).
+ *
+ * One production server process (the build in BUILD_DIR, default build-bench) on
+ * an embedded PostgreSQL of its own (BENCH_DATA_DIR, default .data-bench, demo
+ * data plus 10,000 generated products, as `npm run bench`), autocannon with
+ * BENCH_CONNECTIONS (10) for BENCH_DURATION (10 s) per target after a 2 s
+ * warm-up, BENCH_ROUNDS (3) rounds; prints the median round of each target:
+ * req/s, p50, p99 and the server's CPU ms per request (utime + stime from
+ * /proc/<pid>/stat over the measured run, so other load on the machine does not
+ * inflate it the way it inflates req/s).
+ *
+ * CPU_PROFILE=dir also starts the server with `node --cpu-prof --cpu-prof-dir=dir`
+ * and prints where its busy time went (bench/profile-summary.ts). BENCH_TARGETS
+ * (comma-separated names: healthz, listing, forbidden) picks targets.
+ *
+ * BENCH_BASELINE_DIR=dir compares with another checkout (for example
+ * `git archive <commit> | tar -x -C dir`, node_modules linked, built with the
+ * same BUILD_DIR): both servers run side by side on one database and take
+ * turns, so that the machine's other load weighs on both alike.
+ */
+
+const PORT = Number(process.env.BENCH_PORT ?? 3191);
+const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? ".data-bench");
+const BUILD_DIR = process.env.BUILD_DIR ?? "build-bench";
+const PRODUCTS = 10_000;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const PROFILE_DIR = process.env.CPU_PROFILE ? path.resolve(process.env.CPU_PROFILE) : null;
+const BASELINE_DIR = process.env.BENCH_BASELINE_DIR ? path.resolve(process.env.BENCH_BASELINE_DIR) : null;
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+const TARGETS = [
+  { name: "healthz", path: "/healthz", signedIn: false, status: 200 },
+  { name: "listing", path: "/shop/listing", signedIn: true, status: 200 },
+  { name: "forbidden", path: "/unauth-page", signedIn: true, status: 403 },
+];
+
+const log = (message: string) => console.log(`[server-cpu] ${message}`);
+
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+async function prepareDatabase() {
+  const embedded = await startEmbeddedPostgres({ dataDir: DATA_DIR, log });
+  const db = createDatabase(embedded.url, { poolMax: 4 });
+  try {
+    await migrateToLatest(db.sequelize, log);
+    await seedDemoCatalog(db, log);
+    await seedDemoAccounts(db, log);
+    const missing = PRODUCTS + 72 - (await db.models.Product.count());
+    if (missing > 0) await seedLargeCatalog(db, missing, log);
+  } finally {
+    await db.sequelize.close();
+  }
+  return embedded;
+}
+
+interface Server {
+  label: string;
+  base: string;
+  process: ChildProcess;
+}
+
+/** The production server of the code in `dir` (this checkout, or BENCH_BASELINE_DIR) on `port`. */
+function startServer(databaseUrl: string, label: string, dir: string, port: number): Server {
+  const profile = PROFILE_DIR && label === "current" ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const base = `http://127.0.0.1:${port}`;
+  // node itself (not the tsx wrapper) so that the pid measured is the one serving.
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "server/index.ts"], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+      BUILD_DIR,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      APP_URL: base,
+      LOG_REQUESTS: "false",
+      DATA_DIR,
+      WEB_CONCURRENCY: "1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return { label, base, process: child };
+}
+
+async function waitForServer(server: Server) {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    try {
+      if ((await fetch(`${server.base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${server.base}/healthz did not answer within a minute`);
+}
+
+async function signIn(server: Server): Promise<string> {
+  const shopper = DEMO_ACCOUNTS.find((account) => account.role === "user")!;
+  const response = await fetch(`${server.base}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: shopper.email, password: shopper.password }),
+  });
+  if (!response.ok) throw new Error(`Sign-in failed: ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpu: number;
+  failures: number;
+}
+
+async function measure(target: (typeof TARGETS)[number], cookie: string, server: Server): Promise<Round> {
+  const pid = server.process.pid!;
+  const headers: Record<string, string> = target.signedIn ? { Cookie: cookie } : {};
+  const options = { url: `${server.base}${target.path}`, connections: CONNECTIONS, headers };
+  await autocannon({ ...options, duration: 2 });
+  const before = cpuMs(pid);
+  const result = await autocannon({ ...options, duration: DURATION });
+  const requests = Math.max(1, result.requests.total ?? 0);
+  // A 403 page answers non-2xx on purpose: count only what differs from the expected status.
+  const expectedNon2xx = target.status >= 300 ? requests : 0;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpu: (cpuMs(pid) - before) / requests,
+    failures: result.errors + result.timeouts + Math.abs(result.non2xx - expectedNon2xx),
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ");
+
+async function check(server: Server, cookie: string, targets: typeof TARGETS) {
+  for (const target of targets) {
+    const response = await fetch(`${server.base}${target.path}`, {
+      headers: target.signedIn ? { Cookie: cookie } : {},
+      redirect: "manual",
+    });
+    if (response.status !== target.status) {
+      throw new Error(`${server.label}: ${target.path} answered ${response.status}, not ${target.status}`);
+    }
+  }
+}
+
+function printTable(servers: Server[], targets: typeof TARGETS, rounds: Map<string, Round[]>) {
+  console.log("| target | path | server | server CPU ms/req | req/s | p50 ms | p99 ms |");
+  console.log("| --- | --- | --- | ---: | ---: | ---: | ---: |");
+  for (const target of targets) {
+    for (const server of servers) {
+      const all = rounds.get(`${server.label} ${target.name}`)!;
+      const pick = (key: keyof Round) => median(all.map((round) => round[key]));
+      console.log(
+        `| ${target.name} | \`${target.path}\` | ${server.label} | ${pick("cpu").toFixed(2)} | ` +
+          `${pick("rps").toFixed(0)} | ${pick("p50")} | ${pick("p99")} |`,
+      );
+    }
+  }
+}
+
+async function main() {
+  const wanted = new Set((process.env.BENCH_TARGETS ?? "healthz,listing,forbidden").split(","));
+  const targets = TARGETS.filter((target) => wanted.has(target.name));
+  const database = await prepareDatabase();
+  const started = Date.now();
+  const servers = [startServer(database.url, "current", process.cwd(), PORT)];
+  if (BASELINE_DIR) servers.unshift(startServer(database.url, "baseline", BASELINE_DIR, PORT + 1));
+  let skipMs = 0;
+  try {
+    for (const server of servers) await waitForServer(server);
+    // One database and one session secret: the cookie is good on both servers.
+    const cookie = await signIn(servers[0]!);
+    for (const server of servers) await check(server, cookie, targets);
+    const loadBefore = loadAverage();
+    // The profile's summary leaves out the start (migrations, module loading).
+    skipMs = Date.now() - started;
+    const rounds = new Map<string, Round[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const target of targets) {
+        // Alternating which server goes first spreads the machine's other load evenly.
+        const order = round % 2 ? servers : [...servers].reverse();
+        for (const server of order) {
+          const result = await measure(target, cookie, server);
+          const key = `${server.label} ${target.name}`;
+          rounds.set(key, [...(rounds.get(key) ?? []), result]);
+          log(
+            `round ${round} ${key}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ` +
+              `${result.cpu.toFixed(2)} ms CPU/req${result.failures ? `, ${result.failures} failures` : ""}`,
+          );
+        }
+      }
+    }
+    console.log(`\nMedian of ${ROUNDS} rounds, ${CONNECTIONS} connections, ${DURATION} s each, one process.`);
+    console.log(`Load average before: ${loadBefore}; after: ${loadAverage()}\n`);
+    printTable(servers, targets, rounds);
+  } finally {
+    for (const server of servers) {
+      server.process.kill("SIGTERM");
+      await new Promise((resolve) => server.process.once("exit", resolve));
+    }
+    await database.stop();
+  }
+  if (PROFILE_DIR) console.log(`\n${summarizeProfiles(PROFILE_DIR, 40, skipMs)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error("[server-cpu] failed:", error);
+  process.exit(1);
+});
