@@ -65,6 +65,8 @@ const loadAverage = () =>
     .loadavg()
     .map((value) => value.toFixed(2))
     .join(", ");
+/** Whether the 1-minute load average (the first of "a, b, c") exceeded the cores: a busy machine. */
+const busy = (load: string, cores: number) => Number(load.split(",")[0]) > cores;
 /** Servers this script stopped itself: their exit is no news. */
 const stoppedOnPurpose = new WeakSet<ChildProcess>();
 
@@ -281,7 +283,7 @@ function section(
 
 Written by \`${command}\` (bench/run.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC.
 Machine: ${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"}, Node.js ${process.version}. Load average
-(1, 5, 15 min) before: ${load.before}; after: ${load.after} (above ${cpus.length}, other work competed for the cores).
+(1, 5, 15 min) before: ${load.before}; after: ${load.after}${busy(load.before, cpus.length) ? ` (above ${cpus.length} before the run: other work competed for the cores)` : ""}.
 
 The compiled server (\`node ${path.relative(process.cwd(), BUILD_DIR)}/server/index.js\`, request logging off) on an
 embedded PostgreSQL with ${PRODUCTS.toLocaleString("en")} generated products plus the demo catalogue, first with
