@@ -1,23 +1,6 @@
-import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { requestToastHost } from "./ToastHost";
-
-export interface Toast {
-  type: "success" | "error" | "info";
-  title?: string;
-  message: string;
-  /** A way on from the message, such as "View cart" after "Add to cart". */
-  link?: { href: string; label: string };
-}
-
-export function ToastLink({ link }: { link: Toast["link"] }) {
-  if (!link) return null;
-  return (
-    <Link to={link.href} className="flash-toast__link">
-      {link.label}
-    </Link>
-  );
-}
+import { ToastLink, type Toast } from "./ToastLink";
 
 /**
  * Shows a toast as a Mantine notification (one at a time, errors in red).

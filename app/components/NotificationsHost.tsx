@@ -1,5 +1,5 @@
 import { notifications, Notifications } from "@mantine/notifications";
-import { ToastLink, type Toast } from "./FlashToast";
+import { ToastLink, type Toast } from "./ToastLink";
 
 const FLASH_NOTIFICATION_ID = "flash-message";
 

@@ -1,0 +1,11 @@
+// The part of madge's API the import-cycle test uses (madge ships no types).
+declare module "madge" {
+  interface MadgeResult {
+    /** Each circle as the list of files (relative to the base folder) that form it. */
+    circular(): string[][];
+  }
+  export default function madge(
+    path: string,
+    config?: { fileExtensions?: string[]; tsConfig?: string },
+  ): Promise<MadgeResult>;
+}
