@@ -9,7 +9,12 @@
 // error: all goroutines are asleep - deadlock!" and a goroutine dump on the
 // terminal (evanw/esbuild#2485, #2727). Disposing the compiler first answers
 // every ping (each dispose is a round trip), so the build ends quietly.
-import { rmSync } from "node:fs";
+//
+// `--if-stale`: build only when the build is missing or older than a source
+// file (app/, server/, db/, scripts/, remix.config.js, package-lock.json), so
+// that `npm test` builds once for the tests that start the server and for the
+// end-to-end tests.
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import * as esbuild from "esbuild";
@@ -67,8 +72,33 @@ async function buildServer(buildDir) {
   console.log(`server compiled into ${path.relative(process.cwd(), outdir)}/`);
 }
 
+function newestMtime(entry) {
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(entry).reduce(
+    (newest, name) => Math.max(newest, newestMtime(path.join(entry, name))),
+    0,
+  );
+}
+
+/** Whether $BUILD_DIR holds a build newer than every source file. */
+function buildIsFresh() {
+  const buildDir = process.env.BUILD_DIR || "build";
+  const outputs = [path.join(buildDir, "index.js"), path.join(buildDir, "server", "index.js")];
+  if (!outputs.every((file) => existsSync(file))) return false;
+  const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
+  const sources = ["app", "server", "db", "scripts", "remix.config.js", "package-lock.json"].filter((entry) =>
+    existsSync(entry),
+  );
+  return sources.every((entry) => newestMtime(entry) <= built);
+}
+
 try {
-  await buildServer(await buildRemix());
+  if (process.argv.includes("--if-stale") && buildIsFresh()) {
+    console.log(`${process.env.BUILD_DIR || "build"}/ is newer than every source file: not rebuilt`);
+  } else {
+    await buildServer(await buildRemix());
+  }
 } catch (error) {
   if (error) console.error(error);
   process.exitCode = 1;

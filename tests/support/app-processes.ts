@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -13,27 +13,37 @@ import path from "node:path";
 /** The build the tests use: BUILD_DIR when set (as for the server), else build/. */
 export const TEST_BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? "build");
 
-function newestMtime(directory: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const full = path.join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
+/**
+ * Builds into `buildDir` unless that build is newer than every source file
+ * (`scripts/build.js --if-stale`). Test files run side by side: a lock folder
+ * lets one build while the others wait for it.
+ */
 export function ensureFreshBuild(buildDir = TEST_BUILD_DIR): void {
-  const outputs = [path.join(buildDir, "index.js"), path.join(buildDir, "server", "index.js")];
-  const sources = Math.max(
-    ...["app", "server", "db", "scripts"].map((folder) => newestMtime(path.resolve(folder))),
-    statSync("remix.config.js").mtimeMs,
-  );
-  if (outputs.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return;
-  execFileSync(process.execPath, ["scripts/build.js"], {
-    stdio: "ignore",
-    timeout: 240_000,
-    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
-  });
+  const lock = `${buildDir}.lock`;
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      // Left by a run that was killed while building: no build takes 5 minutes.
+      const heldSince = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - heldSince > 300_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline)
+        throw new Error(`${lock} still held after 5 minutes (remove it if no build runs)`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
+  try {
+    execFileSync(process.execPath, ["scripts/build.js", "--if-stale"], {
+      stdio: "ignore",
+      timeout: 240_000,
+      env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
+    });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export interface AppProcess {
