@@ -8,8 +8,12 @@ export default defineConfig({
     environment: "node",
     globalSetup: ["tests/support/global-database.ts"],
     setupFiles: ["tests/support/setup-database.ts"],
-    // Integration tests share one database and reset it between tests: run files one at a time.
-    fileParallelism: false,
+    // Files run side by side, each vitest worker on a database of its own
+    // (tests/support/worker-database.ts); a worker's files run one at a time
+    // and reset its database between tests. VITEST_MAX_WORKERS to change how many.
+    fileParallelism: true,
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
+    minWorkers: 1,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

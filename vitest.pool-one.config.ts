@@ -36,5 +36,7 @@ export default defineConfig({
       "tests/integration/migrations.test.ts",
     ],
     env: { DATABASE_POOL_MAX: "1", DATABASE_POOL_ACQUIRE_TIMEOUT_MS: "3000" },
+    // It runs beside the main run (npm run test:vitest): one file at a time is enough.
+    fileParallelism: false,
   },
 });

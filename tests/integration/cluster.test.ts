@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminDatabaseUrl } from "../support/worker-database";
 import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
 import {
   ensureFreshBuild,
@@ -18,13 +19,9 @@ import {
  * (port 3173) for the graceful shutdown that stops that database last.
  */
 const databaseName = `shop_cluster_${process.pid}`;
-const adminUrl = (() => {
-  const url = new URL(inject("testDatabaseUrl"));
-  url.pathname = "/postgres";
-  return url.toString();
-})();
+const adminUrl = adminDatabaseUrl();
 const databaseUrl = (() => {
-  const url = new URL(inject("testDatabaseUrl"));
+  const url = new URL(adminUrl);
   url.pathname = `/${databaseName}`;
   return url.toString();
 })();
@@ -191,7 +188,7 @@ describe("one worker per core (node:cluster)", () => {
     const after = await burst(app, "/healthz", 12);
     expect(after.statuses).toEqual(Array(12).fill(200));
     expect(after.pids).toEqual(new Set([survivor, replacement]));
-  });
+  }, 60_000);
 
   it("exits with code 1 and says so when its workers cannot start (the port is taken), instead of retrying forever", async () => {
     const squatter = net.createServer();

@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import { ConnectionAcquireTimeoutError, ConnectionRefusedError } from "sequelize";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabaseUrl } from "../support/worker-database";
 import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from "../../app/lib/errors.server";
 import { createTestUser, resetDatabase } from "../support/database";
@@ -35,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await closeDb();
-  setDatabaseUrl(inject("testDatabaseUrl"));
+  setDatabaseUrl(testDatabaseUrl());
   await getDb().sequelize.query("SELECT 1");
 });
 

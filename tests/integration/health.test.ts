@@ -34,11 +34,17 @@ describe("GET /healthz", () => {
 
   it("runs one SELECT 1 for many checks at once, and asks again once the answer is older than the reuse time", async () => {
     await sleep(HEALTH_CHECK_REUSE_MS + 50);
+    const started = Date.now();
     const burst = await recordQueries(() =>
       Promise.all(Array.from({ length: 30 }, () => send(server.port, { path: "/healthz" }))),
     );
+    const elapsed = Date.now() - started;
     expect(burst.result.map((response) => response.status)).toEqual(Array(30).fill(200));
-    expect(burst.queries).toEqual(["Executing (default): SELECT 1"]);
+    // One SELECT 1 per reuse window the burst spanned: one on a quiet machine,
+    // a second only when the machine is so busy that the burst outlasts 250 ms.
+    expect(burst.queries.length).toBeGreaterThanOrEqual(1);
+    expect(burst.queries.length).toBeLessThanOrEqual(1 + Math.floor(elapsed / HEALTH_CHECK_REUSE_MS));
+    expect(new Set(burst.queries)).toEqual(new Set(["Executing (default): SELECT 1"]));
 
     await sleep(HEALTH_CHECK_REUSE_MS + 50);
     const later = await recordQueries(() => send(server.port, { path: "/healthz" }));

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { QueryTypes } from "sequelize";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { testDatabaseUrl } from "../support/worker-database";
 import { parseConfig } from "../../app/lib/config.server";
 import { createDatabase, getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
@@ -167,7 +168,7 @@ describe("the sender over SMTP", () => {
   it("two senders (two app instances, two connection pools) at once send each mail exactly once", async () => {
     const count = 30;
     for (let i = 0; i < count; i += 1) await enqueueMail(mail({ subject: `Mail ${i}` }));
-    const otherInstance = createDatabase(inject("testDatabaseUrl"), { poolMax: 2 });
+    const otherInstance = createDatabase(testDatabaseUrl(), { poolMax: 2 });
     // A slow mail server keeps both senders busy at the same time.
     const slow = (transport: MailTransport): MailTransport => ({
       deliver: async (outgoing) => {
@@ -201,7 +202,7 @@ describe("the sender over SMTP", () => {
   });
 
   it("sends with no transaction or connection held: it works on a pool of one connection whose every query the transport repeats", async () => {
-    const single = createDatabase(inject("testDatabaseUrl"), { poolMax: 1 });
+    const single = createDatabase(testDatabaseUrl(), { poolMax: 1 });
     await enqueueMail(mail());
     const inner = createSmtpTransport(smtp.url, FROM);
     const sender = new OutboxSender({

@@ -1,5 +1,6 @@
 import { QueryTypes } from "sequelize";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminDatabaseUrl } from "../support/worker-database";
 import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
 import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
 import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
@@ -23,13 +24,9 @@ const METRICS_TOKEN = "multi-instance-metrics-token";
 const CLIENT_IP = "203.0.113.7";
 
 const databaseName = `shop_multi_${process.pid}`;
-const adminUrl = (() => {
-  const url = new URL(inject("testDatabaseUrl"));
-  url.pathname = "/postgres";
-  return url.toString();
-})();
+const adminUrl = adminDatabaseUrl();
 const databaseUrl = (() => {
-  const url = new URL(inject("testDatabaseUrl"));
+  const url = new URL(adminUrl);
   url.pathname = `/${databaseName}`;
   return url.toString();
 })();

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { testDatabaseUrl } from "../support/worker-database";
 import { getDb } from "../../app/models/db.server";
 import { BRANDS, CATEGORIES } from "../../app/models/index.server";
 import { createOrPromoteAdmin, verifyLogin } from "../../app/services/users.server";
@@ -175,7 +176,7 @@ describe("scripts/create-admin.ts", () => {
             PATH: process.env.PATH,
             HOME: process.env.HOME,
             NODE_ENV: "development",
-            DATABASE_URL: inject("testDatabaseUrl"),
+            DATABASE_URL: testDatabaseUrl(),
             SESSION_SECRET: "script-session-secret-0123456789",
             DATA_DIR: dataDir,
           },
