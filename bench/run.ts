@@ -21,8 +21,10 @@ import { cpuBetween, cpuOfTree } from "./proc-cpu";
  *    WEB_CONCURRENCY=1, then with the default (one worker per core); and a
  *    bare node:http server answering "ok" (BENCH_PORT + 1) as the ceiling.
  * 3. autocannon at 10 and 32 connections on /healthz, the home page, the
- *    listing (plain and filtered), a product, a search and the products API,
- *    signed in as the demo shopper for the pages. Every target runs
+ *    listing (plain and filtered), a product, a search, the 403 page
+ *    (/unauth-page, the shop's layout around one sentence: what every page
+ *    costs before its own content) and the products API, signed in as the
+ *    demo shopper for the pages. Every target runs
  *    BENCH_ROUNDS (3) rounds of BENCH_DURATION (10) s after BENCH_WARMUP (2) s;
  *    the median round (by req/s) is reported, with the server's CPU per
  *    request summed over the primary and all workers (from /proc).
@@ -47,6 +49,8 @@ interface Target {
   name: string;
   path: string;
   signedIn: boolean;
+  /** The status every answer should have (200 unless said). */
+  status?: number;
 }
 interface Measurement {
   rps: number;
@@ -150,6 +154,7 @@ async function targetsOf(base: string, cookie: string): Promise<Target[]> {
     { name: "listing, filtered", path: `/shop/listing?${filtered}`, signedIn: true },
     { name: "product", path: `/shop/product/${productId}`, signedIn: true },
     { name: "search", path: "/shop/search?keyword=cotton%20hoodie", signedIn: true },
+    { name: "403 page", path: "/unauth-page", signedIn: true, status: 403 },
     { name: "API products", path: "/api/shop/products/get", signedIn: false },
   ];
   for (const target of targets) {
@@ -157,23 +162,34 @@ async function targetsOf(base: string, cookie: string): Promise<Target[]> {
       headers: target.signedIn ? { Cookie: cookie } : {},
       redirect: "manual",
     });
-    if (response.status !== 200) throw new Error(`${target.path} answered ${response.status}, not 200`);
+    const expected = target.status ?? 200;
+    if (response.status !== expected) {
+      throw new Error(`${target.path} answered ${response.status}, not ${expected}`);
+    }
   }
   return targets;
 }
 
-async function measure(url: string, headers: Record<string, string>, connections: number, pid: number) {
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  pid: number,
+  status = 200,
+) {
   await autocannon({ url, connections, headers, duration: WARMUP });
   const before = cpuOfTree(pid);
   const result = await autocannon({ url, connections, headers, duration: DURATION });
   const cpu = cpuBetween(before, cpuOfTree(pid));
   // A round too short for a slow page on a busy machine can end with no request answered.
   const requests = result.requests.total ?? 0;
+  // A 403 page answers non-2xx on purpose: count only what differs from the expected status.
+  const unexpected = status === 200 ? result.non2xx : Math.max(0, requests - result.non2xx);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    failures: result.errors + result.timeouts + result.non2xx,
+    failures: result.errors + result.timeouts + unexpected,
     cpu: cpu === null || requests === 0 ? null : cpu / requests,
   };
 }
@@ -185,7 +201,7 @@ async function runAll(base: string, targets: Target[], cookie: string, pid: numb
     for (const connections of CONNECTIONS) {
       for (const target of targets) {
         const headers: Record<string, string> = target.signedIn ? { Cookie: cookie } : {};
-        const result = await measure(`${base}${target.path}`, headers, connections, pid);
+        const result = await measure(`${base}${target.path}`, headers, connections, pid, target.status);
         const key = `${target.name}\u0000${connections}`;
         rounds.set(key, [...(rounds.get(key) ?? []), result]);
         log(

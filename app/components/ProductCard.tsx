@@ -1,4 +1,5 @@
-import { Link } from "@remix-run/react";
+import { useNavigate, useSubmit } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
 import { productBadge, type ProductCardData } from "~/lib/product-display";
 import { AddToCartForm } from "./AddToCartForm";
@@ -7,7 +8,10 @@ import { ProductPrices } from "./ProductPrices";
 /**
  * One product in a grid. Deliberately plain markup (the grid repeats it 24
  * times and server rendering is the cost centre): the title link stretches
- * over the whole card and opens the details dialog.
+ * over the whole card and opens the details dialog. The link and the add-to-cart
+ * form are a plain <a> and <form>: the grid around them makes them client-side
+ * navigations and submissions once scripts run (ProductGrid), so the server does
+ * not render Remix's <Link> and <Form> (each a dozen router hooks) 24 times over.
  */
 export function ProductCard({
   product,
@@ -40,9 +44,9 @@ export function ProductCard({
       </div>
       <div className="product-card__body">
         <h3 className="product-card__title">
-          <Link to={detailsHref} preventScrollReset className="product-card__link">
+          <a href={detailsHref} className="product-card__link">
             {product.title}
-          </Link>
+          </a>
         </h3>
         <p className="product-card__meta">
           <span>{CATEGORY_LABELS[product.category]}</span>
@@ -56,9 +60,62 @@ export function ProductCard({
         totalStock={product.totalStock}
         formAction={formAction}
         className="product-card__action"
+        plain
       />
     </article>
   );
+}
+
+/** A click that the browser should handle itself: another button, a modifier key, another target. */
+function isModifiedClick(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
+  return (
+    event.button !== 0 ||
+    event.metaKey ||
+    event.altKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    (Boolean(anchor.target) && anchor.target !== "_self")
+  );
+}
+
+/**
+ * What <Link preventScrollReset> and <Form method="post" preventScrollReset> do
+ * for each card, done once for the grid by listening on it: a card's details
+ * link navigates on the client (to the same URL: replaces the entry, as <Link>
+ * does), and an add-to-cart form submits through Remix (its pending state is in
+ * useNavigation, as with <Form>). Without JavaScript they are a link and a form.
+ */
+function useCardNavigation() {
+  const grid = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+  const submit = useSubmit();
+  useEffect(() => {
+    const element = grid.current;
+    if (!element) return;
+    const onClick = (event: MouseEvent) => {
+      const anchor = (event.target as Element).closest?.("a.product-card__link");
+      if (!(anchor instanceof HTMLAnchorElement) || event.defaultPrevented) return;
+      if (isModifiedClick(event, anchor)) return;
+      event.preventDefault();
+      const href = anchor.getAttribute("href") ?? "";
+      const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+      navigate(href, { preventScrollReset: true, replace: href === here });
+    };
+    const onSubmit = (event: SubmitEvent) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || event.defaultPrevented) return;
+      event.preventDefault();
+      const submitter = event.submitter instanceof HTMLButtonElement ? event.submitter : form;
+      submit(submitter, { method: "post", preventScrollReset: true });
+    };
+    element.addEventListener("click", onClick);
+    element.addEventListener("submit", onSubmit);
+    return () => {
+      element.removeEventListener("click", onClick);
+      element.removeEventListener("submit", onSubmit);
+    };
+  }, [navigate, submit]);
+  return grid;
 }
 
 /** The product grid; the first row loads its images at once. */
@@ -73,8 +130,9 @@ export function ProductGrid({
   formAction: string;
   eagerCount?: number;
 }) {
+  const grid = useCardNavigation();
   return (
-    <div className="product-grid">
+    <div className="product-grid" ref={grid}>
       {products.map((product, index) => (
         <ProductCard
           key={product._id}
