@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { withMantineOverlayStyles } from "./mantine-overlay-styles";
 import { requestToastHost } from "./ToastHost";
 
 export interface Toast {
@@ -21,11 +22,11 @@ export function ToastLink({ link }: { link: Toast["link"] }) {
 
 /**
  * Shows a toast as a Mantine notification (one at a time, errors in red).
- * Mantine's notifications are loaded with the first toast (issue 10).
+ * Mantine's notifications and their styles are loaded with the first toast (issue 10).
  */
 export function showToast(toast: Toast): Promise<void> {
   requestToastHost();
-  return import("./NotificationsHost").then((host) => host.showNotification(toast));
+  return withMantineOverlayStyles(import("./NotificationsHost")).then((host) => host.showNotification(toast));
 }
 
 /**
