@@ -9,7 +9,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from "react";
-import { withMantineOverlayStyles } from "./mantine-overlay-styles";
+import { withMantineOverlayStyles } from "./FlashToast";
 import type { ShopCart } from "./useShopCart";
 
 const CartDrawerPanel = lazy(() => withMantineOverlayStyles(import("./CartDrawerPanel")));

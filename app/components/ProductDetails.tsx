@@ -6,7 +6,7 @@ import { formatRating, productBadge, type ProductJson } from "~/lib/product-disp
 import { REVIEW_MESSAGE_MAX_LENGTH } from "~/lib/review-text";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AddToCartForm } from "./AddToCartForm";
-import { withMantineOverlayStyles } from "./mantine-overlay-styles";
+import { withMantineOverlayStyles } from "./FlashToast";
 import type ProductModalType from "./ProductModal";
 import { ProductPrices } from "./ProductPrices";
 import { StarPicker, StarRating } from "./StarRating";

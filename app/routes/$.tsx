@@ -4,12 +4,10 @@ import { homeOf, StatusShell } from "~/components/StatusShell";
 import type { StatusViewer } from "~/lib/status-viewer";
 import { statusViewer } from "~/web/status-viewer.server";
 import mantineStyles from "~/styles/mantine.css";
-import mantineOverlayStyles from "~/styles/mantine-overlays.css";
 import storefrontStyles from "~/styles/storefront.css";
 
 // Mantine's styles for an admin, whom the admin shell (Mantine buttons) frames: links cannot depend on the viewer.
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: mantineOverlayStyles },
   { rel: "stylesheet", href: mantineStyles },
   { rel: "stylesheet", href: storefrontStyles },
 ];

@@ -19,7 +19,6 @@ import {
 } from "~/payments/simulator.server";
 import type { SessionUser } from "~/services/users.server";
 import mantineStyles from "~/styles/mantine.css";
-import mantineOverlayStyles from "~/styles/mantine-overlays.css";
 
 /**
  * The payment simulator's approval page: what PayPal's approval page is when
@@ -28,10 +27,7 @@ import mantineOverlayStyles from "~/styles/mantine-overlays.css";
  */
 
 // Built from Mantine components: their styles (the root links only Mantine's base).
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: mantineOverlayStyles },
-  { rel: "stylesheet", href: mantineStyles },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineStyles }];
 
 const ANSWERS = ["approve", "decline", "cancel"] as const;
 type Answer = (typeof ANSWERS)[number];

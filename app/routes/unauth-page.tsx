@@ -4,12 +4,10 @@ import { StatusShell } from "~/components/StatusShell";
 import { homePathFor, requireUser } from "~/web/auth.server";
 import { statusViewer } from "~/web/status-viewer.server";
 import mantineStyles from "~/styles/mantine.css";
-import mantineOverlayStyles from "~/styles/mantine-overlays.css";
 import storefrontStyles from "~/styles/storefront.css";
 
 // Mantine's styles for an admin, whom the admin shell (Mantine buttons) frames: links cannot depend on the viewer.
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: mantineOverlayStyles },
   { rel: "stylesheet", href: mantineStyles },
   { rel: "stylesheet", href: storefrontStyles },
 ];
