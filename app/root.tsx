@@ -16,14 +16,12 @@ import { MantineProvider } from "~/lib/mantine-provider";
 import { useNonce } from "~/lib/nonce";
 import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css";
-import mantineStyles from "~/styles/mantine.css";
-import mantineThemeStyles from "~/styles/mantine-theme.css";
 import { theme } from "~/theme";
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: mantineStyles },
-  // The theme's CSS variables, once as a file instead of a <style> rendered into every page.
-  { rel: "stylesheet", href: mantineThemeStyles },
+  // Mantine's base and theme variables with the shell's rules, one file. Mantine's component styles are linked
+  // by the areas that render Mantine components (admin, auth, the payment simulator), and loaded with the
+  // storefront's drawer, modal and notifications (issue 10).
   { rel: "stylesheet", href: appStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];

@@ -9,16 +9,17 @@ import {
   type MouseEvent,
   type ReactNode,
 } from "react";
+import { withMantineOverlayStyles } from "./FlashToast";
 import type { ShopCart } from "./useShopCart";
 
-const CartDrawerPanel = lazy(() => import("./CartDrawerPanel"));
+const CartDrawerPanel = lazy(() => withMantineOverlayStyles(import("./CartDrawerPanel")));
 
 /**
  * The cart side panel (SPEC §2 Shop header): with JavaScript the header's cart
  * link opens a drawer titled "Your Cart"; without it the same link goes to
  * /shop/cart, which shows the same contents. One drawer for the whole shop,
- * whichever header (bar or mobile sheet) opened it. The drawer's code is
- * loaded when the cart is first opened.
+ * whichever header (bar or mobile sheet) opened it. The drawer's code and
+ * Mantine's styles for it are loaded when the cart is first opened.
  */
 
 const CartDrawerContext = createContext<(() => void) | null>(null);

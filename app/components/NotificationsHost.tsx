@@ -1,5 +1,6 @@
 import { notifications, Notifications } from "@mantine/notifications";
-import { ToastLink, type Toast } from "./ToastLink";
+import type { ReactNode } from "react";
+import type { Toast } from "./FlashToast";
 
 const FLASH_NOTIFICATION_ID = "flash-message";
 
@@ -9,17 +10,11 @@ const FLASH_NOTIFICATION_ID = "flash-message";
  * while the old one animates out; show() adds it when none is on screen (it
  * ignores an id that is already shown).
  */
-export function showNotification(toast: Toast) {
+export function showNotification(toast: Toast, message: ReactNode) {
   const notification = {
     id: FLASH_NOTIFICATION_ID,
     title: toast.title,
-    message: toast.link ? (
-      <span className="flash-toast__message">
-        {toast.message} <ToastLink link={toast.link} />
-      </span>
-    ) : (
-      toast.message
-    ),
+    message,
     color: toast.type === "error" ? "red" : toast.type === "success" ? "dark" : "blue",
     autoClose: 5000,
   };

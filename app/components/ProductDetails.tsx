@@ -6,6 +6,7 @@ import { formatRating, productBadge, type ProductJson } from "~/lib/product-disp
 import { REVIEW_MESSAGE_MAX_LENGTH } from "~/lib/review-text";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AddToCartForm } from "./AddToCartForm";
+import { withMantineOverlayStyles } from "./FlashToast";
 import type ProductModalType from "./ProductModal";
 import { ProductPrices } from "./ProductPrices";
 import { StarPicker, StarRating } from "./StarRating";
@@ -221,7 +222,7 @@ type ProductModalComponent = typeof ProductModalType;
 let loadedModal: ProductModalComponent | null = null;
 
 /**
- * Mantine's Modal for the product dialog, loaded when a dialog first mounts:
+ * Mantine's Modal for the product dialog, loaded with its styles when a dialog first mounts:
  * null until then (and while the server's HTML is hydrated, so that both agree).
  */
 function useProductModal(): ProductModalComponent | null {
@@ -231,7 +232,7 @@ function useProductModal(): ProductModalComponent | null {
   useEffect(() => {
     if (modal) return;
     let mounted = true;
-    void import("./ProductModal").then((module) => {
+    void withMantineOverlayStyles(import("./ProductModal")).then((module) => {
       loadedModal = module.default;
       if (mounted) setModal(() => module.default);
     });

@@ -3,12 +3,13 @@ import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { homeOf, StatusShell } from "~/components/StatusShell";
 import type { StatusViewer } from "~/lib/status-viewer";
 import { statusViewer } from "~/web/status-viewer.server";
-import cartStyles from "~/styles/cart.css";
+import mantineStyles from "~/styles/mantine.css";
 import storefrontStyles from "~/styles/storefront.css";
 
+// Mantine's styles for an admin, whom the admin shell (Mantine buttons) frames: links cannot depend on the viewer.
 export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: mantineStyles },
   { rel: "stylesheet", href: storefrontStyles },
-  { rel: "stylesheet", href: cartStyles },
 ];
 
 /** Any path that no route claims: 404, inside the layout of the signed-in user. */

@@ -1,7 +1,11 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { AdminShell } from "~/components/admin/AdminShell";
 import { requireAdmin } from "~/web/auth.server";
+import mantineStyles from "~/styles/mantine.css";
+
+// The admin is built from Mantine components: their styles (the root links only Mantine's base).
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineStyles }];
 
 /**
  * The admin layout (the shell lives in AdminShell, which the 404 and 403

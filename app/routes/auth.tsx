@@ -1,6 +1,10 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { requireAnonymous } from "~/web/auth.server";
+import mantineStyles from "~/styles/mantine.css";
+
+// The forms are Mantine inputs and buttons: their styles (the root links only Mantine's base).
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineStyles }];
 
 /** The split screen around sign-in and sign-up; only for visitors who are signed out. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -3,6 +3,7 @@ import {
   json,
   redirect,
   type ActionFunctionArgs,
+  type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
@@ -17,12 +18,16 @@ import {
   type SimulatedPayment,
 } from "~/payments/simulator.server";
 import type { SessionUser } from "~/services/users.server";
+import mantineStyles from "~/styles/mantine.css";
 
 /**
  * The payment simulator's approval page: what PayPal's approval page is when
  * the shop runs without PayPal credentials. Plain forms, so it works without
  * JavaScript. Only the shopper whose order it pays may see or answer it.
  */
+
+// Built from Mantine components: their styles (the root links only Mantine's base).
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineStyles }];
 
 const ANSWERS = ["approve", "decline", "cancel"] as const;
 type Answer = (typeof ANSWERS)[number];

@@ -7,13 +7,9 @@ import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
 import { getCartView } from "~/services/cart.server";
 import type { ShopLayoutData } from "~/lib/cart";
-import cartStyles from "~/styles/cart.css";
 import storefrontStyles from "~/styles/storefront.css";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: storefrontStyles },
-  { rel: "stylesheet", href: cartStyles },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: storefrontStyles }];
 
 /**
  * The shop shell: the header with its cart panel. Each child route checks the

@@ -3,12 +3,13 @@ import { useLoaderData } from "@remix-run/react";
 import { StatusShell } from "~/components/StatusShell";
 import { homePathFor, requireUser } from "~/web/auth.server";
 import { statusViewer } from "~/web/status-viewer.server";
-import cartStyles from "~/styles/cart.css";
+import mantineStyles from "~/styles/mantine.css";
 import storefrontStyles from "~/styles/storefront.css";
 
+// Mantine's styles for an admin, whom the admin shell (Mantine buttons) frames: links cannot depend on the viewer.
 export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: mantineStyles },
   { rel: "stylesheet", href: storefrontStyles },
-  { rel: "stylesheet", href: cartStyles },
 ];
 
 /** Where a shopper lands after trying an admin path: 403, inside the shop's layout. */

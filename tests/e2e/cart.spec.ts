@@ -273,6 +273,27 @@ test.describe("cart", () => {
     await expect(toast(page, "Only 2 quantity can be added for this item")).toBeVisible();
   });
 
+  test("the page links none of Mantine's component styles; the drawer brings its own and opens styled", async ({
+    page,
+  }) => {
+    const stylesheets = () =>
+      page
+        .locator('link[rel="stylesheet"]')
+        .evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+    await page.goto("/shop/home");
+    // Issue 10: the root's app.css (with Mantine's base) and the storefront's sheet hold up the first paint, no more.
+    expect(await stylesheets()).toEqual([
+      expect.stringMatching(/\/app-[^/]+\.css$/),
+      expect.stringMatching(/\/storefront-[^/]+\.css$/),
+    ]);
+    const panel = await openCart(page);
+    if (isNoJs()) return;
+    expect(await stylesheets()).toContainEqual(expect.stringMatching(/\/mantine-overlays-[^/]+\.css$/));
+    // Mantine's Drawer places its panel with its own styles: unstyled, it would sit in the page's flow.
+    await expect(page.locator(".mantine-Drawer-inner")).toHaveCSS("position", "fixed");
+    await expect(panel).toBeInViewport();
+  });
+
   test("the cart panel has no serious or critical accessibility violation", async ({ page, browser }) => {
     const productId = await createProduct(`Accessible Tote ${Date.now()}`, 3);
     await addByApi(page, productId, 1);

@@ -6,6 +6,10 @@ declare module "madge" {
   }
   export default function madge(
     path: string,
-    config?: { fileExtensions?: string[]; tsConfig?: string },
+    config?: {
+      fileExtensions?: string[];
+      tsConfig?: string;
+      detectiveOptions?: Record<string, { skipTypeImports?: boolean }>;
+    },
   ): Promise<MadgeResult>;
 }
