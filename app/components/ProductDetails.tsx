@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
 import { formatRating, productBadge, type ProductJson } from "~/lib/product-display";
 import { REVIEW_MESSAGE_MAX_LENGTH } from "~/lib/review-text";
@@ -225,12 +225,12 @@ let loadedModal: ProductModalComponent | null = null;
  * Mantine's Modal for the product dialog, loaded with its styles when a dialog first mounts:
  * null until then (and while the server's HTML is hydrated, so that both agree).
  */
-function useProductModal(): ProductModalComponent | null {
+function useProductModal(wanted: boolean): ProductModalComponent | null {
   const hydrated = useHydrated();
   // A function in state is kept through an initializer (useState would call a component given directly).
   const [modal, setModal] = useState<ProductModalComponent | null>(() => (hydrated ? loadedModal : null));
   useEffect(() => {
-    if (modal) return;
+    if (modal || !wanted) return;
     let mounted = true;
     void withMantineOverlayStyles(import("./ProductModal")).then((module) => {
       loadedModal = module.default;
@@ -239,16 +239,53 @@ function useProductModal(): ProductModalComponent | null {
     return () => {
       mounted = false;
     };
-  }, [modal]);
-  return modal;
+  }, [modal, wanted]);
+  return wanted ? modal : null;
+}
+
+/** Whether a field of `element` holds something other than what the server rendered. */
+function hasEdits(element: HTMLElement): boolean {
+  return [...element.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("input, textarea")].some(
+    (field) =>
+      field instanceof HTMLInputElement && (field.type === "radio" || field.type === "checkbox")
+        ? field.checked !== field.defaultChecked
+        : field.value !== field.defaultValue,
+  );
+}
+
+/**
+ * False once the shopper has started filling in the server's plain dialog
+ * (stars picked, a review typed, before or after hydration): swapping it for
+ * the Mantine Modal then would mount new, empty fields in its place. The plain
+ * dialog works as it is (Escape closes it too), so it stays.
+ */
+function useSwapAllowed(plainDialog: RefObject<HTMLElement>): boolean {
+  const [allowed, setAllowed] = useState(true);
+  useEffect(() => {
+    const element = plainDialog.current;
+    if (!element) return;
+    if (hasEdits(element)) {
+      setAllowed(false);
+      return;
+    }
+    const keep = () => setAllowed(false);
+    element.addEventListener("input", keep);
+    element.addEventListener("change", keep);
+    return () => {
+      element.removeEventListener("input", keep);
+      element.removeEventListener("change", keep);
+    };
+  }, [plainDialog]);
+  return allowed;
 }
 
 /**
  * The details as a dialog whose state is the URL (`?product=ID`): rendered
  * open on the server as a plain overlay, so it works without JavaScript; once
  * scripts run it becomes a Mantine Modal (focus trap, Escape), loaded on
- * demand, that closes by navigating to `closeHref`. Escape also closes the
- * plain one, for the moment before the modal has loaded.
+ * demand, that closes by navigating to `closeHref` — unless the shopper has
+ * already started filling in the plain one (useSwapAllowed). Escape also
+ * closes the plain one.
  */
 export function ProductDialog({
   product,
@@ -262,7 +299,8 @@ export function ProductDialog({
   reviewResult?: SubmissionResult<string[]>;
 }) {
   const navigate = useNavigate();
-  const Modal = useProductModal();
+  const plainDialog = useRef<HTMLElement>(null);
+  const Modal = useProductModal(useSwapAllowed(plainDialog));
   const close = () => navigate(closeHref, { preventScrollReset: true });
   const plain = !Modal;
   useEffect(() => {
@@ -299,6 +337,7 @@ export function ProductDialog({
       <div className="plain-dialog__overlay" />
       <div className="plain-dialog__inner">
         <section
+          ref={plainDialog}
           role="dialog"
           aria-modal="true"
           aria-label={product.title}

@@ -56,6 +56,38 @@ test("a shopper reviews what they bought, from the details dialog, once", async 
   await expect(page.getByRole("dialog", { name: title }).getByTestId("average-review")).toHaveText("(4.00)");
 });
 
+test("stars and text chosen in the server's dialog before its enhanced version loads are kept", async ({
+  page,
+  request,
+}) => {
+  test.skip(isNoJs(), "the plain dialog is never replaced without JavaScript");
+  const shopper = await registerShopper(request);
+  await signInByApi(page, shopper);
+  const title = `E2E Early Review ${test.info().project.name} ${Date.now()}`;
+  const productId = seedProduct(title, 5);
+  // Hold the overlay styles (the Mantine Modal waits for them) until the shopper has filled in the form.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/build\/_assets\/mantine-overlays-[^/]+\.css$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+
+  await page.goto(`/shop/listing?category=accessories&product=${productId}`);
+  const dialog = page.getByRole("dialog", { name: title });
+  await pickStars(dialog, 3);
+  await dialog.getByPlaceholder("Write a review...").fill("Typed before the dialog was enhanced");
+  release();
+  await page.waitForLoadState("networkidle");
+
+  await expect(dialog.getByRole("radio", { name: "3 stars" })).toBeChecked();
+  await expect(dialog.getByPlaceholder("Write a review...")).toHaveValue(
+    "Typed before the dialog was enhanced",
+  );
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: title })).toHaveCount(0);
+});
+
 test("the review form says what is missing", async ({ page, request }) => {
   const shopper = await registerShopper(request);
   await signInByApi(page, shopper);
