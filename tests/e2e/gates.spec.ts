@@ -4,7 +4,19 @@ import { DEMO_ADMIN, DEMO_SHOPPER, expect, signInByApi, submitSignIn, test } fro
 /**
  * The route gates of SPEC §2 and §6: who may see what, and where everybody
  * else is sent instead.
+ *
+ * A gate is the server's answer to a document request (a redirect or a
+ * status), the same with JavaScript on or off, so these run once, in the
+ * no-JS projects; tests tagged @with-js, whose pages submit a form
+ * differently once scripts run, run in both. (tests/integration/gates.test.ts
+ * checks every gate at the HTTP level.)
  */
+test.beforeEach(({ javaScriptEnabled }, testInfo) => {
+  test.skip(
+    javaScriptEnabled !== false && !testInfo.tags.includes("@with-js"),
+    "a server-side gate: checked in the no-JS project",
+  );
+});
 
 function currentUrl(page: Page) {
   return new URL(page.url());
@@ -24,16 +36,20 @@ test.describe("an anonymous visitor", () => {
     await expect(page.getByRole("heading", { name: "Sign in to your account" })).toBeVisible();
   });
 
-  test("on /shop/listing?category=men is sent to sign-in with redirectTo and returns there after signing in", async ({
-    page,
-  }) => {
-    await page.goto("/shop/listing?category=men");
-    await expectSignInPageReturningTo(page, "/shop/listing?category=men");
+  test(
+    "on /shop/listing?category=men is sent to sign-in with redirectTo and returns there after signing in",
+    {
+      tag: "@with-js",
+    },
+    async ({ page }) => {
+      await page.goto("/shop/listing?category=men");
+      await expectSignInPageReturningTo(page, "/shop/listing?category=men");
 
-    await submitSignIn(page, DEMO_SHOPPER);
-    await expect(page).toHaveURL(/\/shop\/listing\?category=men$/);
-    await expect(page.getByRole("link", { name: "Ecommerce" })).toBeVisible();
-  });
+      await submitSignIn(page, DEMO_SHOPPER);
+      await expect(page).toHaveURL(/\/shop\/listing\?category=men$/);
+      await expect(page.getByRole("link", { name: "Ecommerce" })).toBeVisible();
+    },
+  );
 
   test("on /admin/products is sent to the sign-in page", async ({ page }) => {
     await page.goto("/admin/products");
