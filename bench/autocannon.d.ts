@@ -22,6 +22,8 @@ declare module "autocannon" {
     timeouts: number;
     non2xx: number;
     "2xx": number;
+    /** How many answers had each status code. */
+    statusCodeStats: Record<string, { count: number }>;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -1,5 +1,4 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -9,8 +8,8 @@ import { assetsOfPage } from "./page-assets";
 /**
  * `npm run bench:js`: the JavaScript and CSS budget per page (issue 10).
  *
- * 1. Builds (`remix build` into BUILD_DIR, default `build`) unless that build
- *    is newer than every file under app/ and remix.config.js.
+ * 1. Builds into BUILD_DIR (default `build`) unless that build is newer than
+ *    every source file (`node scripts/build.js --if-stale`).
  * 2. Starts the production server on BENCH_JS_PORT (default 3192) with an
  *    embedded PostgreSQL of its own (BENCH_JS_DATA_DIR, default .data-benchjs,
  *    kept between runs so that only the first run seeds it).
@@ -45,30 +44,13 @@ interface Page {
 
 const log = (message: string) => console.error(`[bench:js] ${message}`);
 
-/** The newest modification time of the files under a folder (or of one file). */
-function newestMtime(target: string): number {
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
+/** `scripts/build.js --if-stale`: builds into BUILD_DIR unless that build is newer than every source file. */
 function ensureFreshBuild() {
-  const marker = path.join(BUILD_DIR, "server", "index.js");
-  const sources = Math.max(
-    ...["app", "server", "db", "scripts", "remix.config.js"].map((source) => newestMtime(source)),
-  );
-  if (existsSync(marker) && statSync(marker).mtimeMs > sources) {
-    log(`reusing the build in ${BUILD_DIR}/ (newer than app/)`);
-    return;
-  }
-  log(`building into ${BUILD_DIR}/`);
-  const result = spawnSync(process.execPath, ["scripts/build.js"], {
+  const result = spawnSync(process.execPath, ["scripts/build.js", "--if-stale"], {
     env: { ...process.env, BUILD_DIR, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  if (result.status !== 0) throw new Error("the build failed (node scripts/build.js)");
+  if (result.status !== 0) throw new Error("the build failed (node scripts/build.js --if-stale)");
 }
 
 let stopping = false;

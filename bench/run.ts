@@ -183,8 +183,8 @@ async function measure(
   const cpu = cpuBetween(before, cpuOfTree(pid));
   // A round too short for a slow page on a busy machine can end with no request answered.
   const requests = result.requests.total ?? 0;
-  // A 403 page answers non-2xx on purpose: count only what differs from the expected status.
-  const unexpected = status === 200 ? result.non2xx : Math.max(0, requests - result.non2xx);
+  // Every answer with another status than the target's (a 403 page answers 403 on purpose).
+  const unexpected = requests - (result.statusCodeStats[String(status)]?.count ?? 0);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

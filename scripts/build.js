@@ -72,12 +72,13 @@ async function buildServer(buildDir) {
   console.log(`server compiled into ${path.relative(process.cwd(), outdir)}/`);
 }
 
+/** The newest modification time under `entry`; a folder's own counts too (a file deleted from it). */
 function newestMtime(entry) {
   const stat = statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;
   return readdirSync(entry).reduce(
     (newest, name) => Math.max(newest, newestMtime(path.join(entry, name))),
-    0,
+    stat.mtimeMs,
   );
 }
 
