@@ -3,7 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminDatabaseUrl } from "../support/worker-database";
+import { adminDatabaseUrl, databaseUrlNamed } from "../support/worker-database";
 import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
 import {
   ensureFreshBuild,
@@ -20,11 +20,7 @@ import {
  */
 const databaseName = `shop_cluster_${process.pid}`;
 const adminUrl = adminDatabaseUrl();
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-})();
+const databaseUrl = databaseUrlNamed(databaseName);
 
 /** A GET on a connection of its own (no keep-alive): the primary hands each connection to the next worker. */
 function getOnNewConnection(base: string, pathname: string, timeoutMs = 5_000, requestId?: string) {
@@ -58,16 +54,13 @@ async function burst(app: AppProcess, pathname: string, count: number) {
       getOnNewConnection(app.base, pathname, 5_000, `${tag}-${index}`),
     ),
   );
+  const linesOfBurst = () =>
+    app.logs.filter((line) => line.type === "request" && String(line.requestId).startsWith(`${tag}-`));
   const deadline = Date.now() + 10_000;
-  let lines = app.logs.filter(
-    (line) => line.type === "request" && String(line.requestId).startsWith(`${tag}-`),
-  );
-  while (lines.length < count && Date.now() < deadline) {
+  while (linesOfBurst().length < count && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    lines = app.logs.filter(
-      (line) => line.type === "request" && String(line.requestId).startsWith(`${tag}-`),
-    );
   }
+  const lines = linesOfBurst();
   expect(lines).toHaveLength(count);
   return { statuses, pids: new Set(lines.map((line) => Number(line.pid))) };
 }

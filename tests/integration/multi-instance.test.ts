@@ -1,6 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminDatabaseUrl } from "../support/worker-database";
+import { adminDatabaseUrl, databaseUrlNamed } from "../support/worker-database";
 import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
 import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
 import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
@@ -25,11 +25,7 @@ const CLIENT_IP = "203.0.113.7";
 
 const databaseName = `shop_multi_${process.pid}`;
 const adminUrl = adminDatabaseUrl();
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-})();
+const databaseUrl = databaseUrlNamed(databaseName);
 
 let s3: LocalS3;
 let a: AppProcess;

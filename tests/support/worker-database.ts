@@ -28,14 +28,19 @@ export function workerDatabaseName(): string {
   return `${runDatabaseName()}_w${process.env.VITEST_POOL_ID ?? "1"}`;
 }
 
+/** The URL of database `name` on the test server (a test's own database, or "postgres" to create and drop some). */
+export function databaseUrlNamed(name: string): string {
+  return withDatabase(inject("testDatabaseUrl"), name);
+}
+
 /** The URL of the server's maintenance database (to create and drop databases). */
 export function adminDatabaseUrl(): string {
-  return withDatabase(inject("testDatabaseUrl"), "postgres");
+  return databaseUrlNamed("postgres");
 }
 
 /** The database this test file uses (what getDb() connects to). */
 export function testDatabaseUrl(): string {
-  return withDatabase(inject("testDatabaseUrl"), workerDatabaseName());
+  return databaseUrlNamed(workerDatabaseName());
 }
 
 /** Creates this worker's database from the template unless it exists already. */
