@@ -1,16 +1,15 @@
-import { z } from "zod";
-import { emailField, registerSchema } from "./schemas";
+import * as z from "zod/mini";
+import { emailField, newPasswordField, userNameField } from "./schemas";
 
 /**
- * The account forms' schemas, on the server (the settings page validates on
- * the server only: zod stays off its JavaScript, issue 10; the auth pages
- * still check in the browser with them). A new password follows the registration rules, with the
- * registration's messages. The JSON API's request schemas build on these
- * (app/lib/account-api.server.ts).
+ * The account forms' schemas, in `zod/mini` like ./schemas: the forgotten and
+ * reset password pages check in the browser with them; the settings page
+ * validates on the server only (no zod in its JavaScript, issue 10). A new
+ * password follows the registration rules, with the registration's messages.
+ * The JSON API's request schemas build on these (app/lib/account-api.server.ts).
  */
 
-export const userNameField = registerSchema.shape.userName;
-export const newPasswordField = registerSchema.shape.password;
+export { newPasswordField, userNameField };
 
 export const forgotPasswordSchema = z.object({ email: emailField });
 
@@ -21,9 +20,11 @@ export const changeUserNameSchema = z.object({ userName: userNameField });
 
 export const changePasswordSchema = z.object({
   currentPassword: z
-    .string({ message: "Current password is required" })
-    .min(1, "Current password is required")
-    .max(200, "Password must be at most 200 characters"),
+    .string({ error: "Current password is required" })
+    .check(
+      z.minLength(1, "Current password is required"),
+      z.maxLength(200, "Password must be at most 200 characters"),
+    ),
   newPassword: newPasswordField,
 });
 

@@ -1,5 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { parseWithSchema } from "~/lib/form-schema";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
 import {
   json,
@@ -32,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
+  const submission = parseWithSchema(formData, { schema: forgotPasswordSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply(), toast: null }, { status: 400 });
   }
@@ -66,7 +67,7 @@ export default function ForgotPasswordPage() {
     constraint: getZodConstraint(forgotPasswordSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+    onValidate: ({ formData }) => parseWithSchema(formData, { schema: forgotPasswordSchema }),
   });
   return (
     <Stack gap="lg">

@@ -1,5 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { parseWithSchema } from "~/lib/form-schema";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
 import {
   json,
@@ -44,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: resetPasswordFormSchema });
+  const submission = parseWithSchema(formData, { schema: resetPasswordFormSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
   }
@@ -90,7 +91,7 @@ export default function ResetPasswordPage() {
     constraint: getZodConstraint(resetPasswordFormSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordFormSchema }),
+    onValidate: ({ formData }) => parseWithSchema(formData, { schema: resetPasswordFormSchema }),
   });
   return (
     <Stack gap="lg">

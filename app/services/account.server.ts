@@ -1,4 +1,4 @@
-import type { ZodError } from "zod";
+import type { z } from "zod";
 import { QueryTypes } from "sequelize";
 import {
   assertPasswordChangeAllowed,
@@ -27,7 +27,7 @@ export const ACCOUNT_TEXT = {
   signedOutOthers: "You were signed out of every other session",
 } as const;
 
-function invalid(error: ZodError): never {
+function invalid(error: z.core.$ZodError): never {
   throw badRequest("Please check the highlighted fields", fieldErrorsOf(error));
 }
 

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithSchema } from "~/lib/form-schema";
 import { json } from "@remix-run/node";
 import type { SessionUser } from "~/services/users.server";
 import {
@@ -71,7 +71,7 @@ export async function handleAccountAction(
     });
   }
   const schema = intent === ACCOUNT_INTENTS.userName ? changeUserNameSchema : changePasswordSchema;
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseWithSchema(formData, { schema });
   const hideFields = ["currentPassword", "newPassword"];
   if (submission.status !== "success") return reply(intent, submission.reply({ hideFields }), 400);
   try {

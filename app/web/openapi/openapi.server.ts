@@ -28,7 +28,7 @@ const ROLES: Record<Access, string[]> = {
 
 /** One schema as JSON Schema, its named parts moved into `components`. */
 function convert(
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   components: Record<string, JsonSchema>,
   io: "input" | "output",
 ): JsonSchema {

@@ -16,7 +16,7 @@ export interface ApiOperation {
   /** Path parameters that the route validates with a schema (the others are ids: strings). */
   params?: z.ZodObject;
   query?: z.ZodObject;
-  body?: z.ZodType;
+  body?: z.core.$ZodType;
   /** multipart/form-data for the upload; JSON otherwise. */
   multipart?: boolean;
   /** Success answers (2xx), each with its JSON body. */
