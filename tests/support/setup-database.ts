@@ -13,6 +13,21 @@ process.env.LOG_REQUESTS = "false";
 process.env.LOG_LEVEL ??= "silent";
 setDatabaseUrl(await ensureWorkerDatabase());
 
+/**
+ * What a module puts on globalThis when it loads, and reads back from there:
+ * it stays, since a worker that runs its files without isolation (vitest.config.ts)
+ * does not load the module again.
+ */
+const REGISTERED_ON_LOAD = new Set(["__shopPoolStats"]);
+
 afterAll(async () => {
   await closeDb();
+  // The app keeps its process-wide state on globalThis under `__shop…` names, built on first use
+  // (config, pools, limiters, session storage, the payment gateway, the logger): forget it, so that
+  // the next file in this worker starts as in a new process.
+  for (const key of Object.keys(globalThis)) {
+    if (key.startsWith("__shop") && !REGISTERED_ON_LOAD.has(key)) {
+      delete (globalThis as Record<string, unknown>)[key];
+    }
+  }
 });
