@@ -33,7 +33,10 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   use: {
     baseURL: `http://localhost:${PORT}`,
-    trace: "retain-on-failure",
+    // No trace by default: recording one costs about a tenth of the suite's time, and CI prints the
+    // error and the page's ARIA snapshot. `npx playwright test --trace retain-on-failure` to record.
+    trace: "off",
+    screenshot: "only-on-failure",
     launchOptions: {
       executablePath,
       args: [

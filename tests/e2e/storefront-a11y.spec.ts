@@ -85,6 +85,10 @@ async function expectAccessible(page: Page) {
   expect(await headingProblems(page)).toEqual([]);
 }
 
+// The checks are independent and the longest of the suite: they spread over the workers instead of
+// holding one worker for two minutes at the end of the run.
+test.describe.configure({ mode: "parallel" });
+
 test.describe("accessibility", () => {
   test.beforeEach(async ({ page }) => {
     await signInByApi(page, DEMO_SHOPPER);
