@@ -221,25 +221,54 @@ type ProductModalComponent = typeof ProductModalType;
 /** Mantine's modal, once a dialog has loaded it (a later dialog shows it at once). */
 let loadedModal: ProductModalComponent | null = null;
 
+/** Where the focus was in the server's plain dialog when the Modal replaced it. */
+type FocusPlace = { kind: "close" } | { kind: "body"; index: number };
+
+/** What the keyboard reaches in a dialog (the same in both versions: they render the same body). */
+const FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])";
+
+function focusPlaceIn(dialog: HTMLElement | null): FocusPlace | null {
+  const focused = document.activeElement;
+  if (!dialog || !(focused instanceof HTMLElement) || !dialog.contains(focused)) return null;
+  if (focused.closest(".dialog-close")) return { kind: "close" };
+  const body = dialog.querySelector("[data-dialog-body]");
+  const index = body ? [...body.querySelectorAll(FOCUSABLE)].indexOf(focused) : -1;
+  return index >= 0 ? { kind: "body", index } : null;
+}
+
+/** The same place in the Modal's content (see ProductModal's `initialFocus`). */
+function elementAt(place: FocusPlace, content: HTMLElement): HTMLElement | null {
+  if (place.kind === "close") return content.querySelector<HTMLElement>(".dialog-close");
+  const body = content.querySelector("[data-dialog-body]");
+  return body?.querySelectorAll<HTMLElement>(FOCUSABLE)[place.index] ?? null;
+}
+
 /**
  * Mantine's Modal for the product dialog, loaded with its styles when a dialog first mounts:
- * null until then (and while the server's HTML is hydrated, so that both agree).
+ * null until then (and while the server's HTML is hydrated, so that both agree). With it, where
+ * the keyboard focus was in the plain dialog at the swap, so that the Modal keeps it there
+ * instead of moving it to its first stop under a keyboard user's hands.
  */
-function useProductModal(wanted: boolean): ProductModalComponent | null {
+function useProductModal(
+  wanted: boolean,
+  plainDialog: RefObject<HTMLElement>,
+): { Modal: ProductModalComponent; focus: FocusPlace | null } | null {
   const hydrated = useHydrated();
   // A function in state is kept through an initializer (useState would call a component given directly).
-  const [modal, setModal] = useState<ProductModalComponent | null>(() => (hydrated ? loadedModal : null));
+  const [modal, setModal] = useState<{ Modal: ProductModalComponent; focus: FocusPlace | null } | null>(() =>
+    hydrated && loadedModal ? { Modal: loadedModal, focus: null } : null,
+  );
   useEffect(() => {
     if (modal || !wanted) return;
     let mounted = true;
     void withMantineOverlayStyles(import("./ProductModal")).then((module) => {
       loadedModal = module.default;
-      if (mounted) setModal(() => module.default);
+      if (mounted) setModal({ Modal: module.default, focus: focusPlaceIn(plainDialog.current) });
     });
     return () => {
       mounted = false;
     };
-  }, [modal, wanted]);
+  }, [modal, wanted, plainDialog]);
   return wanted ? modal : null;
 }
 
@@ -300,9 +329,9 @@ export function ProductDialog({
 }) {
   const navigate = useNavigate();
   const plainDialog = useRef<HTMLElement>(null);
-  const Modal = useProductModal(useSwapAllowed(plainDialog));
+  const modal = useProductModal(useSwapAllowed(plainDialog), plainDialog);
   const close = () => navigate(closeHref, { preventScrollReset: true });
-  const plain = !Modal;
+  const plain = !modal;
   useEffect(() => {
     if (!plain) return;
     const onKeyDown = (event: KeyboardEvent) => {
@@ -325,10 +354,16 @@ export function ProductDialog({
       </p>
     </>
   );
-  if (Modal) {
+  if (modal) {
+    const { Modal, focus } = modal;
     return (
-      <Modal title={product.title} onClose={close} closeLink={closeLink}>
-        {body}
+      <Modal
+        title={product.title}
+        onClose={close}
+        closeLink={closeLink}
+        initialFocus={focus ? (content) => elementAt(focus, content) : undefined}
+      >
+        <div data-dialog-body>{body}</div>
       </Modal>
     );
   }
@@ -348,7 +383,9 @@ export function ProductDialog({
             <h2 className="product-dialog__title">{product.title}</h2>
             {closeLink}
           </header>
-          <div className="plain-dialog__body">{body}</div>
+          <div className="plain-dialog__body" data-dialog-body>
+            {body}
+          </div>
         </section>
       </div>
     </div>

@@ -1,28 +1,40 @@
 import { Modal } from "@mantine/core";
-import type { ReactNode } from "react";
+import { useLayoutEffect, useRef, type ReactNode } from "react";
 
 /**
  * The product dialog once scripts run: Mantine's Modal (focus trap, Escape,
  * scroll lock). A chunk of its own, which ProductDialog loads when a dialog is
  * first shown, so that pages do not download it up front (issue 10). Not in a
  * portal, like the plain dialog it replaces.
+ *
+ * `initialFocus` names the element to focus first instead of the first stop
+ * (the Close link): the one that had the focus in the plain dialog. Mantine's
+ * focus trap focuses `[data-autofocus]` a moment after the content mounts.
  */
 export default function ProductModal({
   title,
   onClose,
   closeLink,
+  initialFocus,
   children,
 }: {
   title: string;
   onClose: () => void;
   closeLink: ReactNode;
+  initialFocus?: (content: HTMLElement) => HTMLElement | null;
   children: ReactNode;
 }) {
+  const content = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (content.current) initialFocus?.(content.current)?.setAttribute("data-autofocus", "");
+    // Only for the first focus, when the Modal mounts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <Modal.Root opened onClose={onClose} withinPortal={false} size="56rem" padding="lg">
       <Modal.Overlay />
       {/* Mantine names the dialog after its title only once it is mounted: aria-label names it from the start. */}
-      <Modal.Content className="product-dialog" data-testid="product-dialog" aria-label={title}>
+      <Modal.Content ref={content} className="product-dialog" data-testid="product-dialog" aria-label={title}>
         <Modal.Header>
           <Modal.Title className="product-dialog__title">{title}</Modal.Title>
           {closeLink}

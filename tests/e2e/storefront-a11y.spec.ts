@@ -213,9 +213,9 @@ test.describe("accessibility", () => {
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Dri-FIT Training Tee" });
     await expect(dialog).toBeVisible();
-    // With JavaScript the server's plain dialog turns into Mantine's Modal once its code and styles load,
-    // and the Modal moves the focus to its first stop: wait for it before placing the focus. Without
-    // JavaScript the plain dialog stays.
+    // With JavaScript the server's plain dialog turns into Mantine's Modal once its code and styles load:
+    // wait for it, so that Enter below is handled by the hydrated page (the next test covers the focus
+    // at the swap itself). Without JavaScript the plain dialog stays.
     if (!isNoJs()) await expect(dialog).toHaveClass(/mantine-Modal-content/);
 
     await dialog.getByRole("button", { name: /^Add to cart/ }).focus();
@@ -231,5 +231,31 @@ test.describe("accessibility", () => {
     await page.getByRole("link", { name: "Title: Z to A" }).focus();
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/sortBy=title-ztoa$/);
+  });
+
+  test("the focus stays on its control when the plain product dialog turns into Mantine's Modal", async ({
+    page,
+  }) => {
+    test.skip(isNoJs(), "the plain dialog is never replaced without JavaScript");
+    // Hold the overlay styles (the Modal waits for them) until the focus is inside the plain dialog.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/build\/_assets\/mantine-overlays-[^/]+\.css$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const id = await productIdByTitle(page.request, "Dri-FIT Training Tee");
+    await page.goto(`/shop/listing?category=men&brand=nike&product=${id}`);
+    const dialog = page.getByRole("dialog", { name: "Dri-FIT Training Tee" });
+    await expect(dialog).toHaveClass(/plain-dialog__content/);
+    await dialog.getByRole("button", { name: /^Add to cart/ }).focus();
+
+    release();
+    await expect(dialog).toHaveClass(/mantine-Modal-content/);
+    await expect(dialog.getByRole("button", { name: /^Add to cart/ })).toBeFocused();
+    // Still the Modal's focus trap: Shift+Tab from the Close link stays in the dialog.
+    await dialog.getByRole("link", { name: "Close" }).focus();
+    await page.keyboard.press("Shift+Tab");
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
   });
 });
