@@ -227,13 +227,38 @@ type FocusPlace = { kind: "close" } | { kind: "body"; index: number };
 /** What the keyboard reaches in a dialog (the same in both versions: they render the same body). */
 const FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])";
 
-function focusPlaceIn(dialog: HTMLElement | null): FocusPlace | null {
-  const focused = document.activeElement;
-  if (!dialog || !(focused instanceof HTMLElement) || !dialog.contains(focused)) return null;
+function focusPlaceOf(focused: EventTarget | null, dialog: HTMLElement): FocusPlace | null {
+  if (!(focused instanceof HTMLElement) || !dialog.contains(focused)) return null;
   if (focused.closest(".dialog-close")) return { kind: "close" };
   const body = dialog.querySelector("[data-dialog-body]");
   const index = body ? [...body.querySelectorAll(FOCUSABLE)].indexOf(focused) : -1;
   return index >= 0 ? { kind: "body", index } : null;
+}
+
+/**
+ * Where the keyboard focus is in the plain dialog, kept up to date by its
+ * focus events until the very commit that replaces it (the Modal reads it as
+ * it mounts). Focus that leaves for another element forgets it; focus lost to
+ * the page (the control removed, a click on the overlay) keeps the last place.
+ */
+function usePlainDialogFocus(plainDialog: RefObject<HTMLElement>) {
+  const place = useRef<FocusPlace | null>(null);
+  useEffect(() => {
+    const element = plainDialog.current;
+    if (!element) return;
+    place.current = focusPlaceOf(document.activeElement, element);
+    const onFocusIn = (event: FocusEvent) => (place.current = focusPlaceOf(event.target, element));
+    const onFocusOut = (event: FocusEvent) => {
+      if (event.relatedTarget && !element.contains(event.relatedTarget as Node)) place.current = null;
+    };
+    element.addEventListener("focusin", onFocusIn);
+    element.addEventListener("focusout", onFocusOut);
+    return () => {
+      element.removeEventListener("focusin", onFocusIn);
+      element.removeEventListener("focusout", onFocusOut);
+    };
+  }, [plainDialog]);
+  return place;
 }
 
 /** The same place in the Modal's content (see ProductModal's `initialFocus`). */
@@ -245,30 +270,23 @@ function elementAt(place: FocusPlace, content: HTMLElement): HTMLElement | null 
 
 /**
  * Mantine's Modal for the product dialog, loaded with its styles when a dialog first mounts:
- * null until then (and while the server's HTML is hydrated, so that both agree). With it, where
- * the keyboard focus was in the plain dialog at the swap, so that the Modal keeps it there
- * instead of moving it to its first stop under a keyboard user's hands.
+ * null until then (and while the server's HTML is hydrated, so that both agree).
  */
-function useProductModal(
-  wanted: boolean,
-  plainDialog: RefObject<HTMLElement>,
-): { Modal: ProductModalComponent; focus: FocusPlace | null } | null {
+function useProductModal(wanted: boolean): ProductModalComponent | null {
   const hydrated = useHydrated();
   // A function in state is kept through an initializer (useState would call a component given directly).
-  const [modal, setModal] = useState<{ Modal: ProductModalComponent; focus: FocusPlace | null } | null>(() =>
-    hydrated && loadedModal ? { Modal: loadedModal, focus: null } : null,
-  );
+  const [modal, setModal] = useState<ProductModalComponent | null>(() => (hydrated ? loadedModal : null));
   useEffect(() => {
     if (modal || !wanted) return;
     let mounted = true;
     void withMantineOverlayStyles(import("./ProductModal")).then((module) => {
       loadedModal = module.default;
-      if (mounted) setModal({ Modal: module.default, focus: focusPlaceIn(plainDialog.current) });
+      if (mounted) setModal(() => module.default);
     });
     return () => {
       mounted = false;
     };
-  }, [modal, wanted, plainDialog]);
+  }, [modal, wanted]);
   return wanted ? modal : null;
 }
 
@@ -329,9 +347,12 @@ export function ProductDialog({
 }) {
   const navigate = useNavigate();
   const plainDialog = useRef<HTMLElement>(null);
-  const modal = useProductModal(useSwapAllowed(plainDialog), plainDialog);
+  const Modal = useProductModal(useSwapAllowed(plainDialog));
+  // Where the focus was in the plain dialog: the Modal that replaces it keeps it there instead of moving
+  // it to its first stop under a keyboard user's hands.
+  const plainFocus = usePlainDialogFocus(plainDialog);
   const close = () => navigate(closeHref, { preventScrollReset: true });
-  const plain = !modal;
+  const plain = !Modal;
   useEffect(() => {
     if (!plain) return;
     const onKeyDown = (event: KeyboardEvent) => {
@@ -354,14 +375,13 @@ export function ProductDialog({
       </p>
     </>
   );
-  if (modal) {
-    const { Modal, focus } = modal;
+  if (Modal) {
     return (
       <Modal
         title={product.title}
         onClose={close}
         closeLink={closeLink}
-        initialFocus={focus ? (content) => elementAt(focus, content) : undefined}
+        initialFocus={(content) => (plainFocus.current ? elementAt(plainFocus.current, content) : null)}
       >
         <div data-dialog-body>{body}</div>
       </Modal>

@@ -8,8 +8,7 @@ import { useLayoutEffect, useRef, type ReactNode } from "react";
  * portal, like the plain dialog it replaces.
  *
  * `initialFocus` names the element to focus first instead of the first stop
- * (the Close link): the one that had the focus in the plain dialog. Mantine's
- * focus trap focuses `[data-autofocus]` a moment after the content mounts.
+ * (the Close link): the one that had the focus in the plain dialog.
  */
 export default function ProductModal({
   title,
@@ -26,7 +25,12 @@ export default function ProductModal({
 }) {
   const content = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    if (content.current) initialFocus?.(content.current)?.setAttribute("data-autofocus", "");
+    const target = content.current && initialFocus?.(content.current);
+    if (!target) return;
+    // At once, in the commit that removed the plain dialog's control (a key pressed now lands here), and
+    // for the focus trap, which focuses `[data-autofocus]` a moment later.
+    target.setAttribute("data-autofocus", "");
+    target.focus({ preventScroll: true });
     // Only for the first focus, when the Modal mounts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
