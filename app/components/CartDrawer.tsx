@@ -1,10 +1,11 @@
-import { Link, useLocation, type LinkProps } from "@remix-run/react";
+import { Link, useLocation, useNavigation, type LinkProps } from "@remix-run/react";
 import {
   createContext,
   lazy,
   Suspense,
   useCallback,
   useContext,
+  useEffect,
   useState,
   type MouseEvent,
   type ReactNode,
@@ -26,15 +27,27 @@ const CartDrawerContext = createContext<(() => void) | null>(null);
 
 export function CartDrawerProvider({ cart, children }: { cart: ShopCart; children: ReactNode }) {
   const location = useLocation();
-  // Open for one location only: any navigation (Checkout, a menu link) closes it.
-  const [openAt, setOpenAt] = useState<string | null>(null);
-  const opened = openAt === location.key;
+  const navigation = useNavigation();
+  // Open for one location only: any navigation (Checkout, a menu link, "Continue shopping") closes it,
+  // except the one a submission already on its way makes when it comes back to this page: an "Add to
+  // cart" whose count already shows when the shopper opens the cart ends with a redirect here.
+  const here = `${location.pathname}${location.search}`;
+  const [openAt, setOpenAt] = useState<{ key: string; path: string; submitting: boolean } | null>(null);
+  const opened =
+    openAt !== null && (openAt.key === location.key || (openAt.submitting && openAt.path === here));
   // Mounted from the first opening on, so that it can animate out (and in, the next times).
   const [wanted, setWanted] = useState(false);
+  const submitting = navigation.state === "submitting";
   const open = useCallback(() => {
     setWanted(true);
-    setOpenAt(location.key);
-  }, [location.key]);
+    setOpenAt({ key: location.key, path: here, submitting });
+  }, [location.key, here, submitting]);
+  // Once that submission is back, the drawer belongs to the location it came back to.
+  useEffect(() => {
+    if (opened && openAt && openAt.key !== location.key && navigation.state === "idle") {
+      setOpenAt({ key: location.key, path: here, submitting: false });
+    }
+  }, [opened, openAt, location.key, here, navigation.state]);
   const close = useCallback(() => setOpenAt(null), []);
   return (
     <CartDrawerContext.Provider value={open}>

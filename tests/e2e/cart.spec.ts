@@ -99,6 +99,49 @@ test.describe("cart", () => {
     await signInAsNewShopper(page);
   });
 
+  test("'Continue shopping' in the empty cart closes it, even on the listing it links to", async ({
+    page,
+  }) => {
+    test.skip(isNoJs(), "without JavaScript the cart is a page of its own");
+    await page.goto("/shop/listing");
+    const panel = await openCart(page);
+    await panel.getByRole("link", { name: "Continue shopping" }).click();
+    await expect(cartPanel(page)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/shop\/listing$/);
+  });
+
+  test("the cart opened while an add to cart is on its way stays open when the add comes back", async ({
+    page,
+  }) => {
+    test.skip(isNoJs(), "without JavaScript the cart is a page of its own");
+    await page.goto("/shop/listing?sortBy=title-atoz");
+    // Hold the add's POST (a navigation to the page's own action) until the drawer is open.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === "/shop/listing",
+      async (route) => {
+        if (route.request().method() === "POST") await held;
+        await route.continue();
+      },
+    );
+    const card = page
+      .locator("article.product-card")
+      .filter({ has: page.getByRole("button", { name: /^Add to cart/ }) })
+      .first();
+    await card.getByRole("button", { name: /^Add to cart/ }).click();
+    // The count shows the add at once, before the server has answered.
+    await expect(page.getByTestId("cart-count").first()).toHaveText("1");
+    const panel = await openCart(page);
+
+    release();
+    await expect(toast(page, "Product is added to cart")).toBeVisible();
+    // A drawer that closed would still be on screen for its 200 ms exit transition: look again after it.
+    await page.waitForTimeout(600);
+    await expect(panel).toBeVisible();
+    await expect(lines(panel)).toHaveCount(1);
+  });
+
   test("adds two products from the listing and shows them with line totals, the Total and Checkout", async ({
     page,
   }) => {
