@@ -1,5 +1,6 @@
 import { parse, type Submission } from "@conform-to/react";
 import * as z from "zod/mini";
+import { fieldErrorsOf } from "./schemas";
 
 /**
  * conform's submission of a form checked by a zod schema, in the browser and
@@ -21,10 +22,7 @@ export function parseWithSchema<Schema extends z.core.$ZodType<Record<string, un
         Object.entries(payload).map(([name, field]) => [name, field === "" ? undefined : field]),
       );
       const result = z.safeParse(schema, value);
-      if (result.success) return { value: result.data };
-      const error: Record<string, string[]> = {};
-      for (const issue of result.error.issues) (error[issue.path.join(".")] ??= []).push(issue.message);
-      return { error };
+      return result.success ? { value: result.data } : { error: fieldErrorsOf(result.error, "") };
     },
   });
 }

@@ -51,11 +51,14 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-/** Turns zod issues into the API's `errors`: field name to list of messages. */
-export function fieldErrorsOf(error: z.core.$ZodError): Record<string, string[]> {
+/**
+ * Turns zod issues into field name to list of messages: the API's `errors`, or
+ * (with `formKey` "") conform's, whose form-wide errors go under "".
+ */
+export function fieldErrorsOf(error: z.core.$ZodError, formKey = "form"): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join(".") : "form";
+    const key = issue.path.length ? issue.path.join(".") : formKey;
     (errors[key] ??= []).push(issue.message);
   }
   return errors;

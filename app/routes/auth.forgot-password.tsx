@@ -1,6 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithSchema } from "~/lib/form-schema";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
 import {
   json,
@@ -12,6 +11,7 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
+import { parseWithSchema } from "~/lib/form-schema";
 import { forgotPasswordSchema } from "~/lib/account-schemas";
 import { requireAnonymous } from "~/web/auth.server";
 import { isAppError } from "~/lib/errors.server";

@@ -1,6 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithSchema } from "~/lib/form-schema";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
 import {
   json,
@@ -13,6 +12,7 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { authenticateLogin, homePathFor, requireAnonymous } from "~/web/auth.server";
+import { parseWithSchema } from "~/lib/form-schema";
 import { isAppError } from "~/lib/errors.server";
 import { clientKeyOf, safeRedirect } from "~/web/request.server";
 import { loginSchema } from "~/lib/schemas";

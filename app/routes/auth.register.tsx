@@ -1,12 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseWithSchema } from "~/lib/form-schema";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { requireAnonymous } from "~/web/auth.server";
+import { parseWithSchema } from "~/lib/form-schema";
 import { isAppError } from "~/lib/errors.server";
 import { consumeRegistration } from "~/services/rate-limit.server";
 import { clientKeyOf, safeRedirect } from "~/web/request.server";

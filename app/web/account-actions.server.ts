@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithSchema } from "~/lib/form-schema";
 import { json } from "@remix-run/node";
+import { parseWithSchema } from "~/lib/form-schema";
 import type { SessionUser } from "~/services/users.server";
 import {
   ACCOUNT_TEXT,

@@ -11,13 +11,6 @@ import { inject } from "vitest";
  * to clone a database somebody is connected to).
  */
 
-/** The URL of the run's database on `pathname` replaced by `name`. */
-function withDatabase(url: string, name: string): string {
-  const copy = new URL(url);
-  copy.pathname = `/${name}`;
-  return copy.toString();
-}
-
 /** The template's name (the run's database). */
 export function runDatabaseName(): string {
   return new URL(inject("testDatabaseUrl")).pathname.slice(1);
@@ -30,7 +23,9 @@ export function workerDatabaseName(): string {
 
 /** The URL of database `name` on the test server (a test's own database, or "postgres" to create and drop some). */
 export function databaseUrlNamed(name: string): string {
-  return withDatabase(inject("testDatabaseUrl"), name);
+  const url = new URL(inject("testDatabaseUrl"));
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /** The URL of the server's maintenance database (to create and drop databases). */
