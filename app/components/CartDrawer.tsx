@@ -37,7 +37,10 @@ export function CartDrawerProvider({ cart, children }: { cart: ShopCart; childre
     openAt !== null && (openAt.key === location.key || (openAt.submitting && openAt.path === here));
   // Mounted from the first opening on, so that it can animate out (and in, the next times).
   const [wanted, setWanted] = useState(false);
-  const submitting = navigation.state === "submitting";
+  // A submission is on its way from its POST until its redirect's page data is in (state "loading" with
+  // the form's method): the header's count shows the add at once, so the shopper may open the cart in
+  // either stage.
+  const submitting = navigation.formMethod !== undefined;
   const open = useCallback(() => {
     setWanted(true);
     setOpenAt({ key: location.key, path: here, submitting });

@@ -110,37 +110,54 @@ test.describe("cart", () => {
     await expect(page).toHaveURL(/\/shop\/listing$/);
   });
 
-  test("the cart opened while an add to cart is on its way stays open when the add comes back", async ({
-    page,
-  }) => {
-    test.skip(isNoJs(), "without JavaScript the cart is a page of its own");
-    await page.goto("/shop/listing?sortBy=title-atoz");
-    // Hold the add's POST (a navigation to the page's own action) until the drawer is open.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.pathname === "/shop/listing",
-      async (route) => {
-        if (route.request().method() === "POST") await held;
-        await route.continue();
-      },
-    );
-    const card = page
-      .locator("article.product-card")
-      .filter({ has: page.getByRole("button", { name: /^Add to cart/ }) })
-      .first();
-    await card.getByRole("button", { name: /^Add to cart/ }).click();
-    // The count shows the add at once, before the server has answered.
-    await expect(page.getByTestId("cart-count").first()).toHaveText("1");
-    const panel = await openCart(page);
+  for (const stage of ["its POST", "the page data its redirect loads"] as const) {
+    test(`the cart opened while an add to cart is on its way (held at ${stage}) stays open when the add comes back`, async ({
+      page,
+    }) => {
+      test.skip(isNoJs(), "without JavaScript the cart is a page of its own");
+      await page.goto("/shop/listing?sortBy=title-atoz");
+      // Hold the add (a submission to the page's own action, then the redirect's loader data) until
+      // the drawer is open.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let reached!: () => void;
+      const holding = new Promise<void>((resolve) => (reached = resolve));
+      let posted = false;
+      await page.route(
+        (url) => url.pathname === "/shop/listing",
+        async (route) => {
+          const request = route.request();
+          if (request.method() === "POST") {
+            posted = true;
+            if (stage === "its POST") {
+              reached();
+              await held;
+            }
+          } else if (posted && stage !== "its POST" && new URL(request.url()).searchParams.has("_data")) {
+            reached();
+            await held;
+          }
+          await route.continue();
+        },
+      );
+      const card = page
+        .locator("article.product-card")
+        .filter({ has: page.getByRole("button", { name: /^Add to cart/ }) })
+        .first();
+      await card.getByRole("button", { name: /^Add to cart/ }).click();
+      // The count shows the add at once, before the server has answered.
+      await expect(page.getByTestId("cart-count").first()).toHaveText("1");
+      await holding;
+      const panel = await openCart(page);
 
-    release();
-    await expect(toast(page, "Product is added to cart")).toBeVisible();
-    // A drawer that closed would still be on screen for its 200 ms exit transition: look again after it.
-    await page.waitForTimeout(600);
-    await expect(panel).toBeVisible();
-    await expect(lines(panel)).toHaveCount(1);
-  });
+      release();
+      await expect(toast(page, "Product is added to cart")).toBeVisible();
+      // A drawer that closed would still be on screen for its 200 ms exit transition: look again after it.
+      await page.waitForTimeout(600);
+      await expect(panel).toBeVisible();
+      await expect(lines(panel)).toHaveCount(1);
+    });
+  }
 
   test("adds two products from the listing and shows them with line totals, the Total and Checkout", async ({
     page,
