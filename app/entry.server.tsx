@@ -28,8 +28,7 @@ export default function handleRequest(
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  // A Buffer, not the string: undici would scan a string body character by character (toUSVString).
-  return documentResponse(Buffer.from(`<!DOCTYPE html>${markup}`), {
+  return documentResponse(`<!DOCTYPE html>${markup}`, {
     headers: responseHeaders,
     status: responseStatusCode,
   });

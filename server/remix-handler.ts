@@ -134,9 +134,10 @@ async function sendResponse(req: ExpressRequest, res: ExpressResponse, response:
   // Remix's own 405 (a page without an action) names no methods.
   if (response.status === 405 && !res.hasHeader("Allow")) res.setHeader("Allow", "GET, HEAD");
   if (isSignedIn(req, response)) res.setHeader("Cache-Control", "private, no-store");
-  // A rendered document's bytes are at hand: one write, no web stream to read them back from.
+  // A rendered document is at hand as a string: Node writes it with the headers in one call (and sets
+  // its Content-Length), no web stream to read it back from.
   const document = documentBodyOf(response);
-  if (document) res.end(document);
+  if (document !== undefined) res.end(document);
   else if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }
