@@ -11,6 +11,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FlashToast } from "~/components/FlashToast";
+import { ClientLinkNavigation } from "~/components/PlainLink";
 import { ToastHost } from "~/components/ToastHost";
 import { MantineProvider } from "~/lib/mantine-provider";
 import { useNonce } from "~/lib/nonce";
@@ -62,6 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <a href="#main-content" className="skip-link">
             Skip to content
           </a>
+          <ClientLinkNavigation />
           <ToastHost />
           <FlashToast toast={data?.flash} />
           {children}

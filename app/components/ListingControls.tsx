@@ -1,4 +1,4 @@
-import { Form, Link, useNavigate } from "@remix-run/react";
+import { Form, useNavigate } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import {
   BRAND_LABELS,
@@ -10,6 +10,7 @@ import {
 } from "~/lib/catalog-options";
 import { listingHref, pageWindow, toggleFilter, type ListingState } from "~/lib/listing-params";
 import { useHydrated } from "~/lib/use-hydrated";
+import { PlainLink } from "./PlainLink";
 
 /** Mirrors the filters into session storage (SPEC §9 key `filters`); the URL stays the truth. */
 export function storeFilters(filters: { category?: string[]; brand?: string[] } | null) {
@@ -72,9 +73,9 @@ export function FilterForm({ state, idPrefix }: { state: ListingState; idPrefix:
           </button>
         )}
         {state.category.length || state.brand.length ? (
-          <Link to={listingHref({ sortBy: state.sortBy })} className="sf-link" preventScrollReset>
+          <PlainLink to={listingHref({ sortBy: state.sortBy })} className="sf-link" keepScroll>
             Clear filters
-          </Link>
+          </PlainLink>
         ) : null}
       </div>
     </Form>
@@ -92,14 +93,14 @@ export function ActiveFilters({ state }: { state: ListingState }) {
     <ul className="active-filters" aria-label="Selected filters">
       {chips.map((chip) => (
         <li key={`${chip.name}-${chip.value}`}>
-          <Link
+          <PlainLink
             to={listingHref(toggleFilter(state, chip.name, chip.value))}
             className="filter-chip"
-            preventScrollReset
+            keepScroll
             aria-label={`Remove filter ${chip.label}`}
           >
             {chip.label} <span aria-hidden="true">×</span>
-          </Link>
+          </PlainLink>
         </li>
       ))}
     </ul>
@@ -122,15 +123,15 @@ export function SortMenu({ state, hrefFor }: { state: ListingState; hrefFor?: (s
       <ul className="sort-menu__list">
         {SORT_OPTIONS.map((option) => (
           <li key={option.id}>
-            <Link
+            <PlainLink
               to={hrefFor ? hrefFor(option.id) : listingHref({ ...state, sortBy: option.id, page: 1 })}
               className="sort-menu__option"
               aria-current={option.id === state.sortBy ? "true" : undefined}
-              preventScrollReset
+              keepScroll
               onClick={closeDetails}
             >
               {option.label}
-            </Link>
+            </PlainLink>
           </li>
         ))}
       </ul>
@@ -152,9 +153,9 @@ export function Pagination({
   return (
     <nav className="pagination" aria-label="Pages">
       {page > 1 ? (
-        <Link to={hrefFor(page - 1)} className="pagination__link" rel="prev">
+        <PlainLink to={hrefFor(page - 1)} className="pagination__link" rel="prev">
           Previous
-        </Link>
+        </PlainLink>
       ) : (
         <span className="pagination__link pagination__link--disabled" aria-hidden="true">
           Previous
@@ -166,7 +167,7 @@ export function Pagination({
             …
           </span>
         ) : (
-          <Link
+          <PlainLink
             key={item}
             to={hrefFor(item)}
             className="pagination__link"
@@ -174,13 +175,13 @@ export function Pagination({
             aria-label={`Page ${item}`}
           >
             {item}
-          </Link>
+          </PlainLink>
         ),
       )}
       {page < pages ? (
-        <Link to={hrefFor(page + 1)} className="pagination__link" rel="next">
+        <PlainLink to={hrefFor(page + 1)} className="pagination__link" rel="next">
           Next
-        </Link>
+        </PlainLink>
       ) : (
         <span className="pagination__link pagination__link--disabled" aria-hidden="true">
           Next

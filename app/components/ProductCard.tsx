@@ -1,17 +1,18 @@
-import { useNavigate, useSubmit } from "@remix-run/react";
+import { useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
 import { productBadge, type ProductCardData } from "~/lib/product-display";
 import { AddToCartForm } from "./AddToCartForm";
+import { PlainLink } from "./PlainLink";
 import { ProductPrices } from "./ProductPrices";
 
 /**
  * One product in a grid. Deliberately plain markup (the grid repeats it 24
  * times and server rendering is the cost centre): the title link stretches
- * over the whole card and opens the details dialog. The link and the add-to-cart
- * form are a plain <a> and <form>: the grid around them makes them client-side
- * navigations and submissions once scripts run (ProductGrid), so the server does
- * not render Remix's <Link> and <Form> (each a dozen router hooks) 24 times over.
+ * over the whole card and opens the details dialog. The link is a PlainLink and
+ * the add-to-cart form a plain <form> that the grid around it submits through
+ * Remix once scripts run (ProductGrid), so the server does not render Remix's
+ * <Link> and <Form> (each a dozen router hooks) 24 times over.
  */
 export function ProductCard({
   product,
@@ -44,9 +45,9 @@ export function ProductCard({
       </div>
       <div className="product-card__body">
         <h3 className="product-card__title">
-          <a href={detailsHref} className="product-card__link">
+          <PlainLink to={detailsHref} className="product-card__link" keepScroll>
             {product.title}
-          </a>
+          </PlainLink>
         </h3>
         <p className="product-card__meta">
           <span>{CATEGORY_LABELS[product.category]}</span>
@@ -66,41 +67,18 @@ export function ProductCard({
   );
 }
 
-/** A click that the browser should handle itself: another button, a modifier key, another target. */
-function isModifiedClick(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
-  return (
-    event.button !== 0 ||
-    event.metaKey ||
-    event.altKey ||
-    event.ctrlKey ||
-    event.shiftKey ||
-    (Boolean(anchor.target) && anchor.target !== "_self")
-  );
-}
-
 /**
- * What <Link preventScrollReset> and <Form method="post" preventScrollReset> do
- * for each card, done once for the grid by listening on it: a card's details
- * link navigates on the client (to the same URL: replaces the entry, as <Link>
- * does), and an add-to-cart form submits through Remix (its pending state is in
- * useNavigation, as with <Form>). Without JavaScript they are a link and a form.
+ * What <Form method="post" preventScrollReset> does for each card's add-to-cart
+ * form, done once for the grid by listening on it: the form submits through
+ * Remix (its pending state is in useNavigation, as with <Form>). The cards'
+ * links are PlainLinks. Without JavaScript they are a link and a form.
  */
-function useCardNavigation() {
+function useCardSubmission() {
   const grid = useRef<HTMLDivElement>(null);
-  const navigate = useNavigate();
   const submit = useSubmit();
   useEffect(() => {
     const element = grid.current;
     if (!element) return;
-    const onClick = (event: MouseEvent) => {
-      const anchor = (event.target as Element).closest?.("a.product-card__link");
-      if (!(anchor instanceof HTMLAnchorElement) || event.defaultPrevented) return;
-      if (isModifiedClick(event, anchor)) return;
-      event.preventDefault();
-      const href = anchor.getAttribute("href") ?? "";
-      const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
-      navigate(href, { preventScrollReset: true, replace: href === here });
-    };
     const onSubmit = (event: SubmitEvent) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement) || event.defaultPrevented) return;
@@ -108,13 +86,9 @@ function useCardNavigation() {
       const submitter = event.submitter instanceof HTMLButtonElement ? event.submitter : form;
       submit(submitter, { method: "post", preventScrollReset: true });
     };
-    element.addEventListener("click", onClick);
     element.addEventListener("submit", onSubmit);
-    return () => {
-      element.removeEventListener("click", onClick);
-      element.removeEventListener("submit", onSubmit);
-    };
-  }, [navigate, submit]);
+    return () => element.removeEventListener("submit", onSubmit);
+  }, [submit]);
   return grid;
 }
 
@@ -130,7 +104,7 @@ export function ProductGrid({
   formAction: string;
   eagerCount?: number;
 }) {
-  const grid = useCardNavigation();
+  const grid = useCardSubmission();
   return (
     <div className="product-grid" ref={grid}>
       {products.map((product, index) => (

@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import { SHOP_NAME, SHOP_PAGES, shopPageHref } from "~/lib/shop-pages";
+import { PlainLink } from "./PlainLink";
 
 /** The shop's footer (issue 9 §8): its name and the three pages every shop has. */
 export function ShopFooter() {
@@ -12,7 +12,7 @@ export function ShopFooter() {
         <ul className="shop-footer__links">
           {SHOP_PAGES.map((page) => (
             <li key={page.slug}>
-              <Link to={shopPageHref(page)}>{page.title}</Link>
+              <PlainLink to={shopPageHref(page)}>{page.title}</PlainLink>
             </li>
           ))}
         </ul>

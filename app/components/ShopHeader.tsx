@@ -1,7 +1,8 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import { currentMenuItemId, isCategoryItem, menuHref, SHOP_MENU } from "~/lib/shop-menu";
 import { CartLink } from "./CartDrawer";
 import { storeFilters } from "./ListingControls";
+import { PlainLink } from "./PlainLink";
 
 interface HeaderUser {
   userName: string;
@@ -18,7 +19,7 @@ function MenuItems() {
   return (
     <>
       {SHOP_MENU.map((item) => (
-        <Link
+        <PlainLink
           key={item.id}
           to={menuHref(item)}
           aria-current={current === item.id ? "page" : undefined}
@@ -26,7 +27,7 @@ function MenuItems() {
           onClick={() => storeFilters(isCategoryItem(item) ? { category: [item.id] } : null)}
         >
           {item.label}
-        </Link>
+        </PlainLink>
       ))}
     </>
   );
@@ -63,9 +64,9 @@ function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: numbe
         <div className="avatar-menu__panel" role="menu">
           <div className="menu-label">Logged in as {user.userName}</div>
           <hr className="menu-divider" />
-          <Link to="/shop/account" className="menu-item" role="menuitem">
+          <PlainLink to="/shop/account" className="menu-item" role="menuitem">
             Account
-          </Link>
+          </PlainLink>
           <hr className="menu-divider" />
           <Form method="post" action="/logout">
             <button type="submit" className="menu-item" role="menuitem">
@@ -90,7 +91,7 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
   return (
     <header className="shop-header">
       <div className="shop-header__bar">
-        <Link to="/shop/home" className="shop-logo">
+        <PlainLink to="/shop/home" className="shop-logo">
           <svg
             width="24"
             height="24"
@@ -104,7 +105,7 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
             <path d="M8 9a4 4 0 0 1 8 0" />
           </svg>
           <span>Ecommerce</span>
-        </Link>
+        </PlainLink>
         <details key={navigationKey} className="shop-mobile">
           <summary className="icon-button" aria-label="Open the menu">
             ☰

@@ -67,6 +67,37 @@ test.describe("the shop header for a signed-in shopper", () => {
     await expect(page).toHaveURL(/\/shop\/search$/);
   });
 
+  test("with JavaScript its links load the next page within this one, fetch it ahead on hover and leave a Ctrl-click to the browser", async ({
+    page,
+    context,
+  }) => {
+    test.skip(!test.info().project.use.javaScriptEnabled, "without JavaScript every link loads a whole page");
+    await signInByApi(page, DEMO_SHOPPER);
+    await page.goto("/shop/home");
+    // Gone if the document is replaced by a full page load.
+    await page.evaluate(() => Object.assign(window, { __samePage: true }));
+    const menu = page.getByRole("navigation", { name: "Main" });
+    const kids = menu.getByRole("link", { name: "Kids" });
+
+    await kids.hover();
+    // The page's data, asked for ahead of the click (as Remix's <Link prefetch="intent">).
+    await expect(page.locator('link[rel="prefetch"][href*="category=kids"][href*="_data="]')).not.toHaveCount(
+      0,
+    );
+    await kids.click();
+    await expect(page).toHaveURL(/\/shop\/listing\?category=kids$/);
+    await expect(kids).toHaveAttribute("aria-current", "page");
+    expect(await page.evaluate(() => "__samePage" in window)).toBe(true);
+
+    const [tab] = await Promise.all([
+      context.waitForEvent("page"),
+      menu.getByRole("link", { name: "Footwear" }).click({ modifiers: ["ControlOrMeta"] }),
+    ]);
+    await expect(tab).toHaveURL(/\/shop\/listing\?category=footwear$/);
+    await expect(page).toHaveURL(/\/shop\/listing\?category=kids$/);
+    await tab.close();
+  });
+
   test("shows a cart button with the count 0 for a new shopper and the initial of the user name", async ({
     page,
   }) => {
