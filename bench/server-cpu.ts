@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -7,6 +6,7 @@ import { createDatabase } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
+import { cpuBetween, cpuOfTree } from "./proc-cpu";
 import { summarizeProfiles } from "./profile-summary";
 
 /**
@@ -28,7 +28,11 @@ import { summarizeProfiles } from "./profile-summary";
  * BENCH_BASELINE_DIR=dir compares with another checkout (for example
  * `git archive <commit> | tar -x -C dir`, node_modules linked, built with the
  * same BUILD_DIR): both servers run side by side on one database and take
- * turns, so that the machine's other load weighs on both alike.
+ * turns, so that the machine's other load weighs on both alike. The baseline
+ * always runs one process; BENCH_WORKERS (WEB_CONCURRENCY, default 1) sets the
+ * current server's workers, whose CPU is summed over the primary and every
+ * worker: `BENCH_WORKERS=2` against the code before issue 10 measures its
+ * throughput aim in one run.
  */
 
 const PORT = Number(process.env.BENCH_PORT ?? 3191);
@@ -40,7 +44,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const PROFILE_DIR = process.env.CPU_PROFILE ? path.resolve(process.env.CPU_PROFILE) : null;
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR ? path.resolve(process.env.BENCH_BASELINE_DIR) : null;
-const TICK_MS = 10; // USER_HZ is 100 on Linux
+const WORKERS = process.env.BENCH_WORKERS ?? "1";
 
 const TARGETS = [
   { name: "healthz", path: "/healthz", signedIn: false, status: 200 },
@@ -49,12 +53,6 @@ const TARGETS = [
 ];
 
 const log = (message: string) => console.log(`[server-cpu] ${message}`);
-
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
 
 async function prepareDatabase() {
   const embedded = await startEmbeddedPostgres({ dataDir: DATA_DIR, log });
@@ -95,7 +93,7 @@ function startServer(databaseUrl: string, label: string, dir: string, port: numb
       APP_URL: base,
       LOG_REQUESTS: "false",
       DATA_DIR,
-      WEB_CONCURRENCY: "1",
+      WEB_CONCURRENCY: label === "current" ? WORKERS : "1",
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -141,8 +139,9 @@ async function measure(target: (typeof TARGETS)[number], cookie: string, server:
   const headers: Record<string, string> = target.signedIn ? { Cookie: cookie } : {};
   const options = { url: `${server.base}${target.path}`, connections: CONNECTIONS, headers };
   await autocannon({ ...options, duration: 2 });
-  const before = cpuMs(pid);
+  const before = cpuOfTree(pid);
   const result = await autocannon({ ...options, duration: DURATION });
+  const spent = cpuBetween(before, cpuOfTree(pid)) ?? Number.NaN;
   const requests = Math.max(1, result.requests.total ?? 0);
   // A 403 page answers non-2xx on purpose: count only what differs from the expected status.
   const expectedNon2xx = target.status >= 300 ? requests : 0;
@@ -150,7 +149,7 @@ async function measure(target: (typeof TARGETS)[number], cookie: string, server:
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    cpu: (cpuMs(pid) - before) / requests,
+    cpu: spent / requests,
     failures: result.errors + result.timeouts + Math.abs(result.non2xx - expectedNon2xx),
   };
 }
@@ -221,7 +220,11 @@ async function main() {
         }
       }
     }
-    console.log(`\nMedian of ${ROUNDS} rounds, ${CONNECTIONS} connections, ${DURATION} s each, one process.`);
+    const processes =
+      WORKERS === "1" ? "one process" : `current: WEB_CONCURRENCY=${WORKERS}, baseline: one process`;
+    console.log(
+      `\nMedian of ${ROUNDS} rounds, ${CONNECTIONS} connections, ${DURATION} s each, ${processes}.`,
+    );
     console.log(`Load average before: ${loadBefore}; after: ${loadAverage()}\n`);
     printTable(servers, targets, rounds);
   } finally {

@@ -34,6 +34,7 @@ type Segment = string | typeof DYNAMIC | typeof SPLAT;
 /** Paths with empty segments (`//`) are left to the whole tree; one trailing slash is fine. */
 const PLAIN_PATHNAME = /^(?:\/[^/]+)*\/?$/;
 const MANIFEST_PATHNAME = "/__manifest";
+const PATHNAME_CACHE_SIZE = 2000;
 
 function fullPathOf(routes: Routes, id: string): string {
   const route = routes[id];
@@ -128,15 +129,21 @@ export function createSubsetHandlers<Handler>(
   const findSubset = createRouteSubsetFinder(build.routes);
   const whole = makeHandler(build);
   const handlers = new Map<string, Handler>();
+  // The handler of each pathname seen lately: finding a subset walks every route. Bounded, as pathnames
+  // come from clients (every product has its own).
+  const byPathname = new Map<string, Handler>();
   return (pathname) => {
+    const known = byPathname.get(pathname);
+    if (known) return known;
     const ids = findSubset(pathname);
-    if (!ids) return whole;
-    const key = ids.join("\n");
-    let handler = handlers.get(key);
-    if (!handler) {
-      handler = makeHandler(buildWithRoutes(build, ids));
+    let handler = whole;
+    if (ids) {
+      const key = ids.join("\n");
+      handler = handlers.get(key) ?? makeHandler(buildWithRoutes(build, ids));
       handlers.set(key, handler);
     }
+    if (byPathname.size >= PATHNAME_CACHE_SIZE) byPathname.clear();
+    byPathname.set(pathname, handler);
     return handler;
   };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 
@@ -43,11 +43,30 @@ export function isCrossSiteWriteAllowed(input: {
   );
 }
 
+const NONCE_BYTES = 16;
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let nonceOffset = noncePool.length;
+
+/**
+ * A CSP nonce: 16 random bytes in base64, each nonce its own bytes. Taken from
+ * a pool filled 256 nonces at a time (as Node's randomUUID does), instead of
+ * asking the system for random bytes on every page request.
+ */
+export function nextNonce(): string {
+  if (nonceOffset === noncePool.length) {
+    randomFillSync(noncePool);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString("base64", nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
+}
+
 export function securityMiddleware(options: { appUrl: string; corsOrigins: string[] }) {
   const appOrigin = originOf(options.appUrl);
 
   const nonce = (_req: Request, res: Response, next: NextFunction) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nextNonce();
     next();
   };
 

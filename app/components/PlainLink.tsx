@@ -24,20 +24,38 @@ export function PlainLink({
   to,
   keepScroll = false,
   prefetch,
-  ...props
-}: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
+  className,
+  rel,
+  role,
+  onClick,
+  children,
+  "aria-current": ariaCurrent,
+  "aria-label": ariaLabel,
+}: Pick<
+  AnchorHTMLAttributes<HTMLAnchorElement>,
+  "className" | "rel" | "role" | "onClick" | "children" | "aria-current" | "aria-label"
+> & {
   to: string;
   keepScroll?: boolean;
   prefetch?: "intent";
 }) {
+  // The attributes one by one, not a rest and a spread of the props: one object of one shape for every
+  // link, which rendering forty of them per page notices (issue 10).
   return (
     <a
-      {...props}
       href={to}
+      className={className}
+      rel={rel}
+      role={role}
+      aria-current={ariaCurrent}
+      aria-label={ariaLabel}
+      onClick={onClick}
       data-discover="true"
       data-client-link={keepScroll ? "keep-scroll" : ""}
       data-prefetch={prefetch}
-    />
+    >
+      {children}
+    </a>
   );
 }
 

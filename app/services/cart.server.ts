@@ -42,8 +42,8 @@ export async function countCartItems(userId: string): Promise<number> {
   const rows = await getDb().sequelize.query<{ count: string }>(
     `SELECT count(ci.id) AS count
        FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
-      WHERE c.user_id = :userId`,
-    { replacements: { userId }, type: QueryTypes.SELECT },
+      WHERE c.user_id = $1`,
+    { bind: [userId], type: QueryTypes.SELECT },
   );
   return Number(rows[0]?.count ?? 0);
 }
@@ -70,9 +70,10 @@ export async function getCartView(userId: string): Promise<CartView> {
             p.sale_price AS "salePrice", ci.quantity, p.total_stock AS "totalStock"
        FROM carts c
        LEFT JOIN (cart_items ci JOIN products p ON p.id = ci.product_id) ON ci.cart_id = c.id
-      WHERE c.user_id = :userId
+      WHERE c.user_id = $1
       ORDER BY ci.created_at, ci.id`,
-    { replacements: { userId }, type: QueryTypes.SELECT },
+    // Bound, not replaced: Sequelize's replacements re-read the SQL text on every call (every page shows the cart).
+    { bind: [userId], type: QueryTypes.SELECT },
   );
   const items: CartLineView[] = [];
   for (const row of rows) {

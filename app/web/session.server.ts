@@ -107,8 +107,8 @@ async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null
   const rows = await getDb().sequelize.query<SessionUser>(
     `SELECT u.id, u.user_name AS "userName", u.email, u.role
        FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.id = :id AND s.expires_at > now()`,
-    { replacements: { id }, type: QueryTypes.SELECT },
+      WHERE s.id = $1 AND s.expires_at > now()`,
+    { bind: [id], type: QueryTypes.SELECT },
   );
   return rows[0] ?? null;
 }

@@ -122,4 +122,23 @@ describe("route subsets", () => {
     expect(handlerFor("/__manifest").routes).toBe(routes);
     expect(made).toHaveLength(2);
   });
+
+  it("answer a pathname seen before from memory, and two products' pages from one handler", () => {
+    let made = 0;
+    const handlerFor = createSubsetHandlers(
+      { routes, assets: { routes: {} } } as unknown as ServerBuild,
+      (build) => {
+        made++;
+        return build;
+      },
+    );
+    const first = handlerFor("/shop/product/1");
+    expect(handlerFor("/shop/product/1")).toBe(first);
+    // More pathnames than the memory holds: it starts over, and every answer stays the right one.
+    for (let id = 2; id < 2500; id++) expect(handlerFor(`/shop/product/${id}`)).toBe(first);
+    expect(handlerFor("/shop/product/1")).toBe(first);
+    expect(handlerFor("/shop/listing").routes["routes/shop.listing"]).toBe(routes["routes/shop.listing"]);
+    // The whole tree's (made up front), the product pages' and the listing's.
+    expect(made).toBe(3);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteWriteAllowed } from "../../server/security";
+import { isCrossSiteWriteAllowed, nextNonce } from "../../server/security";
 
 const OWN = "http://localhost:3000";
 const CORS = "https://app.example.com";
@@ -58,5 +58,14 @@ describe("isCrossSiteWriteAllowed", () => {
 
   it("allows a non-browser client that sends neither Origin nor Sec-Fetch-Site", () => {
     expect(allowed({})).toBe(true);
+  });
+});
+
+describe("nextNonce", () => {
+  it("gives every page its own nonce of 16 bytes, also across the pool's refills", () => {
+    const nonces = Array.from({ length: 1000 }, () => nextNonce());
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+    expect(nonces.every((nonce) => /^[A-Za-z0-9+/]{22}==$/.test(nonce))).toBe(true);
   });
 });
