@@ -62,3 +62,26 @@ export function cpuBetween(before: CpuSnapshot | null, after: CpuSnapshot | null
   for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
   return total;
 }
+
+/** The machine's CPU counters so far (the `cpu` line of /proc/stat), or null without /proc. */
+export type MachineTicks = { steal: number; total: number } | null;
+
+export function machineTicks(): MachineTicks {
+  if (!existsSync("/proc/stat")) return null;
+  const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+  // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is inside user)
+  const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  return { steal: fields[7] ?? 0, total: fields.reduce((sum, value) => sum + value, 0) };
+}
+
+/**
+ * The share of the machine's time its hypervisor gave to other guests between
+ * two readings ("steal"), in per cent, or null. A virtual machine whose host is
+ * busy runs everything slower, and the CPU milliseconds per request measured
+ * on it grow too: compare only figures measured at a similar steal, or side by
+ * side in one run.
+ */
+export function stealPercent(before: MachineTicks, after: MachineTicks): number | null {
+  if (!before || !after || after.total <= before.total) return null;
+  return (100 * (after.steal - before.steal)) / (after.total - before.total);
+}

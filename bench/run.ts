@@ -8,7 +8,7 @@ import { createDatabase } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
-import { cpuBetween, cpuOfTree } from "./proc-cpu";
+import { cpuBetween, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
 
 /**
  * `npm run bench`: throughput per page, one worker against one per core.
@@ -268,7 +268,7 @@ function section(
   single: Results,
   clustered: Results,
   bare: Results,
-  load: { before: string; after: string },
+  load: { before: string; after: string; steal: number | null },
 ) {
   const number = (value: number | undefined, digits = 0) =>
     value === undefined ? "–" : value.toFixed(digits);
@@ -300,6 +300,7 @@ function section(
 Written by \`${command}\` (bench/run.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC.
 Machine: ${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"}, Node.js ${process.version}. Load average
 (1, 5, 15 min) before: ${load.before}; after: ${load.after}${busy(load.before, cpus.length) ? ` (above ${cpus.length} before the run: other work competed for the cores)` : ""}.
+${load.steal === null ? "" : `Steal (the hypervisor's time for other guests) during the run: ${load.steal.toFixed(1)} % of the machine's time${load.steal > 5 ? ": the host was busy, every figure is slower than on a quiet host" : ""}.`}
 
 The compiled server (\`node ${path.relative(process.cwd(), BUILD_DIR)}/server/index.js\`, request logging off) on an
 embedded PostgreSQL with ${PRODUCTS.toLocaleString("en")} generated products plus the demo catalogue, first with
@@ -335,10 +336,12 @@ async function main() {
   const database = await prepareDatabase();
   try {
     const before = loadAverage();
+    const ticks = machineTicks();
     const bare = await measureBareNode();
     const single = await measureServer(database.url, 1);
     const clustered = await measureServer(database.url, DEFAULT_WORKERS);
-    await writeSection(section(single, clustered, bare, { before, after: loadAverage() }));
+    const steal = stealPercent(ticks, machineTicks());
+    await writeSection(section(single, clustered, bare, { before, after: loadAverage(), steal }));
   } finally {
     await database.stop();
   }

@@ -6,7 +6,7 @@ import { createDatabase } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
-import { cpuBetween, cpuOfTree } from "./proc-cpu";
+import { cpuBetween, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
 import { summarizeProfiles } from "./profile-summary";
 
 /**
@@ -202,6 +202,7 @@ async function main() {
     const cookie = await signIn(servers[0]!);
     for (const server of servers) await check(server, cookie, targets);
     const loadBefore = loadAverage();
+    const ticks = machineTicks();
     // The profile's summary leaves out the start (migrations, module loading).
     skipMs = Date.now() - started;
     const rounds = new Map<string, Round[]>();
@@ -225,7 +226,10 @@ async function main() {
     console.log(
       `\nMedian of ${ROUNDS} rounds, ${CONNECTIONS} connections, ${DURATION} s each, ${processes}.`,
     );
-    console.log(`Load average before: ${loadBefore}; after: ${loadAverage()}\n`);
+    const steal = stealPercent(ticks, machineTicks());
+    console.log(`Load average before: ${loadBefore}; after: ${loadAverage()}`);
+    if (steal !== null) console.log(`Steal (the hypervisor's time for other guests): ${steal.toFixed(1)} %`);
+    console.log("");
     printTable(servers, targets, rounds);
   } finally {
     for (const server of servers) {
