@@ -12,16 +12,6 @@ import { listingHref, pageWindow, toggleFilter, type ListingState } from "~/lib/
 import { useHydrated } from "~/lib/use-hydrated";
 import { PlainLink } from "./PlainLink";
 
-/** Mirrors the filters into session storage (SPEC §9 key `filters`); the URL stays the truth. */
-export function storeFilters(filters: { category?: string[]; brand?: string[] } | null) {
-  try {
-    if (filters === null) window.sessionStorage.removeItem("filters");
-    else window.sessionStorage.setItem("filters", JSON.stringify(filters));
-  } catch {
-    // Storage may be disabled (private mode): the URL carries the state anyway.
-  }
-}
-
 /**
  * The filter panel: category and brand checkboxes in a GET form to the
  * listing, so that without JavaScript "Apply filters" sends them (the loader

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS, type Category } from "~/lib/catalog-options";
 import { listingHref } from "~/lib/listing-params";
-import { storeFilters } from "./ListingControls";
+import { storeFilters } from "~/lib/stored-filters";
 
 const icon = (paths: ReactNode) => (
   <svg

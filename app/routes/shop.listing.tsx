@@ -2,20 +2,14 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { FlashToast } from "~/components/FlashToast";
-import {
-  ActiveFilters,
-  FilterForm,
-  FilterSheet,
-  Pagination,
-  SortMenu,
-  storeFilters,
-} from "~/components/ListingControls";
+import { ActiveFilters, FilterForm, FilterSheet, Pagination, SortMenu } from "~/components/ListingControls";
 import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
 import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/lib/listing-params";
+import { storeFilters } from "~/lib/stored-filters";
 import { toCardData } from "~/lib/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listProducts } from "~/services/catalog.server";
