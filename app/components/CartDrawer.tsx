@@ -1,4 +1,4 @@
-import { Link, useLocation, useNavigation, type LinkProps } from "@remix-run/react";
+import { useLocation, useNavigation } from "@remix-run/react";
 import {
   createContext,
   lazy,
@@ -11,6 +11,7 @@ import {
   type ReactNode,
 } from "react";
 import { withMantineOverlayStyles } from "./FlashToast";
+import { isModifiedClick, PlainLink } from "./PlainLink";
 import type { ShopCart } from "./useShopCart";
 
 const CartDrawerPanel = lazy(() => withMantineOverlayStyles(import("./CartDrawerPanel")));
@@ -72,19 +73,29 @@ export function CartDrawerProvider({ cart, children }: { cart: ShopCart; childre
 /**
  * The header's cart button: a link to /shop/cart that, once the page is
  * hydrated inside a CartDrawerProvider, opens the drawer instead (a modified
- * click still opens the page in a new tab).
+ * click still opens the page in a new tab, as for every PlainLink).
  */
-export function CartLink(props: Omit<LinkProps, "to">) {
+export function CartLink({
+  className,
+  "aria-label": ariaLabel,
+  children,
+}: {
+  className?: string;
+  "aria-label"?: string;
+  children: ReactNode;
+}) {
   const openDrawer = useContext(CartDrawerContext);
-  const { onClick } = props;
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    onClick?.(event);
-    if (!openDrawer || event.defaultPrevented) return;
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!openDrawer || event.defaultPrevented || isModifiedClick(event.nativeEvent, event.currentTarget))
+      return;
     event.preventDefault();
     // The mobile menu sheet (a <details>) steps aside for the drawer.
     event.currentTarget.closest("details")?.removeAttribute("open");
     openDrawer();
   };
-  return <Link {...props} to="/shop/cart" onClick={handleClick} />;
+  return (
+    <PlainLink to="/shop/cart" className={className} aria-label={ariaLabel} onClick={handleClick}>
+      {children}
+    </PlainLink>
+  );
 }
