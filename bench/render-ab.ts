@@ -11,7 +11,8 @@ import { DEMO_ACCOUNTS } from "../db/seed/seed";
  * For a change of a few per cent on a shared machine: bench/server-cpu.ts
  * alternates servers every 12 s, and the load of other work moves a round by
  * 10–15 %; here both builds answer the same requests within a second of each
- * other (an unchanged page measures 1.00 ± 0.01). What it leaves out is the
+ * other (an unchanged page measures 1.00 ± 0.01). Each request runs in a
+ * request scope of its own, as the server runs it. What it leaves out is the
  * same for both: Express, the socket, compression. Both builds must live in
  * this checkout (for example `BUILD_DIR=build-ab-old` from the baseline's
  * sources copied in, `BUILD_DIR=build-ab-new`), so that their imports
@@ -40,6 +41,8 @@ Object.assign(process.env, {
 });
 // Imported after NODE_ENV is set, as the server does: React Router picks its production build then.
 const { createRequestHandler } = await import("@remix-run/node");
+// Each request in a request scope of its own, as server/app.ts runs them (the builds share the scope's store).
+const { runInRequestScope } = await import("../app/lib/request-scope.server");
 const context = { clientIp: "127.0.0.1", cspNonce: "bench" };
 const load = async (dir: string) => {
   const build = (await import(pathToFileURL(path.resolve(dir, "index.js")).href)) as ServerBuild;
@@ -65,9 +68,8 @@ const cookie = login.headers
 async function batch(handler: (typeof handlers)[number], count: number): Promise<number> {
   const before = process.cpuUsage();
   for (let index = 0; index < count; index++) {
-    const response = await handler(
-      new Request(`${BASE}${pagePath}`, { headers: { Cookie: cookie } }),
-      context,
+    const response = await runInRequestScope(() =>
+      handler(new Request(`${BASE}${pagePath}`, { headers: { Cookie: cookie } }), context),
     );
     await response.arrayBuffer();
   }

@@ -5,6 +5,7 @@ import { ShopFooter } from "~/components/ShopFooter";
 import { ShopHeader } from "~/components/ShopHeader";
 import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
+import { getSessionUserAndCart } from "~/web/session.server";
 import { getCartView } from "~/services/cart.server";
 import type { ShopLayoutData } from "~/lib/cart";
 import storefrontStyles from "~/styles/storefront.css";
@@ -17,8 +18,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: storefront
  * /shop/cart page, and every cart action revalidates it.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
-  return json<ShopLayoutData>({ user: { userName: user.userName }, cart: await getCartView(user.id) });
+  // Asked first, so that the shopper and the cart come in one query (the page loaders' guards reuse it).
+  const [found, user] = await Promise.all([getSessionUserAndCart(request), requireShopper(request)]);
+  // The same user unless an action of this request signed in or out in between.
+  const cart = found?.user.id === user.id ? found.cart : await getCartView(user.id);
+  return json<ShopLayoutData>({ user: { userName: user.userName }, cart });
 }
 
 export default function ShopLayout() {

@@ -14,8 +14,9 @@ export const links: LinksFunction = () => [
 
 /** Where a shopper lands after trying an admin path: 403, inside the shop's layout. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  return json({ home: homePathFor(user), viewer: await statusViewer(request) }, { status: 403 });
+  // The viewer first: its query (user and cart) then answers the guard as well.
+  const [viewer, user] = await Promise.all([statusViewer(request), requireUser(request)]);
+  return json({ home: homePathFor(user), viewer }, { status: 403 });
 }
 
 export const meta: MetaFunction = () => [{ title: "No access · ECommerce Shopping" }];

@@ -12,6 +12,7 @@ import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound } from "~/lib/errors.server";
 import { decimalToNumber } from "~/lib/money";
 import { isUuid } from "~/lib/uuid";
+import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, type SessionUser } from "./users.server";
 
 /**
  * The cart's rules, for the pages (app/routes/shop.cart.tsx, the storefront's
@@ -37,19 +38,8 @@ export {
   type CartView,
 } from "~/lib/cart";
 
-/** How many different products are in the shopper's cart (the header badge). */
-export async function countCartItems(userId: string): Promise<number> {
-  const rows = await getDb().sequelize.query<{ count: string }>(
-    `SELECT count(ci.id) AS count
-       FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
-      WHERE c.user_id = $1`,
-    { bind: [userId], type: QueryTypes.SELECT },
-  );
-  return Number(rows[0]?.count ?? 0);
-}
-
 interface CartRow {
-  cartId: string;
+  cartId: string | null;
   productId: string | null;
   title: string | null;
   image: string | null;
@@ -59,22 +49,14 @@ interface CartRow {
   totalStock: number | null;
 }
 
-/**
- * The shopper's cart with each product's current title, image, prices and
- * stock, in the order the products were added: one query. A product that an
- * admin deleted is gone from the cart (its lines go with it, ON DELETE CASCADE).
- */
-export async function getCartView(userId: string): Promise<CartView> {
-  const rows = await getDb().sequelize.query<CartRow>(
-    `SELECT c.id AS "cartId", ci.product_id AS "productId", p.title, p.image, p.price,
-            p.sale_price AS "salePrice", ci.quantity, p.total_stock AS "totalStock"
-       FROM carts c
-       LEFT JOIN (cart_items ci JOIN products p ON p.id = ci.product_id) ON ci.cart_id = c.id
-      WHERE c.user_id = $1
-      ORDER BY ci.created_at, ci.id`,
-    // Bound, not replaced: Sequelize's replacements re-read the SQL text on every call (every page shows the cart).
-    { bind: [userId], type: QueryTypes.SELECT },
-  );
+/** The cart view's columns: `carts c` left-joined to its lines `ci` and their products `p` (CART_VIEW_JOIN). */
+const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", p.title, p.image, p.price,
+            p.sale_price AS "salePrice", ci.quantity, p.total_stock AS "totalStock"`;
+const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci JOIN products p ON p.id = ci.product_id) ON ci.cart_id = c.id`;
+/** In the order the products were added. */
+const CART_VIEW_ORDER = `ORDER BY ci.created_at, ci.id`;
+
+function cartViewOf(userId: string, rows: CartRow[]): CartView {
   const items: CartLineView[] = [];
   for (const row of rows) {
     if (row.productId === null) continue;
@@ -89,6 +71,45 @@ export async function getCartView(userId: string): Promise<CartView> {
     });
   }
   return { _id: rows[0]?.cartId ?? null, userId, items };
+}
+
+/**
+ * The shopper's cart with each product's current title, image, prices and
+ * stock, in the order the products were added: one query. A product that an
+ * admin deleted is gone from the cart (its lines go with it, ON DELETE CASCADE).
+ */
+export async function getCartView(userId: string): Promise<CartView> {
+  const rows = await getDb().sequelize.query<CartRow>(
+    `SELECT ${CART_VIEW_COLUMNS}
+       FROM carts c ${CART_VIEW_JOIN}
+      WHERE c.user_id = $1
+      ${CART_VIEW_ORDER}`,
+    // Bound, not replaced: Sequelize's replacements re-read the SQL text on every call (every page shows the cart).
+    { bind: [userId], type: QueryTypes.SELECT },
+  );
+  return cartViewOf(userId, rows);
+}
+
+/**
+ * The user of a live session and their cart (getCartView's), in one statement:
+ * every shop page and status page needs both, and one round trip to the
+ * database costs less than two (issue 10). Null when the session is unknown or
+ * expired. An admin has no cart: theirs is empty.
+ */
+export async function getSessionUserAndCartView(
+  sessionId: string,
+): Promise<{ user: SessionUser; cart: CartView } | null> {
+  const rows = await getDb().sequelize.query<CartRow & SessionUser>(
+    `SELECT ${SESSION_USER_COLUMNS}, ${CART_VIEW_COLUMNS}
+       FROM ${LIVE_SESSION_USER}
+       LEFT JOIN carts c ON c.user_id = u.id ${CART_VIEW_JOIN}
+      ${CART_VIEW_ORDER}`,
+    { bind: [sessionId], type: QueryTypes.SELECT },
+  );
+  const first = rows[0];
+  if (!first) return null;
+  const user: SessionUser = { id: first.id, userName: first.userName, email: first.email, role: first.role };
+  return { user, cart: cartViewOf(user.id, rows) };
 }
 
 /**

@@ -14,6 +14,15 @@ export interface SessionUser {
 
 export const DUPLICATE_EMAIL_MESSAGE = "User Already exists with the same email! Please try again";
 
+/**
+ * The user of a live session, for `FROM ${LIVE_SESSION_USER}` with the session
+ * id bound as $1 (no row when the session is unknown or expired), and the
+ * columns of SessionUser. Shared by the session lookup (app/web/session.server.ts)
+ * and the lookup that brings the cart along (getSessionUserAndCartView).
+ */
+export const LIVE_SESSION_USER = `sessions s JOIN users u ON u.id = s.user_id AND s.id = $1 AND s.expires_at > now()`;
+export const SESSION_USER_COLUMNS = `u.id, u.user_name AS "userName", u.email, u.role`;
+
 function toSessionUser(row: { id: string; userName: string; email: string; role: Role }): SessionUser {
   return { id: row.id, userName: row.userName, email: row.email, role: row.role };
 }

@@ -1,6 +1,7 @@
 import { createCookie, createCookieSessionStorage, createSessionStorage, redirect } from "@remix-run/node";
 import { Op, QueryTypes } from "sequelize";
-import type { SessionUser } from "~/services/users.server";
+import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, type SessionUser } from "~/services/users.server";
+import { getSessionUserAndCartView, type CartView } from "~/services/cart.server";
 import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/models/db.server";
 import { noteRequestUser, oncePerRequest } from "~/lib/request-scope.server";
@@ -99,27 +100,33 @@ function flashStorage() {
   return holder.__shopFlashStorage;
 }
 
-async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null> {
+/** The signed session id in the `__session` cookie, or null. */
+async function sessionIdOf(cookieHeader: string): Promise<string | null> {
   if (!cookieHeader.includes("__session=")) return null;
-  // Read the signed id straight from the cookie: one query joins session and user.
   const id: unknown = await sessionCookie().parse(cookieHeader);
-  if (!isUuid(id)) return null;
+  return isUuid(id) ? id : null;
+}
+
+async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null> {
+  // Read the signed id straight from the cookie: one query joins session and user.
+  const id = await sessionIdOf(cookieHeader);
+  if (!id) return null;
   const rows = await getDb().sequelize.query<SessionUser>(
-    `SELECT u.id, u.user_name AS "userName", u.email, u.role
-       FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.id = $1 AND s.expires_at > now()`,
-    { bind: [id], type: QueryTypes.SELECT },
+    `SELECT ${SESSION_USER_COLUMNS} FROM ${LIVE_SESSION_USER}`,
+    {
+      bind: [id],
+      type: QueryTypes.SELECT,
+    },
   );
   return rows[0] ?? null;
 }
 
 /** The id of this request's database session (its `sessions` row), or null. */
-export async function getSessionId(request: Request): Promise<string | null> {
-  const cookieHeader = request.headers.get("Cookie") ?? "";
-  if (!cookieHeader.includes("__session=")) return null;
-  const id: unknown = await sessionCookie().parse(cookieHeader);
-  return isUuid(id) ? id : null;
+export function getSessionId(request: Request): Promise<string | null> {
+  return sessionIdOf(request.headers.get("Cookie") ?? "");
 }
+
+const sessionUserKey = (cookieHeader: string) => `session-user:${cookieHeader}`;
 
 /**
  * The signed-in user of this request, or null. The root, the layout and the
@@ -128,12 +135,39 @@ export async function getSessionId(request: Request): Promise<string | null> {
  */
 export function getSessionUser(request: Request): Promise<SessionUser | null> {
   const cookieHeader = request.headers.get("Cookie") ?? "";
-  return oncePerRequest(`session-user:${cookieHeader}`, () =>
+  return oncePerRequest(sessionUserKey(cookieHeader), () =>
     loadSessionUser(cookieHeader).then((user) => {
       noteRequestUser(user?.id);
       return user;
     }),
   );
+}
+
+/**
+ * The signed-in user of this request and their cart, in one query, or null
+ * (the shop layout and the 404/403 pages show both). Asked before
+ * getSessionUser in a request, it answers that one too: a shop page then reads
+ * the session and the cart in one round trip. The cart is read when this is
+ * first asked during the request, so after any action of the request that has
+ * started by then.
+ */
+export function getSessionUserAndCart(
+  request: Request,
+): Promise<{ user: SessionUser; cart: CartView } | null> {
+  const cookieHeader = request.headers.get("Cookie") ?? "";
+  return oncePerRequest(`session-user-cart:${cookieHeader}`, () => {
+    const viewer = sessionIdOf(cookieHeader).then((id) => (id ? getSessionUserAndCartView(id) : null));
+    oncePerRequest(sessionUserKey(cookieHeader), () => {
+      const user = viewer.then((found) => {
+        noteRequestUser(found?.user.id);
+        return found?.user ?? null;
+      });
+      // Nobody may ask for the user alone: its failure (a database outage) reaches the callers of this one.
+      user.catch(() => {});
+      return user;
+    });
+    return viewer;
+  });
 }
 
 /** Starts a database session for `userId`; returns the Set-Cookie value. */

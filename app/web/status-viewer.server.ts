@@ -1,6 +1,5 @@
-import { countCartItems } from "~/services/cart.server";
 import type { StatusViewer } from "~/lib/status-viewer";
-import { getSessionUser } from "./session.server";
+import { getSessionUserAndCart } from "./session.server";
 
 /**
  * Who sees a 404 or 403 page, so that it renders inside their layout (issue 9
@@ -8,8 +7,10 @@ import { getSessionUser } from "./session.server";
  * for an admin, nothing for an anonymous visitor.
  */
 export async function statusViewer(request: Request): Promise<StatusViewer> {
-  const user = await getSessionUser(request);
-  if (!user) return null;
+  // One query for the user and the cart (an admin's is empty); asked before any guard, it answers the guard too.
+  const viewer = await getSessionUserAndCart(request);
+  if (!viewer) return null;
+  const { user, cart } = viewer;
   if (user.role === "admin") return { role: "admin", userName: user.userName };
-  return { role: "shopper", userName: user.userName, cartCount: await countCartItems(user.id) };
+  return { role: "shopper", userName: user.userName, cartCount: cart.items.length };
 }

@@ -4,7 +4,6 @@ import {
   addToCart,
   cartTotalCents,
   changeCartItemQuantity,
-  countCartItems,
   getCart,
   getCartView,
   lineTotalCents,
@@ -129,7 +128,7 @@ describe("a product deleted by an admin", () => {
 
     expect((await getCart(ann.id)).items.map((item) => item.title)).toEqual(["Cap"]);
     expect((await getCart(bob.id)).items).toEqual([]);
-    expect(await countCartItems(ann.id)).toBe(1);
+    expect((await getCartView(ann.id)).items.length).toBe(1);
     // The cart keeps working: the gone product answers 404, the others change as usual.
     expect((await refusal(changeCartItemQuantity(ann.id, tee.id, 1))).status).toBe(404);
     expect((await refusal(removeCartItem(ann.id, tee.id))).status).toBe(404);

@@ -30,6 +30,8 @@ import * as notFoundPage from "../../app/routes/$";
 import * as shopInfoPage from "../../app/routes/shop.pages.$slug";
 import { SHOP_PAGES } from "../../app/lib/shop-pages";
 import { createTestUser, resetDatabase } from "../support/database";
+import { createProduct, loadPage } from "../support/storefront";
+import { addToCart } from "../../app/services/cart.server";
 import { BASE_URL, callRoute, cookieFrom, sessionCookieFor } from "../support/requests";
 
 type Loader = Parameters<typeof callRoute>[0];
@@ -209,6 +211,24 @@ describe("/unauth-page", () => {
     expect(await response.json()).toEqual({
       home: "/shop/home",
       viewer: { role: "shopper", userName: expect.any(String), cartCount: 0 },
+    });
+  });
+
+  it("reads the shopper, their cart count and the guard's answer with one query", async () => {
+    const { user, cookie } = await signedIn("user");
+    await addToCart(user.id, (await createProduct()).id, 1);
+    await addToCart(user.id, (await createProduct()).id, 3);
+    const { result, queries } = await loadPage([unauthPage.loader], "/unauth-page", cookie);
+    expect(await result.json()).toMatchObject({ viewer: { role: "shopper", cartCount: 2 } });
+    expect(queries).toHaveLength(1);
+  });
+
+  it("shows an admin the admin's frame, without a cart", async () => {
+    const { cookie } = await signedIn("admin");
+    const { result } = await loadPage([unauthPage.loader], "/unauth-page", cookie);
+    expect(await result.json()).toEqual({
+      home: "/admin/dashboard",
+      viewer: { role: "admin", userName: expect.any(String) },
     });
   });
 

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { setQueryListener } from "../../app/models/db.server";
+import { getDb, setQueryListener } from "../../app/models/db.server";
 import { oncePerRequest, runInRequestScope } from "../../app/lib/request-scope.server";
-import { getSessionUser } from "../../app/web/session.server";
+import { getSessionUser, getSessionUserAndCart } from "../../app/web/session.server";
+import { addToCart } from "../../app/services/cart.server";
+import { createProduct } from "../support/storefront";
 import { createTestUser, resetDatabase } from "../support/database";
 import { buildRequest, sessionCookieFor } from "../support/requests";
 
@@ -61,5 +63,57 @@ describe("values computed once per request", () => {
       ]),
     );
     expect([forAnn?.userName, forBob?.userName, anonymous]).toEqual(["Ann", "Bob", null]);
+  });
+
+  it("reads the shopper and their cart in one query, and the session guards of the request reuse it", async () => {
+    const user = await createTestUser();
+    const product = await createProduct({ title: "Wool scarf" });
+    await addToCart(user.id, product.id, 2);
+    const cookie = await sessionCookieFor(user.id);
+    const { result, queries } = await countQueries(() =>
+      runInRequestScope(async () =>
+        Promise.all([
+          getSessionUserAndCart(buildRequest("/shop/listing?_data=routes/shop", { cookie })),
+          getSessionUser(buildRequest("/shop/listing?_data=routes/shop", { cookie })),
+          getSessionUser(buildRequest("/shop/listing?_data=routes/shop.listing", { cookie })),
+        ]),
+      ),
+    );
+    const [viewer, layoutUser, pageUser] = result;
+    expect(viewer?.user).toEqual({ id: user.id, userName: user.userName, email: user.email, role: "user" });
+    expect(viewer?.cart.items.map((item) => [item.title, item.quantity])).toEqual([["Wool scarf", 2]]);
+    expect([layoutUser?.id, pageUser?.id]).toEqual([user.id, user.id]);
+    expect(queries).toBe(1);
+  });
+
+  it("gives a shopper without a cart an empty one, and nobody for an unknown or expired session", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const viewer = await runInRequestScope(() => getSessionUserAndCart(buildRequest("/", { cookie })));
+    expect(viewer?.cart).toEqual({ _id: null, userId: user.id, items: [] });
+    await getDb().models.Session.update(
+      { expiresAt: new Date(Date.now() - 1000) },
+      { where: { userId: user.id } },
+    );
+    expect(await runInRequestScope(() => getSessionUserAndCart(buildRequest("/", { cookie })))).toBeNull();
+    expect(await runInRequestScope(() => getSessionUserAndCart(buildRequest("/")))).toBeNull();
+  });
+
+  it("reads the cart afresh when the session was looked up before it (an action ran first)", async () => {
+    const user = await createTestUser();
+    const product = await createProduct();
+    const cookie = await sessionCookieFor(user.id);
+    const { result, queries } = await countQueries(() =>
+      runInRequestScope(async () => {
+        // The action: its guard reads the session, then it changes the cart.
+        await getSessionUser(buildRequest("/shop/listing", { cookie }));
+        await addToCart(user.id, product.id, 1);
+        // The loaders after it.
+        return getSessionUserAndCart(buildRequest("/shop/listing", { cookie }));
+      }),
+    );
+    expect(result?.cart.items.map((item) => item.productId)).toEqual([product.id]);
+    // session; the add's statements; session with cart
+    expect(queries).toBeGreaterThan(2);
   });
 });

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDb, setQueryListener } from "../../app/models/db.server";
 import type { Brand, Category } from "../../app/lib/catalog-options";
 import { generatedProducts } from "../../db/seed/catalog";
+import { runInRequestScope } from "../../app/lib/request-scope.server";
 import { buildRequest } from "./requests";
 
 /**
@@ -97,25 +98,27 @@ export async function recordQueries<T>(task: () => Promise<T>): Promise<{ result
 type Loader = (args: LoaderFunctionArgs) => unknown;
 
 /**
- * Runs the loaders of a document request the way Remix does (root, the shop
- * layout, the page, each with its own Request) and returns the page loader's
- * Response and every SQL statement of the request.
+ * Runs the loaders of a document request the way the server does (root, the
+ * shop layout, the page, each with its own Request, in one request scope) and
+ * returns the page loader's Response and every SQL statement of the request.
  */
 export async function loadPage(loaders: Loader[], path: string, cookie: string, params = {}) {
   return recordQueries(async () => {
-    const responses = await Promise.all(
-      loaders.map(async (loader) => {
-        try {
-          return (await loader({
-            request: buildRequest(path, { cookie }),
-            params,
-            context: { clientIp: "127.0.0.1" },
-          })) as Response;
-        } catch (thrown) {
-          if (thrown instanceof Response) return thrown;
-          throw thrown;
-        }
-      }),
+    const responses = await runInRequestScope(() =>
+      Promise.all(
+        loaders.map(async (loader) => {
+          try {
+            return (await loader({
+              request: buildRequest(path, { cookie }),
+              params,
+              context: { clientIp: "127.0.0.1" },
+            })) as Response;
+          } catch (thrown) {
+            if (thrown instanceof Response) return thrown;
+            throw thrown;
+          }
+        }),
+      ),
     );
     return responses[responses.length - 1]!;
   });
