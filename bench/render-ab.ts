@@ -11,8 +11,9 @@ import { DEMO_ACCOUNTS } from "../db/seed/seed";
  * For a change of a few per cent on a shared machine: bench/server-cpu.ts
  * alternates servers every 12 s, and the load of other work moves a round by
  * 10–15 %; here both builds answer the same requests within a second of each
- * other (an unchanged page measures 1.00 ± 0.01). Each request runs in a
- * request scope of its own, as the server runs it. What it leaves out is the
+ * other (an unchanged page measures 1.00 ± 0.01). Each request runs as the
+ * server runs it: in a request scope of its own, through the handler of its
+ * pathname's route subset, with the guarded loaders. What it leaves out is the
  * same for both: Express, the socket, compression. Both builds must live in
  * this checkout (for example `BUILD_DIR=build-ab-old` from the baseline's
  * sources copied in, `BUILD_DIR=build-ab-new`), so that their imports
@@ -27,7 +28,7 @@ if (!buildA || !buildB) {
 }
 const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? ".data-bench");
 const BASE = "http://127.0.0.1:3000";
-const ROUNDS = 16;
+const ROUNDS = Number(process.env.AB_ROUNDS ?? 16);
 const BATCH = 60;
 
 const embedded = await startEmbeddedPostgres({ dataDir: DATA_DIR, log: () => {} });
@@ -43,15 +44,19 @@ Object.assign(process.env, {
 const { createRequestHandler } = await import("@remix-run/node");
 // Each request in a request scope of its own, as server/app.ts runs them (the builds share the scope's store).
 const { runInRequestScope } = await import("../app/lib/request-scope.server");
+const { createSubsetHandlers } = await import("../server/route-subsets");
+const { guardBuild } = await import("../server/remix-handler");
 const context = { clientIp: "127.0.0.1", cspNonce: "bench" };
 const load = async (dir: string) => {
   const build = (await import(pathToFileURL(path.resolve(dir, "index.js")).href)) as ServerBuild;
-  return createRequestHandler(build, "production");
+  // As server/remix-handler.ts serves it: guarded loaders, each pathname matched against its subset of the routes.
+  return createSubsetHandlers(guardBuild(build), (subset) => createRequestHandler(subset, "production"));
 };
 const handlers = [await load(buildA), await load(buildB)];
+const pathname = new URL(`${BASE}${pagePath}`).pathname;
 
 const shopper = DEMO_ACCOUNTS.find((account) => account.role === "user")!;
-const login = await handlers[1]!(
+const login = await handlers[1]!("/api/auth/login")(
   new Request(`${BASE}/api/auth/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -69,7 +74,7 @@ async function batch(handler: (typeof handlers)[number], count: number): Promise
   const before = process.cpuUsage();
   for (let index = 0; index < count; index++) {
     const response = await runInRequestScope(() =>
-      handler(new Request(`${BASE}${pagePath}`, { headers: { Cookie: cookie } }), context),
+      handler(pathname)(new Request(`${BASE}${pagePath}`, { headers: { Cookie: cookie } }), context),
     );
     await response.arrayBuffer();
   }

@@ -57,8 +57,10 @@ function pagination(paging: Paging, total: number): Pagination {
 
 /**
  * One page of the catalogue and the size of the whole result, in one
- * statement: the count and the page are two index-friendly subqueries, and the
- * LEFT JOIN still answers the count for a page past the end.
+ * statement: the page is an index-friendly subquery, the count a sum over the
+ * category and brand pairs of `product_counts` (kept exact by triggers,
+ * db/migrations/0009-product-counts.ts) instead of a count of the catalogue,
+ * and the LEFT JOIN still answers the count for a page past the end.
  */
 export async function listProducts(input: ListingInput): Promise<ProductPage> {
   const conditions: string[] = [];
@@ -74,7 +76,7 @@ export async function listProducts(input: ListingInput): Promise<ProductPage> {
   const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
   const rows = await select<(ProductRow & { total: number }) | { id: null; total: number }>(
     `SELECT page.*, counted.total
-       FROM (SELECT count(*)::int AS total FROM products p ${where}) counted
+       FROM (SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}) counted
        LEFT JOIN (
          SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
            FROM products p ${where}

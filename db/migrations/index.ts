@@ -7,6 +7,7 @@ import { checkoutStatesDown, checkoutStatesUp } from "./0005-checkout-states";
 import { featureBannerTextDown, featureBannerTextUp } from "./0006-feature-banner-text";
 import { paymentReconcilerDown, paymentReconcilerUp } from "./0008-payment-reconciler";
 import { mailOutboxDown, mailOutboxUp } from "./0007-mail-outbox";
+import { productCountsDown, productCountsUp } from "./0009-product-counts";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -21,4 +22,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0006-feature-banner-text", up: featureBannerTextUp, down: featureBannerTextDown },
   { name: "0007-mail-outbox", up: mailOutboxUp, down: mailOutboxDown },
   { name: "0008-payment-reconciler", up: paymentReconcilerUp, down: paymentReconcilerDown },
+  { name: "0009-product-counts", up: productCountsUp, down: productCountsDown },
 ];
