@@ -12,7 +12,7 @@ import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound } from "~/lib/errors.server";
 import { decimalToNumber } from "~/lib/money";
 import { isUuid } from "~/lib/uuid";
-import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, type SessionUser } from "./users.server";
+import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, toSessionUser, type SessionUser } from "./users.server";
 
 /**
  * The cart's rules, for the pages (app/routes/shop.cart.tsx, the storefront's
@@ -108,7 +108,7 @@ export async function getSessionUserAndCartView(
   );
   const first = rows[0];
   if (!first) return null;
-  const user: SessionUser = { id: first.id, userName: first.userName, email: first.email, role: first.role };
+  const user = toSessionUser(first);
   return { user, cart: cartViewOf(user.id, rows) };
 }
 

@@ -23,7 +23,8 @@ export const DUPLICATE_EMAIL_MESSAGE = "User Already exists with the same email!
 export const LIVE_SESSION_USER = `sessions s JOIN users u ON u.id = s.user_id AND s.id = $1 AND s.expires_at > now()`;
 export const SESSION_USER_COLUMNS = `u.id, u.user_name AS "userName", u.email, u.role`;
 
-function toSessionUser(row: { id: string; userName: string; email: string; role: Role }): SessionUser {
+/** The SessionUser fields of a user row (or of a row that carries more, as the session and cart lookup). */
+export function toSessionUser(row: { id: string; userName: string; email: string; role: Role }): SessionUser {
   return { id: row.id, userName: row.userName, email: row.email, role: row.role };
 }
 
