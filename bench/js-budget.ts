@@ -21,8 +21,8 @@ import { assetsOfPage } from "./page-assets";
  * 4. Prints a table and exits 1 when a page is over its budget or loads zod's
  *    classic API.
  *
- * KB here is 1024 bytes; gzip at zlib's default level, as the server's
- * compression middleware sends it.
+ * KB here is 1024 bytes; gzip at zlib's default level, an upper bound of what
+ * the server sends (the build's brotli or gzip -9 copy of each file).
  */
 
 const PORT = Number(process.env.BENCH_JS_PORT ?? 3192);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -79,8 +80,11 @@ interface Server {
 function startServer(databaseUrl: string, label: string, dir: string, port: number): Server {
   const profile = PROFILE_DIR && label === "current" ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const base = `http://127.0.0.1:${port}`;
-  // node itself (not the tsx wrapper) so that the pid measured is the one serving.
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", "server/index.ts"], {
+  // node itself (not the tsx wrapper) so that the pid measured is the one serving. The compiled server, as
+  // `npm run serve` runs it; code from before the compiled server (8b42707) runs its source through tsx.
+  const compiled = path.join(BUILD_DIR, "server", "index.js");
+  const entry = existsSync(path.resolve(dir, compiled)) ? [compiled] : ["--import", "tsx", "server/index.ts"];
+  const child = spawn(process.execPath, [...profile, ...entry], {
     cwd: dir,
     env: {
       ...process.env,

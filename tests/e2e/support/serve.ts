@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -39,6 +40,10 @@ if (process.env.DATABASE_URL) {
   await db.sequelize.close();
 }
 
+// The workers run the compiled server with plain node, as `npm run serve` starts them, not under the tsx that
+// runs this launcher (the primary's execArgv, which cluster.fork() passes on by default): tsx's module
+// hooks cost each worker about 5 s of CPU at start, on the cores the tests need.
+cluster.setupPrimary({ execArgv: [] });
 const server = path.resolve(process.env.BUILD_DIR ?? "build", "server", "index.js");
 if (!existsSync(server)) throw new Error(`No compiled server at ${server}: run \`npm run build\` first`);
 await import(pathToFileURL(server).href);
