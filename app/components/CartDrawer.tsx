@@ -10,11 +10,29 @@ import {
   type MouseEvent,
   type ReactNode,
 } from "react";
+import type * as CartDrawerPanelModule from "./CartDrawerPanel";
 import { withMantineOverlayStyles } from "./FlashToast";
 import { isModifiedClick, PlainLink } from "./PlainLink";
 import type { ShopCart } from "./useShopCart";
 
-const CartDrawerPanel = lazy(() => withMantineOverlayStyles(import("./CartDrawerPanel")));
+let panelLoading: Promise<typeof CartDrawerPanelModule> | undefined;
+
+/** The drawer's code and styles, fetched once: on the first sign of intent, or on the first opening. */
+function loadCartDrawerPanel() {
+  panelLoading ??= withMantineOverlayStyles(import("./CartDrawerPanel")).catch((error: unknown) => {
+    // A failed fetch (the network dropped) is tried again on the next intent or opening.
+    panelLoading = undefined;
+    throw error;
+  });
+  return panelLoading;
+}
+
+/** Starts fetching the drawer when the pointer or the focus reaches the cart button, so that a click finds it there. */
+function preloadCartDrawer() {
+  loadCartDrawerPanel().catch(() => undefined);
+}
+
+const CartDrawerPanel = lazy(loadCartDrawerPanel);
 
 /**
  * The cart side panel (SPEC §2 Shop header): with JavaScript the header's cart
@@ -73,7 +91,8 @@ export function CartDrawerProvider({ cart, children }: { cart: ShopCart; childre
 /**
  * The header's cart button: a link to /shop/cart that, once the page is
  * hydrated inside a CartDrawerProvider, opens the drawer instead (a modified
- * click still opens the page in a new tab, as for every PlainLink).
+ * click still opens the page in a new tab, as for every PlainLink). The
+ * drawer's code starts loading when the pointer or the focus reaches the button.
  */
 export function CartLink({
   className,
@@ -94,7 +113,13 @@ export function CartLink({
     openDrawer();
   };
   return (
-    <PlainLink to="/shop/cart" className={className} aria-label={ariaLabel} onClick={handleClick}>
+    <PlainLink
+      to="/shop/cart"
+      className={className}
+      aria-label={ariaLabel}
+      onClick={handleClick}
+      onIntent={openDrawer ? preloadCartDrawer : undefined}
+    >
       {children}
     </PlainLink>
   );

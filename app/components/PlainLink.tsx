@@ -15,6 +15,8 @@ import { useEffect, useState, type AnchorHTMLAttributes } from "react";
  * - `keepScroll` is <Link preventScrollReset>.
  * - `prefetch="intent"` fetches the page's code and data after the pointer or
  *   the focus rests on it for 100 ms, as <Link prefetch="intent">.
+ * - `onIntent` runs when the pointer enters the link or the focus reaches it
+ *   (for work a click will need, such as fetching a drawer's code).
  * - `data-discover`, as <Link> renders it, lets Remix learn the route behind
  *   the link as soon as it is on the page (lazy route discovery).
  *
@@ -28,6 +30,7 @@ export function PlainLink({
   rel,
   role,
   onClick,
+  onIntent,
   children,
   "aria-current": ariaCurrent,
   "aria-label": ariaLabel,
@@ -38,6 +41,7 @@ export function PlainLink({
   to: string;
   keepScroll?: boolean;
   prefetch?: "intent";
+  onIntent?: () => void;
 }) {
   // The attributes one by one, not a rest and a spread of the props: one object of one shape for every
   // link, which rendering forty of them per page notices (issue 10).
@@ -50,6 +54,8 @@ export function PlainLink({
       aria-current={ariaCurrent}
       aria-label={ariaLabel}
       onClick={onClick}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
       data-discover="true"
       data-client-link={keepScroll ? "keep-scroll" : ""}
       data-prefetch={prefetch}
