@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { type Page } from "@playwright/test";
 import { parseMail, resetLinkIn } from "../support/mail";
+import { seriousViolations } from "./support/axe";
 import { expect, registerShopper, signIn, test, toast, uniqueEmail } from "./support/fixtures";
 
 /**
@@ -116,13 +116,7 @@ test.describe("accessibility of the account pages", () => {
   test("axe finds no serious or critical violation on forgot password, reset and the Settings tab", async ({
     page,
   }) => {
-    const serious = async () =>
-      (await new AxeBuilder({ page }).analyze()).violations
-        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-        .map((violation) => ({
-          id: violation.id,
-          targets: violation.nodes.map((node) => node.target.join(" ")),
-        }));
+    const serious = () => seriousViolations(page);
     await page.goto("/auth/forgot-password");
     expect(await serious()).toEqual([]);
     await page.goto("/auth/reset-password");

@@ -1,10 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import {
   request as playwrightRequest,
   type APIRequestContext,
   type Locator,
   type Page,
 } from "@playwright/test";
+import { seriousViolations } from "./support/axe";
 import { DEMO_ADMIN, expect, registerShopper, signInByApi, test, toast } from "./support/fixtures";
 
 /**
@@ -400,14 +400,7 @@ test.describe("cart", () => {
       await page.goto("/shop/home");
       await openCart(page);
     }
-    const results = await new AxeBuilder({ page: checked }).analyze();
-    const serious = results.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => ({
-        id: violation.id,
-        targets: violation.nodes.map((node) => node.target.join(" ")),
-      }));
-    expect(serious).toEqual([]);
+    expect(await seriousViolations(checked)).toEqual([]);
     await close();
   });
 });

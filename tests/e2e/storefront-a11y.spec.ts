@@ -1,5 +1,4 @@
 import type { Browser, Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
 import {
   DEMO_ADMIN,
   DEMO_SHOPPER,
@@ -9,6 +8,7 @@ import {
   toast,
   type Credentials,
 } from "./support/fixtures";
+import { seriousViolations } from "./support/axe";
 import { seedOrder } from "./support/seed-orders";
 import { isNoJs, productCards, productIdByTitle } from "./support/storefront";
 
@@ -17,18 +17,6 @@ import { isNoJs, productCards, productIdByTitle } from "./support/storefront";
  * home, listing (with and without the details open), product and search, and a
  * keyboard reaches and operates the controls.
  */
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(" ")),
-    }));
-}
 
 /**
  * The page to check. axe runs as a script inside the page, so for the no-js

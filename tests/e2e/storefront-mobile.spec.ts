@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { seriousViolations } from "./support/axe";
 import { DEMO_SHOPPER, expect, registerShopper, signInByApi, test, toast } from "./support/fixtures";
 import { isNoJs, productCards } from "./support/storefront";
 
@@ -139,10 +139,7 @@ test("axe finds no serious or critical violation on a phone, with the menu sheet
   await page.goto("/shop/home");
   await page.getByLabel("Open the menu", { exact: true }).click();
   await expect(page.getByRole("navigation", { name: "Shop menu" })).toBeVisible();
-  const serious = async () =>
-    (await new AxeBuilder({ page }).analyze()).violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => violation.id);
+  const serious = () => seriousViolations(page);
   expect(await serious()).toEqual([]);
   await page.goto("/shop/listing");
   await page.locator("details.filter-sheet summary").click();
