@@ -1,14 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../app/lib/config.server";
-import { createApp } from "../../server/app";
 import { ensureFreshBuild, TEST_BUILD_DIR } from "../support/app-processes";
-import { testBuild } from "../support/http-app";
+import { send, startTestServer } from "../support/http-app";
 
 /**
  * The browser build is sent precompressed: the build writes `.br` and `.gz`
@@ -18,42 +13,22 @@ import { testBuild } from "../support/http-app";
  */
 
 const clientDir = path.join(TEST_BUILD_DIR, "client");
-let server: Server;
-let base: string;
+let server: Awaited<ReturnType<typeof startTestServer>>;
 
 function assets(): string[] {
   return readdirSync(clientDir, { recursive: true, encoding: "utf8" }).filter((name) => /\.(js|css)$/.test(name));
 }
 
 function get(pathname: string, headers: Record<string, string>, method = "GET") {
-  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const request = httpRequest(`${base}${pathname}`, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    request.on("error", reject);
-    request.end();
-  });
+  return send(server.port, { method, path: pathname, headers });
 }
 
 beforeAll(async () => {
   ensureFreshBuild();
-  const config = parseConfig({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "shop-assets-")),
-    SESSION_SECRET: process.env.SESSION_SECRET,
-    LOG_REQUESTS: "false",
-    NODE_ENV: "production",
-    BUILD_DIR: TEST_BUILD_DIR,
-  });
-  server = createApp({ build: testBuild(), config }).listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startTestServer({ BUILD_DIR: TEST_BUILD_DIR });
 }, 300_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe("the browser build, precompressed", () => {
   it("has a brotli and a gzip copy of every script and stylesheet that decompress to the file itself", () => {
@@ -78,9 +53,9 @@ describe("the browser build, precompressed", () => {
     expect(response.headers["vary"]).toMatch(/Accept-Encoding/i);
     expect(response.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     // The build's own copy, not one compressed for this request (that would have no Content-Length).
-    expect(response.body.equals(readFileSync(path.join(clientDir, `${name}.br`)))).toBe(true);
-    expect(Number(response.headers["content-length"])).toBe(response.body.length);
-    expect(brotliDecompressSync(response.body).equals(readFileSync(path.join(clientDir, name)))).toBe(true);
+    expect(response.bytes.equals(readFileSync(path.join(clientDir, `${name}.br`)))).toBe(true);
+    expect(Number(response.headers["content-length"])).toBe(response.bytes.length);
+    expect(brotliDecompressSync(response.bytes).equals(readFileSync(path.join(clientDir, name)))).toBe(true);
   });
 
   it("sends gzip to a client without brotli, or that refuses it with q=0", async () => {
@@ -90,8 +65,8 @@ describe("the browser build, precompressed", () => {
       const response = await get(`/build/${name}`, { "Accept-Encoding": accept });
       expect(response.headers["content-encoding"], accept).toBe("gzip");
       expect(response.headers["content-type"]).toMatch(/^text\/css/);
-      expect(response.body.equals(readFileSync(path.join(clientDir, `${name}.gz`))), accept).toBe(true);
-      expect(gunzipSync(response.body).equals(file), accept).toBe(true);
+      expect(response.bytes.equals(readFileSync(path.join(clientDir, `${name}.gz`))), accept).toBe(true);
+      expect(gunzipSync(response.bytes).equals(file), accept).toBe(true);
     }
   });
 
@@ -101,12 +76,12 @@ describe("the browser build, precompressed", () => {
     for (const headers of [{}, { "Accept-Encoding": "identity" }] as Record<string, string>[]) {
       const response = await get(`/build/${name}`, headers);
       expect(response.headers["content-encoding"]).toBeUndefined();
-      expect(response.body.equals(file)).toBe(true);
+      expect(response.bytes.equals(file)).toBe(true);
     }
     const head = await get(`/build/${name}`, { "Accept-Encoding": "br" }, "HEAD");
     expect(head.status).toBe(200);
     expect(head.headers["content-encoding"]).toBe("br");
-    expect(head.body.length).toBe(0);
+    expect(head.bytes.length).toBe(0);
   });
 
   it("answers 404 for a file the build does not have, and 400 for a path that is not valid UTF-8", async () => {

@@ -60,13 +60,17 @@ export function testBuild(): ServerBuild {
   } as unknown as ServerBuild;
 }
 
-export async function startTestServer(): Promise<{ base: string; port: number; close: () => Promise<void> }> {
+/** The app on a free port; `env` adds settings to the configuration (e.g. BUILD_DIR for the real assets). */
+export async function startTestServer(
+  env: Record<string, string> = {},
+): Promise<{ base: string; port: number; close: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "shop-http-"));
   const config = parseConfig({
     DATA_DIR: dataDir,
     SESSION_SECRET: process.env.SESSION_SECRET,
     LOG_REQUESTS: "false",
     NODE_ENV: "production",
+    ...env,
   });
   const app = createApp({ build: testBuild(), config, publicDir: path.join(dataDir, "public") });
   const server = app.listen(0, "127.0.0.1");
@@ -87,6 +91,8 @@ export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body as it came, for answers that are not text (a compressed file). */
+  bytes: Buffer;
 }
 
 /**
@@ -118,13 +124,15 @@ export function send(
         answered = true;
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
+        res.on("end", () => {
+          const received = Buffer.concat(chunks);
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        );
+            body: received.toString(),
+            bytes: received,
+          });
+        });
         res.on("error", reject);
       },
     );
