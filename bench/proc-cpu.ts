@@ -45,12 +45,24 @@ export type CpuSnapshot = Map<number, number>;
 
 /** CPU ms so far of `root` and its descendants except PostgreSQL's (null without /proc). */
 export function cpuOfTree(root: number): CpuSnapshot | null {
+  return snapshotOf(root, (command) => !command.startsWith("postgres"));
+}
+
+/**
+ * CPU ms so far of the PostgreSQL processes under `root` (the embedded server
+ * a bench starts: its postmaster, background workers and every backend).
+ */
+export function cpuOfPostgres(root: number): CpuSnapshot | null {
+  return snapshotOf(root, (command) => command.startsWith("postgres"));
+}
+
+function snapshotOf(root: number, counts: (command: string) => boolean): CpuSnapshot | null {
   if (!existsSync("/proc/self/stat")) return null;
   const table = processTable();
   const snapshot: CpuSnapshot = new Map();
   for (const pid of descendants(table, root)) {
     const info = table.get(pid);
-    if (info && !info.command.startsWith("postgres")) snapshot.set(pid, info.ticks * TICK_MS);
+    if (info && counts(info.command)) snapshot.set(pid, info.ticks * TICK_MS);
   }
   return snapshot;
 }

@@ -7,7 +7,7 @@ import { createDatabase } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
-import { cpuBetween, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
+import { cpuBetween, cpuOfPostgres, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
 import { summarizeProfiles } from "./profile-summary";
 
 /**
@@ -20,7 +20,8 @@ import { summarizeProfiles } from "./profile-summary";
  * warm-up, BENCH_ROUNDS (3) rounds; prints the median round of each target:
  * req/s, p50, p99 and the server's CPU ms per request (utime + stime from
  * /proc/<pid>/stat over the measured run, so other load on the machine does not
- * inflate it the way it inflates req/s).
+ * inflate it the way it inflates req/s), and beside it PostgreSQL's CPU ms per
+ * request (every process of the bench's embedded server, over the same run).
  *
  * CPU_PROFILE=dir also starts the server with `node --cpu-prof --cpu-prof-dir=dir`
  * and prints where its busy time went (bench/profile-summary.ts). BENCH_TARGETS
@@ -135,6 +136,8 @@ interface Round {
   p50: number;
   p99: number;
   cpu: number;
+  /** PostgreSQL's CPU per request (every process of the bench's embedded server). */
+  database: number;
   failures: number;
 }
 
@@ -144,8 +147,10 @@ async function measure(target: (typeof TARGETS)[number], cookie: string, server:
   const options = { url: `${server.base}${target.path}`, connections: CONNECTIONS, headers };
   await autocannon({ ...options, duration: 2 });
   const before = cpuOfTree(pid);
+  const databaseBefore = cpuOfPostgres(process.pid);
   const result = await autocannon({ ...options, duration: DURATION });
   const spent = cpuBetween(before, cpuOfTree(pid)) ?? Number.NaN;
+  const databaseSpent = cpuBetween(databaseBefore, cpuOfPostgres(process.pid)) ?? Number.NaN;
   const requests = Math.max(1, result.requests.total ?? 0);
   // A 403 page answers non-2xx on purpose: count only what differs from the expected status.
   const expectedNon2xx = target.status >= 300 ? requests : 0;
@@ -154,6 +159,7 @@ async function measure(target: (typeof TARGETS)[number], cookie: string, server:
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpu: spent / requests,
+    database: databaseSpent / requests,
     failures: result.errors + result.timeouts + Math.abs(result.non2xx - expectedNon2xx),
   };
 }
@@ -178,14 +184,16 @@ async function check(server: Server, cookie: string, targets: typeof TARGETS) {
 }
 
 function printTable(servers: Server[], targets: typeof TARGETS, rounds: Map<string, Round[]>) {
-  console.log("| target | path | server | server CPU ms/req | req/s | p50 ms | p99 ms |");
-  console.log("| --- | --- | --- | ---: | ---: | ---: | ---: |");
+  console.log(
+    "| target | path | server | server CPU ms/req | PostgreSQL CPU ms/req | req/s | p50 ms | p99 ms |",
+  );
+  console.log("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |");
   for (const target of targets) {
     for (const server of servers) {
       const all = rounds.get(`${server.label} ${target.name}`)!;
       const pick = (key: keyof Round) => median(all.map((round) => round[key]));
       console.log(
-        `| ${target.name} | \`${target.path}\` | ${server.label} | ${pick("cpu").toFixed(2)} | ` +
+        `| ${target.name} | \`${target.path}\` | ${server.label} | ${pick("cpu").toFixed(2)} | ${pick("database").toFixed(2)} | ` +
           `${pick("rps").toFixed(0)} | ${pick("p50")} | ${pick("p99")} |`,
       );
     }
@@ -220,7 +228,7 @@ async function main() {
           rounds.set(key, [...(rounds.get(key) ?? []), result]);
           log(
             `round ${round} ${key}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ` +
-              `${result.cpu.toFixed(2)} ms CPU/req${result.failures ? `, ${result.failures} failures` : ""}`,
+              `${result.cpu.toFixed(2)} ms CPU/req (PostgreSQL ${result.database.toFixed(2)})${result.failures ? `, ${result.failures} failures` : ""}`,
           );
         }
       }

@@ -143,6 +143,10 @@ const envSchema = z
     WEB_CONCURRENCY: wholeNumber(1, 256, availableParallelism()),
     DATABASE_POOL_MAX: wholeNumber(1, 500, 10),
     DATABASE_POOL_ACQUIRE_TIMEOUT_MS: wholeNumber(100, 120_000, 5_000),
+    DATABASE_PREPARED_STATEMENTS: z.preprocess(
+      emptyToUndefined,
+      z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("true"),
+    ),
     PAYMENT_SIMULATOR_LATENCY_MS: wholeNumber(0, 60_000, 0),
     PAYMENT_RECONCILE_INTERVAL_SECONDS: wholeNumber(0, 86_400, 60),
     PAYMENT_RECONCILE_GRACE_SECONDS: wholeNumber(0, 86_400, 120),
@@ -245,8 +249,11 @@ export interface AppConfig {
   registerLimitPerHour: number;
   /** HTTP worker processes (node:cluster), one per core by default; 1: a single process, no cluster. */
   webConcurrency: number;
-  /** The database pool: at most `max` connections; a request waits `acquireTimeoutMs` for one, then 503. */
-  databasePool: { max: number; acquireTimeoutMs: number };
+  /**
+   * The database pool: at most `max` connections; a request waits `acquireTimeoutMs` for one, then 503.
+   * `preparedStatements`: the hot reads go as named prepared statements (app/models/prepared-statements.server.ts).
+   */
+  databasePool: { max: number; acquireTimeoutMs: number; preparedStatements: boolean };
   /** A delay the payment simulator adds to create and capture, to stand in for PayPal's round trip. */
   simulatorLatencyMs: number;
   /**
@@ -363,6 +370,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     databasePool: {
       max: parsed.DATABASE_POOL_MAX,
       acquireTimeoutMs: parsed.DATABASE_POOL_ACQUIRE_TIMEOUT_MS,
+      preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS === "true",
     },
     simulatorLatencyMs: parsed.PAYMENT_SIMULATOR_LATENCY_MS,
     reconcile: {

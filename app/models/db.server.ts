@@ -1,8 +1,8 @@
-import pg from "pg";
 import { Sequelize } from "sequelize";
 import { getConfig } from "~/lib/config.server";
 import { reportPoolStatsWith, type PoolStats } from "~/lib/metrics.server";
 import { defineModels, type Models } from "./index.server";
+import { pgWithPreparedStatements } from "./prepared-statements.server";
 
 /**
  * One Sequelize instance per process. The holder lives on globalThis because
@@ -31,11 +31,12 @@ const holder = globalThis as typeof globalThis & Holder;
  */
 export function createDatabase(
   url: string,
-  options: { poolMax?: number; acquireTimeoutMs?: number } = {},
+  options: { poolMax?: number; acquireTimeoutMs?: number; preparedStatements?: boolean } = {},
 ): Database {
   const sequelize = new Sequelize(url, {
     dialect: "postgres",
-    dialectModule: pg,
+    // Marked statements (prepared-statements.server.ts) go by name unless DATABASE_PREPARED_STATEMENTS=false.
+    dialectModule: pgWithPreparedStatements(options.preparedStatements ?? true),
     logging: (sql) => holder.__shopQueryListener?.(sql),
     benchmark: false,
     pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: options.acquireTimeoutMs ?? 5_000 },
@@ -57,8 +58,8 @@ export function getDb(): Database {
         "No database configured: start the shop with `npm start` (embedded PostgreSQL) or set DATABASE_URL",
       );
     }
-    const { max, acquireTimeoutMs } = getConfig().databasePool;
-    holder.__shopDb = createDatabase(url, { poolMax: max, acquireTimeoutMs });
+    const { max, acquireTimeoutMs, preparedStatements } = getConfig().databasePool;
+    holder.__shopDb = createDatabase(url, { poolMax: max, acquireTimeoutMs, preparedStatements });
   }
   return holder.__shopDb;
 }

@@ -9,6 +9,7 @@ import {
   type CartView,
 } from "~/lib/cart";
 import { getDb } from "~/models/db.server";
+import { prepared } from "~/models/prepared-statements.server";
 import { badRequest, conflict, notFound } from "~/lib/errors.server";
 import { decimalToNumber } from "~/lib/money";
 import { isUuid } from "~/lib/uuid";
@@ -56,6 +57,16 @@ const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci JOIN products p ON p.id = ci.pr
 /** In the order the products were added. */
 const CART_VIEW_ORDER = `ORDER BY ci.created_at, ci.id`;
 
+// Prepared: the header of every shop page reads the cart (prepared-statements.server.ts).
+const CART_VIEW_SQL = prepared(`SELECT ${CART_VIEW_COLUMNS}
+       FROM carts c ${CART_VIEW_JOIN}
+      WHERE c.user_id = $1
+      ${CART_VIEW_ORDER}`);
+const SESSION_USER_AND_CART_VIEW_SQL = prepared(`SELECT ${SESSION_USER_COLUMNS}, ${CART_VIEW_COLUMNS}
+       FROM ${LIVE_SESSION_USER}
+       LEFT JOIN carts c ON c.user_id = u.id ${CART_VIEW_JOIN}
+      ${CART_VIEW_ORDER}`);
+
 function cartViewOf(userId: string, rows: CartRow[]): CartView {
   const items: CartLineView[] = [];
   for (const row of rows) {
@@ -80,10 +91,7 @@ function cartViewOf(userId: string, rows: CartRow[]): CartView {
  */
 export async function getCartView(userId: string): Promise<CartView> {
   const rows = await getDb().sequelize.query<CartRow>(
-    `SELECT ${CART_VIEW_COLUMNS}
-       FROM carts c ${CART_VIEW_JOIN}
-      WHERE c.user_id = $1
-      ${CART_VIEW_ORDER}`,
+    CART_VIEW_SQL,
     // Bound, not replaced: Sequelize's replacements re-read the SQL text on every call (every page shows the cart).
     { bind: [userId], type: QueryTypes.SELECT },
   );
@@ -99,13 +107,10 @@ export async function getCartView(userId: string): Promise<CartView> {
 export async function getSessionUserAndCartView(
   sessionId: string,
 ): Promise<{ user: SessionUser; cart: CartView } | null> {
-  const rows = await getDb().sequelize.query<CartRow & SessionUser>(
-    `SELECT ${SESSION_USER_COLUMNS}, ${CART_VIEW_COLUMNS}
-       FROM ${LIVE_SESSION_USER}
-       LEFT JOIN carts c ON c.user_id = u.id ${CART_VIEW_JOIN}
-      ${CART_VIEW_ORDER}`,
-    { bind: [sessionId], type: QueryTypes.SELECT },
-  );
+  const rows = await getDb().sequelize.query<CartRow & SessionUser>(SESSION_USER_AND_CART_VIEW_SQL, {
+    bind: [sessionId],
+    type: QueryTypes.SELECT,
+  });
   const first = rows[0];
   if (!first) return null;
   const user = toSessionUser(first);

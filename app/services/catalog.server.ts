@@ -2,6 +2,7 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { z } from "zod";
 import type { Brand, Category, SortOption } from "~/lib/catalog-options";
 import { getDb } from "~/models/db.server";
+import { prepared } from "~/models/prepared-statements.server";
 import { badRequest } from "~/lib/errors.server";
 import { isUuid } from "~/lib/uuid";
 import { toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
@@ -47,8 +48,12 @@ export interface ListingInput extends Paging {
   sortBy: SortOption;
 }
 
+/**
+ * The catalogue's reads go as prepared statements (prepared-statements.server.ts): every storefront page runs
+ * one. Their texts vary only by which filters and which sort apply, never by a value.
+ */
 function select<T extends object>(sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
-  return getDb().sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  return getDb().sequelize.query<T>(prepared(sql), { bind, type: QueryTypes.SELECT, transaction });
 }
 
 function pagination(paging: Paging, total: number): Pagination {

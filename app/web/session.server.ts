@@ -4,6 +4,7 @@ import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, type SessionUser } from "~/ser
 import { getSessionUserAndCartView, type CartView } from "~/services/cart.server";
 import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/models/db.server";
+import { prepared } from "~/models/prepared-statements.server";
 import { noteRequestUser, oncePerRequest } from "~/lib/request-scope.server";
 import type { FlashMessage } from "~/lib/flash";
 import { isUuid } from "~/lib/uuid";
@@ -107,17 +108,17 @@ async function sessionIdOf(cookieHeader: string): Promise<string | null> {
   return isUuid(id) ? id : null;
 }
 
+// Prepared: every page that knows its visitor runs it (prepared-statements.server.ts).
+const SESSION_USER_SQL = prepared(`SELECT ${SESSION_USER_COLUMNS} FROM ${LIVE_SESSION_USER}`);
+
 async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null> {
   // Read the signed id straight from the cookie: one query joins session and user.
   const id = await sessionIdOf(cookieHeader);
   if (!id) return null;
-  const rows = await getDb().sequelize.query<SessionUser>(
-    `SELECT ${SESSION_USER_COLUMNS} FROM ${LIVE_SESSION_USER}`,
-    {
-      bind: [id],
-      type: QueryTypes.SELECT,
-    },
-  );
+  const rows = await getDb().sequelize.query<SessionUser>(SESSION_USER_SQL, {
+    bind: [id],
+    type: QueryTypes.SELECT,
+  });
   return rows[0] ?? null;
 }
 

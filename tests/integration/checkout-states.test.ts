@@ -53,7 +53,10 @@ async function untilCapturing(orderId: string) {
 
 describe("the provider's capture runs outside any transaction", () => {
   it("holds no connection (pool of one) and no row lock while the provider answers, with the stock reserved meanwhile", async () => {
-    await useConfig({ databasePool: { max: 1, acquireTimeoutMs: 3_000 }, simulatorLatencyMs: 600 });
+    await useConfig({
+      databasePool: { max: 1, acquireTimeoutMs: 3_000, preparedStatements: true },
+      simulatorLatencyMs: 600,
+    });
     const shopper = await createShopper();
     const product = await createProduct({ totalStock: 5 });
     const order = await approvedOrder(shopper, product.id, 2);

@@ -18,7 +18,7 @@ setDatabaseUrl(await ensureWorkerDatabase());
  * it stays, since a worker that runs its files without isolation (vitest.config.ts)
  * does not load the module again.
  */
-const REGISTERED_ON_LOAD = new Set(["__shopPoolStats"]);
+const REGISTERED_ON_LOAD = new Set(["__shopPoolStats", "__shopPreparedStatements"]);
 
 afterAll(async () => {
   await closeDb();

@@ -208,9 +208,9 @@ describe("parseConfig cookies and CORS", () => {
 });
 
 describe("parseConfig database pool, reconciler and simulator latency (issue 8)", () => {
-  it("defaults to a pool of 10 with a 5 s acquire timeout, a reconciler every minute, 2 min grace, 3 h approvals, no latency", () => {
+  it("defaults to a pool of 10 with a 5 s acquire timeout and prepared statements, a reconciler every minute, 2 min grace, 3 h approvals, no latency", () => {
     const config = parseConfig({ SESSION_SECRET: SECRET, DATA_DIR: tempDataDir() });
-    expect(config.databasePool).toEqual({ max: 10, acquireTimeoutMs: 5_000 });
+    expect(config.databasePool).toEqual({ max: 10, acquireTimeoutMs: 5_000, preparedStatements: true });
     expect(config.reconcile).toEqual({ intervalMs: 60_000, graceMs: 120_000, approvalTtlMs: 180 * 60_000 });
     expect(config.simulatorLatencyMs).toBe(0);
   });
@@ -220,12 +220,13 @@ describe("parseConfig database pool, reconciler and simulator latency (issue 8)"
       SESSION_SECRET: SECRET,
       DATABASE_POOL_MAX: "1",
       DATABASE_POOL_ACQUIRE_TIMEOUT_MS: "2500",
+      DATABASE_PREPARED_STATEMENTS: "false",
       PAYMENT_RECONCILE_INTERVAL_SECONDS: "0",
       PAYMENT_RECONCILE_GRACE_SECONDS: "5",
       PAYMENT_APPROVAL_TTL_MINUTES: "60",
       PAYMENT_SIMULATOR_LATENCY_MS: "800",
     });
-    expect(config.databasePool).toEqual({ max: 1, acquireTimeoutMs: 2_500 });
+    expect(config.databasePool).toEqual({ max: 1, acquireTimeoutMs: 2_500, preparedStatements: false });
     expect(config.reconcile).toEqual({ intervalMs: 0, graceMs: 5_000, approvalTtlMs: 3_600_000 });
     expect(config.simulatorLatencyMs).toBe(800);
   });
@@ -234,6 +235,7 @@ describe("parseConfig database pool, reconciler and simulator latency (issue 8)"
     ["DATABASE_POOL_MAX", "0"],
     ["DATABASE_POOL_MAX", "ten"],
     ["DATABASE_POOL_ACQUIRE_TIMEOUT_MS", "1.5"],
+    ["DATABASE_PREPARED_STATEMENTS", "off"],
     ["PAYMENT_RECONCILE_GRACE_SECONDS", "-1"],
     ["PAYMENT_APPROVAL_TTL_MINUTES", "0"],
     ["PAYMENT_SIMULATOR_LATENCY_MS", "fast"],
