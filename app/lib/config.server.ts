@@ -313,6 +313,9 @@ function readOrCreateSecret(dataDir: string): string {
   return secret;
 }
 
+/** Every environment variable the shop reads (.env.example lists each with its default). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export function parseConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const result = envSchema.safeParse(env);
   if (!result.success) {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../app/lib/config.server";
+import { CONFIG_VARIABLES, ConfigError, parseConfig } from "../../app/lib/config.server";
 
 const SECRET = "a-test-secret-of-enough-length";
 
@@ -27,6 +27,27 @@ function configErrorOf(env: Record<string, string | undefined>): ConfigError {
   }
   throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
 }
+
+describe(".env.example", () => {
+  // NAME=value lines, commented out or not.
+  const example = new Map(
+    [...readFileSync(".env.example", "utf8").matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(
+      (match) => [match[1]!, match[2]!] as const,
+    ),
+  );
+
+  it("lists every variable the shop reads", () => {
+    expect(CONFIG_VARIABLES.filter((name) => !example.has(name))).toEqual([]);
+  });
+
+  it("gives each its default: the file as it stands configures what an empty environment does", () => {
+    const dataDir = tempDataDir();
+    const fromExample = Object.fromEntries(example);
+    expect(parseConfig({ ...fromExample, SESSION_SECRET: SECRET, DATA_DIR: dataDir })).toEqual(
+      parseConfig({ SESSION_SECRET: SECRET, DATA_DIR: dataDir }),
+    );
+  });
+});
 
 describe("parseConfig defaults", () => {
   it("uses port 3000, the .data folder resolved against the working directory, and sandbox PayPal", () => {
