@@ -1,3 +1,4 @@
+import { QueryTypes } from "sequelize";
 import { featureInputSchema } from "~/lib/admin-schemas";
 import { getConfig } from "~/lib/config.server";
 import { getDb } from "~/models/db.server";
@@ -90,13 +91,14 @@ export async function addFeature(input: Record<string, unknown>): Promise<Featur
     });
   }
   const { image, title, subtitle, link } = parsed.data;
-  const row = await getDb().models.FeatureImage.create({
-    image,
-    title: title ?? null,
-    subtitle: subtitle ?? null,
-    link: link ?? null,
-  });
-  return toFeatureJson(row.get({ plain: true }));
+  // created_at is PostgreSQL's (microseconds), not Sequelize's JavaScript Date (milliseconds): banners added
+  // within one millisecond would tie, and their random ids would then decide the banner's order.
+  const [row] = await getDb().sequelize.query<FeatureRow>(
+    `INSERT INTO feature_images (image, title, subtitle, link) VALUES ($1, $2, $3, $4)
+     RETURNING id, image, title, subtitle, link`,
+    { bind: [image, title ?? null, subtitle ?? null, link ?? null], type: QueryTypes.SELECT },
+  );
+  return toFeatureJson(row!);
 }
 
 export async function deleteFeature(id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getConfig } from "../../app/lib/config.server";
 import { getDb } from "../../app/models/db.server";
 import { action as dashboardAction, loader as dashboardLoader } from "../../app/routes/admin.dashboard";
@@ -46,6 +46,20 @@ describe("feature images (service)", () => {
       second.url,
       "/images/banners/banner-1.svg",
     ]);
+  });
+
+  it("keeps the order in which banners were added, even those added within one millisecond", async () => {
+    // The app's clock stands still: whatever times the order, it is not a JavaScript Date.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-24T05:00:00.000Z") });
+    try {
+      const added: string[] = [];
+      for (let index = 0; index < 15; index++) {
+        added.push((await addFeature({ image: `/images/banners/banner-${(index % 3) + 1}.svg` }))._id);
+      }
+      expect((await listFeatures()).map((feature) => feature._id)).toEqual(added);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps an optional title, subtitle and link (a path on the shop); blank ones are null, the page's defaults", async () => {
