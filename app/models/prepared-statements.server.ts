@@ -6,16 +6,16 @@ import pg from "pg";
  *
  * pg sends a statement with bound values as an unnamed statement, which
  * PostgreSQL parses, analyses and plans again on every call. For the shop's
- * joins that costs the database three to four times as much as running them
- * (bench/RESULTS.md, "PostgreSQL's share"). A statement marked with
+ * joins that costs the database four to five times the CPU of running them
+ * (bench/RESULTS.md, run 7; docs/decisions/0007). A statement marked with
  * `prepared(sql)` gets a name instead: each connection parses it once, and
  * every later call only binds and executes it (PostgreSQL's plan cache
  * decides between a generic and a per-value plan, as for any prepared
  * statement).
  *
  * The SQL text is the key: Sequelize hands pg the text of `sequelize.query`
- * unchanged when the bound values are an array, and the Client below looks the
- * text up. A text that differs by a value would be a new statement per value,
+ * trimmed and otherwise unchanged when the bound values are an array, and the
+ * Client below looks the text up. A text that differs by a value would be a new statement per value,
  * so values are always bound, never written into the text; the list is capped
  * (MAX_PREPARED_STATEMENTS per process) so that a mistake costs memory in no
  * database session beyond that.
@@ -38,8 +38,10 @@ export class PreparedStatementNames {
 
   /** Gives `sql` a name unless it has one or the list is full; returns `sql`. */
   mark(sql: string): string {
-    if (this.names.size < this.max && !this.names.has(sql))
-      this.names.set(sql, `shop_${this.names.size + 1}`);
+    const sent = sql.trim(); // as Sequelize sends it
+    if (this.names.size < this.max && !this.names.has(sent)) {
+      this.names.set(sent, `shop_${this.names.size + 1}`);
+    }
     return sql;
   }
 

@@ -105,6 +105,19 @@ describe("named prepared statements for the reads of every page", () => {
     }
   });
 
+  it("names a text marked with the white space around it, which Sequelize trims before sending", async () => {
+    await usePool(1, true);
+    const sql = prepared(`
+      SELECT $1::int * 2 AS doubled
+    `);
+    const rows = await getDb().sequelize.query<{ doubled: number }>(sql, {
+      bind: [21],
+      type: QueryTypes.SELECT,
+    });
+    expect(rows[0]!.doubled).toBe(42);
+    expect((await preparedInSession()).map((row) => row.statement)).toEqual([sql.trim()]);
+  });
+
   it("sends statements that are not marked as unnamed ones, which PostgreSQL keeps no plan of", async () => {
     await usePool(1, true);
     const rows = await getDb().sequelize.query<{ answer: number }>(`SELECT $1::int + 1 AS answer`, {
