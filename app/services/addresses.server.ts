@@ -114,8 +114,19 @@ export async function addAddress(userId: string, input: unknown): Promise<Addres
     if (locked.length === 0) throw unauthorized();
     const count = await models.Address.count({ where: { userId }, transaction: t });
     if (count >= MAX_ADDRESSES) throw conflict(MAX_ADDRESSES_MESSAGE);
-    const row = await models.Address.create({ userId, ...values }, { transaction: t });
-    return toJson(row.get({ plain: true }) as AddressRow);
+    // Stamped by PostgreSQL when the row is written, after the lock (microseconds; a JavaScript Date has
+    // milliseconds, and tied addresses would be listed in the order of their random ids).
+    const [row] = await sequelize.query<AddressRow>(
+      `INSERT INTO addresses (user_id, address, city, pincode, phone, notes, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp(), clock_timestamp())
+       RETURNING id, user_id AS "userId", address, city, pincode, phone, notes`,
+      {
+        bind: [userId, values.address, values.city, values.pincode, values.phone, values.notes],
+        type: QueryTypes.SELECT,
+        transaction: t,
+      },
+    );
+    return toJson(row!);
   });
 }
 

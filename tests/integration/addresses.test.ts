@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { MAX_ADDRESSES_MESSAGE } from "../../app/lib/address-schema";
 import { action as addApi } from "../../app/routes/api.shop.address.add";
@@ -71,6 +71,29 @@ describe("addresses (service)", () => {
     await addAddress(otherShopper.id, WORK);
     expect((await listAddresses(shopper.id)).map((a) => a._id)).toEqual([first._id, second._id]);
     expect(await getAddress(shopper.id, first._id)).toEqual(first);
+  });
+
+  it("lists addresses in the order they were added, even when added within one millisecond", async () => {
+    // The app's clock stands still: whatever times the order, it is not a JavaScript Date.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-24T05:00:00.000Z") });
+    try {
+      // Four shoppers with three addresses each: tied stamps would match the order by chance once in 1,296 runs.
+      const shoppers = [
+        shopper.id,
+        otherShopper.id,
+        (await createTestUser()).id,
+        (await createTestUser()).id,
+      ];
+      for (const userId of shoppers) {
+        const added: string[] = [];
+        for (const input of [HOME, WORK, { ...HOME, notes: "Side gate" }]) {
+          added.push((await addAddress(userId, input))._id);
+        }
+        expect((await listAddresses(userId)).map((a) => a._id)).toEqual(added);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.each([
