@@ -40,6 +40,14 @@ const originList = z.preprocess(
 );
 
 /** A whole number from `min` to `max`, `fallback` when unset. */
+/** "true" or "false" (the parsed config turns it into a boolean), `fallback` when unset. */
+function trueOrFalse(fallback: "true" | "false") {
+  return z.preprocess(
+    emptyToUndefined,
+    z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default(fallback),
+  );
+}
+
 function wholeNumber(min: number, max: number, fallback: number) {
   return z.preprocess(
     emptyToUndefined,
@@ -95,15 +103,9 @@ const envSchema = z
     ),
     UPLOAD_DIR: optionalString,
     CORS_ORIGINS: originList,
-    TRUST_PROXY: z.preprocess(
-      emptyToUndefined,
-      z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("false"),
-    ),
+    TRUST_PROXY: trueOrFalse("false"),
     BUILD_DIR: z.preprocess(emptyToUndefined, z.string().default("build")),
-    LOG_REQUESTS: z.preprocess(
-      emptyToUndefined,
-      z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("true"),
-    ),
+    LOG_REQUESTS: trueOrFalse("true"),
     LOG_FORMAT: z.preprocess(
       emptyToUndefined,
       z.enum(["json", "pretty"], { message: 'must be "json" or "pretty"' }).default("json"),
@@ -143,10 +145,7 @@ const envSchema = z
     WEB_CONCURRENCY: wholeNumber(1, 256, availableParallelism()),
     DATABASE_POOL_MAX: wholeNumber(1, 500, 10),
     DATABASE_POOL_ACQUIRE_TIMEOUT_MS: wholeNumber(100, 120_000, 5_000),
-    DATABASE_PREPARED_STATEMENTS: z.preprocess(
-      emptyToUndefined,
-      z.enum(["true", "false"], { message: 'must be "true" or "false"' }).default("true"),
-    ),
+    DATABASE_PREPARED_STATEMENTS: trueOrFalse("true"),
     PAYMENT_SIMULATOR_LATENCY_MS: wholeNumber(0, 60_000, 0),
     PAYMENT_RECONCILE_INTERVAL_SECONDS: wholeNumber(0, 86_400, 60),
     PAYMENT_RECONCILE_GRACE_SECONDS: wholeNumber(0, 86_400, 120),
