@@ -1,5 +1,5 @@
 // BUILD_DIR lets two builds live side by side (for example a test run next to a
-// running shop); the server reads the same variable through app/lib/config.server.ts.
+// running shop); the server reads the same variable through app/lib/server/config.server.ts.
 const buildDir = process.env.BUILD_DIR || "build";
 
 /** @type {import('@remix-run/dev').AppConfig} */

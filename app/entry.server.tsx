@@ -1,9 +1,9 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
-import { documentResponse } from "./lib/document-body.server";
-import { getLogger } from "./lib/logger.server";
-import { NonceProvider } from "./lib/nonce";
+import { documentResponse } from "./lib/server/document-body.server";
+import { getLogger } from "./lib/server/logger.server";
+import { NonceProvider } from "./lib/shared/nonce";
 import "./web/request.server";
 
 /**

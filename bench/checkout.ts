@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import * as prettier from "prettier";
 import { closeDb, getDb, setDatabaseUrl } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
-import { hashPassword } from "../app/lib/password.server";
+import { hashPassword } from "../app/lib/server/password.server";
 import { createUserSession } from "../app/web/session.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedDemoCatalog } from "../db/seed/seed";

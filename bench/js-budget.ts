@@ -114,7 +114,7 @@ async function signIn(role: "user" | "admin"): Promise<string> {
  * carry the classic API (issue 10): the whole of it is about 90 KB gzip, and
  * even `@conform-to/zod`'s `parseWithZod` pulls in 16 KB of it for its
  * coercion. The forms that check in the browser use zod/mini through
- * app/lib/form-schema.ts.
+ * app/lib/shared/form-schema.ts.
  */
 export const CLASSIC_ZOD_MARKER = '"ZodType"';
 
@@ -237,7 +237,7 @@ async function main() {
       { name: "checkout", path: "/shop/checkout", area: "storefront" },
       { name: "account", path: "/shop/account", area: "storefront" },
       { name: "admin products", path: "/admin/products", area: "admin" },
-      // The pages that check a form in the browser: zod's mini API only (app/lib/form-schema.ts).
+      // The pages that check a form in the browser: zod's mini API only (app/lib/shared/form-schema.ts).
       { name: "sign in", path: "/auth/login", area: "visitor" },
       { name: "register", path: "/auth/register", area: "visitor" },
       { name: "forgot password", path: "/auth/forgot-password", area: "visitor" },

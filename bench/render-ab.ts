@@ -43,7 +43,7 @@ Object.assign(process.env, {
 // Imported after NODE_ENV is set, as the server does: React Router picks its production build then.
 const { createRequestHandler } = await import("@remix-run/node");
 // Each request in a request scope of its own, as server/app.ts runs them (the builds share the scope's store).
-const { runInRequestScope } = await import("../app/lib/request-scope.server");
+const { runInRequestScope } = await import("../app/lib/server/request-scope.server");
 const { createSubsetHandlers } = await import("../server/route-subsets");
 const { guardBuild } = await import("../server/remix-handler");
 const context = { clientIp: "127.0.0.1", cspNonce: "bench" };

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { registerSchema, type RegisterInput } from "../app/lib/schemas";
+import { registerSchema, type RegisterInput } from "../app/lib/shared/schemas";
 import { createOrPromoteAdmin } from "../app/services/users.server";
 import { exitWithUsageError, withDatabase } from "./with-database";
 

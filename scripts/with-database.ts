@@ -1,4 +1,4 @@
-import { ConfigError, getConfig, loadDotEnv } from "../app/lib/config.server";
+import { ConfigError, getConfig, loadDotEnv } from "../app/lib/server/config.server";
 import { closeDb, getDb, setDatabaseUrl, type Database } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";

@@ -4,10 +4,10 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import expressStaticGzip from "express-static-gzip";
-import type { AppConfig } from "../app/lib/config.server";
-import { isAppError } from "../app/lib/errors.server";
-import { getLogger } from "../app/lib/logger.server";
-import { getStorage, isStorageKey } from "../app/lib/storage.server";
+import type { AppConfig } from "../app/lib/server/config.server";
+import { isAppError } from "../app/lib/server/errors.server";
+import { getLogger } from "../app/lib/server/logger.server";
+import { getStorage, isStorageKey } from "../app/lib/server/storage.server";
 import { healthEndpoint } from "./health";
 import { errorResponder, metricsEndpoint, nameRoute, requestObserver } from "./observability";
 import { remixHandler } from "./remix-handler";
@@ -15,7 +15,7 @@ import { declaredLengthGuard, methodGuard } from "./request-limits";
 import { securityMiddleware } from "./security";
 
 /**
- * Uploaded images (app/lib/storage.server.ts): generated names whose bytes never
+ * Uploaded images (app/lib/server/storage.server.ts): generated names whose bytes never
  * change, so cached for a year. Served as inert documents: no MIME sniffing, and
  * a sandboxing CSP so that an SVG opened on its own can run nothing.
  */

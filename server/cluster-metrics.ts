@@ -1,6 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry, type Registry } from "prom-client";
-import { metricsRegistry, renderMetricsWith, type RenderedMetrics } from "../app/lib/metrics.server";
+import { metricsRegistry, renderMetricsWith, type RenderedMetrics } from "../app/lib/server/metrics.server";
 
 /**
  * /metrics for a cluster (server/cluster.ts). Each process counts in its own

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
-import type { AppConfig } from "../app/lib/config.server";
+import type { AppConfig } from "../app/lib/server/config.server";
 import { closeDb, setDatabaseUrl } from "../app/models/db.server";
-import { getLogger } from "../app/lib/logger.server";
+import { getLogger } from "../app/lib/server/logger.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
 import { startPaymentReconciler } from "../app/services/checkout/reconcile.server";
 import { joinClusterMetrics, serveClusterMetrics } from "./cluster-metrics";

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { getDb } from "../app/models/db.server";
-import { OUTAGE_RETRY_AFTER_SECONDS } from "../app/lib/errors.server";
+import { OUTAGE_RETRY_AFTER_SECONDS } from "../app/lib/server/errors.server";
 import { ROUTE_LOCAL } from "./observability";
 
 /**

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
-import type { AppConfig } from "../app/lib/config.server";
+import type { AppConfig } from "../app/lib/server/config.server";
 import { closeDb } from "../app/models/db.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
 import { startMailSender } from "../app/services/mail/sender.server";

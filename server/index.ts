@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { fileURLToPath } from "node:url";
-import { getLogger } from "../app/lib/logger.server";
+import { getLogger } from "../app/lib/server/logger.server";
 import { startPaymentReconciler } from "../app/services/checkout/reconcile.server";
 import { runPrimary, runWorker } from "./cluster";
 import { startHttpProcess } from "./http-server";

@@ -1,9 +1,9 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request, Response } from "express";
-import { getLogger } from "../app/lib/logger.server";
-import { observeHttpRequest, renderMetrics } from "../app/lib/metrics.server";
-import { runInRequestScope, type RequestInfo } from "../app/lib/request-scope.server";
+import { getLogger } from "../app/lib/server/logger.server";
+import { observeHttpRequest, renderMetrics } from "../app/lib/server/metrics.server";
+import { runInRequestScope, type RequestInfo } from "../app/lib/server/request-scope.server";
 
 /**
  * What an operator sees of each request: a request id (X-Request-Id, taken
@@ -103,7 +103,7 @@ function routeOf(req: Request, res: Response, matchRemixRoute: (pathname: string
 }
 
 /**
- * Opens the request scope (app/lib/request-scope.server.ts) with the request
+ * Opens the request scope (app/lib/server/request-scope.server.ts) with the request
  * id, echoes it, and when the response is finished counts it and (unless
  * LOG_REQUESTS=false) logs it.
  */

@@ -13,8 +13,8 @@ import {
   isDatabaseUnavailable,
   OUTAGE_MESSAGE,
   OUTAGE_RETRY_AFTER_SECONDS,
-} from "../app/lib/errors.server";
-import { documentBodyOf } from "../app/lib/document-body.server";
+} from "../app/lib/server/errors.server";
+import { documentBodyOf } from "../app/lib/server/document-body.server";
 import { capBody, refuseBody } from "./request-limits";
 import { createSubsetHandlers } from "./route-subsets";
 

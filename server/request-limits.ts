@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 import type { NextFunction, Request, Response } from "express";
-import { BODY_TOO_LARGE_NAME } from "../app/lib/errors.server";
-import { MAX_UPLOAD_BYTES } from "../app/lib/uploads";
+import { BODY_TOO_LARGE_NAME } from "../app/lib/server/errors.server";
+import { MAX_UPLOAD_BYTES } from "../app/lib/shared/uploads";
 
 /**
  * Bounded input (ARCHITECTURE rule 10), before anything reads a body:

@@ -9,8 +9,8 @@ import {
   EDIT_ADDRESS_PARAM,
   MAX_ADDRESSES,
   MAX_ADDRESSES_MESSAGE,
-} from "~/lib/address-rules";
-import { useHydrated } from "~/lib/use-hydrated";
+} from "~/lib/shared/address-rules";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
 import { PlainField } from "./PlainField";
 
@@ -23,7 +23,7 @@ import { PlainField } from "./PlainField";
  * inputs named `addressId` that belong to another form on the page (checkout).
  * Plain HTML with the storefront's classes: no Mantine and no zod reach the
  * checkout's JavaScript (issue 10); the browser's courtesy check uses the
- * rules of app/lib/address-rules.ts, the server's schema the same.
+ * rules of app/lib/shared/address-rules.ts, the server's schema the same.
  */
 
 export interface AddressCardData {

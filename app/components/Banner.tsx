@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type TouchEvent } from "react";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 
 /** SPEC §9: the banner moves on every 15000 ms; a swipe needs 50 pixels. */
 export const BANNER_INTERVAL_MS = 15_000;

@@ -9,7 +9,7 @@ import {
   unitPriceCents,
   type CartIntent,
   type CartLineView,
-} from "~/lib/cart";
+} from "~/lib/shared/cart";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
 import { useCartSubmit, type ShopCart } from "./useShopCart";
 

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import type { Toast } from "~/lib/shared/toast";
 import overlayStylesHref from "~/styles/mantine-overlays.css";
 import { requestToastHost } from "./ToastHost";
 
@@ -37,13 +38,7 @@ export function withMantineOverlayStyles<T>(loading: Promise<T>): Promise<T> {
   return Promise.all([loading, loadMantineOverlayStyles()]).then(([module]) => module);
 }
 
-export interface Toast {
-  type: "success" | "error" | "info";
-  title?: string;
-  message: string;
-  /** A way on from the message, such as "View cart" after "Add to cart". */
-  link?: { href: string; label: string };
-}
+export type { Toast };
 
 export function ToastLink({ link }: { link: Toast["link"] }) {
   if (!link) return null;

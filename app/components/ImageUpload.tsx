@@ -1,13 +1,13 @@
 import { Alert, Progress } from "@mantine/core";
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 import {
   IMAGE_ACCEPT,
   looksLikeImageFile,
   MAX_UPLOAD_BYTES,
   PLEASE_UPLOAD_IMAGE,
   TOO_LARGE_MESSAGE,
-} from "~/lib/uploads";
+} from "~/lib/shared/uploads";
 
 /**
  * The one image upload of the admin (products and feature images).

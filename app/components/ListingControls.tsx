@@ -7,9 +7,9 @@ import {
   CATEGORY_LABELS,
   DEFAULT_SORT,
   SORT_OPTIONS,
-} from "~/lib/catalog-options";
-import { listingHref, pageWindow, toggleFilter, type ListingState } from "~/lib/listing-params";
-import { useHydrated } from "~/lib/use-hydrated";
+} from "~/lib/shared/catalog-options";
+import { listingHref, pageWindow, toggleFilter, type ListingState } from "~/lib/shared/listing-params";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 import { PlainLink } from "./PlainLink";
 
 /**

@@ -1,6 +1,6 @@
 import { notifications, Notifications } from "@mantine/notifications";
 import type { ReactNode } from "react";
-import type { Toast } from "./FlashToast";
+import type { Toast } from "~/lib/shared/toast";
 
 const FLASH_NOTIFICATION_ID = "flash-message";
 

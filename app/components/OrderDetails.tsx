@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { formatPrice } from "~/lib/money";
-import { paymentStatusLabel } from "~/lib/order-options";
+import { formatPrice } from "~/lib/shared/money";
+import { paymentStatusLabel } from "~/lib/shared/order-options";
 import { datePart } from "./OrderTable";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 

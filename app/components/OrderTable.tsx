@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { formatPrice } from "~/lib/money";
-import { paymentStatusLabel } from "~/lib/order-options";
+import { formatPrice } from "~/lib/shared/money";
+import { paymentStatusLabel } from "~/lib/shared/order-options";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 
 /** What a row needs: plain data, so the admin and the shopper's history share it. */

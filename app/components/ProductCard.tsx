@@ -1,7 +1,7 @@
 import { useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
-import { productBadge, type ProductCardData } from "~/lib/product-display";
+import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
+import { productBadge, type ProductCardData } from "~/lib/shared/product-display";
 import { AddToCartForm } from "./AddToCartForm";
 import { PlainLink } from "./PlainLink";
 import { ProductPrices } from "./ProductPrices";

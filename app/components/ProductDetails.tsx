@@ -1,10 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
-import { formatRating, productBadge, type ProductJson } from "~/lib/product-display";
-import { REVIEW_MESSAGE_MAX_LENGTH } from "~/lib/review-text";
-import { useHydrated } from "~/lib/use-hydrated";
+import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
+import { formatRating, productBadge, type ProductJson } from "~/lib/shared/product-display";
+import { REVIEW_MESSAGE_MAX_LENGTH } from "~/lib/shared/review-text";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 import { AddToCartForm } from "./AddToCartForm";
 import { withMantineOverlayStyles } from "./FlashToast";
 import type ProductModalType from "./ProductModal";

@@ -1,4 +1,4 @@
-import { formatPrice } from "~/lib/money";
+import { formatPrice } from "~/lib/shared/money";
 
 /**
  * The price a shopper sees (SPEC §2): the price struck through with the sale

@@ -1,4 +1,4 @@
-import { SHOP_NAME, SHOP_PAGES, shopPageHref } from "~/lib/shop-pages";
+import { SHOP_NAME, SHOP_PAGES, shopPageHref } from "~/lib/shared/shop-pages";
 import { PlainLink } from "./PlainLink";
 
 /** The shop's footer (issue 9 §8): its name and the three pages every shop has. */

@@ -1,8 +1,8 @@
 import { Form, useLocation } from "@remix-run/react";
-import { currentMenuItemId, isCategoryItem, menuHref, SHOP_MENU } from "~/lib/shop-menu";
+import { currentMenuItemId, isCategoryItem, menuHref, SHOP_MENU } from "~/lib/shared/shop-menu";
 import { CartLink } from "./CartDrawer";
 import { PlainLink } from "./PlainLink";
-import { storeFilters } from "~/lib/stored-filters";
+import { storeFilters } from "~/lib/shared/stored-filters";
 
 interface HeaderUser {
   userName: string;

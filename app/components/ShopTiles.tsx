@@ -1,8 +1,14 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS, type Category } from "~/lib/catalog-options";
-import { listingHref } from "~/lib/listing-params";
-import { storeFilters } from "~/lib/stored-filters";
+import {
+  BRAND_LABELS,
+  BRANDS,
+  CATEGORIES,
+  CATEGORY_LABELS,
+  type Category,
+} from "~/lib/shared/catalog-options";
+import { listingHref } from "~/lib/shared/listing-params";
+import { storeFilters } from "~/lib/shared/stored-filters";
 
 const icon = (paths: ReactNode) => (
   <svg

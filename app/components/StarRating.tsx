@@ -1,5 +1,5 @@
 import type { CSSProperties } from "react";
-import { formatRating } from "~/lib/product-display";
+import { formatRating } from "~/lib/shared/product-display";
 
 /**
  * A read-only row of five stars filled to `value` (0 to 5, fractions too):

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { StatusViewer } from "~/lib/status-viewer";
+import type { StatusViewer } from "~/lib/shared/status-viewer";
 import { AdminShell } from "./admin/AdminShell";
 import { ShopFooter } from "./ShopFooter";
 import { ShopHeader } from "./ShopHeader";

@@ -7,8 +7,8 @@ import {
   type CartLineView,
   type CartView,
   type ShopLayoutData,
-} from "~/lib/cart";
-import { parsePositiveInteger } from "~/lib/listing-params";
+} from "~/lib/shared/cart";
+import { parsePositiveInteger } from "~/lib/shared/listing-params";
 
 /**
  * The shopper's cart as the page should show it right now: the shop layout

@@ -1,6 +1,6 @@
 import { useActionData, useLocation } from "@remix-run/react";
-import { withParam } from "~/lib/listing-params";
-import type { StorefrontActionData } from "~/lib/storefront-action";
+import { withParam } from "~/lib/shared/listing-params";
+import type { StorefrontActionData } from "~/lib/shared/storefront-action";
 
 /**
  * What every storefront page needs for its forms and the details dialog:

@@ -1,6 +1,6 @@
 import { Sequelize } from "sequelize";
-import { getConfig } from "~/lib/config.server";
-import { reportPoolStatsWith, type PoolStats } from "~/lib/metrics.server";
+import { getConfig } from "~/lib/server/config.server";
+import { reportPoolStatsWith, type PoolStats } from "~/lib/server/metrics.server";
 import { defineModels, type Models } from "./index.server";
 import { pgWithPreparedStatements } from "./prepared-statements.server";
 

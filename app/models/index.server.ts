@@ -8,22 +8,27 @@ import {
   type NonAttribute,
   type Sequelize,
 } from "sequelize";
-import type { Brand, Category } from "~/lib/catalog-options";
-import type { OrderStatus, PaymentStatus } from "~/lib/order-options";
+import type { Brand, Category } from "~/lib/shared/catalog-options";
+import type { OrderStatus, PaymentStatus } from "~/lib/shared/order-options";
 
 /**
  * Sequelize models. The schema itself is owned by the migrations in
  * db/migrations (never `sync()`); these definitions mirror it for queries.
  * Money columns are DECIMAL(10,2) and arrive as strings: keep them as strings
- * until app/lib/money.ts turns them into cents.
+ * until app/lib/shared/money.ts turns them into cents.
  */
 
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-export { BRANDS, CATEGORIES, type Brand, type Category } from "~/lib/catalog-options";
+export { BRANDS, CATEGORIES, type Brand, type Category } from "~/lib/shared/catalog-options";
 
-export { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus } from "~/lib/order-options";
+export {
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  type OrderStatus,
+  type PaymentStatus,
+} from "~/lib/shared/order-options";
 
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<string>;

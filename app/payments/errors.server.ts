@@ -1,4 +1,4 @@
-import { AppError } from "~/lib/errors.server";
+import { AppError } from "~/lib/server/errors.server";
 
 /**
  * The payment provider's failures, as typed errors. Each one is an AppError

@@ -1,4 +1,4 @@
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 import type { PaymentGateway } from "./gateway.server";
 import { createPayPalGateway } from "./paypal.server";
 import { createSimulatorGateway } from "./simulator.server";

@@ -12,7 +12,7 @@ import {
   type Order,
   type OrderRequest,
 } from "@paypal/paypal-server-sdk";
-import { centsToDecimal, toCents } from "~/lib/money";
+import { centsToDecimal, toCents } from "~/lib/shared/money";
 import {
   InstrumentDeclinedError,
   PaymentAmountMismatchError,

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import type { Sequelize } from "sequelize";
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { getLogger } from "~/lib/logger.server";
+import { getLogger } from "~/lib/server/logger.server";
 import {
   InstrumentDeclinedError,
   PaymentNotApprovedError,

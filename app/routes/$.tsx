@@ -1,7 +1,7 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { homeOf, StatusShell } from "~/components/StatusShell";
-import type { StatusViewer } from "~/lib/status-viewer";
+import type { StatusViewer } from "~/lib/shared/status-viewer";
 import { statusViewer } from "~/web/status-viewer.server";
 import mantineStyles from "~/styles/mantine.css";
 import storefrontStyles from "~/styles/storefront.css";

@@ -8,11 +8,11 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 import { BANNER_DEFAULTS } from "~/components/Banner";
 import { ImageUpload } from "~/components/ImageUpload";
 import { requireAdmin } from "~/web/auth.server";
-import { badRequest, isAppError } from "~/lib/errors.server";
+import { badRequest, isAppError } from "~/lib/server/errors.server";
 import { redirectWithFlash } from "~/web/session.server";
 import {
   addFeature,

@@ -9,9 +9,9 @@ import {
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
-import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/order-options";
+import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { requireAdmin } from "~/web/auth.server";
-import { isAppError } from "~/lib/errors.server";
+import { isAppError } from "~/lib/server/errors.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { getOrderDetails, ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";

@@ -2,12 +2,12 @@ import { Button, Group, NativeSelect, Text, Title } from "@mantine/core";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Outlet, useLoaderData, useSubmit } from "@remix-run/react";
 import { Pagination, withParams } from "~/components/admin/Pagination";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 import { OrderTable } from "~/components/OrderTable";
-import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/order-options";
+import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { requireAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/services/admin-catalog.server";
-import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/order-options";
+import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/shared/order-options";
 import {
   listOrders,
   ORDERS_PAGE_SIZE,

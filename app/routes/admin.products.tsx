@@ -12,10 +12,10 @@ import { Pagination, withParams } from "~/components/admin/Pagination";
 import { EMPTY_PRODUCT_FORM, ProductForm, type ProductFormValues } from "~/components/admin/ProductForm";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { requireAdmin } from "~/web/auth.server";
-import { isAppError } from "~/lib/errors.server";
-import { CATEGORY_LABELS, type Category } from "~/lib/catalog-options";
-import { formatPrice } from "~/lib/money";
-import { productBadge } from "~/lib/product-display";
+import { isAppError } from "~/lib/server/errors.server";
+import { CATEGORY_LABELS, type Category } from "~/lib/shared/catalog-options";
+import { formatPrice } from "~/lib/shared/money";
+import { productBadge } from "~/lib/shared/product-display";
 import { redirectWithFlash } from "~/web/session.server";
 import {
   createProduct,

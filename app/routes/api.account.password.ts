@@ -3,7 +3,7 @@ import { requireApiUser } from "~/web/auth.server";
 import { getSessionId } from "~/web/session.server";
 import { ACCOUNT_TEXT, changePassword } from "~/services/account.server";
 
-/** Body: changePasswordRequestSchema (app/lib/account-api.server.ts). Keeps this session, ends the others. */
+/** Body: changePasswordRequestSchema (app/lib/server/account-api.server.ts). Keeps this session, ends the others. */
 export const { loader, action } = apiRoute({
   POST: async ({ request }) => {
     const user = await requireApiUser(request);

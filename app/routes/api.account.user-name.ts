@@ -2,7 +2,7 @@ import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiUser } from "~/web/auth.server";
 import { ACCOUNT_TEXT, changeUserName } from "~/services/account.server";
 
-/** Body: changeUserNameRequestSchema (app/lib/account-api.server.ts). */
+/** Body: changeUserNameRequestSchema (app/lib/server/account-api.server.ts). */
 export const { loader, action } = apiRoute({
   POST: async ({ request }) => {
     const user = await requireApiUser(request);

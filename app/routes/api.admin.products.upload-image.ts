@@ -1,7 +1,7 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
-import { badRequest } from "~/lib/errors.server";
-import { publicImageUrl } from "~/lib/public-url.server";
+import { badRequest } from "~/lib/server/errors.server";
+import { publicImageUrl } from "~/lib/server/public-url.server";
 import { readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
 
 // POST multipart with one file in my_file → { success, message, result: { url } } (an absolute URL).

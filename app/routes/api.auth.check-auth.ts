@@ -1,5 +1,5 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { unauthorized } from "~/lib/errors.server";
+import { unauthorized } from "~/lib/server/errors.server";
 import { getSessionUser } from "~/web/session.server";
 
 export const { loader, action } = apiRoute({

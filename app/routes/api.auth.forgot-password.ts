@@ -2,7 +2,7 @@ import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { clientKeyOf } from "~/web/request.server";
 import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-reset.server";
 
-/** Body: forgotPasswordRequestSchema (app/lib/account-api.server.ts). The same 200 for any address. */
+/** Body: forgotPasswordRequestSchema (app/lib/server/account-api.server.ts). The same 200 for any address. */
 export const { loader, action } = apiRoute({
   POST: async ({ request, context }) => {
     const body = await readJsonObject(request);

@@ -1,8 +1,8 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
-import { badRequest } from "~/lib/errors.server";
+import { badRequest } from "~/lib/server/errors.server";
 import { consumeRegistration } from "~/services/rate-limit.server";
 import { clientKeyOf } from "~/web/request.server";
-import { fieldErrorsOf, registerSchema } from "~/lib/schemas";
+import { fieldErrorsOf, registerSchema } from "~/lib/shared/schemas";
 import { registerUser } from "~/services/users.server";
 
 export const { loader, action } = apiRoute({

@@ -1,7 +1,7 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { PASSWORD_RESET_TEXT, resetPassword } from "~/services/password-reset.server";
 
-/** Body: resetPasswordRequestSchema (app/lib/account-api.server.ts). Ends every session of the account. */
+/** Body: resetPasswordRequestSchema (app/lib/server/account-api.server.ts). Ends every session of the account. */
 export const { loader, action } = apiRoute({
   POST: async ({ request }) => {
     const body = await readJsonObject(request);

@@ -1,5 +1,5 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { notFound } from "~/lib/errors.server";
+import { notFound } from "~/lib/server/errors.server";
 import { getProduct } from "~/services/catalog.server";
 
 /** GET /api/shop/products/get/{id}: one product; 404 for an unknown or malformed id. */

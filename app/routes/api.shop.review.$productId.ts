@@ -1,6 +1,6 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { parseApiPaging } from "~/web/catalog-api.server";
-import { notFound } from "~/lib/errors.server";
+import { notFound } from "~/lib/server/errors.server";
 import { listReviews } from "~/services/reviews.server";
 
 /**

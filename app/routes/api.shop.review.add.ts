@@ -1,7 +1,7 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiShopper } from "~/web/auth.server";
-import { unauthorized } from "~/lib/errors.server";
-import { REVIEW_TEXT } from "~/lib/review-schema";
+import { unauthorized } from "~/lib/server/errors.server";
+import { REVIEW_TEXT } from "~/lib/shared/review-schema";
 import { getSessionUser } from "~/web/session.server";
 import { addReview } from "~/services/reviews.server";
 

@@ -11,10 +11,10 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
-import { parseWithSchema } from "~/lib/form-schema";
-import { forgotPasswordSchema } from "~/lib/account-schemas";
+import { parseWithSchema } from "~/lib/shared/form-schema";
+import { forgotPasswordSchema } from "~/lib/shared/account-schemas";
 import { requireAnonymous } from "~/web/auth.server";
-import { isAppError } from "~/lib/errors.server";
+import { isAppError } from "~/lib/server/errors.server";
 import { clientKeyOf } from "~/web/request.server";
 import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-reset.server";
 

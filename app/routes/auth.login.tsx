@@ -12,10 +12,10 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { authenticateLogin, homePathFor, requireAnonymous } from "~/web/auth.server";
-import { parseWithSchema } from "~/lib/form-schema";
-import { isAppError } from "~/lib/errors.server";
+import { parseWithSchema } from "~/lib/shared/form-schema";
+import { isAppError } from "~/lib/server/errors.server";
 import { clientKeyOf, safeRedirect } from "~/web/request.server";
-import { loginSchema } from "~/lib/schemas";
+import { loginSchema } from "~/lib/shared/schemas";
 import { createUserSession, setFlash } from "~/web/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

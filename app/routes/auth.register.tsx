@@ -6,11 +6,11 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { requireAnonymous } from "~/web/auth.server";
-import { parseWithSchema } from "~/lib/form-schema";
-import { isAppError } from "~/lib/errors.server";
+import { parseWithSchema } from "~/lib/shared/form-schema";
+import { isAppError } from "~/lib/server/errors.server";
 import { consumeRegistration } from "~/services/rate-limit.server";
 import { clientKeyOf, safeRedirect } from "~/web/request.server";
-import { registerSchema } from "~/lib/schemas";
+import { registerSchema } from "~/lib/shared/schemas";
 import { redirectWithFlash } from "~/web/session.server";
 import { registerUser } from "~/services/users.server";
 

@@ -11,10 +11,10 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
-import { parseWithSchema } from "~/lib/form-schema";
-import { resetPasswordFormSchema } from "~/lib/account-schemas";
+import { parseWithSchema } from "~/lib/shared/form-schema";
+import { resetPasswordFormSchema } from "~/lib/shared/account-schemas";
 import { requireAnonymous } from "~/web/auth.server";
-import { isAppError } from "~/lib/errors.server";
+import { isAppError } from "~/lib/server/errors.server";
 import { clearResetToken, readResetToken, storeResetToken } from "~/web/reset-token-cookie.server";
 import { redirectWithFlash } from "~/web/session.server";
 import {

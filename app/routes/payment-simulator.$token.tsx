@@ -10,8 +10,8 @@ import {
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireShopper } from "~/web/auth.server";
 import { getDb } from "~/models/db.server";
-import { centsToDecimal, formatPrice } from "~/lib/money";
-import { isUuid } from "~/lib/uuid";
+import { centsToDecimal, formatPrice } from "~/lib/shared/money";
+import { isUuid } from "~/lib/shared/uuid";
 import {
   answerSimulatedPayment,
   getSimulatedPayment,

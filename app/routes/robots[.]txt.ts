@@ -1,4 +1,4 @@
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 
 /** /robots.txt: the storefront may be crawled; the admin panel, sign-in and the API may not. */
 export function loader() {

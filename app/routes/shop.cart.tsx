@@ -10,11 +10,11 @@ import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
-import { CART_ACTION_PATH, CART_TEXT, isCartIntent, type CartIntent } from "~/lib/cart";
-import { isAppError } from "~/lib/errors.server";
-import { parsePositiveInteger } from "~/lib/listing-params";
+import { CART_ACTION_PATH, CART_TEXT, isCartIntent, type CartIntent } from "~/lib/shared/cart";
+import { isAppError } from "~/lib/server/errors.server";
+import { parsePositiveInteger } from "~/lib/shared/listing-params";
 import { safeRedirect } from "~/web/request.server";
-import type { FlashMessage } from "~/lib/flash";
+import type { FlashMessage } from "~/lib/shared/flash";
 import { redirectWithFlash, setFlash } from "~/web/session.server";
 import { addToCart, changeCartItemQuantity, removeCartItem } from "~/services/cart.server";
 

@@ -9,14 +9,14 @@ import {
 import { Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AddressManager } from "~/components/AddressManager";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
-import { isAppError } from "~/lib/errors.server";
-import { formatPrice } from "~/lib/money";
+import { isAppError } from "~/lib/server/errors.server";
+import { formatPrice } from "~/lib/shared/money";
 import { redirectWithFlash } from "~/web/session.server";
 import { getPaymentGateway } from "~/payments/index.server";
-import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
+import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { createOrderFromCart, getCheckoutSummary } from "~/services/checkout.server";
 import checkoutStyles from "~/styles/checkout.css";
 

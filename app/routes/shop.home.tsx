@@ -7,7 +7,7 @@ import { ProductDialog } from "~/components/ProductDetails";
 import { BrandTiles, CategoryTiles } from "~/components/ShopTiles";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
-import { toCardData } from "~/lib/product-display";
+import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listFeatureImages, listFeatureProducts } from "~/services/catalog.server";
 

@@ -7,10 +7,10 @@ import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
-import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
-import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/lib/listing-params";
-import { storeFilters } from "~/lib/stored-filters";
-import { toCardData } from "~/lib/product-display";
+import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
+import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/lib/shared/listing-params";
+import { storeFilters } from "~/lib/shared/stored-filters";
+import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listProducts } from "~/services/catalog.server";
 

@@ -2,9 +2,9 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { requireShopper } from "~/web/auth.server";
-import { formatPrice } from "~/lib/money";
-import { shortOrderNumber } from "~/lib/order-options";
-import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
+import { formatPrice } from "~/lib/shared/money";
+import { shortOrderNumber } from "~/lib/shared/order-options";
+import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { getOrderForUser } from "~/services/orders.server";
 import checkoutStyles from "~/styles/checkout.css";
 

@@ -2,7 +2,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { requireShopper } from "~/web/auth.server";
-import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
+import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { findOrderByPayment } from "~/services/checkout.server";
 import checkoutStyles from "~/styles/checkout.css";
 

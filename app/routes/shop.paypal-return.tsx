@@ -15,7 +15,7 @@ import {
   useLoaderData,
 } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { isAppError } from "~/lib/errors.server";
+import { isAppError } from "~/lib/server/errors.server";
 import { requireShopper } from "~/web/auth.server";
 import { PaymentProviderUnavailableError } from "~/payments/errors.server";
 import {
@@ -26,7 +26,7 @@ import {
   type CheckoutRefusal,
 } from "~/services/checkout.server";
 import type { SessionUser } from "~/services/users.server";
-import { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
+import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import checkoutStyles from "~/styles/checkout.css";
 
 /**

@@ -4,11 +4,11 @@ import { FlashToast } from "~/components/FlashToast";
 import { ProductDetails } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
-import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/catalog-options";
-import { getConfig } from "~/lib/config.server";
-import { centsToDecimal, toCents } from "~/lib/money";
-import { useNonce } from "~/lib/nonce";
-import { payablePrice } from "~/lib/product-display";
+import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
+import { getConfig } from "~/lib/server/config.server";
+import { centsToDecimal, toCents } from "~/lib/shared/money";
+import { useNonce } from "~/lib/shared/nonce";
+import { payablePrice } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, type ProductDetails as Details } from "~/services/catalog.server";
 

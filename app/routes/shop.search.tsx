@@ -7,8 +7,8 @@ import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
-import { MAX_PAGE, PAGE_SIZE, parsePositiveInteger } from "~/lib/listing-params";
-import { toCardData } from "~/lib/product-display";
+import { MAX_PAGE, PAGE_SIZE, parsePositiveInteger } from "~/lib/shared/listing-params";
+import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, MAX_KEYWORD_LENGTH, searchProducts } from "~/services/catalog.server";
 

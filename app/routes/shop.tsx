@@ -7,7 +7,7 @@ import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
 import { getSessionUserAndCart } from "~/web/session.server";
 import { getCartView } from "~/services/cart.server";
-import type { ShopLayoutData } from "~/lib/cart";
+import type { ShopLayoutData } from "~/lib/shared/cart";
 import storefrontStyles from "~/styles/storefront.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: storefrontStyles }];

@@ -1,5 +1,5 @@
-import { CATEGORIES } from "~/lib/catalog-options";
-import { getConfig } from "~/lib/config.server";
+import { CATEGORIES } from "~/lib/shared/catalog-options";
+import { getConfig } from "~/lib/server/config.server";
 import { listProductsForSitemap } from "~/services/catalog.server";
 
 function escapeXml(text: string): string {

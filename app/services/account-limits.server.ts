@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { tooManyRequests } from "~/lib/errors.server";
+import { tooManyRequests } from "~/lib/server/errors.server";
 import { postgresLimiter } from "./rate-limit.server";
 
 /**

@@ -5,11 +5,11 @@ import {
   clearWrongCurrentPasswords,
   recordWrongCurrentPassword,
 } from "~/services/account-limits.server";
-import { changePasswordRequestSchema, changeUserNameRequestSchema } from "~/lib/account-api.server";
+import { changePasswordRequestSchema, changeUserNameRequestSchema } from "~/lib/server/account-api.server";
 import { getDb } from "~/models/db.server";
-import { badRequest, notFound } from "~/lib/errors.server";
-import { hashPassword, verifyPassword } from "~/lib/password.server";
-import { fieldErrorsOf } from "~/lib/schemas";
+import { badRequest, notFound } from "~/lib/server/errors.server";
+import { hashPassword, verifyPassword } from "~/lib/server/password.server";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { afterPasswordChange } from "./password-reset.server";
 import type { SessionUser } from "./users.server";
 

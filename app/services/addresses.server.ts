@@ -4,11 +4,11 @@ import {
   MAX_ADDRESSES,
   MAX_ADDRESSES_MESSAGE,
   type AddressInput,
-} from "~/lib/address-schema";
+} from "~/lib/shared/address-schema";
 import { getDb } from "~/models/db.server";
-import { badRequest, conflict, notFound, unauthorized } from "~/lib/errors.server";
-import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/uuid";
+import { badRequest, conflict, notFound, unauthorized } from "~/lib/server/errors.server";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { isUuid } from "~/lib/shared/uuid";
 
 /**
  * A shopper's delivery addresses (SPEC §2 Address manager, §5, §9; API.md

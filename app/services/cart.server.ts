@@ -7,12 +7,12 @@ import {
   type CartJson,
   type CartLineView,
   type CartView,
-} from "~/lib/cart";
+} from "~/lib/shared/cart";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
-import { badRequest, conflict, notFound } from "~/lib/errors.server";
-import { decimalToNumber } from "~/lib/money";
-import { isUuid } from "~/lib/uuid";
+import { badRequest, conflict, notFound } from "~/lib/server/errors.server";
+import { decimalToNumber } from "~/lib/shared/money";
+import { isUuid } from "~/lib/shared/uuid";
 import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, toSessionUser, type SessionUser } from "./users.server";
 
 /**
@@ -37,7 +37,7 @@ export {
   type CartJson,
   type CartLineView,
   type CartView,
-} from "~/lib/cart";
+} from "~/lib/shared/cart";
 
 interface CartRow {
   cartId: string | null;

@@ -1,10 +1,10 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { z } from "zod";
-import type { Brand, Category, SortOption } from "~/lib/catalog-options";
+import type { Brand, Category, SortOption } from "~/lib/shared/catalog-options";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
-import { badRequest } from "~/lib/errors.server";
-import { isUuid } from "~/lib/uuid";
+import { badRequest } from "~/lib/server/errors.server";
+import { isUuid } from "~/lib/shared/uuid";
 import { toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
 import { listFeatures, type FeatureJson } from "./features.server";
 import type { ReviewJson } from "./reviews.server";

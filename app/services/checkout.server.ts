@@ -7,11 +7,12 @@
  * - checkout/settle.server.ts: confirm or release, shared with the reconciler;
  * - checkout/refund.server.ts: "refund due" → refunded, in one recoverable step;
  * - checkout/reconcile.server.ts: orders a crash or a silent shopper left unsettled;
- * - checkout/shared.server.ts: texts, the refusal error, the order row, the stock reservation.
+ * - checkout/refusals.server.ts: texts, the refusal error and the lock-conflict answer;
+ * - checkout/order-store.server.ts: the order row as the stages lock it, the stock reservation.
  */
 
-export { CURRENT_ORDER_ID_KEY } from "~/lib/checkout";
-export { CHECKOUT_TEXT, CheckoutError, type CheckoutRefusal } from "./checkout/shared.server";
+export { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
+export { CHECKOUT_TEXT, CheckoutError, type CheckoutRefusal } from "./checkout/refusals.server";
 export {
   CANCEL_PATH,
   createOrderFromCart,

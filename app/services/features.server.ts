@@ -1,11 +1,11 @@
 import { QueryTypes } from "sequelize";
-import { featureInputSchema } from "~/lib/admin-schemas";
-import { getConfig } from "~/lib/config.server";
+import { featureInputSchema } from "~/lib/shared/admin-schemas";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { badRequest, notFound } from "~/lib/errors.server";
-import { canonicalImageReference } from "~/lib/public-url.server";
-import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/uuid";
+import { badRequest, notFound } from "~/lib/server/errors.server";
+import { canonicalImageReference } from "~/lib/server/public-url.server";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { isUuid } from "~/lib/shared/uuid";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
 
 /** The home page's feature images (banners): list, add (an uploaded image), delete. */

@@ -1,12 +1,12 @@
 import { QueryTypes } from "sequelize";
-import { orderStatusSchema } from "~/lib/admin-schemas";
+import { orderStatusSchema } from "~/lib/shared/admin-schemas";
 import { getDb } from "~/models/db.server";
-import { AppError, badRequest, conflict, notFound } from "~/lib/errors.server";
-import { getLogger } from "~/lib/logger.server";
-import { decimalToNumber } from "~/lib/money";
-import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/order-options";
-import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/uuid";
+import { AppError, badRequest, conflict, notFound } from "~/lib/server/errors.server";
+import { getLogger } from "~/lib/server/logger.server";
+import { decimalToNumber } from "~/lib/shared/money";
+import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/shared/order-options";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { isUuid } from "~/lib/shared/uuid";
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,
@@ -16,7 +16,8 @@ import {
 } from "~/models/index.server";
 import { paginationOf, type ListQuery, type Pagination } from "./admin-catalog.server";
 import { finishRefund, markRefundDue } from "./checkout/refund.server";
-import { lockConflictAsAppError, readOrderState, returnStock, updateOrder } from "./checkout/shared.server";
+import { lockConflictAsAppError } from "./checkout/refusals.server";
+import { readOrderState, returnStock, updateOrder } from "./checkout/order-store.server";
 import { enqueueOrderStatusMail } from "./mail/order-mails.server";
 
 /**

@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { consumePasswordResetRequest } from "~/services/account-limits.server";
-import { resetPasswordRequestSchema } from "~/lib/account-api.server";
-import { forgotPasswordSchema } from "~/lib/account-schemas";
-import { getConfig } from "~/lib/config.server";
+import { resetPasswordRequestSchema } from "~/lib/server/account-api.server";
+import { forgotPasswordSchema } from "~/lib/shared/account-schemas";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { badRequest } from "~/lib/errors.server";
-import { hashPassword } from "~/lib/password.server";
-import { fieldErrorsOf } from "~/lib/schemas";
+import { badRequest } from "~/lib/server/errors.server";
+import { hashPassword } from "~/lib/server/password.server";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { enqueueMail } from "./mail/outbox.server";
 import { passwordChangedMail, passwordResetMail } from "./mail/templates.server";
 

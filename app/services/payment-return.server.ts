@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { getConfig } from "~/lib/config.server";
-import { badRequest } from "~/lib/errors.server";
-import { fieldErrorsOf } from "~/lib/schemas";
+import { getConfig } from "~/lib/server/config.server";
+import { badRequest } from "~/lib/server/errors.server";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
 
 /**
  * Client-owned payment return (issue 14). An external client may send

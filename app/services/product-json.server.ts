@@ -1,8 +1,8 @@
-import type { Brand, Category } from "~/lib/catalog-options";
-import { decimalToNumber } from "~/lib/money";
-import type { ProductJson } from "~/lib/product-display";
+import type { Brand, Category } from "~/lib/shared/catalog-options";
+import { decimalToNumber } from "~/lib/shared/money";
+import type { ProductJson } from "~/lib/shared/product-display";
 
-export type { ProductJson } from "~/lib/product-display";
+export type { ProductJson } from "~/lib/shared/product-display";
 
 /** The columns a product read needs (list them: `raw: true` reads stay light). */
 export const PRODUCT_ATTRIBUTES = [

@@ -1,8 +1,8 @@
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { tooManyRequests } from "~/lib/errors.server";
-import { recordRateLimitRefusal } from "~/lib/metrics.server";
+import { tooManyRequests } from "~/lib/server/errors.server";
+import { recordRateLimitRefusal } from "~/lib/server/metrics.server";
 
 /**
  * Sign-in and sign-up throttling, stored in PostgreSQL (table rate_limits) so

@@ -1,9 +1,9 @@
 import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from "~/lib/errors.server";
-import { REVIEW_TEXT, reviewSchema } from "~/lib/review-schema";
-import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/uuid";
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from "~/lib/server/errors.server";
+import { REVIEW_TEXT, reviewSchema } from "~/lib/shared/review-schema";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { isUuid } from "~/lib/shared/uuid";
 
 /**
  * Star reviews (SPEC §5, API.md Reviews): only a shopper with a paid order

@@ -1,9 +1,14 @@
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
-import { AppError, badRequest } from "~/lib/errors.server";
-import { getStorage, type StoredFile } from "~/lib/storage.server";
-import { IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, NOT_AN_IMAGE_MESSAGE, TOO_LARGE_MESSAGE } from "~/lib/uploads";
+import { AppError, badRequest } from "~/lib/server/errors.server";
+import { getStorage, type StoredFile } from "~/lib/server/storage.server";
+import {
+  IMAGE_EXTENSIONS,
+  MAX_UPLOAD_BYTES,
+  NOT_AN_IMAGE_MESSAGE,
+  TOO_LARGE_MESSAGE,
+} from "~/lib/shared/uploads";
 
 /**
  * Image uploads, for both faces: the JSON API (`upload-image`, field my_file)

@@ -1,7 +1,7 @@
 import { getDb } from "~/models/db.server";
-import { conflict, isUniqueViolation } from "~/lib/errors.server";
-import { getDummyPasswordHash, hashPassword, verifyPassword } from "~/lib/password.server";
-import type { RegisterInput } from "~/lib/schemas";
+import { conflict, isUniqueViolation } from "~/lib/server/errors.server";
+import { getDummyPasswordHash, hashPassword, verifyPassword } from "~/lib/server/password.server";
+import type { RegisterInput } from "~/lib/shared/schemas";
 import type { Role } from "~/models/index.server";
 
 /** The user as the session and the API show it: never the password hash. */

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { json } from "@remix-run/node";
-import { parseWithSchema } from "~/lib/form-schema";
+import { parseWithSchema } from "~/lib/shared/form-schema";
 import type { SessionUser } from "~/services/users.server";
 import {
   ACCOUNT_TEXT,
@@ -9,9 +9,9 @@ import {
   countOtherSessions,
   signOutOtherSessions,
 } from "~/services/account.server";
-import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "~/lib/account-schemas";
+import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "~/lib/shared/account-schemas";
 import { getDb } from "~/models/db.server";
-import { isAppError } from "~/lib/errors.server";
+import { isAppError } from "~/lib/server/errors.server";
 import { getSessionId, redirectWithFlash } from "./session.server";
 
 /**

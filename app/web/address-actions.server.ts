@@ -13,8 +13,8 @@ import {
   updateAddress,
   type AddressJson,
 } from "~/services/addresses.server";
-import { ADDRESS_INTENTS, addressInputSchema, EDIT_ADDRESS_PARAM } from "~/lib/address-schema";
-import { isAppError } from "~/lib/errors.server";
+import { ADDRESS_INTENTS, addressInputSchema, EDIT_ADDRESS_PARAM } from "~/lib/shared/address-schema";
+import { isAppError } from "~/lib/server/errors.server";
 import { redirectWithFlash } from "./session.server";
 
 /**

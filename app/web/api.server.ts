@@ -1,4 +1,4 @@
-import { getLogger } from "~/lib/logger.server";
+import { getLogger } from "~/lib/server/logger.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
   AppError,
@@ -6,8 +6,8 @@ import {
   isDatabaseUnavailable,
   serviceUnavailable,
   type FieldErrors,
-} from "~/lib/errors.server";
-import { withPublicImageUrls } from "~/lib/public-url.server";
+} from "~/lib/server/errors.server";
+import { withPublicImageUrls } from "~/lib/server/public-url.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a

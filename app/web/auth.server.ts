@@ -3,10 +3,10 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { SessionUser } from "~/services/users.server";
 import { verifyLogin } from "~/services/users.server";
-import { AppError, badRequest, forbidden, unauthorized } from "~/lib/errors.server";
-import { recordLoginFailureMetric } from "~/lib/metrics.server";
+import { AppError, badRequest, forbidden, unauthorized } from "~/lib/server/errors.server";
+import { recordLoginFailureMetric } from "~/lib/server/metrics.server";
 import { beginLoginAttempt } from "~/services/rate-limit.server";
-import { fieldErrorsOf, loginSchema } from "~/lib/schemas";
+import { fieldErrorsOf, loginSchema } from "~/lib/shared/schemas";
 import { getSessionUser } from "./session.server";
 
 /**

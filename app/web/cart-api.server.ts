@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { SessionUser } from "~/services/users.server";
 import { readJsonObject } from "./api.server";
 import { requireApiShopper } from "./auth.server";
-import { badRequest } from "~/lib/errors.server";
+import { badRequest } from "~/lib/server/errors.server";
 
 const PRODUCT_ID_REQUIRED = "productId is required: the id of a product";
 

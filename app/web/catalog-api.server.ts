@@ -1,5 +1,5 @@
-import { DEFAULT_SORT, SORT_OPTIONS } from "~/lib/catalog-options";
-import { badRequest, type FieldErrors } from "~/lib/errors.server";
+import { DEFAULT_SORT, SORT_OPTIONS } from "~/lib/shared/catalog-options";
+import { badRequest, type FieldErrors } from "~/lib/server/errors.server";
 import {
   isSortOption,
   MAX_PAGE,
@@ -7,9 +7,9 @@ import {
   PAGE_SIZE,
   parseListingState,
   type ListingState,
-} from "~/lib/listing-params";
-import { pagingQuerySchema, queryValues } from "~/lib/paging-schema.server";
-import { fieldErrorsOf } from "~/lib/schemas";
+} from "~/lib/shared/listing-params";
+import { pagingQuerySchema, queryValues } from "~/lib/server/paging-schema.server";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
 
 /**
  * Query parameters of the catalogue's JSON API (API.md "Products and

@@ -1,6 +1,6 @@
 import { createCookie } from "@remix-run/node";
 import { RESET_TOKEN_MINUTES } from "~/services/password-reset.server";
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 
 /**
  * The reset page moves the token from the mailed link into this cookie and

@@ -2,12 +2,12 @@ import { createCookie, createCookieSessionStorage, createSessionStorage, redirec
 import { Op, QueryTypes } from "sequelize";
 import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, type SessionUser } from "~/services/users.server";
 import { getSessionUserAndCartView, type CartView } from "~/services/cart.server";
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
-import { noteRequestUser, oncePerRequest } from "~/lib/request-scope.server";
-import type { FlashMessage } from "~/lib/flash";
-import { isUuid } from "~/lib/uuid";
+import { noteRequestUser, oncePerRequest } from "~/lib/server/request-scope.server";
+import type { FlashMessage } from "~/lib/shared/flash";
+import { isUuid } from "~/lib/shared/uuid";
 
 /**
  * Two cookies:

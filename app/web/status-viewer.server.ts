@@ -1,4 +1,4 @@
-import type { StatusViewer } from "~/lib/status-viewer";
+import type { StatusViewer } from "~/lib/shared/status-viewer";
 import { getSessionUserAndCart } from "./session.server";
 
 /**

@@ -3,10 +3,10 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { addToCart, CART_TEXT } from "~/services/cart.server";
 import { addReview } from "~/services/reviews.server";
 import { requireShopper } from "./auth.server";
-import { isAppError } from "~/lib/errors.server";
-import { parsePositiveInteger } from "~/lib/listing-params";
-import { REVIEW_TEXT, reviewSchema } from "~/lib/review-schema";
-import type { StorefrontActionData } from "~/lib/storefront-action";
+import { isAppError } from "~/lib/server/errors.server";
+import { parsePositiveInteger } from "~/lib/shared/listing-params";
+import { REVIEW_TEXT, reviewSchema } from "~/lib/shared/review-schema";
+import type { StorefrontActionData } from "~/lib/shared/storefront-action";
 import { redirectWithFlash } from "./session.server";
 
 /**

@@ -2,9 +2,15 @@
 // deterministic generator for large benchmark catalogues. Everything here is
 // pure data / pure functions: no randomness at module load.
 
-import { BRANDS, CATEGORIES, type Brand, type Category } from "../../app/lib/catalog-options";
+import { BRANDS, CATEGORIES, type Brand, type Category } from "../../app/lib/shared/catalog-options";
 
-export { BRAND_LABELS, BRANDS, CATEGORIES, type Brand, type Category } from "../../app/lib/catalog-options";
+export {
+  BRAND_LABELS,
+  BRANDS,
+  CATEGORIES,
+  type Brand,
+  type Category,
+} from "../../app/lib/shared/catalog-options";
 
 export interface DemoProduct {
   slug: string;

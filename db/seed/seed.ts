@@ -1,5 +1,5 @@
 import type { Database } from "../../app/models/db.server";
-import { hashPassword } from "../../app/lib/password.server";
+import { hashPassword } from "../../app/lib/server/password.server";
 import { DEMO_FEATURES, DEMO_PRODUCTS, generatedProducts, type DemoProduct } from "./catalog";
 
 /**

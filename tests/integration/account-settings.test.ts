@@ -1,7 +1,7 @@
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_LIMITS } from "../../app/services/account-limits.server";
-import { ACCOUNT_INTENTS } from "../../app/lib/account-schemas";
+import { ACCOUNT_INTENTS } from "../../app/lib/shared/account-schemas";
 import { getDb } from "../../app/models/db.server";
 import { action as adminAccountAction, loader as adminAccountLoader } from "../../app/routes/admin.account";
 import { action as apiPassword } from "../../app/routes/api.account.password";

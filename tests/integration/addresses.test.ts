@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../app/models/db.server";
-import { MAX_ADDRESSES_MESSAGE } from "../../app/lib/address-schema";
+import { MAX_ADDRESSES_MESSAGE } from "../../app/lib/shared/address-schema";
 import { action as addApi } from "../../app/routes/api.shop.address.add";
 import { action as deleteApi } from "../../app/routes/api.shop.address.delete.$userId.$addressId";
 import { loader as getApi } from "../../app/routes/api.shop.address.get.$userId";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { getConfig } from "../../app/lib/config.server";
+import { getConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { action as dashboardAction, loader as dashboardLoader } from "../../app/routes/admin.dashboard";
 import { action as addApi } from "../../app/routes/api.common.feature.add";

@@ -6,7 +6,7 @@ import { loader as detailsApi } from "../../app/routes/api.admin.orders.details.
 import { loader as listApi } from "../../app/routes/api.admin.orders.get";
 import { action as updateApi, loader as updateApiLoader } from "../../app/routes/api.admin.orders.update.$id";
 import { ORDER_STATUSES } from "../../app/models/index.server";
-import { ALL_ORDER_STATUSES } from "../../app/lib/admin-schemas";
+import { ALL_ORDER_STATUSES } from "../../app/lib/shared/admin-schemas";
 import {
   getOrderDetails,
   getOrderForUser,

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getConfig } from "../../app/lib/config.server";
+import { getConfig } from "../../app/lib/server/config.server";
 import { getDb, setQueryListener } from "../../app/models/db.server";
 import {
   action as adminProductsAction,

@@ -1,7 +1,7 @@
 import { createCookie } from "@remix-run/node";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { apiRoute } from "../../app/web/api.server";
-import { getConfig, setConfig } from "../../app/lib/config.server";
+import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { loader as unknownApiLoader, action as unknownApiAction } from "../../app/routes/api.$";
 import { loader as checkAuth } from "../../app/routes/api.auth.check-auth";

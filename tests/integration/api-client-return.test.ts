@@ -1,6 +1,6 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getConfig, setConfig, type AppConfig } from "../../app/lib/config.server";
+import { getConfig, setConfig, type AppConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { createPayPalGateway } from "../../app/payments/paypal.server";

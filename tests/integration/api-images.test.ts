@@ -1,8 +1,13 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getConfig } from "../../app/lib/config.server";
+import { getConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
-import { canonicalImageReference, publicImageUrl } from "../../app/lib/public-url.server";
-import { createLocalStorage, getStorage, setStorage, type FileStorage } from "../../app/lib/storage.server";
+import { canonicalImageReference, publicImageUrl } from "../../app/lib/server/public-url.server";
+import {
+  createLocalStorage,
+  getStorage,
+  setStorage,
+  type FileStorage,
+} from "../../app/lib/server/storage.server";
 import { loader as adminOrdersApi } from "../../app/routes/api.admin.orders.get";
 import { action as addProductApi } from "../../app/routes/api.admin.products.add";
 import { action as editProductApi } from "../../app/routes/api.admin.products.edit.$id";

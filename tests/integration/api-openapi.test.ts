@@ -3,7 +3,7 @@ import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { getConfig } from "../../app/lib/config.server";
+import { getConfig } from "../../app/lib/server/config.server";
 import { loader as docsLoader } from "../../app/routes/api.docs";
 import { loader as openApiLoader } from "../../app/routes/api.openapi[.]json";
 import { expectedTotalSchema } from "../../app/services/checkout/create.server";

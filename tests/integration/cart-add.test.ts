@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
-import { isAppError } from "../../app/lib/errors.server";
+import { isAppError } from "../../app/lib/server/errors.server";
 import { readFlash } from "../../app/web/session.server";
 import { action as homeAction } from "../../app/routes/shop.home";
 import { action as listingAction } from "../../app/routes/shop.listing";

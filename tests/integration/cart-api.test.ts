@@ -1,4 +1,4 @@
-import { withPublicImageUrls } from "../../app/lib/public-url.server";
+import { withPublicImageUrls } from "../../app/lib/server/public-url.server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { action as addApi } from "../../app/routes/api.shop.cart.add";
 import { action as deleteApi } from "../../app/routes/api.shop.cart.$userId.$productId";

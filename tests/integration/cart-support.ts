@@ -1,6 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { getDb } from "../../app/models/db.server";
-import { isAppError } from "../../app/lib/errors.server";
+import { isAppError } from "../../app/lib/server/errors.server";
 import { readFlash } from "../../app/web/session.server";
 import { createTestUser } from "../support/database";
 import { buildRequest, cookieFrom, sessionCookieFor } from "../support/requests";

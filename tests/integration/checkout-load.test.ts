@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getConfig, parseConfig, setConfig } from "../../app/lib/config.server";
+import { getConfig, parseConfig, setConfig } from "../../app/lib/server/config.server";
 import { closeDb, getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { closeSimulatorPool } from "../../app/payments/simulator.server";

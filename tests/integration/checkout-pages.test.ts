@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getConfig } from "../../app/lib/config.server";
+import { getConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { PaymentProviderUnavailableError } from "../../app/payments/errors.server";
 import { setPaymentGateway } from "../../app/payments/index.server";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getConfig, setConfig, type AppConfig } from "../../app/lib/config.server";
+import { getConfig, setConfig, type AppConfig } from "../../app/lib/server/config.server";
 import { closeDb, getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { closeSimulatorPool } from "../../app/payments/simulator.server";

@@ -3,7 +3,7 @@ import { ConnectionAcquireTimeoutError, ConnectionRefusedError } from "sequelize
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../support/worker-database";
 import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
-import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from "../../app/lib/errors.server";
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from "../../app/lib/server/errors.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { send, startTestServer } from "../support/http-app";
 import { sessionCookieFor } from "../support/requests";

@@ -28,7 +28,7 @@ import * as shopLayout from "../../app/routes/shop";
 import * as unauthPage from "../../app/routes/unauth-page";
 import * as notFoundPage from "../../app/routes/$";
 import * as shopInfoPage from "../../app/routes/shop.pages.$slug";
-import { SHOP_PAGES } from "../../app/lib/shop-pages";
+import { SHOP_PAGES } from "../../app/lib/shared/shop-pages";
 import { createTestUser, resetDatabase } from "../support/database";
 import { createProduct, loadPage } from "../support/storefront";
 import { addToCart } from "../../app/services/cart.server";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { QueryTypes } from "sequelize";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../support/worker-database";
-import { parseConfig } from "../../app/lib/config.server";
+import { parseConfig } from "../../app/lib/server/config.server";
 import { createDatabase, getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { captureOrderPayment } from "../../app/services/checkout.server";

@@ -8,11 +8,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { handleError } from "../../app/entry.server";
 import { runApiHandler } from "../../app/web/api.server";
 import { authenticateLogin } from "../../app/web/auth.server";
-import { parseConfig } from "../../app/lib/config.server";
-import { createLogger, setLogger } from "../../app/lib/logger.server";
-import { renderMetrics } from "../../app/lib/metrics.server";
+import { parseConfig } from "../../app/lib/server/config.server";
+import { createLogger, setLogger } from "../../app/lib/server/logger.server";
+import { renderMetrics } from "../../app/lib/server/metrics.server";
 import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
-import { runInRequestScope } from "../../app/lib/request-scope.server";
+import { runInRequestScope } from "../../app/lib/server/request-scope.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import {
   captureOrderPayment,

@@ -12,7 +12,7 @@ import { loader as loginLoader } from "../../app/routes/auth.login";
 import { action as resetAction, loader as resetLoader } from "../../app/routes/auth.reset-password";
 import { createSmtpTransport, OutboxSender } from "../../app/services/mail/sender.server";
 import { PASSWORD_RESET_TEXT } from "../../app/services/password-reset.server";
-import { createLogger, setLogger } from "../../app/lib/logger.server";
+import { createLogger, setLogger } from "../../app/lib/server/logger.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { resetLinkIn, startSmtpServer, type TestSmtpServer } from "../support/mail";
 import { callRoute, cookieFrom, sessionCookieFor } from "../support/requests";

@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runApiHandler } from "../../app/web/api.server";
-import { getConfig, parseConfig, setConfig } from "../../app/lib/config.server";
+import { getConfig, parseConfig, setConfig } from "../../app/lib/server/config.server";
 import {
   InstrumentDeclinedError,
   PaymentAmountMismatchError,

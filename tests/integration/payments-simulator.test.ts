@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getConfig } from "../../app/lib/config.server";
+import { getConfig } from "../../app/lib/server/config.server";
 import { closeDb, getDb } from "../../app/models/db.server";
 import {
   InstrumentDeclinedError,

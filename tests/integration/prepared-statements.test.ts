@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { QueryTypes } from "sequelize";
 import pg from "pg";
-import { getConfig, setConfig } from "../../app/lib/config.server";
+import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { closeDb, getDb } from "../../app/models/db.server";
 import {
   MAX_PREPARED_STATEMENTS,

@@ -3,7 +3,7 @@ import { QueryTypes } from "sequelize";
 import { getDb } from "../../app/models/db.server";
 import { listProducts, type ListingInput } from "../../app/services/catalog.server";
 import { productCountsDown, productCountsUp } from "../../db/migrations/0009-product-counts";
-import { CATEGORIES, BRANDS } from "../../app/lib/catalog-options";
+import { CATEGORIES, BRANDS } from "../../app/lib/shared/catalog-options";
 import { resetDatabase } from "../support/database";
 import { createGeneratedProducts, createProduct } from "../support/storefront";
 

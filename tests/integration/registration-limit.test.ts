@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getConfig } from "../../app/lib/config.server";
+import { getConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { REGISTER_LIMIT_DURATION } from "../../app/services/rate-limit.server";
 import { action as apiRegister } from "../../app/routes/api.auth.register";

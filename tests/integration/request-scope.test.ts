@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb, setQueryListener } from "../../app/models/db.server";
-import { oncePerRequest, runInRequestScope } from "../../app/lib/request-scope.server";
+import { oncePerRequest, runInRequestScope } from "../../app/lib/server/request-scope.server";
 import { getSessionUser, getSessionUserAndCart } from "../../app/web/session.server";
 import { addToCart } from "../../app/services/cart.server";
 import { createProduct } from "../support/storefront";

@@ -5,10 +5,10 @@ import path from "node:path";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parseConfig } from "../../app/lib/config.server";
-import { AppError } from "../../app/lib/errors.server";
-import { createS3Client, createS3Storage } from "../../app/lib/s3-storage.server";
-import { setStorage, storagePublicBaseUrl, type FileStorage } from "../../app/lib/storage.server";
+import { parseConfig } from "../../app/lib/server/config.server";
+import { AppError } from "../../app/lib/server/errors.server";
+import { createS3Client, createS3Storage } from "../../app/lib/server/s3-storage.server";
+import { setStorage, storagePublicBaseUrl, type FileStorage } from "../../app/lib/server/storage.server";
 import { action as uploadApi } from "../../app/routes/api.admin.products.upload-image";
 import { deleteUploadIfUnused, MAX_UPLOAD_BYTES } from "../../app/services/uploads.server";
 import { createApp, UPLOADS_CSP } from "../../server/app";
@@ -24,7 +24,7 @@ import {
   SVG_WITH_SCRIPT,
   type Callers,
 } from "./admin-support";
-import { canonicalImageReference } from "../../app/lib/public-url.server";
+import { canonicalImageReference } from "../../app/lib/server/public-url.server";
 
 /**
  * The S3 path of the upload storage against a real S3-compatible server

@@ -1,5 +1,5 @@
 import { getDb } from "../../app/models/db.server";
-import { hashPassword } from "../../app/lib/password.server";
+import { hashPassword } from "../../app/lib/server/password.server";
 import type { Role } from "../../app/models/index.server";
 
 /** Empties every table (the schema stays): each test starts from nothing. */

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
-import { parseConfig } from "../../app/lib/config.server";
+import { parseConfig } from "../../app/lib/server/config.server";
 import * as apiLogin from "../../app/routes/api.auth.login";
 import * as apiRegister from "../../app/routes/api.auth.register";
 import * as apiProducts from "../../app/routes/api.shop.products.get";

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
-import type { S3Config } from "../../app/lib/config.server";
-import { createS3Client } from "../../app/lib/s3-storage.server";
+import type { S3Config } from "../../app/lib/server/config.server";
+import { createS3Client } from "../../app/lib/server/s3-storage.server";
 
 /**
  * A real S3-compatible server (s3rver, objects in a temporary folder) for the

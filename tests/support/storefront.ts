@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDb, setQueryListener } from "../../app/models/db.server";
-import type { Brand, Category } from "../../app/lib/catalog-options";
+import type { Brand, Category } from "../../app/lib/shared/catalog-options";
 import { generatedProducts } from "../../db/seed/catalog";
-import { runInRequestScope } from "../../app/lib/request-scope.server";
+import { runInRequestScope } from "../../app/lib/server/request-scope.server";
 import { buildRequest } from "./requests";
 
 /**

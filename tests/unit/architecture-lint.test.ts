@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -33,33 +34,54 @@ const importing = (specifier: string) =>
 describe("the floors are enforced by lint", () => {
   it.each([
     [
-      "app/lib/example.ts",
+      "app/lib/server/example.server.ts",
       "~/services/cart.server",
-      "app/lib is the ground floor: it may not import app/services",
+      "app/lib/server is the server's ground floor: it may not import app/services",
     ],
     [
-      "app/lib/example.ts",
+      "app/lib/server/example.server.ts",
       "../services/cart.server",
-      "app/lib is the ground floor: it may not import app/services",
+      "app/lib/server is the server's ground floor: it may not import app/services",
     ],
-    ["app/lib/example.ts", "~/web/session.server", "app/lib is the ground floor: it may not import app/web"],
-    ["app/lib/example.ts", "../web/auth.server", "app/lib is the ground floor: it may not import app/web"],
-    ["app/lib/example.ts", "~/models/db.server", "app/lib is the ground floor: it may not import app/models"],
     [
-      "app/lib/example.ts",
+      "app/lib/server/example.server.ts",
+      "~/web/session.server",
+      "app/lib/server is the server's ground floor: it may not import app/web",
+    ],
+    [
+      "app/lib/server/example.server.ts",
+      "../web/auth.server",
+      "app/lib/server is the server's ground floor: it may not import app/web",
+    ],
+    [
+      "app/lib/server/example.server.ts",
+      "~/models/db.server",
+      "app/lib/server is the server's ground floor: it may not import app/models",
+    ],
+    [
+      "app/lib/server/example.server.ts",
       "../models/db.server",
-      "app/lib is the ground floor: it may not import app/models",
+      "app/lib/server is the server's ground floor: it may not import app/models",
     ],
     [
-      "app/lib/example.ts",
+      "app/lib/server/example.server.ts",
       "~/payments/index.server",
-      "app/lib is the ground floor: it may not import app/payments",
+      "app/lib/server is the server's ground floor: it may not import app/payments",
     ],
-    ["app/lib/example.ts", "~/routes/shop", "app/lib is the ground floor: it may not import app/routes"],
     [
-      "app/lib/example.ts",
+      "app/lib/shared/example.ts",
+      "~/routes/shop",
+      "app/lib/shared is the ground floor the browser shares: it may not import app/routes",
+    ],
+    [
+      "app/lib/shared/example.ts",
       "../components/ShopHeader",
-      "app/lib is the ground floor: it may not import app/components",
+      "app/lib/shared is the ground floor the browser shares: it may not import app/components",
+    ],
+    [
+      "app/lib/shared/example.ts",
+      "~/services/catalog-rules",
+      "app/lib/shared is the ground floor the browser shares: it may not import app/services",
     ],
     [
       "app/services/example.server.ts",
@@ -83,13 +105,13 @@ describe("the floors are enforced by lint", () => {
     ],
     [
       "app/components/Example.tsx",
-      "~/lib/config.server",
-      "app/components are presentational and shared by client and server: it may not import a *.server module, only what app/lib shares with the browser",
+      "~/lib/server/config.server",
+      "app/components are presentational and shared by client and server: it may not import a *.server module, only what app/lib/shared shares with the browser",
     ],
     [
       "app/components/Example.tsx",
       "~/web/status-viewer.server",
-      "app/components are presentational and shared by client and server: it may not import a *.server module, only what app/lib shares with the browser",
+      "app/components are presentational and shared by client and server: it may not import a *.server module, only what app/lib/shared shares with the browser",
     ],
     [
       "app/components/Example.tsx",
@@ -146,6 +168,21 @@ describe("the floors are enforced by lint", () => {
     expect(messages).toEqual([expect.stringContaining(`${message} (see ARCHITECTURE.md, layers)`)]);
   });
 
+  it("keeps the server's infrastructure out of what the browser shares", async () => {
+    const messages = await floorMessages("app/lib/shared/example.ts", importing("../server/config.server"));
+    expect(messages).toEqual([
+      expect.stringContaining(
+        "app/lib/shared is the ground floor the browser shares: it may not import a *.server module",
+      ),
+    ]);
+  });
+
+  it("names every module of app/lib/server *.server and none of app/lib/shared, so that the rule above sees them", () => {
+    const names = (folder: string) => readdirSync(path.join(root, "app/lib", folder));
+    expect(names("server").filter((name) => !/\.server\.tsx?$/.test(name))).toEqual([]);
+    expect(names("shared").filter((name) => /\.server\.tsx?$/.test(name))).toEqual([]);
+  });
+
   it("counts a type-only import from a server module in a component", async () => {
     const messages = await floorMessages(
       "app/components/Example.tsx",
@@ -156,14 +193,15 @@ describe("the floors are enforced by lint", () => {
   });
 
   it.each([
-    ["app/lib/example.ts", "./money"],
-    ["app/lib/example.ts", "~/lib/errors.server"],
-    ["app/models/example.server.ts", "~/lib/config.server"],
+    ["app/lib/shared/example.ts", "./money"],
+    ["app/lib/server/example.server.ts", "~/lib/server/errors.server"],
+    ["app/lib/server/example.server.ts", "../shared/money"],
+    ["app/models/example.server.ts", "~/lib/server/config.server"],
     ["app/payments/example.server.ts", "~/models/db.server"],
     ["app/services/example.server.ts", "~/models/db.server"],
     ["app/services/example.server.ts", "~/payments/index.server"],
     ["app/web/example.server.ts", "~/services/cart.server"],
-    ["app/components/Example.tsx", "~/lib/cart"],
+    ["app/components/Example.tsx", "~/lib/shared/cart"],
     ["app/routes/example.tsx", "~/web/auth.server"],
   ])("lets %s import %s (its own floor or one below)", async (file, specifier) => {
     expect(await floorMessages(file, importing(specifier))).toEqual([]);

@@ -6,9 +6,9 @@ import {
   parseListingState,
   toggleFilter,
   withParam,
-} from "../../app/lib/listing-params";
-import { currentMenuItemId, menuHref, SHOP_MENU } from "../../app/lib/shop-menu";
-import { formatRating, payablePrice, productBadge } from "../../app/lib/product-display";
+} from "../../app/lib/shared/listing-params";
+import { currentMenuItemId, menuHref, SHOP_MENU } from "../../app/lib/shared/shop-menu";
+import { formatRating, payablePrice, productBadge } from "../../app/lib/shared/product-display";
 
 const parse = (query: string) => parseListingState(new URLSearchParams(query));
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../app/lib/config.server";
+import { ConfigError, parseConfig } from "../../app/lib/server/config.server";
 
 const base = {
   SESSION_SECRET: "a-test-secret-of-enough-length",

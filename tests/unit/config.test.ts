@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, ConfigError, parseConfig } from "../../app/lib/config.server";
+import { CONFIG_VARIABLES, ConfigError, parseConfig } from "../../app/lib/server/config.server";
 
 const SECRET = "a-test-secret-of-enough-length";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentBodyOf, documentResponse } from "../../app/lib/document-body.server";
+import { documentBodyOf, documentResponse } from "../../app/lib/server/document-body.server";
 
 const html = "<!DOCTYPE html><html><body><h1>Käse · 49,90 €</h1></body></html>";
 

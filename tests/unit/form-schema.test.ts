@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { forgotPasswordSchema, resetPasswordFormSchema } from "../../app/lib/account-schemas";
-import { parseWithSchema } from "../../app/lib/form-schema";
-import { loginSchema, registerSchema } from "../../app/lib/schemas";
+import { forgotPasswordSchema, resetPasswordFormSchema } from "../../app/lib/shared/account-schemas";
+import { parseWithSchema } from "../../app/lib/shared/form-schema";
+import { loginSchema, registerSchema } from "../../app/lib/shared/schemas";
 
 /**
  * The sign-in, registration and password forms check in the browser and on the

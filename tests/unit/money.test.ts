@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { centsToDecimal, centsToNumber, decimalToNumber, formatPrice, toCents } from "../../app/lib/money";
+import {
+  centsToDecimal,
+  centsToNumber,
+  decimalToNumber,
+  formatPrice,
+  toCents,
+} from "../../app/lib/shared/money";
 
 describe("money", () => {
   it("turns decimal strings and numbers into exact integer cents", () => {

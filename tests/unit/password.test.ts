@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "../../app/lib/password.server";
+import { hashPassword, verifyPassword } from "../../app/lib/server/password.server";
 
 describe("password hashing", () => {
   it("verifies the password it hashed", async () => {

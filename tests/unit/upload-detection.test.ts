@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectImageType, sanitizeSvg } from "../../app/services/uploads.server";
-import { looksLikeImageFile } from "../../app/lib/uploads";
+import { looksLikeImageFile } from "../../app/lib/shared/uploads";
 import {
   bmpBytes,
   GIF_BYTES,

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../app/lib/config.server";
-import { createLocalStorage, isStorageKey } from "../../app/lib/storage.server";
+import { parseConfig } from "../../app/lib/server/config.server";
+import { createLocalStorage, isStorageKey } from "../../app/lib/server/storage.server";
 import { createApp, UPLOADS_CSP } from "../../server/app";
 
 describe("local storage", () => {

@@ -4,8 +4,8 @@ import { Button, NativeSelect, Stack, Text, TextInput, Textarea } from "@mantine
 import { Form, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ImageUpload } from "~/components/ImageUpload";
-import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "~/lib/catalog-options";
-import { useHydrated } from "~/lib/use-hydrated";
+import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 
 /** The values a form shows: strings, as inputs hold them. */
 export interface ProductFormValues {

@@ -1,7 +1,7 @@
 import { Drawer, Modal } from "@mantine/core";
 import { Link, useNavigate } from "@remix-run/react";
 import { useId, useState, type ReactNode } from "react";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/shared/use-hydrated";
 
 interface UrlDialogProps {
   title: string;

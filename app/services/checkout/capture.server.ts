@@ -2,10 +2,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { QueryTypes } from "sequelize";
 import { z } from "zod";
 import { getDb } from "~/models/db.server";
-import { badRequest, notFound } from "~/lib/errors.server";
-import { centsToNumber, toCents } from "~/lib/money";
-import { fieldErrorsOf } from "~/lib/schemas";
-import { isUuid } from "~/lib/uuid";
+import { badRequest, notFound } from "~/lib/server/errors.server";
+import { centsToNumber, toCents } from "~/lib/shared/money";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { isUuid } from "~/lib/shared/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import {
   InstrumentDeclinedError,
@@ -29,15 +29,17 @@ import {
   isBlank,
   lockConflictAsAppError,
   PROVIDER_ID_PATTERN,
+} from "./refusals.server";
+import {
   readOrderState,
   reserveStock,
   shortageMessage,
   updateOrder,
   type OrderState,
   type Shortage,
-} from "./shared.server";
-import { getLogger } from "~/lib/logger.server";
-import { recordCheckoutOutcome, recordCheckoutRefusal } from "~/lib/metrics.server";
+} from "./order-store.server";
+import { getLogger } from "~/lib/server/logger.server";
+import { recordCheckoutOutcome, recordCheckoutRefusal } from "~/lib/server/metrics.server";
 
 /**
  * The capture as states (ARCHITECTURE, "The checkout as states"):

@@ -1,16 +1,16 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { z } from "zod";
-import { ADDRESS_FIELDS } from "~/lib/address-schema";
-import { getConfig } from "~/lib/config.server";
+import { ADDRESS_FIELDS } from "~/lib/shared/address-schema";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { badRequest, conflict } from "~/lib/errors.server";
-import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/money";
+import { badRequest, conflict } from "~/lib/server/errors.server";
+import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/shared/money";
 import type { AddressSnapshot } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { getAddress, parseAddressInput } from "../addresses.server";
 import { getOrderForUser, type OrderJson } from "../orders.server";
-import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./shared.server";
-import { recordCheckoutOutcome } from "~/lib/metrics.server";
+import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
+import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 
 /**
  * Checkout, the first stage (SPEC §2 Checkout, §4 Checkout flow; API.md

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { conflict, notFound } from "~/lib/errors.server";
-import { toCents } from "~/lib/money";
-import { isPayableAgain } from "~/lib/order-options";
-import { isUuid } from "~/lib/uuid";
+import { conflict, notFound } from "~/lib/server/errors.server";
+import { toCents } from "~/lib/shared/money";
+import { isPayableAgain } from "~/lib/shared/order-options";
+import { isUuid } from "~/lib/shared/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { ORDER_NOT_FOUND } from "../orders.server";

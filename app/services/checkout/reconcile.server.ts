@@ -1,16 +1,17 @@
 import { QueryTypes } from "sequelize";
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { toCents } from "~/lib/money";
+import { toCents } from "~/lib/shared/money";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { PaymentOrderNotFoundError } from "~/payments/errors.server";
 import type { ProviderOrder } from "~/payments/gateway.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { finishRefund } from "./refund.server";
 import { confirmCapture, releaseReservation, settleFromProvider, type Settlement } from "./settle.server";
-import { lockConflictAsAppError, readOrderState, updateOrder } from "./shared.server";
-import { getLogger } from "~/lib/logger.server";
-import { recordCheckoutOutcome } from "~/lib/metrics.server";
+import { lockConflictAsAppError } from "./refusals.server";
+import { readOrderState, updateOrder } from "./order-store.server";
+import { getLogger } from "~/lib/server/logger.server";
+import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 
 /**
  * The payment reconciler: on start-up and every minute (server/index.ts), it

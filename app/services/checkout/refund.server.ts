@@ -1,11 +1,11 @@
 import type { Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
-import { toCents } from "~/lib/money";
+import { toCents } from "~/lib/shared/money";
 import { PaymentProviderError } from "~/payments/errors.server";
 import { getPaymentGateway } from "~/payments/index.server";
-import { readOrderState, updateOrder } from "./shared.server";
-import { getLogger } from "~/lib/logger.server";
-import { recordCheckoutOutcome } from "~/lib/metrics.server";
+import { readOrderState, updateOrder } from "./order-store.server";
+import { getLogger } from "~/lib/server/logger.server";
+import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { enqueueOrderStatusMail } from "../mail/order-mails.server";
 
 /**

@@ -1,6 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
-import { toCents } from "~/lib/money";
+import { toCents } from "~/lib/shared/money";
 import type { CaptureStatus } from "~/payments/gateway.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { finishRefund, markRefundDue } from "./refund.server";
@@ -8,15 +8,17 @@ import {
   CHECKOUT_TEXT,
   CheckoutError,
   lockConflictAsAppError,
+  type CheckoutRefusal,
+} from "./refusals.server";
+import {
   orderedProductIds,
   readOrderState,
   reserveStock,
   returnStock,
   shortageMessage,
   updateOrder,
-  type CheckoutRefusal,
-} from "./shared.server";
-import { getLogger } from "~/lib/logger.server";
+} from "./order-store.server";
+import { getLogger } from "~/lib/server/logger.server";
 import { enqueueOrderConfirmedMail } from "../mail/order-mails.server";
 
 /**

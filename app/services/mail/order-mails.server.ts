@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from "sequelize";
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
 import { enqueueMail, type MailKind } from "./outbox.server";

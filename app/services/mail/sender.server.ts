@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { getLogger } from "~/lib/logger.server";
+import { getLogger } from "~/lib/server/logger.server";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Sequelize } from "sequelize";
-import type { MailConfig } from "~/lib/config.server";
+import type { MailConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import {
   claimDueMails,

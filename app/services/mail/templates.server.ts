@@ -1,4 +1,4 @@
-import { centsToDecimal, formatPrice, toCents } from "~/lib/money";
+import { centsToDecimal, formatPrice, toCents } from "~/lib/shared/money";
 import type { AddressSnapshot } from "~/models/index.server";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getConfig } from "~/lib/config.server";
+import { getConfig } from "~/lib/server/config.server";
 import type { Access, ApiOperation } from "./operation.server";
 import { API_OPERATIONS } from "./operations.server";
 import { errorSchema } from "./schemas.server";

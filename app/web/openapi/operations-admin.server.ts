@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/admin-schemas";
+import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/shared/admin-schemas";
 import type { ApiOperation } from "./operation.server";
 import {
   adminOrderQuerySchema,

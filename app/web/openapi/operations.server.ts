@@ -4,8 +4,8 @@ import {
   changeUserNameRequestSchema,
   forgotPasswordRequestSchema,
   resetPasswordRequestSchema,
-} from "~/lib/account-api.server";
-import { loginSchema, registerSchema } from "~/lib/schemas";
+} from "~/lib/server/account-api.server";
+import { loginSchema, registerSchema } from "~/lib/shared/schemas";
 import { searchKeywordSchema } from "~/services/catalog.server";
 import type { ApiOperation } from "./operation.server";
 import { ADMIN_OPERATIONS } from "./operations-admin.server";

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/address-schema";
-import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/catalog-options";
-import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/order-options";
+import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
+import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/shared/catalog-options";
+import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/shared/order-options";
 import { apiPagingSchema } from "~/web/catalog-api.server";
-import { pagingQuerySchema } from "~/lib/paging-schema.server";
-import { reviewSchema } from "~/lib/review-schema";
+import { pagingQuerySchema } from "~/lib/server/paging-schema.server";
+import { reviewSchema } from "~/lib/shared/review-schema";
 import { ADMIN_MAX_PAGE, ADMIN_MAX_PAGE_SIZE, ADMIN_PAGE_SIZE } from "~/services/admin-catalog.server";
 import { ORDERS_PAGE_SIZE } from "~/services/orders.server";
 import { paymentReturnSchema } from "~/services/payment-return.server";

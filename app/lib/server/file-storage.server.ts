@@ -1,6 +1,6 @@
 /**
  * Where uploaded files live: a local folder (the default) or an S3-compatible
- * bucket (S3_BUCKET, app/lib/s3-storage.server.ts). Callers only see this
+ * bucket (S3_BUCKET, app/lib/server/s3-storage.server.ts). Callers only see this
  * interface. Keys are names the shop generates (never a client's path).
  */
 export interface FileStorage {

@@ -6,7 +6,7 @@ import { emailField, newPasswordField, userNameField } from "./schemas";
  * reset password pages check in the browser with them; the settings page
  * validates on the server only (no zod in its JavaScript, issue 10). A new
  * password follows the registration rules, with the registration's messages.
- * The JSON API's request schemas build on these (app/lib/account-api.server.ts).
+ * The JSON API's request schemas build on these (app/lib/server/account-api.server.ts).
  */
 
 export { newPasswordField, userNameField };

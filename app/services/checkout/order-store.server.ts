@@ -1,11 +1,10 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
-import { AppError, conflict } from "~/lib/errors.server";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 
 /**
- * What the checkout's stages share: the shopper-facing texts, the refusal
- * error, the order row as the stages lock it, and the stock reservation.
+ * The order row as the checkout's stages lock it, and the stock an order
+ * reserves and gives back.
  *
  * Locks are always taken in one order, so that two transactions never wait
  * for each other in a circle: orders row → the shopper's carts row → products
@@ -13,72 +12,6 @@ import type { OrderStatus, PaymentStatus } from "~/models/index.server";
  * Every query of a transaction runs on that transaction (ARCHITECTURE rule 9),
  * and no provider call happens while one is open.
  */
-
-export const CHECKOUT_TEXT = {
-  emptyCart: "Your cart is empty. Please add items to proceed",
-  missingAddress: "Please select one address to proceed.",
-  confirmed: "Payment is successful: your order is confirmed",
-  pending:
-    "PayPal is still processing your payment. Your order will be confirmed as soon as the payment completes.",
-  paymentMismatch: "This payment does not belong to this order.",
-  paymentIdRequired: "paymentId is required: the PayPal order id (the token in the return URL)",
-  closed:
-    "This order can no longer be paid: it was cancelled. Your cart is unchanged; please check out again.",
-  amountMismatch:
-    "The amount paid did not match the order total, so the payment was refunded and the order cancelled. Please check out again.",
-  refundedAtProvider: "This payment was refunded, so the order was cancelled. Please check out again.",
-  declinedFinally:
-    "Your payment was declined and the order was cancelled. Please check out again with another way to pay.",
-  notApproved: "The payment has not been approved yet. Please approve it to continue.",
-  notCompleted: "The payment of this order was not completed. Please try again.",
-} as const;
-
-/** Why a capture did not confirm the order: the pages offer the matching way forward. */
-export type CheckoutRefusal =
-  "declined" | "notApproved" | "outOfStock" | "refunded" | "amountMismatch" | "closed";
-
-/**
- * A refused checkout step with what the shopper can do next: `approvalURL`
- * (back to PayPal to choose another way to pay) when there is one.
- */
-export class CheckoutError extends AppError {
-  constructor(
-    status: number,
-    message: string,
-    public readonly reason: CheckoutRefusal,
-    public readonly orderId: string,
-    public readonly approvalURL: string | null = null,
-  ) {
-    super(status, message);
-    this.name = "CheckoutError";
-  }
-}
-
-const LOCK_CONFLICT = "Another request changed this order at the same moment. Please try again.";
-
-/** PostgreSQL's deadlock, serialization and lock-timeout failures: the caller may simply retry. */
-function isLockConflict(error: unknown): boolean {
-  const candidate = error as { parent?: { code?: string }; original?: { code?: string } } | null;
-  const code = candidate?.parent?.code ?? candidate?.original?.code;
-  return code === "40P01" || code === "40001" || code === "55P03";
-}
-
-export function lockConflictAsAppError(error: unknown): never {
-  if (isLockConflict(error)) throw conflict(LOCK_CONFLICT);
-  throw error;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-export function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
-}
-
-export const PROVIDER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
-// --- The order row as the stages see it -------------------------------------------------
 
 export interface OrderState {
   id: string;

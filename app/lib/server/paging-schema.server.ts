@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { badRequest } from "./errors.server";
-import { fieldErrorsOf } from "./schemas";
+import { fieldErrorsOf } from "../shared/schemas";
 
 /**
  * `page` and `limit` of the JSON API's paged lists, as a zod schema: the

@@ -4,7 +4,7 @@ import {
   changeUserNameSchema,
   forgotPasswordSchema,
   newPasswordField,
-} from "./account-schemas";
+} from "../shared/account-schemas";
 
 /**
  * Request bodies of the account calls of the JSON API (README "Accounts").
