@@ -9,7 +9,7 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { Pagination, withParams } from "~/components/admin/Pagination";
-import { EMPTY_PRODUCT_FORM, ProductForm, type ProductFormValues } from "~/components/admin/ProductForm";
+import { ProductForm } from "~/components/admin/ProductForm";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { requireAdmin } from "~/web/auth.server";
 import { isAppError } from "~/lib/server/errors.server";
@@ -29,7 +29,7 @@ import {
   PRODUCT_UPDATED,
   updateProduct,
 } from "~/services/admin-catalog.server";
-import type { ProductJson } from "~/services/product-json.server";
+import { EMPTY_PRODUCT_FORM, toProductFormValues, type ProductJson } from "~/lib/shared/product";
 import {
   isMultipart,
   readMultipartForm,
@@ -58,19 +58,6 @@ function listParams(url: URL): URLSearchParams {
 function listUrl(url: URL): string {
   const params = listParams(url).toString();
   return params ? `/admin/products?${params}` : "/admin/products";
-}
-
-function toFormValues(product: ProductJson): ProductFormValues {
-  return {
-    image: product.image,
-    title: product.title,
-    description: product.description,
-    category: product.category,
-    brand: product.brand,
-    price: product.price.toFixed(2),
-    salePrice: product.salePrice > 0 ? product.salePrice.toFixed(2) : "0",
-    totalStock: String(product.totalStock),
-  };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -309,7 +296,7 @@ export default function AdminProducts() {
             key={editing?._id ?? "new"}
             mode={panel}
             productId={editing?._id}
-            defaultValue={editing ? toFormValues(editing) : EMPTY_PRODUCT_FORM}
+            defaultValue={editing ? toProductFormValues(editing) : EMPTY_PRODUCT_FORM}
             lastResult={actionData?.result}
             action={formAction}
           />

@@ -1,14 +1,20 @@
 import { Op, type WhereOptions } from "sequelize";
-import { productInputSchema, type ProductInput } from "~/lib/shared/admin-schemas";
+import {
+  editableValuesOf,
+  PRODUCT_FIELD_LIST,
+  toProductColumns,
+  toProductJson,
+  type ProductInput,
+  type ProductJson,
+  type ProductRow,
+} from "~/lib/shared/product";
+import { productInputSchema } from "~/lib/shared/product-schema";
 import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/server/errors.server";
-import { centsToDecimal } from "~/lib/shared/money";
 import { pagingQuerySchema, parseQuery } from "~/lib/server/paging-schema.server";
 import { canonicalImageReference } from "~/lib/server/public-url.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
-import type { Product } from "~/models/index.server";
-import { PRODUCT_ATTRIBUTES, toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
 
 /**
@@ -21,6 +27,9 @@ export const PRODUCT_ADDED = "Product added successfully";
 export const PRODUCT_UPDATED = "Product updated successfully";
 export const PRODUCT_DELETED = "Product deleted successfully";
 export const INVALID_PRODUCT_MESSAGE = "Please check the highlighted fields";
+
+/** The attributes a product read lists (`raw: true` reads stay light): every field of the definition. */
+const PRODUCT_ATTRIBUTES = PRODUCT_FIELD_LIST.map((field) => field.name);
 
 export const ADMIN_PAGE_SIZE = 24;
 export const ADMIN_MAX_PAGE_SIZE = 100;
@@ -87,7 +96,7 @@ export async function listAdminProducts(
     Product.count({ where }),
     Product.findAll({
       where,
-      attributes: [...PRODUCT_ATTRIBUTES],
+      attributes: PRODUCT_ATTRIBUTES,
       order: [
         ["createdAt", "DESC"],
         ["id", "DESC"],
@@ -105,7 +114,7 @@ export async function listAdminProducts(
 
 export async function getAdminProduct(id: string): Promise<ProductJson> {
   if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
-  const row = await getDb().models.Product.findByPk(id, { attributes: [...PRODUCT_ATTRIBUTES], raw: true });
+  const row = await getDb().models.Product.findByPk(id, { attributes: PRODUCT_ATTRIBUTES, raw: true });
   if (!row) throw notFound(PRODUCT_NOT_FOUND);
   return toProductJson(row as unknown as ProductRow);
 }
@@ -128,22 +137,9 @@ export async function validateProductInput(input: unknown): Promise<ProductInput
   return parsed.data;
 }
 
-function toColumns(input: ProductInput) {
-  return {
-    image: input.image,
-    title: input.title,
-    description: input.description,
-    category: input.category,
-    brand: input.brand,
-    price: centsToDecimal(input.price),
-    salePrice: input.salePrice === null ? null : centsToDecimal(input.salePrice),
-    totalStock: input.totalStock,
-  } satisfies Partial<Record<keyof Product, unknown>>;
-}
-
 export async function createProduct(input: unknown): Promise<ProductJson> {
   const product = await validateProductInput(input);
-  const created = await getDb().models.Product.create(toColumns(product));
+  const created = await getDb().models.Product.create(toProductColumns(product));
   return getAdminProduct(created.id);
 }
 
@@ -154,21 +150,12 @@ export async function createProduct(input: unknown): Promise<ProductJson> {
  */
 export async function updateProduct(id: string, input: Record<string, unknown>): Promise<ProductJson> {
   const current = await getAdminProduct(id);
-  const merged: Record<string, unknown> = {
-    image: current.image,
-    title: current.title,
-    description: current.description,
-    category: current.category,
-    brand: current.brand,
-    price: current.price,
-    salePrice: current.salePrice,
-    totalStock: current.totalStock,
-  };
+  const merged: Record<string, unknown> = editableValuesOf(current);
   for (const key of Object.keys(merged)) {
     if (Object.prototype.hasOwnProperty.call(input, key)) merged[key] = input[key];
   }
   const product = await validateProductInput(merged);
-  const [count] = await getDb().models.Product.update(toColumns(product), { where: { id } });
+  const [count] = await getDb().models.Product.update(toProductColumns(product), { where: { id } });
   if (count === 0) throw notFound(PRODUCT_NOT_FOUND);
   if (current.image !== product.image) await deleteUploadIfUnused(current.image);
   return getAdminProduct(id);

@@ -5,7 +5,7 @@ import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { isUuid } from "~/lib/shared/uuid";
-import { toProductJson, type ProductJson, type ProductRow } from "./product-json.server";
+import { productColumnsSql, toProductJson, type ProductJson, type ProductRow } from "~/lib/shared/product";
 import { listFeatures, type FeatureJson } from "./features.server";
 import type { ReviewJson } from "./reviews.server";
 
@@ -16,8 +16,7 @@ import type { ReviewJson } from "./reviews.server";
  * nothing a shopper types ever becomes SQL text.
  */
 
-const PRODUCT_COLUMNS = `p.id, p.image, p.title, p.description, p.category, p.brand, p.price,
-  p.sale_price AS "salePrice", p.total_stock AS "totalStock", p.average_review AS "averageReview"`;
+const PRODUCT_COLUMNS = productColumnsSql("p");
 
 /** Sorting by price uses the price the shopper pays; ties are broken by id so that pages never overlap. */
 const ORDER_BY: Record<SortOption, string> = {

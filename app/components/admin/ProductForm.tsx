@@ -4,51 +4,27 @@ import { Button, NativeSelect, Stack, Text, TextInput, Textarea } from "@mantine
 import { Form, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ImageUpload } from "~/components/ImageUpload";
-import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
+import {
+  EDITABLE_PRODUCT_FIELDS,
+  PRODUCT_FIELDS,
+  type EditableFieldName,
+  type ProductField,
+  type ProductFormValues,
+} from "~/lib/shared/product";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 
-/** The values a form shows: strings, as inputs hold them. */
-export interface ProductFormValues {
-  image: string;
-  title: string;
-  description: string;
-  category: string;
-  brand: string;
-  price: string;
-  salePrice: string;
-  totalStock: string;
-}
-
-export const EMPTY_PRODUCT_FORM: ProductFormValues = {
-  image: "",
-  title: "",
-  description: "",
-  category: "",
-  brand: "",
-  price: "",
-  salePrice: "",
-  totalStock: "",
-};
-
 /**
- * SPEC §5: the fields that must be filled before Add/Edit is enabled. The
- * sale price is optional (API.md: empty or 0 means no sale; issue 9 §6).
+ * SPEC §5: the fields that must be filled before Add/Edit is enabled (the
+ * image has its own upload state). Optional ones, such as the sale price
+ * (API.md: empty or 0 means no sale), may stay empty.
  */
-const REQUIRED_FIELDS = ["title", "description", "category", "brand", "price", "totalStock"] as const;
-
-const FIELD_LABELS: Record<(typeof REQUIRED_FIELDS)[number] | "image", string> = {
-  image: "Image",
-  title: "Title",
-  description: "Description",
-  category: "Category",
-  brand: "Brand",
-  price: "Price",
-  totalStock: "Total Stock",
-};
+const REQUIRED_FIELDS = EDITABLE_PRODUCT_FIELDS.filter(
+  (field) => "required" in field && field.required && field.kind !== "image",
+);
 
 /** The labels of the required fields that are still empty. */
-function missingFieldsOf(valueOf: (name: (typeof REQUIRED_FIELDS)[number]) => string): string[] {
-  return REQUIRED_FIELDS.filter((name) => !valueOf(name).trim()).map((name) => FIELD_LABELS[name]);
+function missingFieldsOf(valueOf: (name: EditableFieldName) => string): string[] {
+  return REQUIRED_FIELDS.filter((field) => !valueOf(field.name).trim()).map((field) => field.label);
 }
 
 interface ProductFormProps {
@@ -83,7 +59,7 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
   useEffect(recompute, [recompute, lastResult]);
 
   const submitting = navigation.state === "submitting" && navigation.formAction === action;
-  const missing = [...(imageUrl.trim() ? [] : [FIELD_LABELS.image]), ...missingFields];
+  const missing = [...(imageUrl.trim() ? [] : [PRODUCT_FIELDS.image.label]), ...missingFields];
   const complete = missing.length === 0;
   const missingId = `${form.id}-missing`;
   const imageError = fields.image.errors?.[0] ?? (lastResult?.error?.my_file ?? [])[0];
@@ -106,75 +82,19 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
         ) : null}
         <input type="hidden" name="intent" value={mode === "new" ? "create" : "update"} />
         {productId ? <input type="hidden" name="id" value={productId} /> : null}
-        <ImageUpload name="image" initialUrl={initialImage} error={imageError} onUrlChange={setImageUrl} />
-        <TextInput
-          {...getInputProps(fields.title, { type: "text" })}
-          key={fields.title.key}
-          label="Title"
-          placeholder="Enter product title"
-          error={fields.title.errors?.[0]}
-          errorProps={{ id: fields.title.errorId }}
-        />
-        <Textarea
-          {...getTextareaProps(fields.description)}
-          key={fields.description.key}
-          label="Description"
-          placeholder="Enter product description"
-          autosize
-          minRows={3}
-          error={fields.description.errors?.[0]}
-          errorProps={{ id: fields.description.errorId }}
-        />
-        <NativeSelect
-          {...getSelectProps(fields.category)}
-          key={fields.category.key}
-          label="Category"
-          data={[
-            { value: "", label: "Select Category" },
-            ...CATEGORIES.map((value) => ({ value, label: CATEGORY_LABELS[value] })),
-          ]}
-          error={fields.category.errors?.[0]}
-          errorProps={{ id: fields.category.errorId }}
-        />
-        <NativeSelect
-          {...getSelectProps(fields.brand)}
-          key={fields.brand.key}
-          label="Brand"
-          data={[
-            { value: "", label: "Select Brand" },
-            ...BRANDS.map((value) => ({ value, label: BRAND_LABELS[value] })),
-          ]}
-          error={fields.brand.errors?.[0]}
-          errorProps={{ id: fields.brand.errorId }}
-        />
-        <TextInput
-          {...getInputProps(fields.price, { type: "text" })}
-          key={fields.price.key}
-          inputMode="decimal"
-          label="Price"
-          placeholder="Enter product price"
-          error={fields.price.errors?.[0]}
-          errorProps={{ id: fields.price.errorId }}
-        />
-        <TextInput
-          {...getInputProps(fields.salePrice, { type: "text" })}
-          key={fields.salePrice.key}
-          inputMode="decimal"
-          label="Sale Price"
-          placeholder="Enter sale price (optional)"
-          description="Leave empty (or 0) when the product is not on sale"
-          error={fields.salePrice.errors?.[0]}
-          errorProps={{ id: fields.salePrice.errorId }}
-        />
-        <TextInput
-          {...getInputProps(fields.totalStock, { type: "text" })}
-          key={fields.totalStock.key}
-          inputMode="numeric"
-          label="Total Stock"
-          placeholder="Enter total stock"
-          error={fields.totalStock.errors?.[0]}
-          errorProps={{ id: fields.totalStock.errorId }}
-        />
+        {EDITABLE_PRODUCT_FIELDS.map((field) =>
+          field.kind === "image" ? (
+            <ImageUpload
+              key={field.name}
+              name={field.name}
+              initialUrl={initialImage}
+              error={imageError}
+              onUrlChange={setImageUrl}
+            />
+          ) : (
+            <FieldInput key={fields[field.name].key} field={field} meta={fields[field.name]} />
+          ),
+        )}
         <Button
           type="submit"
           fullWidth
@@ -193,4 +113,34 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
       </Stack>
     </Form>
   );
+}
+
+type FieldMeta = ReturnType<typeof useForm<ProductFormValues>>[1][EditableFieldName];
+
+/** One field's input, by its kind: a text box, a text area, a select, or a box for an amount or a count. */
+function FieldInput({ field, meta }: { field: ProductField & { name: EditableFieldName }; meta: FieldMeta }) {
+  const common = {
+    label: field.label,
+    placeholder: field.placeholder,
+    description: field.hint,
+    error: meta.errors?.[0],
+    errorProps: { id: meta.errorId },
+  };
+  if (field.kind === "choice") {
+    return (
+      <NativeSelect
+        {...getSelectProps(meta)}
+        {...common}
+        data={[
+          { value: "", label: `Select ${field.label}` },
+          ...field.options.map((value) => ({ value, label: field.optionLabels[value] ?? value })),
+        ]}
+      />
+    );
+  }
+  if (field.kind === "text" && field.multiline) {
+    return <Textarea {...getTextareaProps(meta)} {...common} autosize minRows={3} />;
+  }
+  const inputMode = field.kind === "money" ? "decimal" : field.kind === "count" ? "numeric" : undefined;
+  return <TextInput {...getInputProps(meta, { type: "text" })} {...common} inputMode={inputMode} />;
 }

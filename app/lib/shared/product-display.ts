@@ -1,4 +1,4 @@
-import type { Brand, Category } from "./catalog-options";
+import type { ProductJson } from "./product";
 
 /**
  * How a product presents itself on cards and in the details (SPEC §9). Pure
@@ -38,24 +38,7 @@ export function formatRating(value: number): string {
   return (Math.round(value * 100) / 100).toFixed(2);
 }
 
-/** What a product card needs (the grid's loader data stays small: no description). */
-/**
- * A product as pages and the JSON API show it (SPEC §3 field names). Money is
- * numbers with two decimals at most; `salePrice` is 0 when the product is not
- * on sale, so that "salePrice > 0 means on sale" holds for every client.
- */
-export interface ProductJson {
-  _id: string;
-  image: string;
-  title: string;
-  description: string;
-  category: Category;
-  brand: Brand;
-  price: number;
-  salePrice: number;
-  totalStock: number;
-  averageReview: number;
-}
+export type { ProductJson } from "./product";
 
 /** What a product card needs. */
 export type ProductCardData = Pick<

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
 import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/shared/catalog-options";
+import { PRODUCT_FIELD_LIST, type ProductField } from "~/lib/shared/product";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/shared/order-options";
 import { apiPagingSchema } from "~/web/catalog-api.server";
 import { pagingQuerySchema } from "~/lib/server/paging-schema.server";
@@ -51,19 +52,42 @@ export const sessionUserSchema = z
   .object({ id: uuid, userName: z.string(), email: z.string(), role: z.enum(["user", "admin"]) })
   .meta({ id: "SessionUser" });
 
+/** How the API shows one product field, by its kind (lib/shared/product.ts). */
+function productFieldOutput(field: ProductField): z.ZodType {
+  const schema = productFieldOutputByKind(field);
+  return field.jsonDescription
+    ? schema.meta({ ...schema.meta(), description: field.jsonDescription })
+    : schema;
+}
+
+function productFieldOutputByKind(field: ProductField): z.ZodType {
+  switch (field.kind) {
+    case "id":
+      return uuid;
+    case "image":
+      return imageUrl;
+    case "text":
+      return field.required ? z.string() : z.string().nullable().meta({ description: "null when not given" });
+    case "choice":
+      return z.enum(field.options as [string, ...string[]]);
+    case "money":
+      return field.required ? money : money.meta({ description: "0 when there is none" });
+    case "count":
+      return z.int().min(0);
+    case "rating":
+      return z.number().min(0).max(5);
+  }
+}
+
 export const productSchema = z
-  .object({
-    _id: uuid,
-    image: imageUrl,
-    title: z.string(),
-    description: z.string(),
-    category: z.enum(CATEGORIES),
-    brand: z.enum(BRANDS),
-    price: money,
-    salePrice: money.meta({ description: "0 when the product is not on sale" }),
-    totalStock: z.int().min(0),
-    averageReview: z.number().min(0).max(5),
-  })
+  .object(
+    Object.fromEntries(
+      PRODUCT_FIELD_LIST.map((field) => [
+        field.kind === "id" ? field.json : field.name,
+        productFieldOutput(field),
+      ]),
+    ),
+  )
   .meta({ id: "Product" });
 
 export const cartSchema = z
