@@ -12,7 +12,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3111);
 const executablePath =
   process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
-/** The specs of the phone points (issue 9): they run at 375×812 only. */
+/** The specs of the shop on a phone (ARCHITECTURE rule 12, phone first): they run at 375×812 only. */
 const MOBILE_SPECS = /storefront-mobile\.spec\.ts$/;
 const PHONE = {
   ...devices["Desktop Chrome"],
@@ -61,7 +61,7 @@ export default defineConfig({
       testIgnore: MOBILE_SPECS,
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: false },
     },
-    // A phone (issue 9): only the specs of the phone points run here, to keep the suite short.
+    // A phone: only the phone specs run here, to keep the suite short.
     { name: "mobile", testMatch: MOBILE_SPECS, use: { ...PHONE, javaScriptEnabled: true } },
     { name: "mobile-no-js", testMatch: MOBILE_SPECS, use: { ...PHONE, javaScriptEnabled: false } },
   ],

@@ -22,7 +22,7 @@ import { theme } from "~/theme";
 export const links: LinksFunction = () => [
   // Mantine's base and theme variables with the shell's rules, one file. Mantine's component styles are linked
   // by the areas that render Mantine components (admin, auth, the payment simulator), and loaded with the
-  // storefront's drawer, modal and notifications (issue 10).
+  // storefront's drawer, modal and notifications (docs/decisions/0008).
   { rel: "stylesheet", href: appStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];

@@ -12,7 +12,7 @@ import { migrateToLatest } from "../db/migrator";
 import { seedDemoCatalog } from "../db/seed/seed";
 
 /**
- * `npm run bench:checkout`: the checkout under load and faults (issue 8 §7).
+ * `npm run bench:checkout`: the checkout under load and faults.
  * Run on demand, never in CI. It starts an embedded PostgreSQL of its own
  * (BENCH_CHECKOUT_DATA_DIR, default .data-bench-checkout, wiped first) and the
  * production server (the build in BUILD_DIR) on BENCH_CHECKOUT_PORT (default
@@ -28,7 +28,7 @@ import { seedDemoCatalog } from "../db/seed/seed";
  * 3. crash: kill -9 of the server during a checkout burst, restart, let the
  *    reconciler run; then orders paid at the provider but not confirmed, and
  *    stock drift, both must be 0.
- * Results are appended to bench/RESULTS.md as "Checkout under load (issue 8)".
+ * Results are appended to bench/RESULTS.md as "Checkout under load".
  */
 
 const PORT = Number(process.env.BENCH_CHECKOUT_PORT ?? 3191);
@@ -42,7 +42,7 @@ const CRASH_SHOPPERS = 40;
 const BASE = `http://127.0.0.1:${PORT}`;
 const RESULTS_FILE = path.resolve("bench/RESULTS.md");
 const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
-const HEADING = "## Checkout under load (issue 8)";
+const HEADING = "## Checkout under load";
 
 const log = (message: string) => console.log(`[bench:checkout] ${message}`);
 const loadAverage = () =>
@@ -482,7 +482,7 @@ Machine: ${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"}, Node.js ${process
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 | ${burst.created}/${BURST} | ${burst.captured}/${BURST} | ${burst.errors.length ? burst.errors.join("; ") : 0} | ${burst.elapsedS.toFixed(1)} s | ${burst.capturesPerSecond.toFixed(1)} | ${burst.createP99} ms | ${burst.captureP99} ms | ${burst.listingP99} ms (${burst.listingCount} reads) | ${burst.productApiP99} ms (${burst.productApiCount} reads) | ${burst.stockLeft} |
 
-Probe failures during the burst: ${burst.probeFailures}. Aims (issue 8): 0 errors, all captured within 10 s,
+Probe failures during the burst: ${burst.probeFailures}. Aims: 0 errors, all captured within 10 s,
 listing p99 under 1 s during the burst.
 
 **2. ${MIXED_SHOPPERS} shoppers for ${MIXED_SECONDS} s** mixing the listing page, product pages, the product API,

@@ -10,7 +10,8 @@ import { migrateToLatest } from "../db/migrator";
 import { isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
 
 /**
- * `npm run bench:hostile`: the aims of issue 8 for hostile clients, measured
+ * `npm run bench:hostile`: the aims for hostile clients (ARCHITECTURE rule 10:
+ * bounded input, honest failure), measured
  * against the production server (BUILD_DIR, default build-bench) on
  * BENCH_PORT (default 3192) with an embedded PostgreSQL of its own
  * (BENCH_DATA_DIR, default .data-bench-hostile):
@@ -20,9 +21,9 @@ import { isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed"
  *    one client with the right password among them: found or not.
  * 2. 40 MB bodies (declared and chunked): status and time; the server's
  *    resident memory before and after eight of them in parallel.
- * 3. The odd requests of the issue: how many answered 5xx.
+ * 3. Odd requests (content types, methods, bad JSON): how many answered 5xx.
  * 4. PostgreSQL stopped: what the API, a page and /healthz answer.
- * Appends a section "Hostile clients (issue 8)" to bench/RESULTS.md.
+ * Appends a section "Hostile clients" to bench/RESULTS.md.
  */
 
 const PORT = Number(process.env.BENCH_PORT ?? 3192);
@@ -265,7 +266,7 @@ async function main() {
       `median ${median(values).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
     lines.push(
       "",
-      "## Hostile clients (issue 8)",
+      "## Hostile clients",
       "",
       `Run ${new Date().toISOString()} on ${os.cpus().length} cores; load average before ${loadBefore.map((v) => v.toFixed(2)).join(" / ")}, after ${loadAfter.map((v) => v.toFixed(2)).join(" / ")} (other engineers' work shares the machine).`,
       "",
@@ -284,7 +285,7 @@ async function main() {
       "",
     );
     // The section of an earlier run is replaced (it is the last one of the file).
-    const previous = readFileSync(RESULTS_FILE, "utf8").split("\n## Hostile clients (issue 8)")[0] ?? "";
+    const previous = readFileSync(RESULTS_FILE, "utf8").split("\n## Hostile clients")[0] ?? "";
     const markdown = `${previous.trimEnd()}\n${lines.join("\n")}`;
     // Formatted as the repository formats Markdown, so that `prettier --check .` stays quiet.
     const options = (await prettier.resolveConfig(RESULTS_FILE)) ?? {};

@@ -6,7 +6,7 @@ import { DEMO_ACCOUNTS } from "../db/seed/seed";
 import { assetsOfPage } from "./page-assets";
 
 /**
- * `npm run bench:js`: the JavaScript and CSS budget per page (issue 10).
+ * `npm run bench:js`: the JavaScript and CSS budget per page (why: docs/decisions/0008).
  *
  * 1. Builds into BUILD_DIR (default `build`) unless that build is newer than
  *    every source file (`node scripts/build.js --if-stale`).
@@ -111,7 +111,7 @@ async function signIn(role: "user" | "admin"): Promise<string> {
 /**
  * Every schema class of zod's classic API is built on `ZodType` (zod/mini's on
  * `ZodMiniType`), and the class name stays in the minified code. No page may
- * carry the classic API (issue 10): the whole of it is about 90 KB gzip, and
+ * carry the classic API (docs/decisions/0008): the whole of it is about 90 KB gzip, and
  * even `@conform-to/zod`'s `parseWithZod` pulls in 16 KB of it for its
  * coercion. The forms that check in the browser use zod/mini through
  * app/lib/shared/form-schema.ts.

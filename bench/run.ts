@@ -28,7 +28,7 @@ import { cpuBetween, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
  *    BENCH_ROUNDS (3) rounds of BENCH_DURATION (10) s after BENCH_WARMUP (2) s;
  *    the median round (by req/s) is reported, with the server's CPU per
  *    request summed over the primary and all workers (from /proc).
- * 4. The section "Throughput per page (issue 10)" of bench/RESULTS.md.
+ * 4. The section "Throughput per page" of bench/RESULTS.md.
  */
 
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
@@ -42,7 +42,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = [10, 32];
 const DEFAULT_WORKERS = os.availableParallelism();
 const RESULTS_FILE = path.resolve("bench/RESULTS.md");
-const HEADING = "## Throughput per page (issue 10)";
+const HEADING = "## Throughput per page";
 const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
 
 interface Target {

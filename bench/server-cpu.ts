@@ -11,7 +11,7 @@ import { cpuBetween, cpuOfPostgres, cpuOfTree, machineTicks, stealPercent } from
 import { summarizeProfiles } from "./profile-summary";
 
 /**
- * `npx tsx bench/server-cpu.ts`: the server CPU each page costs (issue 10, item 3).
+ * `npx tsx bench/server-cpu.ts`: the server CPU each page costs (docs/decisions/0006).
  *
  * One production server process (the build in BUILD_DIR, default build-bench) on
  * an embedded PostgreSQL of its own (BENCH_DATA_DIR, default .data-bench, demo
@@ -33,8 +33,9 @@ import { summarizeProfiles } from "./profile-summary";
  * turns, so that the machine's other load weighs on both alike. The baseline
  * always runs one process; BENCH_WORKERS (WEB_CONCURRENCY, default 1) sets the
  * current server's workers, whose CPU is summed over the primary and every
- * worker: `BENCH_WORKERS=2` against the code before issue 10 measures its
- * throughput aim in one run.
+ * worker: `BENCH_WORKERS=2` against the code before the render work of
+ * docs/decisions/0006 (main at 8b42707) compares their throughput with every
+ * core in one run.
  */
 
 const PORT = Number(process.env.BENCH_PORT ?? 3191);

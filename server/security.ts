@@ -81,7 +81,7 @@ export function securityMiddleware(options: { appUrl: string; corsOrigins: strin
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
         // CORS_ORIGINS too: a form post (the payment simulator's Approve) may end, through
-        // /checkout-return, on an external client's own return page (issue 14).
+        // /checkout-return, on an external client's own return page (app/services/payment-return.server.ts).
         "form-action": [
           "'self'",
           "https://www.paypal.com",

@@ -4,13 +4,13 @@ import { ACCOUNT_INTENTS } from "~/lib/shared/account-intents";
 import { PlainField } from "./PlainField";
 
 /**
- * Account settings (issue 12): user name, password, other sessions. Three
+ * Account settings: user name, password, other sessions. Three
  * plain forms that post an `intent` to the page's action
  * (app/web/account-actions.server.ts), so they work without JavaScript;
  * the server validates (app/lib/shared/account-schemas.ts) and its messages show
  * beside the fields, with or without JavaScript. Plain HTML with the
  * storefront's classes: no Mantine and no zod in the page's JavaScript
- * (issue 10).
+ * (the storefront's JavaScript budget, docs/decisions/0008).
  */
 
 export interface AccountSettingsProps {

@@ -22,7 +22,7 @@ import { PlainField } from "./PlainField";
  * (app/web/address-actions.server.ts). With `selectable`, the cards are radio
  * inputs named `addressId` that belong to another form on the page (checkout).
  * Plain HTML with the storefront's classes: no Mantine and no zod reach the
- * checkout's JavaScript (issue 10); the browser's courtesy check uses the
+ * checkout's JavaScript (docs/decisions/0008); the browser's courtesy check uses the
  * rules of app/lib/shared/address-rules.ts, the server's schema the same.
  */
 
@@ -303,7 +303,7 @@ function AddressForm({
   );
 }
 
-/** With three addresses, the reason instead of a form that the server would refuse (issue 9 §5). */
+/** With three addresses, the reason instead of a form that the server would refuse. */
 function AddressLimitReached() {
   return (
     <section className="address-form-card" aria-labelledby="address-limit-title">

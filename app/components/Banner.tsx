@@ -13,7 +13,7 @@ export interface BannerImage {
   link?: string | null;
 }
 
-/** What a banner says when the admin left its text empty (issue 9 §3). */
+/** What a banner says when the admin left its text empty. */
 export const BANNER_DEFAULTS = {
   title: "Shop the collection",
   subtitle: "Clothing, footwear and accessories from the brands you love",

@@ -5,7 +5,8 @@ import type { ShopCart } from "./useShopCart";
 /**
  * The drawer itself, in a chunk of its own: CartDrawerProvider loads it the
  * first time the shopper opens the cart, so that pages do not download
- * Mantine's Drawer (with its scroll lock and focus trap) up front (issue 10).
+ * Mantine's Drawer (with its scroll lock and focus trap) up front
+ * (the storefront's JavaScript budget, docs/decisions/0008).
  */
 export default function CartDrawerPanel({
   cart,

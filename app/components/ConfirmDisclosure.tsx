@@ -13,7 +13,7 @@ interface ConfirmDisclosureProps {
 }
 
 /**
- * Asks before something that cannot be undone (issue 9 §5): a <details>
+ * Asks before something that cannot be undone: a <details>
  * whose summary opens the question and the confirming form. Plain HTML, so it
  * asks with and without JavaScript and adds nothing to the client bundle.
  */

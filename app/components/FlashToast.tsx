@@ -6,14 +6,14 @@ import { requestToastHost } from "./ToastHost";
 
 // Here rather than in a module of their own: every page loads this module (the root imports it), while
 // esbuild would put a module that the cart drawer and the pages import too in a chunk of its own, one more
-// file for every page to preload (issue 10).
+// file for every page to preload (docs/decisions/0008).
 
 let stylesLoaded: Promise<void> | undefined;
 
 /**
  * Loads Mantine's styles for the Drawer, Modal and notifications (once per
  * page load) and resolves when they apply. The storefront's HTML links none of
- * Mantine's component styles (issue 10: they held up its first paint); the
+ * Mantine's component styles (they held up its first paint, docs/decisions/0008); the
  * cart drawer, the product dialog's modal and the notifications are loaded on
  * first use, and wait for these styles as they wait for their code, so that
  * they never show unstyled. The link goes before the page's stylesheets, where
@@ -51,7 +51,8 @@ export function ToastLink({ link }: { link: Toast["link"] }) {
 
 /**
  * Shows a toast as a Mantine notification (one at a time, errors in red).
- * Mantine's notifications and their styles are loaded with the first toast (issue 10).
+ * Mantine's notifications and their styles are loaded with the first toast
+ * (docs/decisions/0008).
  */
 export function showToast(toast: Toast): Promise<void> {
   requestToastHost();

@@ -26,7 +26,7 @@ export function showNotification(toast: Toast, message: ReactNode) {
  * Mantine's notification container, in a chunk of its own with the rest of
  * Mantine's notifications: showToast loads it with the first toast and
  * ToastHost mounts it, so that pages without a toast do not download it
- * (issue 10). The notifications store keeps what was shown before it mounts.
+ * (docs/decisions/0008). The notifications store keeps what was shown before it mounts.
  */
 export default function NotificationsHost() {
   return <Notifications limit={1} position="top-center" autoClose={5000} className="shop-notifications" />;

@@ -2,10 +2,10 @@ import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to
 
 /**
  * A labelled input or textarea bound to a conform field, in plain HTML with
- * the storefront's classes (no Mantine: issue 10 keeps it off the storefront's
- * pages). Name, id, required, the value sent last time and the error all
- * render on the server, so the form works and explains itself without
- * JavaScript.
+ * the storefront's classes (no Mantine: the storefront's JavaScript budget
+ * keeps it off its pages, docs/decisions/0008). Name, id, required, the value
+ * sent last time and the error all render on the server, so the form works
+ * and explains itself without JavaScript.
  */
 interface PlainFieldProps {
   field: FieldMetadata<string>;

@@ -28,8 +28,8 @@ export interface ProductDetailsData extends ProductJson {
  * Submit. The server validates (its messages come back inline and as a
  * toast); with JavaScript, Submit stays disabled while the text is blank.
  * The answer is conform's SubmissionResult, read here without conform's
- * client (it validates nothing in the browser; issue 10 keeps it off the
- * storefront's pages).
+ * client (it validates nothing in the browser; the storefront's JavaScript
+ * budget keeps it off its pages, docs/decisions/0008).
  */
 function ReviewForm({
   productId,

@@ -4,7 +4,7 @@ import { useLayoutEffect, useRef, type ReactNode } from "react";
 /**
  * The product dialog once scripts run: Mantine's Modal (focus trap, Escape,
  * scroll lock). A chunk of its own, which ProductDialog loads when a dialog is
- * first shown, so that pages do not download it up front (issue 10). Not in a
+ * first shown, so that pages do not download it up front (docs/decisions/0008). Not in a
  * portal, like the plain dialog it replaces.
  *
  * `initialFocus` names the element to focus first instead of the first stop

@@ -1,7 +1,7 @@
 import { SHOP_NAME, SHOP_PAGES, shopPageHref } from "~/lib/shared/shop-pages";
 import { PlainLink } from "./PlainLink";
 
-/** The shop's footer (issue 9 §8): its name and the three pages every shop has. */
+/** The shop's footer: its name and the three pages every shop has. */
 export function ShopFooter() {
   return (
     <footer className="shop-footer">

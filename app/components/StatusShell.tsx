@@ -5,7 +5,7 @@ import { ShopFooter } from "./ShopFooter";
 import { ShopHeader } from "./ShopHeader";
 
 /**
- * A status page (404, 403) in the layout of whoever sees it (issue 9 §5):
+ * A status page (404, 403) in the layout of whoever sees it:
  * the shop's header and footer for a shopper, the admin shell for an admin,
  * the bare page for an anonymous visitor.
  */

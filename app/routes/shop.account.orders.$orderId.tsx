@@ -22,7 +22,7 @@ import urlDialogStyles from "~/styles/url-dialog.css";
  * the admin's details view; the shipping info shows the signed-in shopper's
  * name). A URL, so the server renders it open without JavaScript. Somebody
  * else's order is as unknown as a made-up id. An order whose payment did not
- * complete offers "Pay now" (a new approval) and "Cancel order" (issue 9 §4).
+ * complete offers "Pay now" (a new approval) and "Cancel order".
  */
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: urlDialogStyles }];

@@ -23,7 +23,7 @@ export default function AddressesPage() {
   const { addresses, editing } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
-    // Plain HTML like the address manager: no Mantine in the page's JavaScript (issue 10).
+    // Plain HTML like the address manager: no Mantine in the page's JavaScript (docs/decisions/0008).
     <div className="sf-stack addresses-page">
       <div>
         <h1 className="addresses-page__title">Addresses</h1>

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { requireShopper } from "~/web/auth.server";
 import { findShopPage } from "~/lib/shared/shop-pages";
 
-/** Shipping & returns, Privacy, Contact (issue 9 §8): plain server-rendered text from app/lib/shared/shop-pages.ts. */
+/** Shipping & returns, Privacy, Contact: plain server-rendered text from app/lib/shared/shop-pages.ts. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireShopper(request);
   const page = findShopPage(params.slug);

@@ -14,7 +14,7 @@ import { afterPasswordChange } from "./password-reset.server";
 import type { SessionUser } from "./users.server";
 
 /**
- * Account settings (issue 12), the same for shoppers and admins and for every
+ * Account settings, the same for shoppers and admins and for every
  * face: the account tab, the admin page and the JSON API call these. The
  * session that asks is kept; "other sessions" are every other row of the
  * user in `sessions` (other browsers, devices, API clients).

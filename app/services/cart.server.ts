@@ -101,7 +101,7 @@ export async function getCartView(userId: string): Promise<CartView> {
 /**
  * The user of a live session and their cart (getCartView's), in one statement:
  * every shop page and status page needs both, and one round trip to the
- * database costs less than two (issue 10). Null when the session is unknown or
+ * database costs less than two (docs/decisions/0006). Null when the session is unknown or
  * expired. An admin has no cart: theirs is empty.
  */
 export async function getSessionUserAndCartView(

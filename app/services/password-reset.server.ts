@@ -12,7 +12,7 @@ import { enqueueMail } from "./mail/outbox.server";
 import { passwordChangedMail, passwordResetMail } from "./mail/templates.server";
 
 /**
- * Password reset by mail (issue 12). The link carries a random token; the
+ * Password reset by mail. The link carries a random token; the
  * database keeps only its SHA-256, valid for 30 minutes and for one use. The
  * answer to a request is the same whether or not the address has an account,
  * and the limits count unknown addresses too, so nothing tells them apart.

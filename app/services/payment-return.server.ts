@@ -5,7 +5,8 @@ import { badRequest } from "~/lib/server/errors.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 
 /**
- * Client-owned payment return (issue 14). An external client may send
+ * Client-owned payment return (ARCHITECTURE rule 11: external clients live on
+ * other origins). An external client may send
  * `returnUrl` and `cancelUrl` with `POST /api/shop/order/create`; each must be
  * on an origin of CORS_ORIGINS or the shop's own. The payment provider only
  * ever returns to the shop: its return and cancel URLs point at the bridge

@@ -2,8 +2,8 @@ import type { StatusViewer } from "~/lib/shared/status-viewer";
 import { getSessionUserAndCart } from "./session.server";
 
 /**
- * Who sees a 404 or 403 page, so that it renders inside their layout (issue 9
- * §5): the shop header for a shopper (with the cart count), the admin shell
+ * Who sees a 404 or 403 page, so that it renders inside their layout: the
+ * shop header for a shopper (with the cart count), the admin shell
  * for an admin, nothing for an anonymous visitor.
  */
 export async function statusViewer(request: Request): Promise<StatusViewer> {

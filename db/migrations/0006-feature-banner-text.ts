@@ -2,7 +2,7 @@ import type { MigrationFn } from "umzug";
 import type { QueryInterface } from "sequelize";
 
 /**
- * Banners as real content (issue 9 §3): a feature image can carry an optional
+ * Banners as real content: a feature image can carry an optional
  * title, subtitle and link, shown as HTML over the artwork (the home page
  * falls back to defaults when they are empty). The link is a path on the shop.
  */

@@ -2,7 +2,7 @@ import type { MigrationFn } from "umzug";
 import type { QueryInterface } from "sequelize";
 
 /**
- * Mail that cannot get lost (issue 12):
+ * Mail that cannot get lost:
  * - `mail_outbox`: a transactional outbox. A mail is inserted in the same
  *   transaction as the event that causes it (an order confirmed, a status
  *   changed, a reset requested), so it exists exactly when the event does. The

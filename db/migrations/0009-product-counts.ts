@@ -6,7 +6,7 @@ import type { QueryInterface } from "sequelize";
  * that the listing's total ("page 2 of 840") sums at most 30 rows instead of
  * counting the catalogue on every page view: with 10,000 products that count
  * was 1.6 ms of PostgreSQL's CPU per listing, as much as a third of what the
- * whole page costs the app (issue 10). The triggers run in the transaction
+ * whole page costs the app (docs/decisions/0006). The triggers run in the transaction
  * that adds, removes or moves a product, so the numbers are exact for every
  * reader, on every app instance:
  * - INSERT and DELETE: one statement-level trigger each, over the statement's

@@ -606,7 +606,7 @@ export function bannerSvg(i: number, text: { heading: string; sub: string }): st
     `<rect width="1600" height="600" fill="url(#g)"/>` +
     `<circle cx="1250" cy="300" r="330" fill="#ffffff" opacity=".1"/><circle cx="1500" cy="40" r="160" fill="#ffffff" opacity=".08"/>` +
     `<circle cx="60" cy="560" r="140" fill="#ffffff" opacity=".06"/>${art}${badge}` +
-    // The title, subtitle and "Shop now" are HTML over the artwork (issue 9 §3): never drawn into it.
+    // The title, subtitle and "Shop now" are HTML over the artwork: never drawn into it.
     `</svg>`
   );
 }

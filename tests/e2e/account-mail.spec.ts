@@ -7,7 +7,7 @@ import { expect, registerShopper, signIn, test, toast, uniqueEmail } from "./sup
 
 /**
  * Password reset and account settings through the real pages, with
- * JavaScript and without (issue 12). The e2e server has no SMTP_URL, so its
+ * JavaScript and without. The e2e server has no SMTP_URL, so its
  * mails are .eml files under its DATA_DIR/mail, which these tests read.
  */
 

@@ -16,7 +16,7 @@ test("an admin adds a product with an image, edits it and deletes it", async ({ 
   const add = panel.getByRole("button", { name: "Add", exact: true });
   if (hasJavaScript(testInfo)) {
     await expect(add).toBeDisabled();
-    // The disabled button says what is missing (issue 9 §6).
+    // The disabled button says what is missing.
     await expect(panel.getByTestId("product-form-missing")).toHaveText(
       "To add the product, fill in: Image, Title, Description, Category, Brand, Price, Total Stock",
     );

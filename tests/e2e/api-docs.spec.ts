@@ -1,6 +1,6 @@
 import { expect, test } from "./support/fixtures";
 
-/** The API reference (issue 14 §3): readable in a browser with JavaScript on or off. */
+/** The API reference: readable in a browser with JavaScript on or off. */
 
 test("the API reference at /api/docs reads without JavaScript and links the OpenAPI document", async ({
   page,

@@ -286,7 +286,7 @@ test.describe("cart", () => {
 
     const dropLine = lines(panel).filter({ hasText: "Drop Tote" });
     await dropLine.getByLabel(/^Remove .* from the cart$/).click();
-    // Asks first (issue 9 §5): nothing is removed until the shopper confirms.
+    // Asks first: nothing is removed until the shopper confirms.
     await expect(dropLine.getByText(/^Remove Drop Tote .*\?$/)).toBeVisible();
     await expect(lines(panel)).toHaveCount(2);
     await dropLine.getByRole("button", { name: "Remove", exact: true }).click();
@@ -367,7 +367,8 @@ test.describe("cart", () => {
         .locator('link[rel="stylesheet"]')
         .evaluateAll((links) => links.map((link) => link.getAttribute("href")));
     await page.goto("/shop/home");
-    // Issue 10: the root's app.css (with Mantine's base) and the storefront's sheet hold up the first paint, no more.
+    // The root's app.css (with Mantine's base) and the storefront's sheet hold up the first paint, no more
+    // (docs/decisions/0008).
     expect(await stylesheets()).toEqual([
       expect.stringMatching(/\/app-[^/]+\.css$/),
       expect.stringMatching(/\/storefront-[^/]+\.css$/),

@@ -105,7 +105,7 @@ test.describe("a signed-in shopper", () => {
     expect(response?.status()).toBe(403);
     await expect(page).toHaveURL(/\/unauth-page$/);
     await expect(page.getByText("You don't have access to view this page")).toBeVisible();
-    // Inside the shop's layout (issue 9 §5): the header with the cart, and the footer.
+    // Inside the shop's layout: the header with the cart, and the footer.
     await expect(page.getByRole("link", { name: "Ecommerce" })).toBeVisible();
     await expect(page.getByRole("link", { name: /^Open your cart, \d+ items$/ })).toBeVisible();
     await expect(page.getByRole("contentinfo")).toContainText("Shipping & returns");

@@ -154,7 +154,7 @@ test.describe("the shop header for a signed-in shopper", () => {
       // The sheet closes once it has taken the shopper somewhere.
       await expect(sheet).toBeHidden();
 
-      // The avatar stays in the bar on a phone (issue 9 §1): no need to open the menu first.
+      // The avatar stays in the bar on a phone: no need to open the menu first.
       await accountMenuToggle(page).click();
       await expect(visibleText(page, "Logged in as Demo Shopper")).toBeVisible();
       await expect(page.getByRole("menuitem", { name: "Account" })).toHaveAttribute("href", "/shop/account");

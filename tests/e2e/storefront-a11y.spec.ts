@@ -13,7 +13,7 @@ import { seedOrder } from "./support/seed-orders";
 import { isNoJs, productCards, productIdByTitle } from "./support/storefront";
 
 /**
- * Accessibility (issue §9): axe-core finds no serious or critical violation on
+ * Accessibility: axe-core finds no serious or critical violation on
  * home, listing (with and without the details open), product and search, and a
  * keyboard reaches and operates the controls.
  */
@@ -34,7 +34,7 @@ async function pageToCheck(page: Page, browser: Browser, credentials: Credential
 }
 
 /**
- * One h1 per page and no skipped heading level (WCAG 1.3.1, issue 9 §7).
+ * One h1 per page and no skipped heading level (WCAG 1.3.1).
  * Headings inside an open dialog count as their own outline, starting at
  * h2 (the dialog's title).
  */

@@ -13,7 +13,7 @@ test.describe("home", () => {
   }) => {
     await page.goto("/shop/home");
     const banner = page.getByTestId("banner");
-    // The banner's text is HTML over the artwork (issue 9 §3), its link goes to what it advertises.
+    // The banner's text is HTML over the artwork, its link goes to what it advertises.
     await expect(banner.getByRole("heading", { name: "New Season Arrivals" })).toBeVisible();
     await expect(banner.getByText("Fresh styles for men, women and kids")).toBeVisible();
     await expect(banner.getByRole("link", { name: "Shop now" }).first()).toHaveAttribute(

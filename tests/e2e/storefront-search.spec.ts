@@ -23,7 +23,7 @@ test.describe("search", () => {
   }) => {
     await page.goto("/shop/search");
     await expect(page.getByRole("heading", { name: "Search Products" })).toBeVisible();
-    // Before any search: a prompt, not "No result found!" (issue 9 §5).
+    // Before any search: a prompt, not "No result found!".
     await expect(page.getByTestId("search-prompt")).toBeVisible();
     await expect(page.getByText("No result found!")).toHaveCount(0);
 

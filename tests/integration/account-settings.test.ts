@@ -15,7 +15,7 @@ import { createTestUser, resetDatabase } from "../support/database";
 import { callRoute, sessionCookieFor } from "../support/requests";
 
 /**
- * Account settings (issue 12 §3): user name, password, other sessions; the
+ * Account settings: user name, password, other sessions; the
  * same rules and messages on the shopper's Settings tab, the admin's account
  * page (plain form posts, as without JavaScript) and the JSON API.
  */

@@ -168,7 +168,7 @@ describe("updateOrderStatus", () => {
   it.each(["pending", "inProcess", "inShipping", "delivered", "rejected"])(
     "sets %s and stamps orderUpdateDate",
     async (status) => {
-      // The lifecycle rule (issue 8): inProcess, inShipping and delivered need a paid order.
+      // The lifecycle rule: inProcess, inShipping and delivered need a paid order.
       const paymentStatus = status === "pending" || status === "rejected" ? "pending" : "paid";
       const order = await createOrderRow({ userId: callers.shopperId, orderDate: day(1), paymentStatus });
       const before = Date.now();
@@ -345,7 +345,7 @@ describe("the orders pages (work without JavaScript)", () => {
       )
     ).json()) as { orders: Record<string, unknown>[]; status: unknown };
     expect(body.status).toBeNull();
-    // Issue 9 §4: the customer's name and the payment status joined the table.
+    // The table names the customer and the payment status too.
     expect(Object.keys(body.orders[0] ?? {}).sort()).toEqual([
       "_id",
       "customerName",

@@ -15,7 +15,7 @@ import { jsonRequest, readApi, run } from "./admin-support";
 import { createProduct, createShopper, putInCart, saveAddress, type TestShopper } from "./checkout-support";
 
 /**
- * Client-owned payment return (issue 14 §2): an external client names its own
+ * Client-owned payment return: an external client names its own
  * return and cancel pages when it creates the order; the provider comes back
  * to the shop's bridge, which sends the shopper on with `paymentId` and
  * `PayerID`; the client then captures through the API.

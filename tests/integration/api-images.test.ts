@@ -37,7 +37,7 @@ import {
 import { putInCart } from "./checkout-support";
 
 /**
- * Absolute image URLs in the JSON API (issue 14 §1): a client on another
+ * Absolute image URLs in the JSON API: a client on another
  * origin, or an app, cannot resolve a path. The database keeps the path; the
  * pages keep rendering it.
  */

@@ -12,7 +12,7 @@ import { assertMatchesContract, documentedPath } from "../support/contract";
 import { callRoute } from "../support/requests";
 
 /**
- * The OpenAPI document (issue 14 §3, §4): every `app/routes/api.*` file is
+ * The OpenAPI document: every `app/routes/api.*` file is
  * described and nothing described lacks a route; each route allows exactly
  * the documented methods; the document itself is served and readable.
  */

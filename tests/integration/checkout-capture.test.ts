@@ -27,7 +27,7 @@ import {
 
 /**
  * Capturing the payment (SPEC §4 Checkout flow 4–6; API.md Orders and payment:
- * capture; issue 5 §6): one transaction, idempotent, stock checked and
+ * capture): one transaction, idempotent, stock checked and
  * decremented, refusals that say what happened. The simulator is the gateway.
  */
 

@@ -14,9 +14,9 @@ import {
 } from "./checkout-support";
 
 /**
- * Money and stock add up under concurrency (issue 5 §6 and §9, ARCHITECTURE
- * rule 6): captures of many shoppers for the same last units, and the same
- * capture sent twice at once. The simulator keeps the provider's books, so
+ * Money and stock add up under concurrency (ARCHITECTURE rule 6): captures of
+ * many shoppers for the same last units, and the same capture sent twice at
+ * once. The simulator keeps the provider's books, so
  * "charged" is what it captured minus what it refunded.
  */
 

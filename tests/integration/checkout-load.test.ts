@@ -20,7 +20,7 @@ import {
 } from "./checkout-support";
 
 /**
- * The checkout under a burst (issue 8 §1): no transaction waits for a second
+ * The checkout under a burst: no transaction waits for a second
  * pooled connection, so many shoppers creating orders at once are all
  * answered; a pool that stays exhausted answers 503 with Retry-After within
  * the acquire timeout instead of hanging and failing with a 500. (This file

@@ -360,7 +360,7 @@ describe("/shop/payment-success and /shop/paypal-cancel", () => {
       successLoader,
       jsonRequest(`/shop/payment-success?orderId=${order.orderId}`, { cookie: shopper.cookie }),
     );
-    // Issue 9 §4: the success page shows the items and the delivery address too.
+    // The success page shows the items and the delivery address too.
     expect(await after.json()).toEqual({
       order: {
         _id: order.orderId,
@@ -418,7 +418,7 @@ describe("/shop/account", () => {
     expect(data.tab).toBe("orders");
     expect(data.addressManager).toBeNull();
     expect(data.orders.map((order) => order._id)).toEqual([second.orderId, first.orderId]);
-    // Issue 9 §4: the payment state joined the history's fields.
+    // The history shows each order's payment state too.
     expect(Object.keys(data.orders[0]!).sort()).toEqual([
       "_id",
       "orderDate",

@@ -23,7 +23,7 @@ import {
 } from "./checkout-support";
 
 /**
- * "Pay now" and "Cancel order" (issue 9 §4): an order whose payment did not
+ * "Pay now" and "Cancel order": an order whose payment did not
  * complete gets a new approval for the same lines and total, or is closed by
  * its shopper; a paid, capturing or closed order is refused with 409, and
  * concurrent requests on one order leave exactly one outcome.

@@ -25,7 +25,7 @@ import {
 } from "./checkout-support";
 
 /**
- * The reconciler (issue 8 §3): orders a crash left `capturing`, pending
+ * The reconciler (docs/decisions/0004): orders a crash left `capturing`, pending
  * orders whose provider order was captured, approved but abandoned, or never
  * created, and refunds left halfway, settled by asking the provider.
  */

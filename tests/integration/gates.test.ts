@@ -207,7 +207,7 @@ describe("/unauth-page", () => {
     const { cookie } = await signedIn("user");
     const response = await callRoute(unauthPage.loader, "/unauth-page", { cookie });
     expect(response.status).toBe(403);
-    // Issue 9 §5: the page renders inside the shopper's layout, so it carries the header's data.
+    // The page renders inside the shopper's layout, so it carries the header's data.
     expect(await response.json()).toEqual({
       home: "/shop/home",
       viewer: { role: "shopper", userName: expect.any(String), cartCount: 0 },
@@ -402,7 +402,7 @@ describe("the logout action", () => {
   });
 });
 
-describe("404 and 403 inside the signed-in user's layout (issue 9 §5)", () => {
+describe("404 and 403 inside the signed-in user's layout", () => {
   it("answers an unknown path with 404 and who is looking: a shopper with the cart count, an admin, or nobody", async () => {
     const shopper = await signedIn("user");
     const forShopper = await callRoute(notFoundPage.loader, "/no/such/page", { cookie: shopper.cookie });
@@ -420,7 +420,7 @@ describe("404 and 403 inside the signed-in user's layout (issue 9 §5)", () => {
   });
 });
 
-describe("the footer's pages (issue 9 §8)", () => {
+describe("the footer's pages", () => {
   it("serves Shipping & returns, Privacy and Contact to a shopper from one file, and 404 for any other slug", async () => {
     const { cookie } = await signedIn("user");
     expect(SHOP_PAGES.map((page) => page.title)).toEqual(["Shipping & returns", "Privacy", "Contact"]);

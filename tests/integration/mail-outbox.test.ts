@@ -20,7 +20,7 @@ import { parseMail, startSmtpServer, type TestSmtpServer } from "../support/mail
 import { approvedOrder, createProduct, createShopper } from "./checkout-support";
 
 /**
- * The transactional outbox and its sender (issue 12 §1, §5) against a real
+ * The transactional outbox and its sender against a real
  * SMTP server (smtp-server) and the real PostgreSQL: mails exist exactly when
  * their transaction commits, survive an SMTP outage, and go out once even
  * with several senders at work.

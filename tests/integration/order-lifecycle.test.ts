@@ -22,7 +22,7 @@ import {
 } from "./checkout-support";
 
 /**
- * The order lifecycle on the server (issue 8 §4): only a paid order is
+ * The order lifecycle on the server: only a paid order is
  * processed, shipped or delivered; rejecting a paid order returns its stock
  * and refunds it through the gateway, recoverably. The same rules for the
  * admin page and PUT /api/admin/orders/update/:id.

@@ -19,7 +19,7 @@ import {
 } from "./checkout-support";
 
 /**
- * The order mails (issue 12 §4): written into the outbox by the transactions
+ * The order mails: written into the outbox by the transactions
  * that confirm an order and change its status, in plain text and simple HTML
  * with every typed value escaped and amounts in dollars.
  */

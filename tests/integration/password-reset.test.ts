@@ -18,7 +18,7 @@ import { resetLinkIn, startSmtpServer, type TestSmtpServer } from "../support/ma
 import { callRoute, cookieFrom, sessionCookieFor } from "../support/requests";
 
 /**
- * Password reset (issue 12 §2): the forgot-password form and API answer the
+ * Password reset: the forgot-password form and API answer the
  * same for any address, the mail arrives through a real SMTP server, its
  * single-use link (stored hashed, 30 minutes) leads to the new-password form,
  * and the new password ends every session.

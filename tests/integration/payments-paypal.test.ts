@@ -17,7 +17,7 @@ import { createPayPalMock, MOCK_ACCESS_TOKEN, MOCK_PAYER_ID, PAYPAL_WEB } from "
 
 /**
  * The real PayPal adapter (@paypal/paypal-server-sdk) against msw handlers for
- * PayPal's REST API: what it sends (API.md Orders and payment, issue 5 §4) and
+ * PayPal's REST API: what it sends (API.md Orders and payment) and
  * how it maps every answer.
  */
 

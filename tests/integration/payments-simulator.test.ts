@@ -23,7 +23,7 @@ import { sessionCookieFor } from "../support/requests";
 import { createOrderRow, formRequest, jsonRequest, run } from "./admin-support";
 
 /**
- * The payment simulator (issue 5 §4): PayPal's behaviour without PayPal —
+ * The payment simulator (docs/decisions/0002): PayPal's behaviour without PayPal —
  * approval page, return parameters, declines, idempotent create and capture,
  * refunds, and records that survive a restart.
  */

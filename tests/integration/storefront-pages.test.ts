@@ -18,8 +18,9 @@ import { createGeneratedProducts, createOrder, createProduct, loadPage } from ".
 /**
  * The page loaders: what they give the pages, where they send people, and how
  * many SQL statements a whole page request runs (root + shop layout + page,
- * each loader with its own Request as Remix does). The limits below are the
- * numbers this issue promises; they must not grow with the catalogue.
+ * each loader with its own Request as Remix does). The limits below are each
+ * page's budget of statements (docs/decisions/0006, "Fewer statements per
+ * page"); they must not grow with the catalogue.
  */
 const QUERY_LIMITS = {
   // the shopper with their cart (one statement for the session and the layout) + the page with its count

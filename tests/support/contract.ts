@@ -3,7 +3,7 @@ import addFormats from "ajv-formats";
 import { getOpenApiDocument, type OpenApiDocument } from "../../app/web/openapi/openapi.server";
 
 /**
- * The API contract in the tests (issue 14 §4): every JSON API answer that an
+ * The API contract in the tests: every JSON API answer that an
  * integration test receives through the shared request helpers is checked
  * against the OpenAPI document, so that a route drifting from its
  * description fails the test that called it.

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 
 /**
- * Why scripts/build.js disposes the Remix compiler before it ends (issue 10):
+ * Why scripts/build.js disposes the Remix compiler before it ends:
  * `remix build` leaves its esbuild contexts open and calls process.exit(0)
  * while the event loop was busy; esbuild's Go service then waits for the
  * answer to a ping that never comes and prints a goroutine dump. The same

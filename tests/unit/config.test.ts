@@ -228,7 +228,7 @@ describe("parseConfig cookies and CORS", () => {
   });
 });
 
-describe("parseConfig database pool, reconciler and simulator latency (issue 8)", () => {
+describe("parseConfig database pool, reconciler and simulator latency", () => {
   it("defaults to a pool of 10 with a 5 s acquire timeout and prepared statements, a reconciler every minute, 2 min grace, 3 h approvals, no latency", () => {
     const config = parseConfig({ SESSION_SECRET: SECRET, DATA_DIR: tempDataDir() });
     expect(config.databasePool).toEqual({ max: 10, acquireTimeoutMs: 5_000, preparedStatements: true });

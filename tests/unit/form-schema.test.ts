@@ -5,8 +5,8 @@ import { loginSchema, registerSchema } from "../../app/lib/shared/schemas";
 
 /**
  * The sign-in, registration and password forms check in the browser and on the
- * server with the same zod/mini schemas through parseWithSchema (issue 10: no
- * classic zod in those pages' JavaScript). These hold the messages the pages
+ * server with the same zod/mini schemas through parseWithSchema (no classic
+ * zod in those pages' JavaScript, docs/decisions/0008). These hold the messages the pages
  * and the API have always given.
  */
 

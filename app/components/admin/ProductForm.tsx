@@ -46,7 +46,7 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
     defaultValue,
     // The server validates (its messages come back per field, with or without JavaScript); the
     // browser only keeps Add disabled until the required fields are filled. No schema runs here:
-    // it would bring zod into the admin's JavaScript (issue 10).
+    // it would bring zod into the admin's JavaScript (docs/decisions/0008).
   });
   const initialImage = String(fields.image.initialValue ?? defaultValue.image ?? "");
   const [imageUrl, setImageUrl] = useState(initialImage);
@@ -105,7 +105,7 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
           {mode === "new" ? "Add" : "Edit"}
         </Button>
         {hydrated && !complete ? (
-          // A disabled button says why (issue 9 §6).
+          // A disabled button says why: the admin should not have to guess what is missing.
           <p className="product-form__missing" id={missingId} data-testid="product-form-missing">
             To {mode === "new" ? "add" : "save"} the product, fill in: {missing.join(", ")}
           </p>

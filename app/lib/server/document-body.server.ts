@@ -4,7 +4,7 @@
  * (Node encodes it there, together with the headers) instead of reading it
  * back through a web stream. Making a Response with a body costs a
  * ReadableStream, and a Buffer of the string an extra copy of the document:
- * together about 5 % of a listing page's server CPU (issue 10). The Response
+ * together about 5 % of a listing page's server CPU (docs/decisions/0006). The Response
  * still reads like any other (`text()`, `arrayBuffer()`, `body`) for whoever
  * asks, which only tests and benchmarks do.
  *

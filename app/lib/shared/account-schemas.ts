@@ -4,7 +4,7 @@ import { emailField, newPasswordField, userNameField } from "./schemas";
 /**
  * The account forms' schemas, in `zod/mini` like ./schemas: the forgotten and
  * reset password pages check in the browser with them; the settings page
- * validates on the server only (no zod in its JavaScript, issue 10). A new
+ * validates on the server only (no zod in its JavaScript, docs/decisions/0008). A new
  * password follows the registration rules, with the registration's messages.
  * The JSON API's request schemas build on these (app/lib/server/account-api.server.ts).
  */

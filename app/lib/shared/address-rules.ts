@@ -1,6 +1,6 @@
 /**
  * The address form's rules (SPEC §5: all five fields, trimmed and non-empty)
- * as data, without zod, so that the browser can use them (issue 10): the
+ * as data, without zod, so that the browser can use them (docs/decisions/0008): the
  * server's schema (./address-schema) is built from the same table and
  * messages, and always checks again. The maximum lengths are the columns'
  * (db/migrations/0001).

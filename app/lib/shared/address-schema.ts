@@ -4,7 +4,7 @@ import { ADDRESS_MAX_LENGTH, addressMessages, type AddressField } from "./addres
 /**
  * The address form's schema, on the server (the HTML actions through conform,
  * the JSON API). Its rules and messages are ./address-rules', which the
- * browser imports instead of this module (zod stays off the pages; issue 10).
+ * browser imports instead of this module (zod stays off the pages; docs/decisions/0008).
  */
 
 export {

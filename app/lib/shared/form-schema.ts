@@ -6,7 +6,7 @@ import { fieldErrorsOf } from "./schemas";
  * conform's submission of a form checked by a zod schema, in the browser and
  * on the server alike. It stands in for `@conform-to/zod`'s `parseWithZod`,
  * whose form-value coercion imports zod's whole classic API (about 90 KB gzip)
- * into every page that uses it (issue 10); the schemas of the forms that check
+ * into every page that uses it (docs/decisions/0008); the schemas of the forms that check
  * in the browser are `zod/mini` (./schemas, ./account-schemas).
  *
  * The forms are flat text fields, so the coercion is the one rule they need

@@ -1,6 +1,6 @@
 /**
  * Mantine's provider, which the browser imports from its own file instead of
- * the package's index (issue 10; `#mantine-provider` in package.json
+ * the package's index (docs/decisions/0008; `#mantine-provider` in package.json
  * "imports": the provider's file under the "browser" condition, the package
  * on the server). esbuild places every Mantine module that any page uses into
  * the chunk of whichever entry imports the index: the root importing the index

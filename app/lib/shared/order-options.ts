@@ -37,7 +37,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   cancelled: "Cancelled",
 };
 
-/** The payment state in words, for shoppers and admins (issue 9: honest order states). */
+/** The payment state in words a shopper understands, for shoppers and admins. */
 export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   pending: "Payment not completed",
   capturing: "Payment processing",

@@ -5,7 +5,7 @@ import { REVIEW_MESSAGE_MAX_LENGTH, REVIEW_TEXT } from "./review-text";
  * A review as the shopper writes it (SPEC §5, API.md), checked on the server
  * (the HTML action through conform, and the JSON API). The browser imports
  * only ./review-text: importing this module would bring zod into the page's
- * JavaScript (issue 10).
+ * JavaScript (docs/decisions/0008).
  */
 
 export { REVIEW_MESSAGE_MAX_LENGTH, REVIEW_TEXT };

@@ -5,7 +5,7 @@ import * as z from "zod/mini";
  * sign-in, registration and password pages) and the server (which always
  * validates again). Written with `zod/mini`, so that a page that checks in the
  * browser carries only the few kilobytes of zod its checks need, not zod's
- * whole classic API (issue 10); the server's other schemas use classic zod and
+ * whole classic API (docs/decisions/0008); the server's other schemas use classic zod and
  * build on these fields.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The shop's three short pages (issue 9 §8), linked from the footer. All
+ * The shop's three short pages, linked from the footer. All
  * their content lives here, in one file: edit the text below to change them.
  * Each paragraph is plain text.
  */

@@ -10,7 +10,8 @@ import { startEmbeddedPostgres } from "../../../app/models/embedded-postgres.ser
  *   tsx tests/e2e/support/storefront-seed.ts paid-order <email> <productId>
  *   tsx tests/e2e/support/storefront-seed.ts product <title> <totalStock>
  *
- * Until the checkout issue lands, a "paid order" is the only way to a review.
+ * A "paid order" gives a shopper the purchase a review needs without going
+ * through the checkout's pages.
  * Prints one line of JSON.
  */
 
