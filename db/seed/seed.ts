@@ -1,5 +1,6 @@
 import type { Database } from "../../app/models/db.server";
 import { hashPassword } from "../../app/lib/server/password.server";
+import { EDITABLE_PRODUCT_FIELDS } from "../../app/lib/shared/product";
 import { DEMO_FEATURES, DEMO_PRODUCTS, generatedProducts, type DemoProduct } from "./catalog";
 
 /**
@@ -7,10 +8,8 @@ import { DEMO_FEATURES, DEMO_PRODUCTS, generatedProducts, type DemoProduct } fro
  * Idempotent: running it again adds only what is missing.
  */
 
-// averageReview and the timestamps come from the database's defaults.
-const PRODUCT_FIELDS: (
-  "image" | "title" | "description" | "category" | "brand" | "price" | "salePrice" | "totalStock"
-)[] = ["image", "title", "description", "category", "brand", "price", "salePrice", "totalStock"];
+// The fields an admin enters; the id, averageReview and the timestamps come from the database's defaults.
+const PRODUCT_FIELDS = EDITABLE_PRODUCT_FIELDS.map((field) => field.name);
 
 export const DEMO_ACCOUNTS = [
   { role: "admin", userName: "Demo Admin", email: "admin@example.com", password: "admin12345" },
