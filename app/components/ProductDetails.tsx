@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
+import { productFacts } from "~/lib/shared/product";
 import { formatRating, productBadge, type ProductJson } from "~/lib/shared/product-display";
 import { REVIEW_MESSAGE_MAX_LENGTH } from "~/lib/shared/review-text";
 import { useHydrated } from "~/lib/shared/use-hydrated";
@@ -158,6 +159,7 @@ export function ProductDetails({
           </Link>
         </p>
         <p className="product-details__description">{product.description}</p>
+        <ProductFacts product={product} />
         <ProductPrices
           price={product.price}
           salePrice={product.salePrice}
@@ -214,6 +216,22 @@ export function ProductDetails({
         </section>
       </div>
     </div>
+  );
+}
+
+/** The product's facts (such as its material) as a list of label and value, when it has any. */
+function ProductFacts({ product }: { product: ProductJson }) {
+  const facts = productFacts(product);
+  if (!facts.length) return null;
+  return (
+    <dl className="product-details__facts">
+      {facts.map((fact) => (
+        <div key={fact.label}>
+          <dt>{fact.label}</dt>
+          <dd>{fact.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

@@ -8,6 +8,7 @@ import { featureBannerTextDown, featureBannerTextUp } from "./0006-feature-banne
 import { paymentReconcilerDown, paymentReconcilerUp } from "./0008-payment-reconciler";
 import { mailOutboxDown, mailOutboxUp } from "./0007-mail-outbox";
 import { productCountsDown, productCountsUp } from "./0009-product-counts";
+import { productMaterialDown, productMaterialUp } from "./0010-product-material";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -23,4 +24,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0007-mail-outbox", up: mailOutboxUp, down: mailOutboxDown },
   { name: "0008-payment-reconciler", up: paymentReconcilerUp, down: paymentReconcilerDown },
   { name: "0009-product-counts", up: productCountsUp, down: productCountsDown },
+  { name: "0010-product-material", up: productMaterialUp, down: productMaterialDown },
 ];

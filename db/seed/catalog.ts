@@ -22,6 +22,7 @@ export interface DemoProduct {
   salePrice: string | null;
   totalStock: number;
   image: string;
+  material: string | null;
 }
 
 export interface DemoFeature {
@@ -788,6 +789,32 @@ const ROWS: readonly Row[] = [
   ],
 ];
 
+/** What some of the demo products are made of, by title (the others say nothing). */
+const MATERIALS: Record<string, string> = {
+  "Dri-FIT Training Tee": "100% recycled polyester",
+  "Tech Fleece Hoodie": "66% cotton, 34% polyester",
+  "Essentials Pique Polo Shirt": "100% cotton piqué",
+  "Classic Denim Jacket": "100% cotton denim",
+  "Slim Fit Stretch Jeans": "99% cotton, 1% elastane",
+  "Textured Wool Blazer": "70% wool, 30% polyester",
+  "Linen Blend Shirt": "55% linen, 45% cotton",
+  "Regular Fit Oxford Shirt": "100% cotton Oxford",
+  "Seamless Sports Bra": "88% nylon, 12% elastane",
+  "Satin Midi Slip Dress": "100% polyester satin",
+  "Oversized Wool Coat": "60% wool, 40% polyamide",
+  "Ribbed Knit Cardigan": "50% cotton, 50% acrylic",
+  "Kids' Striped Cotton Dress": "100% organic cotton",
+  "Kids' Printed Pyjama Set": "100% organic cotton",
+  "Reversible Leather Belt": "Full-grain leather",
+  "Classic Canvas Tote Bag": "Heavy cotton canvas",
+  "Leather Card Wallet": "Full-grain leather",
+  "Cashmere Blend Scarf": "70% wool, 30% cashmere",
+  "Samba Leather Trainers": "Leather upper, rubber sole",
+  "Chelsea Leather Boots": "Leather upper, rubber sole",
+  "Suede Classic Sneakers": "Suede upper, rubber sole",
+  "Canvas Low-Top Sneakers": "Cotton canvas upper, rubber sole",
+};
+
 export const DEMO_PRODUCTS: DemoProduct[] = ROWS.map(
   ([category, brand, title, description, price, salePrice, totalStock]) => {
     const slug = slugify(title);
@@ -801,6 +828,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = ROWS.map(
       salePrice,
       totalStock,
       image: `/images/products/${slug}.svg`,
+      material: MATERIALS[title] ?? null,
     };
   },
 );
@@ -1230,6 +1258,16 @@ export function* generatedProducts(count: number, seed = 42): Generator<Omit<Dem
     const pool = kindPool.length > 0 ? kindPool : (byCategory.get(category) ?? []);
     const image = pick(rand, pool);
 
-    yield { title, description, category, brand, price: money(priceNum), salePrice, totalStock, image };
+    yield {
+      title,
+      description,
+      category,
+      brand,
+      price: money(priceNum),
+      salePrice,
+      totalStock,
+      image,
+      material: null,
+    };
   }
 }

@@ -40,6 +40,8 @@ test("an admin adds a product with an image, edits it and deletes it", async ({ 
     await expect(panel.getByTestId("product-form-missing")).toHaveCount(0);
   }
   await panel.getByLabel("Sale Price", { exact: true }).fill("24.50");
+  // The material is optional too; it comes back in the edit form.
+  await panel.getByLabel("Material", { exact: true }).fill("100% organic cotton");
   await add.click();
 
   await expect(flash(page, testInfo, "Product added successfully")).toBeVisible();
@@ -62,6 +64,7 @@ test("an admin adds a product with an image, edits it and deletes it", async ({ 
   const editPanel = page.getByRole("dialog", { name: "Edit Product" });
   await expect(editPanel.getByLabel("Title", { exact: true })).toHaveValue(title);
   await expect(editPanel.getByLabel("Brand", { exact: true })).toHaveValue("levi");
+  await expect(editPanel.getByLabel("Material", { exact: true })).toHaveValue("100% organic cotton");
   await editPanel.getByLabel("Title", { exact: true }).fill(`${title} v2`);
   await editPanel.getByLabel("Sale Price", { exact: true }).fill("");
   await editPanel.getByRole("button", { name: "Edit", exact: true }).click();

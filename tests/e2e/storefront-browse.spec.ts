@@ -120,6 +120,9 @@ test.describe("browsing the catalogue", () => {
     const dialog = page.getByRole("dialog", { name: "Tech Fleece Hoodie" });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByText("A warm yet light full-zip hoodie")).toBeVisible();
+    // The product's facts, such as its material, as a list of term and value.
+    await expect(dialog.getByRole("term")).toHaveText("Material");
+    await expect(dialog.getByRole("definition")).toHaveText("66% cotton, 34% polyester");
     await expect(dialog.locator("s")).toContainText("$119.99");
     await expect(dialog.getByText("$89.99")).toBeVisible();
     await expect(dialog.getByTestId("average-review")).toHaveText(/^\(\d\.\d\d\)$/);
@@ -149,6 +152,7 @@ test.describe("browsing the catalogue", () => {
     await expect(page).toHaveURL(new RegExp(`/shop/product/${id}$`));
     await expect(page).toHaveTitle("Tech Fleece Hoodie · ECommerce Shopping");
     await expect(page.getByRole("heading", { name: "Tech Fleece Hoodie", level: 1 })).toBeVisible();
+    await expect(page.getByRole("definition")).toHaveText("66% cotton, 34% polyester");
     const jsonLd = JSON.parse(
       (await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}",
     );

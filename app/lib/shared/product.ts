@@ -105,6 +105,15 @@ export const PRODUCT_FIELDS = {
     options: BRANDS,
     optionLabels: BRAND_LABELS,
   },
+  material: {
+    kind: "text",
+    label: "Material",
+    column: "material",
+    required: false,
+    max: 80,
+    placeholder: "Such as 100% organic cotton (optional)",
+    inDetails: true,
+  },
   price: {
     kind: "money",
     label: "Price",
