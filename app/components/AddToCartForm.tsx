@@ -1,23 +1,27 @@
 import { Form, useNavigation } from "@remix-run/react";
+import { CART_ACTION_PATH, type CartIntent } from "~/lib/shared/cart";
+
+const ADD: CartIntent = "add";
 
 /**
- * "Add to cart" as a small POST form (works without JavaScript), or the
- * disabled "Out Of Stock" button at zero stock (SPEC §2 Product card). The
- * server applies the stock rule and answers with a flash message.
+ * "Add to cart" as a small POST form to the cart action (works without
+ * JavaScript), or the disabled "Out Of Stock" button at zero stock (SPEC §2
+ * Product card). The server applies the stock rule and redirects back to
+ * `redirectTo` with a flash message, success or refusal alike.
  */
 export function AddToCartForm({
   productId,
   productTitle,
   totalStock,
-  formAction,
+  redirectTo,
   className = "",
   plain = false,
 }: {
   productId: string;
   productTitle: string;
   totalStock: number;
-  /** The current page's URL: the action redirects back to it. */
-  formAction: string;
+  /** The current page's URL (path and search): the cart action redirects back to it. */
+  redirectTo: string;
   className?: string;
   /**
    * A plain <form> for a grid that submits its forms through Remix itself
@@ -28,7 +32,7 @@ export function AddToCartForm({
   const navigation = useNavigation();
   const pending =
     navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "add-to-cart" &&
+    navigation.formData?.get("intent") === ADD &&
     navigation.formData?.get("productId") === productId;
   if (totalStock <= 0) {
     return (
@@ -41,8 +45,9 @@ export function AddToCartForm({
   }
   const fields = (
     <>
-      <input type="hidden" name="intent" value="add-to-cart" />
+      <input type="hidden" name="intent" value={ADD} />
       <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
         className="sf-button sf-button--primary sf-button--block"
@@ -53,11 +58,11 @@ export function AddToCartForm({
     </>
   );
   return plain ? (
-    <form method="post" action={formAction} className={className}>
+    <form method="post" action={CART_ACTION_PATH} className={className}>
       {fields}
     </form>
   ) : (
-    <Form method="post" action={formAction} preventScrollReset className={className}>
+    <Form method="post" action={CART_ACTION_PATH} preventScrollReset className={className}>
       {fields}
     </Form>
   );

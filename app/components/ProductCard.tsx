@@ -10,19 +10,20 @@ import { ProductPrices } from "./ProductPrices";
  * One product in a grid. Deliberately plain markup (the grid repeats it 24
  * times and server rendering is the cost centre): the title link stretches
  * over the whole card and opens the details dialog. The link is a PlainLink and
- * the add-to-cart form a plain <form> that the grid around it submits through
- * Remix once scripts run (ProductGrid), so the server does not render Remix's
- * <Link> and <Form> (each a dozen router hooks) 24 times over.
+ * the add-to-cart form a plain <form> to the cart action that the grid around
+ * it submits through Remix once scripts run (ProductGrid), so the server does
+ * not render Remix's <Link> and <Form> (each a dozen router hooks) 24 times over.
  */
 export function ProductCard({
   product,
   detailsHref,
-  formAction,
+  redirectTo,
   eager = false,
 }: {
   product: ProductCardData;
   detailsHref: string;
-  formAction: string;
+  /** The page's URL, where the cart action brings the shopper back to. */
+  redirectTo: string;
   /** Above the fold: load the image at once instead of lazily. */
   eager?: boolean;
 }) {
@@ -59,7 +60,7 @@ export function ProductCard({
         productId={product._id}
         productTitle={product.title}
         totalStock={product.totalStock}
-        formAction={formAction}
+        redirectTo={redirectTo}
         className="product-card__action"
         plain
       />
@@ -70,8 +71,9 @@ export function ProductCard({
 /**
  * What <Form method="post" preventScrollReset> does for each card's add-to-cart
  * form, done once for the grid by listening on it: the form submits through
- * Remix (its pending state is in useNavigation, as with <Form>). The cards'
- * links are PlainLinks. Without JavaScript they are a link and a form.
+ * Remix to its own action, the cart's, which redirects back here (its pending
+ * state is in useNavigation, as with <Form>). The cards' links are PlainLinks.
+ * Without JavaScript they are a link and a form.
  */
 function useCardSubmission() {
   const grid = useRef<HTMLDivElement>(null);
@@ -96,12 +98,12 @@ function useCardSubmission() {
 export function ProductGrid({
   products,
   detailsHref,
-  formAction,
+  redirectTo,
   eagerCount = 4,
 }: {
   products: ProductCardData[];
   detailsHref: (productId: string) => string;
-  formAction: string;
+  redirectTo: string;
   eagerCount?: number;
 }) {
   const grid = useCardSubmission();
@@ -112,7 +114,7 @@ export function ProductGrid({
           key={product._id}
           product={product}
           detailsHref={detailsHref(product._id)}
-          formAction={formAction}
+          redirectTo={redirectTo}
           eager={index < eagerCount}
         />
       ))}

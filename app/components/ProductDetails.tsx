@@ -176,7 +176,7 @@ export function ProductDetails({
           productId={product._id}
           productTitle={product.title}
           totalStock={product.totalStock}
-          formAction={formAction}
+          redirectTo={formAction}
         />
         <section className="product-reviews" aria-labelledby={`reviews-${product._id}`}>
           <Heading className="product-details__heading" id={`reviews-${product._id}`}>

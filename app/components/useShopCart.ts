@@ -46,7 +46,7 @@ function applySubmission(
   const productId = formData.get("productId");
   if (typeof productId !== "string") return items;
   const index = items.findIndex((item) => item.productId === productId);
-  if (intent === "add" || intent === "add-to-cart") {
+  if (intent === "add") {
     const field = formData.get("quantity");
     const quantity = field === null ? 1 : (parsePositiveInteger(String(field)) ?? 0);
     if (quantity < 1) return items;
@@ -78,13 +78,8 @@ export function useShopCart(): ShopCart {
   for (const fetcher of fetchers) {
     if (fetcher.formData && isCartActionPath(fetcher.formAction)) submissions.push(fetcher.formData);
   }
-  // The storefront's "Add to cart" forms are navigations to the page's own action.
-  if (navigation.formData) {
-    const intent = navigation.formData.get("intent");
-    if (intent === "add-to-cart" || isCartActionPath(navigation.formAction)) {
-      submissions.push(navigation.formData);
-    }
-  }
+  // The storefront's "Add to cart" forms are navigations to the cart action (it redirects back).
+  if (navigation.formData && isCartActionPath(navigation.formAction)) submissions.push(navigation.formData);
 
   const newProducts = new Set<string>();
   let items = cart.items;

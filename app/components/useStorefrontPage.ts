@@ -4,9 +4,10 @@ import type { StorefrontActionData } from "~/lib/shared/storefront-action";
 
 /**
  * What every storefront page needs for its forms and the details dialog:
- * - `formAction`: the current URL, so an action redirects back to exactly this page;
+ * - `formAction`: the current URL, so an action redirects back to exactly this page (the page's
+ *   own action, or the cart action through its `redirectTo`);
  * - `detailsHref(id)` / `closeHref`: the same URL with or without `?product=ID`;
- * - the last action's answer (a refused add-to-cart or review) and, for the
+ * - the last action's answer (a refused review) and, for the
  *   open product, the review form's result.
  */
 export function useStorefrontPage(openProductId: string | null | undefined) {

@@ -22,10 +22,14 @@ import { addToCart, changeCartItemQuantity, removeCartItem } from "~/services/ca
  * /shop/cart: the cart panel's contents as a page (the header's cart button
  * leads here without JavaScript) and the one action behind every cart form,
  * Hydrogen-style: small forms that post `intent` (add, increase, decrease,
- * remove) and `productId`.
+ * remove) and `productId`. Every "Add to cart" of the storefront (card,
+ * dialog, product page, search results) posts `add` here.
  *
- * - A form with `redirectTo` (a browser without JavaScript) gets POST/redirect/GET
- *   with a flash message; a refusal answers 4xx and this page shows the message.
+ * - A form with `redirectTo` (every page form; with JavaScript too, as a
+ *   navigation) gets POST/redirect/GET back to that page, filters and open
+ *   product included, with a flash message. A refusal goes back the same way,
+ *   except to this page itself: its own forms get the refusal with its 4xx
+ *   status and this page shows the message.
  * - A background submission (no `redirectTo`: the panel with JavaScript) gets
  *   JSON, and the message travels as a flash cookie that the root loader's
  *   revalidation turns into a notification.
@@ -40,6 +44,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type CartActionData =
   { ok: true; intent: CartIntent; productId: string; message: string } | { ok: false; toast: FlashMessage };
+
+/** After an add, the message offers the way to the cart. */
+const VIEW_CART_LINK = { href: CART_ACTION_PATH, label: "View cart" };
+
+function isThisPage(path: string): boolean {
+  return new URL(path, "http://local.invalid").pathname === CART_ACTION_PATH;
+}
 
 const SUCCESS_MESSAGES: Record<CartIntent, string> = {
   add: CART_TEXT.added,
@@ -62,16 +73,19 @@ async function applyIntent(userId: string, intent: CartIntent, productId: unknow
 }
 
 export async function action({ request }: ActionFunctionArgs): Promise<TypedResponse<CartActionData>> {
-  const user = await requireShopper(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
-  const productId = formData.get("productId");
   const redirectField = formData.get("redirectTo");
   const redirectTo = redirectField === null ? null : safeRedirect(redirectField, CART_ACTION_PATH);
+  // Signing in comes back to the page the form was on (a listing, a product), not to this action.
+  const user = await requireShopper(request, redirectTo ?? undefined);
+  const intent = formData.get("intent");
+  const productId = formData.get("productId");
 
   const refuse = async (status: number, message: string) => {
     const toast: FlashMessage = { type: "error", message };
-    // Without JavaScript this page renders the message; a background submission reads it from the flash.
+    // Another page only shows the message after a redirect back to it; this page renders it with the
+    // refusal's own status; a background submission reads it from the flash.
+    if (redirectTo && !isThisPage(redirectTo)) return redirectWithFlash(request, redirectTo, toast);
     const headers = redirectTo ? undefined : { "Set-Cookie": await setFlash(request, toast) };
     return json<CartActionData>({ ok: false, toast }, { status, headers });
   };
@@ -86,7 +100,8 @@ export async function action({ request }: ActionFunctionArgs): Promise<TypedResp
     return refuse(error.status, error.message);
   }
   const message = SUCCESS_MESSAGES[intent];
-  const flash: FlashMessage = { type: "success", message };
+  const flash: FlashMessage =
+    intent === "add" ? { type: "success", message, link: VIEW_CART_LINK } : { type: "success", message };
   if (redirectTo) return redirectWithFlash(request, redirectTo, flash);
   return json<CartActionData>(
     { ok: true, intent, productId: String(productId), message },

@@ -79,7 +79,7 @@ export default function HomePage() {
         <ProductGrid
           products={products}
           detailsHref={page.detailsHref}
-          formAction={page.formAction}
+          redirectTo={page.formAction}
           eagerCount={0}
         />
         <p className="home-section__more">

@@ -114,7 +114,7 @@ export default function ListingPage() {
           {products.length ? (
             <>
               <h2 className="visually-hidden">Products</h2>
-              <ProductGrid products={products} detailsHref={page.detailsHref} formAction={page.formAction} />
+              <ProductGrid products={products} detailsHref={page.detailsHref} redirectTo={page.formAction} />
             </>
           ) : (
             <p className="empty-state">

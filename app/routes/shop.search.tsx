@@ -149,7 +149,7 @@ export default function SearchPage() {
               <ProductGrid
                 products={products}
                 detailsHref={storefront.detailsHref}
-                formAction={storefront.formAction}
+                redirectTo={storefront.formAction}
               />
               <Pagination
                 page={page}

@@ -69,17 +69,20 @@ export function homePathFor(user: SessionUser): string {
   return user.role === "admin" ? "/admin/dashboard" : "/shop/home";
 }
 
-function loginRedirect(request: Request): never {
+function loginRedirect(request: Request, returnTo?: string): never {
   const url = new URL(request.url);
-  const back = `${url.pathname}${url.search}`;
+  const back = returnTo ?? `${url.pathname}${url.search}`;
   const search = back && back !== "/" ? `?${new URLSearchParams({ redirectTo: back })}` : "";
   throw redirect(`/auth/login${search}`);
 }
 
-/** Page guard: the signed-in user, or a redirect to sign-in that comes back here. */
-export async function requireUser(request: Request): Promise<SessionUser> {
+/**
+ * Page guard: the signed-in user, or a redirect to sign-in that comes back here, or to `returnTo`
+ * (a same-site path) for a form that posts to an action of another page and returns to its own.
+ */
+export async function requireUser(request: Request, returnTo?: string): Promise<SessionUser> {
   const user = await getSessionUser(request);
-  if (!user) loginRedirect(request);
+  if (!user) loginRedirect(request, returnTo);
   return user;
 }
 
@@ -91,8 +94,8 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
 }
 
 /** Page guard for /shop: admins do not shop and go to their dashboard. */
-export async function requireShopper(request: Request): Promise<SessionUser> {
-  const user = await requireUser(request);
+export async function requireShopper(request: Request, returnTo?: string): Promise<SessionUser> {
+  const user = await requireUser(request, returnTo);
   if (user.role === "admin") throw redirect("/admin/dashboard");
   return user;
 }

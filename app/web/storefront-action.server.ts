@@ -1,21 +1,20 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { addToCart, CART_TEXT } from "~/services/cart.server";
 import { addReview } from "~/services/reviews.server";
 import { requireShopper } from "./auth.server";
 import { isAppError } from "~/lib/server/errors.server";
-import { parsePositiveInteger } from "~/lib/shared/listing-params";
 import { REVIEW_TEXT, reviewSchema } from "~/lib/shared/review-schema";
 import type { StorefrontActionData } from "~/lib/shared/storefront-action";
 import { redirectWithFlash } from "./session.server";
 
 /**
  * The one action behind every storefront page (home, listing, search and the
- * product page): "Add to cart" and "Write a review" are small forms that post
- * here with an `intent`. Success redirects back to the same URL (filters,
- * page and open product included) with a flash message; a refused request
- * answers 4xx with the message, so the page shows it with or without
- * JavaScript. The rules themselves live in the services.
+ * product page): "Write a review" is a small form that posts here with an
+ * `intent`. Success redirects back to the same URL (filters, page and open
+ * product included) with a flash message; a refused request answers 4xx with
+ * the message, so the page shows it with or without JavaScript. The rules
+ * themselves live in the services. ("Add to cart" posts to the cart action,
+ * CART_ACTION_PATH, with a `redirectTo` that brings the shopper back here.)
  */
 
 function backTo(request: Request): string {
@@ -28,25 +27,6 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const productId = String(formData.get("productId") ?? "");
-
-  if (intent === "add-to-cart") {
-    const quantityField = formData.get("quantity");
-    const quantity = quantityField === null ? 1 : parsePositiveInteger(String(quantityField));
-    try {
-      await addToCart(user.id, productId, quantity ?? Number.NaN);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      return json<StorefrontActionData>(
-        { intent, productId, toast: { type: "error", message: error.message } },
-        { status: error.status },
-      );
-    }
-    return redirectWithFlash(request, backTo(request), {
-      type: "success",
-      message: CART_TEXT.added,
-      link: { href: "/shop/cart", label: "View cart" },
-    });
-  }
 
   if (intent === "review") {
     const submission = parseWithZod(formData, { schema: reviewSchema });

@@ -142,18 +142,18 @@ test.describe("cart", () => {
     }) => {
       test.skip(isNoJs(), "without JavaScript the cart is a page of its own");
       await page.goto("/shop/listing?sortBy=title-atoz");
-      // Hold the add (a submission to the page's own action, then the redirect's loader data) until
-      // the drawer is open.
+      // Hold the add (a submission to the cart action, then the loader data of the redirect back to the
+      // listing) until the drawer is open.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let reached!: () => void;
       const holding = new Promise<void>((resolve) => (reached = resolve));
       let posted = false;
       await page.route(
-        (url) => url.pathname === "/shop/listing",
+        (url) => url.pathname === "/shop/listing" || url.pathname === "/shop/cart",
         async (route) => {
           const request = route.request();
-          if (request.method() === "POST") {
+          if (request.method() === "POST" && new URL(request.url()).pathname === "/shop/cart") {
             posted = true;
             if (stage === "its POST") {
               reached();

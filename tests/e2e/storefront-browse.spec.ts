@@ -228,6 +228,7 @@ test.describe("add to cart", () => {
       .getByRole("button", { name: /Add to cart/ })
       .click();
     await expect(toast(page, "Only 1 quantity can be added for this item")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`category=accessories&product=${productId}$`));
     await expect(page.getByTestId("cart-count").first()).toHaveText("2");
   });
 });

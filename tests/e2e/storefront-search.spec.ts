@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
-import { DEMO_SHOPPER, expect, signInByApi, test } from "./support/fixtures";
-import { isNoJs, productCards } from "./support/storefront";
+import { DEMO_SHOPPER, expect, registerShopper, signInByApi, test, toast } from "./support/fixtures";
+import { isNoJs, productCards, seedProduct } from "./support/storefront";
 
 /** Search (SPEC §2 Search, §5): full-text with prefixes, typo-tolerant, keyword in the URL. */
 
@@ -75,5 +75,32 @@ test.describe("search", () => {
     await expect(page.getByText("No result found!")).toHaveCount(0);
     await expect(page).toHaveURL(/\/shop\/search$/);
     await expect(box).toHaveValue("jac");
+  });
+});
+
+test.describe("add to cart from the search results", () => {
+  test("comes back to the same search with the message, whether the add is taken or refused", async ({
+    page,
+    request,
+  }) => {
+    const shopper = await registerShopper(request);
+    await signInByApi(page, shopper);
+    const word = `Zanzibarite${Date.now()}`;
+    const title = `${word} ${test.info().project.name} Scarf`;
+    seedProduct(title, 1);
+
+    await page.goto(`/shop/search?keyword=${word}`);
+    const addToCart = productCards(page)
+      .filter({ hasText: title })
+      .getByRole("button", { name: /^Add to cart/ });
+    await addToCart.click();
+    await expect(toast(page, "Product is added to cart")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/shop/search\\?keyword=${word}$`));
+    await expect(page.getByTestId("cart-count").first()).toHaveText("1");
+
+    await addToCart.click();
+    await expect(toast(page, "Only 1 quantity can be added for this item")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/shop/search\\?keyword=${word}$`));
+    await expect(page.getByTestId("cart-count").first()).toHaveText("1");
   });
 });

@@ -103,11 +103,15 @@ describe("the cart action without JavaScript (redirectTo)", () => {
     expect(await quantityInCart(shopper.id, tee.id)).toBe(0);
   });
 
-  it("adds a product (one, or the quantity sent) with 'Product is added to cart'", async () => {
+  it("adds a product (one, or the quantity sent) with 'Product is added to cart' and a 'View cart' link", async () => {
     const tee = await createProduct({ totalStock: 5 });
     const added = await post({ intent: "add", productId: tee.id, redirectTo: "/shop/listing?category=men" });
     expect(added.headers.get("Location")).toBe("/shop/listing?category=men");
-    expect(await flashOf(added)).toEqual({ type: "success", message: "Product is added to cart" });
+    expect(await flashOf(added)).toEqual({
+      type: "success",
+      message: "Product is added to cart",
+      link: { href: "/shop/cart", label: "View cart" },
+    });
     await post({ intent: "add", productId: tee.id, quantity: "3", redirectTo: "/shop/cart" });
     expect(await quantityInCart(shopper.id, tee.id)).toBe(4);
   });
@@ -126,7 +130,7 @@ describe("the cart action without JavaScript (redirectTo)", () => {
     expect(await quantityInCart(shopper.id, tee.id)).toBe(2);
   });
 
-  it("answers the stock rule on add with 409", async () => {
+  it("answers the stock rule on add from this page with 409 (this page shows it; no redirect)", async () => {
     const tee = await createProduct({ totalStock: 1 });
     await addToCart(shopper.id, tee.id, 1);
     const response = await post({ intent: "add", productId: tee.id, redirectTo: "/shop/cart" });

@@ -7,6 +7,5 @@ import type { FlashMessage } from "./flash";
  * (app/components/useStorefrontPage.ts).
  */
 export type StorefrontActionData =
-  | { intent: "add-to-cart"; productId: string; toast: FlashMessage }
   | { intent: "review"; productId: string; toast: FlashMessage; result: SubmissionResult<string[]> }
   | { intent: "unknown"; toast: FlashMessage };

@@ -1,0 +1,43 @@
+import { JSDOM } from "jsdom";
+import { createElement, type ComponentType } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { Outlet } from "@remix-run/react";
+import type { LoaderFunction } from "@remix-run/node";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server.js";
+import * as shopLayout from "../../app/routes/shop";
+import { buildRequest } from "./requests";
+
+/**
+ * Renders a shop page's own markup on the server, the way a browser without
+ * JavaScript receives it: the real loaders of the shop layout and the page run
+ * against the test database, and the page's component renders with their data
+ * (the layout's header and the root's document are left out).
+ */
+export async function renderShopPage(
+  pathAndQuery: string,
+  page: { loader: LoaderFunction; default: ComponentType },
+  cookie: string,
+  /** The page's route path under /shop, such as "product/:id"; by default the URL's own path. */
+  routePath?: string,
+): Promise<Document> {
+  const pagePath =
+    routePath ?? new URL(pathAndQuery, "http://local.invalid").pathname.replace(/^\/shop\//, "");
+  const routes = [
+    {
+      id: "routes/shop",
+      path: "/shop",
+      loader: shopLayout.loader as never,
+      element: createElement(Outlet),
+      children: [{ id: "page", path: pagePath, loader: page.loader as never, Component: page.default }],
+    },
+  ];
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(buildRequest(pathAndQuery, { cookie }), {
+    requestContext: { clientIp: "127.0.0.1" },
+  });
+  if (context instanceof Response) throw new Error(`the page answered ${context.status}`);
+  if (context.errors) throw new Error(`the page failed: ${JSON.stringify(context.errors)}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToStaticMarkup(createElement(StaticRouterProvider, { router, context, hydrate: false }));
+  return new JSDOM(html).window.document;
+}
