@@ -164,28 +164,27 @@ export const imageField = z
 
 /** The input rule of one field, by its kind. */
 function fieldSchema(field: ProductField): z.ZodType {
+  const schema = fieldSchemaByKind(field);
+  return field.apiDescription ? schema.meta({ ...schema.meta(), description: field.apiDescription }) : schema;
+}
+
+function fieldSchemaByKind(field: ProductField): z.ZodType {
   const name = fieldNameInText(field);
-  let schema: z.ZodType;
   switch (field.kind) {
     case "image":
-      schema = imageField;
-      break;
+      return imageField;
     case "text":
-      schema = field.required ? requiredText(name, field.max) : optionalText(name, field.max);
-      break;
+      return field.required ? requiredText(name, field.max) : optionalText(name, field.max);
     case "choice":
-      schema = choice(name, field.options, field.optionLabels);
-      break;
+      return choice(name, field.options, field.optionLabels);
     case "money":
-      schema = field.required ? requiredMoney(name, field.example) : optionalMoney(name, field.example);
-      break;
+      return field.required ? requiredMoney(name, field.example) : optionalMoney(name, field.example);
     case "count":
-      schema = count(name, field.max);
-      break;
-    default:
-      throw new Error(`A ${field.kind} field is not entered: it has no input rule`);
+      return count(name, field.max);
+    case "id":
+    case "rating":
+      throw new Error(`A ${field.kind} field is filled in by the shop: it has no input rule`);
   }
-  return field.apiDescription ? schema.meta({ ...schema.meta(), description: field.apiDescription }) : schema;
 }
 
 type ProductInputShape = { [K in EditableFieldName]: z.ZodType<ProductInput[K], unknown> };
