@@ -107,6 +107,7 @@ describe("GET /api/shop/products/get", () => {
     expect(body.success).toBe(true);
     expect(body.pagination).toEqual({ page: 1, limit: 1, total: 2, pages: 2 });
     expect(body.data).toHaveLength(1);
+    // The spec's fields, and the shop's own additions (the material) beside them.
     expect(Object.keys(body.data[0]).sort()).toEqual(
       [
         "_id",
@@ -115,6 +116,7 @@ describe("GET /api/shop/products/get", () => {
         "category",
         "description",
         "image",
+        "material",
         "price",
         "salePrice",
         "title",
