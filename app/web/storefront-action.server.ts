@@ -3,7 +3,7 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { addToCart, CART_TEXT } from "~/services/cart.server";
 import { addReview } from "~/services/reviews.server";
 import { requireShopper } from "./auth.server";
-import { isAppError } from "~/lib/server/errors.server";
+import { runOrRefuse, submitOrReply } from "./form-action.server";
 import { parsePositiveInteger } from "~/lib/shared/listing-params";
 import { REVIEW_TEXT, reviewSchema } from "~/lib/shared/review-schema";
 import type { StorefrontActionData } from "~/lib/shared/storefront-action";
@@ -32,20 +32,21 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
   if (intent === "add-to-cart") {
     const quantityField = formData.get("quantity");
     const quantity = quantityField === null ? 1 : parsePositiveInteger(String(quantityField));
-    try {
-      await addToCart(user.id, productId, quantity ?? Number.NaN);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      return json<StorefrontActionData>(
-        { intent, productId, toast: { type: "error", message: error.message } },
-        { status: error.status },
-      );
-    }
-    return redirectWithFlash(request, backTo(request), {
-      type: "success",
-      message: CART_TEXT.added,
-      link: { href: "/shop/cart", label: "View cart" },
-    });
+    return runOrRefuse(
+      async () => {
+        await addToCart(user.id, productId, quantity ?? Number.NaN);
+        return redirectWithFlash(request, backTo(request), {
+          type: "success",
+          message: CART_TEXT.added,
+          link: { href: "/shop/cart", label: "View cart" },
+        });
+      },
+      (error) =>
+        json<StorefrontActionData>(
+          { intent, productId, toast: { type: "error", message: error.message } },
+          { status: error.status },
+        ),
+    );
   }
 
   if (intent === "review") {
@@ -58,18 +59,21 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
         { status: 400 },
       );
     }
-    try {
-      await addReview({ id: user.id, userName: user.userName }, submission.value);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
+    // The review form's fields were checked above: whatever the service refuses shows as the form's message.
+    const outcome = await submitOrReply(
+      submission,
+      () => addReview({ id: user.id, userName: user.userName }, submission.value),
+      { fieldErrors: () => undefined },
+    );
+    if (!outcome.ok) {
       return json<StorefrontActionData>(
         {
           intent,
           productId,
-          result: submission.reply({ formErrors: [error.message] }),
-          toast: { type: "error", message: error.message },
+          result: outcome.result,
+          toast: { type: "error", message: outcome.error.message },
         },
-        { status: error.status },
+        { status: outcome.init.status },
       );
     }
     return redirectWithFlash(request, backTo(request), { type: "success", message: REVIEW_TEXT.added });
