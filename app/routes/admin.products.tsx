@@ -12,6 +12,7 @@ import { Pagination, withParams } from "~/components/admin/Pagination";
 import { EMPTY_PRODUCT_FORM, ProductForm, type ProductFormValues } from "~/components/admin/ProductForm";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { requireAdmin } from "~/web/auth.server";
+import { parsePaging } from "~/lib/server/paging.server";
 import { isAppError, type AppError } from "~/lib/server/errors.server";
 import { CATEGORY_LABELS, type Category } from "~/lib/shared/catalog-options";
 import { formatPrice } from "~/lib/shared/money";
@@ -25,12 +26,12 @@ import {
 } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import {
+  ADMIN_PAGING,
   createProduct,
   deleteProduct,
   getAdminProduct,
   listAdminProducts,
   normalizeSearch,
-  parsePaging,
   PRODUCT_ADDED,
   PRODUCT_DELETED,
   PRODUCT_UPDATED,
@@ -79,7 +80,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const params = url.searchParams;
   const search = normalizeSearch(params.get("q"));
-  const paging = parsePaging(params, { lenient: true });
+  const paging = parsePaging(params, ADMIN_PAGING, { lenient: true });
   const { products, pagination } = await listAdminProducts({ ...paging, search });
 
   const editId = params.get("edit");
