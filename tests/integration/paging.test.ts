@@ -74,6 +74,25 @@ describe("an empty list has 0 pages", () => {
   });
 });
 
+describe("a page's URL out of range", () => {
+  it("shows the admin's first page at its page size, as the storefront does", async () => {
+    const admin = { cookie: callers.admin };
+    for (const path of ["/admin/products?page=2000000&limit=500", "/admin/products?page=0&limit=-1"]) {
+      expect(await paginationOf(await run(adminProductsPage, jsonRequest(path, admin))), path).toEqual({
+        page: 1,
+        limit: 24,
+        total: 0,
+        pages: 0,
+      });
+    }
+    expect(
+      await paginationOf(
+        await run(adminOrdersPage, jsonRequest("/admin/orders?page=9999999&limit=101", admin)),
+      ),
+    ).toEqual({ page: 1, limit: 20, total: 0, pages: 0 });
+  });
+});
+
 describe("a list with items", () => {
   it("counts its pages the same way in the admin's lists and the catalogue", async () => {
     for (let i = 0; i < 3; i++) await createProduct({ title: `Tee ${i}`, brand: "nike" });
