@@ -12,7 +12,8 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
 import { BANNER_DEFAULTS } from "~/components/Banner";
 import { ImageUpload } from "~/components/ImageUpload";
 import { requireAdmin } from "~/web/auth.server";
-import { badRequest, isAppError } from "~/lib/server/errors.server";
+import { badRequest, type AppError } from "~/lib/server/errors.server";
+import { redirectWithRefusal, runOrRefuse } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import {
   addFeature,
@@ -33,7 +34,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
-  try {
+  const refuse = (error: AppError) => {
+    if (error.status === 404) return redirectWithRefusal(request, "/admin/dashboard", error);
+    const detail = error.fieldErrors ? Object.values(error.fieldErrors).flat()[0] : undefined;
+    return json({ error: detail ?? error.message }, { status: error.status });
+  };
+  return runOrRefuse(async () => {
     if (!isMultipart(request)) {
       const formData = await request.formData();
       if (formData.get("intent") !== "delete") throw badRequest("Unknown action");
@@ -51,14 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
       link: fields.get("link"),
     });
     return redirectWithFlash(request, "/admin/dashboard", { type: "success", message: FEATURE_ADDED });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    if (error.status === 404) {
-      return redirectWithFlash(request, "/admin/dashboard", { type: "error", message: error.message });
-    }
-    const detail = error.fieldErrors ? Object.values(error.fieldErrors).flat()[0] : undefined;
-    return json({ error: detail ?? error.message }, { status: error.status });
-  }
+  }, refuse);
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin dashboard · ECommerce Shopping" }];

@@ -12,6 +12,7 @@ import { OrderDetails } from "~/components/OrderDetails";
 import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { requireAdmin } from "~/web/auth.server";
 import { isAppError } from "~/lib/server/errors.server";
+import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { getOrderDetails, ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
@@ -46,19 +47,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
   const formData = await request.formData();
-  try {
-    await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData));
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    if (error.status === 404) {
-      return redirectWithFlash(request, listUrl(url), { type: "error", message: error.message });
-    }
-    return json({ error: error.fieldErrors?.orderStatus?.[0] ?? error.message }, { status: error.status });
-  }
-  return redirectWithFlash(request, `${url.pathname}${url.search}`, {
-    type: "success",
-    message: ORDER_STATUS_UPDATED,
-  });
+  return runOrRefuse(
+    async () => {
+      await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData));
+      return redirectWithFlash(request, `${url.pathname}${url.search}`, {
+        type: "success",
+        message: ORDER_STATUS_UPDATED,
+      });
+    },
+    (error) => {
+      if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);
+      return json({ error: error.fieldErrors?.orderStatus?.[0] ?? error.message }, { status: error.status });
+    },
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: "Order details · ECommerce Shopping" }];

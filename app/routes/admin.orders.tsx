@@ -6,14 +6,9 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
 import { OrderTable } from "~/components/OrderTable";
 import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { requireAdmin } from "~/web/auth.server";
-import { parsePaging } from "~/services/admin-catalog.server";
+import { parsePaging } from "~/lib/server/paging.server";
 import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/shared/order-options";
-import {
-  listOrders,
-  ORDERS_PAGE_SIZE,
-  parsePaymentFilter,
-  parseStatusFilter,
-} from "~/services/orders.server";
+import { listOrders, ORDERS_PAGING, parsePaymentFilter, parseStatusFilter } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
 import orderStyles from "~/styles/orders.css";
 
@@ -25,7 +20,7 @@ export const links: LinksFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
-  const paging = parsePaging(params, { defaultLimit: ORDERS_PAGE_SIZE, lenient: true });
+  const paging = parsePaging(params, ORDERS_PAGING, { lenient: true });
   const status = parseStatusFilter(params.get("status"), { lenient: true });
   const paymentStatus = parsePaymentFilter(params.get("payment"));
   const { orders, pagination } = await listOrders({ ...paging, status, paymentStatus });

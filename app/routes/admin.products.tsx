@@ -12,31 +12,33 @@ import { Pagination, withParams } from "~/components/admin/Pagination";
 import { ProductForm } from "~/components/admin/ProductForm";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { requireAdmin } from "~/web/auth.server";
-import { isAppError } from "~/lib/server/errors.server";
+import { parsePaging } from "~/lib/server/paging.server";
+import { isAppError, type AppError } from "~/lib/server/errors.server";
 import { CATEGORY_LABELS, type Category } from "~/lib/shared/catalog-options";
 import { formatPrice } from "~/lib/shared/money";
 import { productBadge } from "~/lib/shared/product-display";
+import {
+  redirectWithRefusal,
+  replyToRefusal,
+  runOrRefuse,
+  submitOrRedirect,
+  submitOrReply,
+} from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import {
+  ADMIN_PAGING,
   createProduct,
   deleteProduct,
   getAdminProduct,
   listAdminProducts,
   normalizeSearch,
-  parsePaging,
   PRODUCT_ADDED,
   PRODUCT_DELETED,
   PRODUCT_UPDATED,
   updateProduct,
 } from "~/services/admin-catalog.server";
 import { EMPTY_PRODUCT_FORM, toProductFormValues, type ProductJson } from "~/lib/shared/product";
-import {
-  isMultipart,
-  readMultipartForm,
-  storeImage,
-  UPLOAD_FIELD,
-  type MultipartForm,
-} from "~/services/uploads.server";
+import { isMultipart, readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
 import adminStyles from "~/styles/admin.css";
 import urlDialogStyles from "~/styles/url-dialog.css";
 
@@ -65,7 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const params = url.searchParams;
   const search = normalizeSearch(params.get("q"));
-  const paging = parsePaging(params, { lenient: true });
+  const paging = parsePaging(params, ADMIN_PAGING, { lenient: true });
   const { products, pagination } = await listAdminProducts({ ...paging, search });
 
   const editId = params.get("edit");
@@ -94,11 +96,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ActionData = { result: SubmissionResult<string[]> };
 
-/** A failed submission: the form comes back with its values and the field errors. */
-function replyWithErrors(fields: FormData, fieldErrors: Record<string, string[]>, formErrors: string[] = []) {
-  const submission = parse(fields, { resolve: () => ({ error: { ...fieldErrors, "": formErrors } }) });
-  return submission.reply({ fieldErrors, formErrors });
+/** The form as sent, so that a refused save comes back with its values (the service checks them, not this route). */
+function sentForm(fields: FormData) {
+  return parse<undefined, string[]>(fields, { resolve: () => ({ value: undefined }) });
 }
+
+/** A refused upload is the image field's error. */
+const uploadError = (error: AppError) => ({ image: [error.message] });
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
@@ -109,43 +113,36 @@ export async function action({ request }: ActionFunctionArgs) {
     if (formData.get("intent") !== "delete") {
       return redirectWithFlash(request, listUrl(url), { type: "error", message: "Unknown action" });
     }
-    try {
+    return submitOrRedirect(request, listUrl(url), async () => {
       await deleteProduct(String(formData.get("id") ?? ""));
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      return redirectWithFlash(request, listUrl(url), { type: "error", message: error.message });
-    }
-    return redirectWithFlash(request, listUrl(url), { type: "success", message: PRODUCT_DELETED });
+      return redirectWithFlash(request, listUrl(url), { type: "success", message: PRODUCT_DELETED });
+    });
   }
 
-  let form: MultipartForm;
-  try {
-    form = await readMultipartForm(request);
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    return json<ActionData>(
-      { result: replyWithErrors(new FormData(), { image: [error.message] }) },
-      { status: error.status },
-    );
-  }
-  const fields = form.fields;
-  if (form.file) {
+  const form = await submitOrReply(sentForm(new FormData()), () => readMultipartForm(request), {
+    fieldErrors: uploadError,
+  });
+  if (!form.ok) return json<ActionData>({ result: form.result }, { status: form.init.status });
+  const { fields, file } = form.value;
+  if (file) {
     // Without JavaScript the file travels with the form: store it first, then
     // the product refers to it (and a failed save keeps it: no second upload).
-    try {
-      fields.set("image", (await storeImage(form.file)).url);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      return json<ActionData>(
-        { result: replyWithErrors(fields, { image: [error.message] }) },
-        { status: error.status },
-      );
-    }
+    const stored = await submitOrReply(sentForm(fields), () => storeImage(file), {
+      fieldErrors: uploadError,
+    });
+    if (!stored.ok) return json<ActionData>({ result: stored.result }, { status: stored.init.status });
+    fields.set("image", stored.value.url);
   }
 
   const intent = fields.get("intent");
   const values = Object.fromEntries([...fields.entries()].filter(([key]) => key !== UPLOAD_FIELD));
-  try {
+  const refuse = (error: AppError) => {
+    // A product deleted meanwhile is gone from the list; any other refusal comes back to the form.
+    if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);
+    const { result, init } = replyToRefusal(sentForm(fields), error);
+    return json<ActionData>({ result }, { status: init.status });
+  };
+  return runOrRefuse(async () => {
     if (intent === "update") {
       await updateProduct(String(fields.get("id") ?? ""), values);
       return redirectWithFlash(request, listUrl(url), { type: "success", message: PRODUCT_UPDATED });
@@ -161,16 +158,7 @@ export async function action({ request }: ActionFunctionArgs) {
         message: PRODUCT_ADDED,
       },
     );
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    if (error.status === 404) {
-      return redirectWithFlash(request, listUrl(url), { type: "error", message: error.message });
-    }
-    return json<ActionData>(
-      { result: replyWithErrors(fields, error.fieldErrors ?? {}, error.fieldErrors ? [] : [error.message]) },
-      { status: error.status },
-    );
-  }
+  }, refuse);
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin products · ECommerce Shopping" }];

@@ -1,13 +1,14 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
-import { listAdminProducts, normalizeSearch, parsePaging } from "~/services/admin-catalog.server";
+import { parsePaging } from "~/lib/server/paging.server";
+import { ADMIN_PAGING, listAdminProducts, normalizeSearch } from "~/services/admin-catalog.server";
 
 // GET ?page&limit&search → newest first, with pagination.
 export const { loader, action } = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     const params = new URL(request.url).searchParams;
-    const paging = parsePaging(params);
+    const paging = parsePaging(params, ADMIN_PAGING);
     const { products, pagination } = await listAdminProducts({
       ...paging,
       search: normalizeSearch(params.get("search")),

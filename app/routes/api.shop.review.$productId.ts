@@ -1,6 +1,7 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { parseApiPaging } from "~/web/catalog-api.server";
 import { notFound } from "~/lib/server/errors.server";
+import { paginationOf } from "~/lib/shared/paging";
 import { listReviews } from "~/services/reviews.server";
 
 /**
@@ -15,7 +16,7 @@ export const { loader, action } = apiRoute({
     return apiJson({
       success: true,
       data: result.reviews,
-      pagination: { ...paging, total: result.total, pages: Math.ceil(result.total / paging.limit) },
+      pagination: paginationOf(paging, result.total),
     });
   },
 });

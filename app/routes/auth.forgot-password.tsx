@@ -14,7 +14,7 @@ import { FlashToast } from "~/components/FlashToast";
 import { parseWithSchema } from "~/lib/shared/form-schema";
 import { forgotPasswordSchema } from "~/lib/shared/account-schemas";
 import { requireAnonymous } from "~/web/auth.server";
-import { isAppError } from "~/lib/server/errors.server";
+import { submitOrReply } from "~/web/form-action.server";
 import { clientKeyOf } from "~/web/request.server";
 import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-reset.server";
 
@@ -37,16 +37,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return json({ result: submission.reply(), toast: null }, { status: 400 });
   }
-  try {
-    await requestPasswordReset(submission.value, clientKeyOf(context));
-  } catch (error) {
-    if (!isAppError(error)) throw error;
+  // The one field was checked above: a refusal (too many requests) is the form's message.
+  const outcome = await submitOrReply(
+    submission,
+    () => requestPasswordReset(submission.value, clientKeyOf(context)),
+    { fieldErrors: () => undefined },
+  );
+  if (!outcome.ok) {
     return json(
-      {
-        result: submission.reply({ formErrors: [error.message] }),
-        toast: { type: "error" as const, message: error.message },
-      },
-      { status: error.status, headers: error.headers },
+      { result: outcome.result, toast: { type: "error" as const, message: outcome.error.message } },
+      outcome.init,
     );
   }
   return redirect("/auth/forgot-password?sent=1");

@@ -13,7 +13,7 @@ import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { authenticateLogin, homePathFor, requireAnonymous } from "~/web/auth.server";
 import { parseWithSchema } from "~/lib/shared/form-schema";
-import { isAppError } from "~/lib/server/errors.server";
+import { submitOrReply } from "~/web/form-action.server";
 import { clientKeyOf, safeRedirect } from "~/web/request.server";
 import { loginSchema } from "~/lib/shared/schemas";
 import { createUserSession, setFlash } from "~/web/session.server";
@@ -30,28 +30,30 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
   }
-  try {
-    const user = await authenticateLogin(request, clientKeyOf(context), {
-      email: formData.get("email"),
-      password: formData.get("password"),
-    });
-    const headers = new Headers();
-    headers.append("Set-Cookie", await createUserSession(user.id));
-    headers.append(
-      "Set-Cookie",
-      await setFlash(request, { type: "success", message: "Logged in successfully" }),
-    );
-    return redirect(safeRedirect(formData.get("redirectTo"), homePathFor(user)), { headers });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
+  // Whatever the sign-in refuses (wrong password, too many attempts) is the form's message, never a field's.
+  const outcome = await submitOrReply(
+    submission,
+    () =>
+      authenticateLogin(request, clientKeyOf(context), {
+        email: formData.get("email"),
+        password: formData.get("password"),
+      }),
+    { hideFields: ["password"], fieldErrors: () => undefined },
+  );
+  if (!outcome.ok) {
     return json(
-      {
-        result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }),
-        toast: { type: "error" as const, message: error.message },
-      },
-      { status: error.status, headers: error.headers },
+      { result: outcome.result, toast: { type: "error" as const, message: outcome.error.message } },
+      outcome.init,
     );
   }
+  const user = outcome.value;
+  const headers = new Headers();
+  headers.append("Set-Cookie", await createUserSession(user.id));
+  headers.append(
+    "Set-Cookie",
+    await setFlash(request, { type: "success", message: "Logged in successfully" }),
+  );
+  return redirect(safeRedirect(formData.get("redirectTo"), homePathFor(user)), { headers });
 }
 
 export const meta: MetaFunction = () => [

@@ -7,7 +7,7 @@ import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { requireAnonymous } from "~/web/auth.server";
 import { parseWithSchema } from "~/lib/shared/form-schema";
-import { isAppError } from "~/lib/server/errors.server";
+import { submitOrReply } from "~/web/form-action.server";
 import { consumeRegistration } from "~/services/rate-limit.server";
 import { clientKeyOf, safeRedirect } from "~/web/request.server";
 import { registerSchema } from "~/lib/shared/schemas";
@@ -26,21 +26,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
   }
-  try {
-    await consumeRegistration(clientKeyOf(context));
-    await registerUser(submission.value);
-  } catch (error) {
-    if (!isAppError(error)) throw error;
+  const outcome = await submitOrReply(
+    submission,
+    async () => {
+      await consumeRegistration(clientKeyOf(context));
+      await registerUser(submission.value);
+    },
+    {
+      hideFields: ["password"],
+      // A taken address (409) belongs to the email field; any other refusal is the form's message.
+      fieldErrors: (error) => (error.status === 409 ? { email: [error.message] } : undefined),
+    },
+  );
+  if (!outcome.ok) {
     return json(
-      {
-        result: submission.reply({
-          fieldErrors: error.status === 409 ? { email: [error.message] } : {},
-          formErrors: error.status === 409 ? [] : [error.message],
-          hideFields: ["password"],
-        }),
-        toast: { type: "error" as const, message: error.message },
-      },
-      { status: error.status, headers: error.headers },
+      { result: outcome.result, toast: { type: "error" as const, message: outcome.error.message } },
+      outcome.init,
     );
   }
   const redirectTo = safeRedirect(formData.get("redirectTo"), "");

@@ -14,7 +14,7 @@ import { FlashToast } from "~/components/FlashToast";
 import { parseWithSchema } from "~/lib/shared/form-schema";
 import { resetPasswordFormSchema } from "~/lib/shared/account-schemas";
 import { requireAnonymous } from "~/web/auth.server";
-import { isAppError } from "~/lib/server/errors.server";
+import { submitOrReply } from "~/web/form-action.server";
 import { clearResetToken, readResetToken, storeResetToken } from "~/web/reset-token-cookie.server";
 import { redirectWithFlash } from "~/web/session.server";
 import {
@@ -49,23 +49,17 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
   }
-  try {
-    await resetPassword({
-      token: (await readResetToken(request)) ?? "",
-      password: submission.value.password,
-    });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
+  const token = (await readResetToken(request)) ?? "";
+  // A bad link is the token's error: the form has no token field, so the toast alone says it.
+  const outcome = await submitOrReply(
+    submission,
+    () => resetPassword({ token, password: submission.value.password }),
+    { hideFields: ["password"] },
+  );
+  if (!outcome.ok) {
     return json(
-      {
-        result: submission.reply({
-          formErrors: error.fieldErrors?.token ? [] : [error.message],
-          fieldErrors: error.fieldErrors?.password ? { password: error.fieldErrors.password } : {},
-          hideFields: ["password"],
-        }),
-        toast: { type: "error" as const, message: error.message },
-      },
-      { status: error.status, headers: error.headers },
+      { result: outcome.result, toast: { type: "error" as const, message: outcome.error.message } },
+      outcome.init,
     );
   }
   return redirectWithFlash(

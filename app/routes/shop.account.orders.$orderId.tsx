@@ -10,8 +10,9 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
 import { requireShopper } from "~/web/auth.server";
-import { isAppError } from "~/lib/server/errors.server";
+import { isAppError, type AppError } from "~/lib/server/errors.server";
 import { isPayableAgain } from "~/lib/shared/order-options";
+import { submitOrRedirect } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { cancelUnpaidOrder, PAY_AGAIN_TEXT, payOrderAgain } from "~/services/checkout/pay-again.server";
 import { getOrderForUser } from "~/services/orders.server";
@@ -43,7 +44,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const orderId = params.orderId ?? "";
   const intent = (await request.formData()).get("intent");
   const here = `/shop/account/orders/${orderId}`;
-  try {
+  // An order that is not (or no longer) the shopper's sends them back to their account.
+  const backTo = (error: AppError) => (error.status === 404 ? "/shop/account" : here);
+  return submitOrRedirect(request, backTo, async () => {
     if (intent === "pay") return redirect((await payOrderAgain(user, orderId)).approvalURL);
     if (intent === "cancel") {
       await cancelUnpaidOrder(user, orderId);
@@ -53,11 +56,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       type: "error",
       message: "This form cannot be sent here. Please reload the page.",
     });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    const to = error.status === 404 ? "/shop/account" : here;
-    return redirectWithFlash(request, to, { type: "error", message: error.message });
-  }
+  });
 }
 
 export const meta: MetaFunction = () => [{ title: "Order details · ECommerce Shopping" }];

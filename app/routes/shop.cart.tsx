@@ -11,8 +11,8 @@ import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
 import { CART_ACTION_PATH, CART_TEXT, isCartIntent, type CartIntent } from "~/lib/shared/cart";
-import { isAppError } from "~/lib/server/errors.server";
 import { parsePositiveInteger } from "~/lib/shared/listing-params";
+import { runOrRefuse } from "~/web/form-action.server";
 import { safeRedirect } from "~/web/request.server";
 import type { FlashMessage } from "~/lib/shared/flash";
 import { redirectWithFlash, setFlash } from "~/web/session.server";
@@ -93,19 +93,19 @@ export async function action({ request }: ActionFunctionArgs): Promise<TypedResp
   if (!isCartIntent(intent)) return refuse(400, "This form cannot be sent here. Please reload the page.");
   const quantityField = formData.get("quantity");
   const quantity = quantityField === null ? 1 : (parsePositiveInteger(String(quantityField)) ?? Number.NaN);
-  try {
-    await applyIntent(user.id, intent, productId, quantity);
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    return refuse(error.status, error.message);
-  }
-  const message = SUCCESS_MESSAGES[intent];
-  const flash: FlashMessage =
-    intent === "add" ? { type: "success", message, link: VIEW_CART_LINK } : { type: "success", message };
-  if (redirectTo) return redirectWithFlash(request, redirectTo, flash);
-  return json<CartActionData>(
-    { ok: true, intent, productId: String(productId), message },
-    { headers: { "Set-Cookie": await setFlash(request, flash) } },
+  return runOrRefuse(
+    async () => {
+      await applyIntent(user.id, intent, productId, quantity);
+      const message = SUCCESS_MESSAGES[intent];
+      const flash: FlashMessage =
+        intent === "add" ? { type: "success", message, link: VIEW_CART_LINK } : { type: "success", message };
+      if (redirectTo) return redirectWithFlash(request, redirectTo, flash);
+      return json<CartActionData>(
+        { ok: true, intent, productId: String(productId), message },
+        { headers: { "Set-Cookie": await setFlash(request, flash) } },
+      );
+    },
+    (error) => refuse(error.status, error.message),
   );
 }
 

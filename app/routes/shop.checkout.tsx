@@ -12,8 +12,8 @@ import { AddressManager } from "~/components/AddressManager";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
-import { isAppError } from "~/lib/server/errors.server";
 import { formatPrice } from "~/lib/shared/money";
+import { submitOrRedirect } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
@@ -68,7 +68,11 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const addressId = formData.get("addressId");
   const totalAmount = formData.get("totalAmount");
-  try {
+  // A refusal goes back to the page (with the address still chosen), which shows the current cart and prices.
+  const back = new URLSearchParams();
+  if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);
+  const query = back.toString();
+  return submitOrRedirect(request, `/shop/checkout${query ? `?${query}` : ""}`, async () => {
     const created = await createOrderFromCart(user, {
       addressId: typeof addressId === "string" ? addressId : undefined,
       totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
@@ -77,17 +81,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return json({ approvalURL: created.approvalURL, orderId: created.orderId });
     }
     return redirect(created.approvalURL);
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    // Back to the page (with the address still chosen), which shows the current cart and prices.
-    const back = new URLSearchParams();
-    if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);
-    const query = back.toString();
-    return redirectWithFlash(request, `/shop/checkout${query ? `?${query}` : ""}`, {
-      type: "error",
-      message: error.message,
-    });
-  }
+  });
 }
 
 export const meta: MetaFunction = () => [{ title: "Checkout · ECommerce Shopping" }];

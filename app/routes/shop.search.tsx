@@ -7,7 +7,8 @@ import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
-import { MAX_PAGE, PAGE_SIZE, parsePositiveInteger } from "~/lib/shared/listing-params";
+import { MAX_PAGE, PAGE_SIZE } from "~/lib/shared/listing-params";
+import { paginationOf, wholeNumberUpTo } from "~/lib/shared/paging";
 import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, MAX_KEYWORD_LENGTH, searchProducts } from "~/services/catalog.server";
@@ -24,8 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireShopper(request);
   const params = new URL(request.url).searchParams;
   const keyword = (params.get("keyword") ?? "").trim().slice(0, MAX_KEYWORD_LENGTH);
-  const pageNumber = parsePositiveInteger(params.get("page"));
-  const page = pageNumber !== null && pageNumber <= MAX_PAGE ? pageNumber : 1;
+  const page = wholeNumberUpTo(params.get("page"), MAX_PAGE) ?? 1;
   const productId = params.get("product");
   const [results, details] = await Promise.all([
     keyword ? searchProducts(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     keyword,
     page,
     products: results ? results.products.map(toCardData) : [],
-    pagination: results?.pagination ?? { page, limit: PAGE_SIZE, total: 0, pages: 0 },
+    pagination: results?.pagination ?? paginationOf({ page, limit: PAGE_SIZE }, 0),
     details,
   });
 }

@@ -11,7 +11,7 @@ import {
 import { productInputSchema } from "~/lib/shared/product-schema";
 import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/server/errors.server";
-import { pagingQuerySchema, parseQuery } from "~/lib/server/paging-schema.server";
+import { paginationOf, type Pagination, type Paging, type PagingLimits } from "~/lib/shared/paging";
 import { canonicalImageReference } from "~/lib/server/public-url.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
@@ -34,47 +34,13 @@ const PRODUCT_ATTRIBUTES = PRODUCT_FIELD_LIST.map((field) => field.name);
 export const ADMIN_PAGE_SIZE = 24;
 export const ADMIN_MAX_PAGE_SIZE = 100;
 export const ADMIN_MAX_PAGE = 1_000_000;
+/** The admin lists' paging (app/lib/server/paging.server.ts parses it, strictly for the API). */
+export const ADMIN_PAGING: PagingLimits = {
+  defaultLimit: ADMIN_PAGE_SIZE,
+  maxLimit: ADMIN_MAX_PAGE_SIZE,
+  maxPage: ADMIN_MAX_PAGE,
+};
 const MAX_SEARCH_LENGTH = 100;
-
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
-}
-
-export interface ListQuery {
-  page: number;
-  limit: number;
-}
-
-/**
- * Reads `page` and `limit` from a query string. Strict (400, by the zod schema
- * that the OpenAPI document shows) for the API, where a caller wants to know;
- * pages pass `lenient` and fall back to defaults.
- */
-export function parsePaging(
-  params: URLSearchParams,
-  options: { defaultLimit?: number; maxLimit?: number; lenient?: boolean } = {},
-): ListQuery {
-  const defaultLimit = options.defaultLimit ?? ADMIN_PAGE_SIZE;
-  const maxLimit = options.maxLimit ?? ADMIN_MAX_PAGE_SIZE;
-  if (!options.lenient) {
-    return parseQuery(pagingQuerySchema({ defaultLimit, maxLimit, maxPage: ADMIN_MAX_PAGE }), params);
-  }
-  const read = (name: string, fallback: number, max: number) => {
-    const raw = params.get(name);
-    if (raw === null || raw.trim() === "") return fallback;
-    const value = /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : NaN;
-    if (Number.isInteger(value) && value >= 1 && value <= max) return value;
-    return Number.isInteger(value) && value > max ? max : fallback;
-  };
-  return { page: read("page", 1, ADMIN_MAX_PAGE), limit: read("limit", defaultLimit, maxLimit) };
-}
-
-export function paginationOf(query: ListQuery, total: number): Pagination {
-  return { page: query.page, limit: query.limit, total, pages: Math.max(1, Math.ceil(total / query.limit)) };
-}
 
 /** `%`, `_` and `\` are data in a title search, never a pattern. */
 function likePattern(text: string): string {
@@ -87,7 +53,7 @@ export function normalizeSearch(value: string | null | undefined): string {
 
 /** Newest first; `search` matches inside the title, case-insensitive. */
 export async function listAdminProducts(
-  query: ListQuery & { search?: string },
+  query: Paging & { search?: string },
 ): Promise<{ products: ProductJson[]; pagination: Pagination }> {
   const { Product } = getDb().models;
   const search = normalizeSearch(query.search);

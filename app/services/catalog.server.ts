@@ -4,6 +4,7 @@ import type { Brand, Category, SortOption } from "~/lib/shared/catalog-options";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
 import { badRequest } from "~/lib/server/errors.server";
+import { paginationOf, type Pagination, type Paging } from "~/lib/shared/paging";
 import { isUuid } from "~/lib/shared/uuid";
 import { productColumnsSql, toProductJson, type ProductJson, type ProductRow } from "~/lib/shared/product";
 import { listFeatures, type FeatureJson } from "./features.server";
@@ -26,16 +27,6 @@ const ORDER_BY: Record<SortOption, string> = {
   "title-ztoa": "p.title DESC, p.id ASC",
 };
 
-export interface Paging {
-  page: number;
-  limit: number;
-}
-
-export interface Pagination extends Paging {
-  total: number;
-  pages: number;
-}
-
 export interface ProductPage {
   products: ProductJson[];
   pagination: Pagination;
@@ -53,10 +44,6 @@ export interface ListingInput extends Paging {
  */
 function select<T extends object>(sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
   return getDb().sequelize.query<T>(prepared(sql), { bind, type: QueryTypes.SELECT, transaction });
-}
-
-function pagination(paging: Paging, total: number): Pagination {
-  return { page: paging.page, limit: paging.limit, total, pages: Math.ceil(total / paging.limit) };
 }
 
 /**
@@ -91,7 +78,7 @@ export async function listProducts(input: ListingInput): Promise<ProductPage> {
     [...bind, input.limit, (input.page - 1) * input.limit],
   );
   const products = rows.filter((row): row is ProductRow & { total: number } => row.id !== null);
-  return { products: products.map(toProductJson), pagination: pagination(input, rows[0]?.total ?? 0) };
+  return { products: products.map(toProductJson), pagination: paginationOf(input, rows[0]?.total ?? 0) };
 }
 
 /** The first products in the default sort, no filters (the home page's "Feature Products"). */
@@ -214,7 +201,7 @@ const SEARCH_TEXT = `(p.title || ' ' || p.category || ' ' || p.brand)`;
  */
 export async function searchProducts(keyword: string, paging: Paging): Promise<ProductPage> {
   const words = searchWords(keyword);
-  if (!words.length) return { products: [], pagination: pagination(paging, 0) };
+  if (!words.length) return { products: [], pagination: paginationOf(paging, 0) };
   const offset = (paging.page - 1) * paging.limit;
 
   const fullText = await select<ProductRow & { total: number }>(
@@ -226,7 +213,7 @@ export async function searchProducts(keyword: string, paging: Paging): Promise<P
     [prefixQuery(words), paging.limit, offset],
   );
   if (fullText.length) {
-    return { products: fullText.map(toProductJson), pagination: pagination(paging, fullText[0]!.total) };
+    return { products: fullText.map(toProductJson), pagination: paginationOf(paging, fullText[0]!.total) };
   }
   if (paging.page > 1) {
     // An empty page past the end: say how many there are instead of guessing at typos.
@@ -234,7 +221,7 @@ export async function searchProducts(keyword: string, paging: Paging): Promise<P
       `SELECT count(*)::int AS total FROM products p WHERE p.search_vector @@ to_tsquery('english', $1)`,
       [prefixQuery(words)],
     );
-    if (count && count.total > 0) return { products: [], pagination: pagination(paging, count.total) };
+    if (count && count.total > 0) return { products: [], pagination: paginationOf(paging, count.total) };
   }
   return searchBySimilarity(words, paging);
 }
@@ -242,7 +229,7 @@ export async function searchProducts(keyword: string, paging: Paging): Promise<P
 async function searchBySimilarity(allWords: string[], paging: Paging): Promise<ProductPage> {
   // One- and two-letter words have too few trigrams to tell anything apart.
   const words = allWords.filter((word) => word.length >= 3);
-  if (!words.length) return { products: [], pagination: pagination(paging, 0) };
+  if (!words.length) return { products: [], pagination: paginationOf(paging, 0) };
   const bind: unknown[] = [...words];
   const matches = words.map((_, index) => `$${index + 1} <% ${SEARCH_TEXT}`).join(" AND ");
   const score = words.map((_, index) => `word_similarity($${index + 1}, ${SEARCH_TEXT})`).join(" + ");
@@ -261,7 +248,7 @@ async function searchBySimilarity(allWords: string[], paging: Paging): Promise<P
     });
     return select<ProductRow & { total: number }>(sql, bind, transaction);
   });
-  return { products: rows.map(toProductJson), pagination: pagination(paging, rows[0]?.total ?? 0) };
+  return { products: rows.map(toProductJson), pagination: paginationOf(paging, rows[0]?.total ?? 0) };
 }
 
 // ---------------------------------------------------------------------------

@@ -14,7 +14,8 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from "~/models/index.server";
-import { paginationOf, type ListQuery, type Pagination } from "./admin-catalog.server";
+import { paginationOf, type Pagination, type Paging, type PagingLimits } from "~/lib/shared/paging";
+import { ADMIN_PAGING } from "./admin-catalog.server";
 import { finishRefund, markRefundDue } from "./checkout/refund.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { readOrderState, returnStock, updateOrder } from "./checkout/order-store.server";
@@ -29,6 +30,7 @@ import { enqueueOrderStatusMail } from "./mail/order-mails.server";
 export const ORDER_NOT_FOUND = "Order not found";
 export const ORDER_STATUS_UPDATED = "Order status is updated successfully!";
 export const ORDERS_PAGE_SIZE = 20;
+export const ORDERS_PAGING: PagingLimits = { ...ADMIN_PAGING, defaultLimit: ORDERS_PAGE_SIZE };
 
 export interface OrderItemJson {
   productId: string | null;
@@ -137,7 +139,7 @@ async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItemRow[]>>
 async function queryOrders(
   where: string,
   replacements: Record<string, unknown>,
-  paging?: ListQuery,
+  paging?: Paging,
 ): Promise<OrderJson[]> {
   const limit = paging ? `LIMIT :limit OFFSET :offset` : "";
   const rows = await getDb().sequelize.query<OrderRow>(
@@ -176,7 +178,7 @@ export function parsePaymentFilter(value: string | null): PaymentStatus | null {
 
 /** Every order, newest first, a page at a time, optionally of one order status and one payment status. */
 export async function listOrders(
-  query: ListQuery & { status?: OrderStatus | null; paymentStatus?: PaymentStatus | null },
+  query: Paging & { status?: OrderStatus | null; paymentStatus?: PaymentStatus | null },
 ): Promise<{ orders: OrderJson[]; pagination: Pagination }> {
   const filters: Record<string, unknown> = {};
   if (query.status) filters.orderStatus = query.status;

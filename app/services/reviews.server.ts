@@ -3,6 +3,7 @@ import { getDb } from "~/models/db.server";
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from "~/lib/server/errors.server";
 import { REVIEW_TEXT, reviewSchema } from "~/lib/shared/review-schema";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
+import type { Paging } from "~/lib/shared/paging";
 import { isUuid } from "~/lib/shared/uuid";
 
 /**
@@ -112,7 +113,7 @@ export async function addReview(reviewer: Reviewer, input: unknown): Promise<Rev
 /** A product's reviews, newest first, one page at a time; null when the product does not exist. */
 export async function listReviews(
   productId: string,
-  paging: { page: number; limit: number },
+  paging: Paging,
 ): Promise<{ reviews: ReviewJson[]; total: number } | null> {
   if (!isUuid(productId)) return null;
   const rows = await getDb().sequelize.query<ReviewRow & { total: number | null }>(

@@ -11,7 +11,8 @@ import {
 } from "~/services/account.server";
 import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "~/lib/shared/account-schemas";
 import { getDb } from "~/models/db.server";
-import { isAppError } from "~/lib/server/errors.server";
+import type { AppError } from "~/lib/server/errors.server";
+import { replyToRefusal, runOrRefuse } from "./form-action.server";
 import { getSessionId, redirectWithFlash } from "./session.server";
 
 /**
@@ -74,7 +75,11 @@ export async function handleAccountAction(
   const submission = parseWithSchema(formData, { schema });
   const hideFields = ["currentPassword", "newPassword"];
   if (submission.status !== "success") return reply(intent, submission.reply({ hideFields }), 400);
-  try {
+  const refuse = (error: AppError) => {
+    const { result, init } = replyToRefusal(submission, error, { hideFields });
+    return reply(intent, result, init.status, init.headers);
+  };
+  return runOrRefuse(async () => {
     if (intent === ACCOUNT_INTENTS.userName) {
       await changeUserName(user.id, submission.value);
       return await redirectWithFlash(request, redirectTo, {
@@ -87,14 +92,5 @@ export async function handleAccountAction(
       type: "success",
       message: ACCOUNT_TEXT.passwordChanged,
     });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    const fieldErrors = error.fieldErrors ?? {};
-    const result = submission.reply({
-      fieldErrors,
-      formErrors: Object.keys(fieldErrors).length ? [] : [error.message],
-      hideFields,
-    });
-    return reply(intent, result, error.status, error.headers);
-  }
+  }, refuse);
 }

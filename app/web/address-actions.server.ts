@@ -14,7 +14,8 @@ import {
   type AddressJson,
 } from "~/services/addresses.server";
 import { ADDRESS_INTENTS, addressInputSchema, EDIT_ADDRESS_PARAM } from "~/lib/shared/address-schema";
-import { isAppError } from "~/lib/server/errors.server";
+import type { AppError } from "~/lib/server/errors.server";
+import { redirectWithRefusal, replyToRefusal, runOrRefuse } from "./form-action.server";
 import { redirectWithFlash } from "./session.server";
 
 /**
@@ -72,7 +73,16 @@ export async function handleAddressAction(
   const intent = formData.get("intent");
   const addressId = formData.get("addressId");
   const target = withoutEditAddress(redirectTo);
-  try {
+  const refuse = (error: AppError) => {
+    // Invalid fields come back to the form; any other refusal starts the form afresh with a message.
+    if (error.status === 400 && error.fieldErrors) {
+      const submission = parseWithZod(formData, { schema: addressInputSchema });
+      const { result, init } = replyToRefusal(submission, error);
+      return json<AddressActionData>({ addressForm: result }, { status: init.status });
+    }
+    return redirectWithRefusal(request, target, error);
+  };
+  return runOrRefuse(async () => {
     if (intent === ADDRESS_INTENTS.delete) {
       await deleteAddress(user.id, addressId);
       return await redirectWithFlash(request, target, { type: "success", message: ADDRESS_DELETED });
@@ -90,15 +100,5 @@ export async function handleAddressAction(
     }
     await updateAddress(user.id, addressId, submission.value);
     return await redirectWithFlash(request, target, { type: "success", message: ADDRESS_UPDATED });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    if (error.status === 400 && error.fieldErrors) {
-      const submission = parseWithZod(formData, { schema: addressInputSchema });
-      return json<AddressActionData>(
-        { addressForm: submission.reply({ fieldErrors: error.fieldErrors }) },
-        { status: 400 },
-      );
-    }
-    return redirectWithFlash(request, target, { type: "error", message: error.message });
-  }
+  }, refuse);
 }

@@ -1,15 +1,12 @@
 import { DEFAULT_SORT, SORT_OPTIONS } from "~/lib/shared/catalog-options";
-import { badRequest, type FieldErrors } from "~/lib/server/errors.server";
+import type { FieldErrors } from "~/lib/server/errors.server";
 import {
+  CATALOG_PAGING,
   isSortOption,
-  MAX_PAGE,
-  MAX_PAGE_SIZE,
-  PAGE_SIZE,
   parseListingState,
   type ListingState,
 } from "~/lib/shared/listing-params";
-import { pagingQuerySchema, queryValues } from "~/lib/server/paging-schema.server";
-import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { parsePaging, pagingQuerySchema } from "~/lib/server/paging.server";
 
 /**
  * Query parameters of the catalogue's JSON API (API.md "Products and
@@ -20,17 +17,10 @@ import { fieldErrorsOf } from "~/lib/shared/schemas";
  * `page` starts at 1; `limit` defaults to PAGE_SIZE (24) and may be at most
  * MAX_PAGE_SIZE (100).
  */
-export const apiPagingSchema = pagingQuerySchema({
-  defaultLimit: PAGE_SIZE,
-  maxLimit: MAX_PAGE_SIZE,
-  maxPage: MAX_PAGE,
-});
+export const apiPagingSchema = pagingQuerySchema(CATALOG_PAGING);
 
 export function parseApiPaging(params: URLSearchParams, errors: FieldErrors = {}) {
-  const parsed = apiPagingSchema.safeParse(queryValues(apiPagingSchema, params));
-  if (!parsed.success) Object.assign(errors, fieldErrorsOf(parsed.error));
-  throwIfAny(errors);
-  return parsed.data ?? { page: 1, limit: PAGE_SIZE };
+  return parsePaging(params, CATALOG_PAGING, { errors });
 }
 
 export function parseApiListingQuery(params: URLSearchParams): ListingState & { limit: number } {
@@ -42,9 +32,4 @@ export function parseApiListingQuery(params: URLSearchParams): ListingState & { 
   const paging = parseApiPaging(params, errors);
   const state = parseListingState(params);
   return { ...state, sortBy: isSortOption(sortBy) ? sortBy : DEFAULT_SORT, ...paging };
-}
-
-function throwIfAny(errors: FieldErrors) {
-  const messages = Object.values(errors).flat();
-  if (messages.length) throw badRequest(messages[0]!, errors);
 }

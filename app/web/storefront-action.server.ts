@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { addReview } from "~/services/reviews.server";
 import { requireShopper } from "./auth.server";
-import { isAppError } from "~/lib/server/errors.server";
+import { submitOrReply } from "./form-action.server";
 import { REVIEW_TEXT, reviewSchema } from "~/lib/shared/review-schema";
 import type { StorefrontActionData } from "~/lib/shared/storefront-action";
 import { redirectWithFlash } from "./session.server";
@@ -38,18 +38,21 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
         { status: 400 },
       );
     }
-    try {
-      await addReview({ id: user.id, userName: user.userName }, submission.value);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
+    // The review form's fields were checked above: whatever the service refuses shows as the form's message.
+    const outcome = await submitOrReply(
+      submission,
+      () => addReview({ id: user.id, userName: user.userName }, submission.value),
+      { fieldErrors: () => undefined },
+    );
+    if (!outcome.ok) {
       return json<StorefrontActionData>(
         {
           intent,
           productId,
-          result: submission.reply({ formErrors: [error.message] }),
-          toast: { type: "error", message: error.message },
+          result: outcome.result,
+          toast: { type: "error", message: outcome.error.message },
         },
-        { status: error.status },
+        { status: outcome.init.status },
       );
     }
     return redirectWithFlash(request, backTo(request), { type: "success", message: REVIEW_TEXT.added });

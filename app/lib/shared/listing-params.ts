@@ -7,6 +7,9 @@ import {
   type Category,
   type SortOption,
 } from "./catalog-options";
+import { wholeNumberUpTo, type PagingLimits } from "./paging";
+
+export { parsePositiveInteger } from "./paging";
 
 /**
  * The listing's state lives in the URL (SPEC §2: name=comma-joined-values):
@@ -22,6 +25,12 @@ export const PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 100;
 /** Pages beyond this are refused: nobody pages that far, and OFFSET gets slower the deeper it goes. */
 export const MAX_PAGE = 10_000;
+/** The catalogue's paging (the pages fix the page size; the JSON API takes `limit` too). */
+export const CATALOG_PAGING: PagingLimits = {
+  defaultLimit: PAGE_SIZE,
+  maxLimit: MAX_PAGE_SIZE,
+  maxPage: MAX_PAGE,
+};
 
 export interface ListingFilters {
   category: Category[];
@@ -56,25 +65,17 @@ function knownValues<T extends string>(values: string[], vocabulary: readonly T[
   return vocabulary.filter((value) => wanted.has(value));
 }
 
-/** A positive whole number written plainly ("2", not "2.0", "+2" or "2e0"), or null. */
-export function parsePositiveInteger(value: string | null): number | null {
-  if (value === null || !/^\d{1,9}$/.test(value.trim())) return null;
-  const number = Number(value.trim());
-  return number >= 1 ? number : null;
-}
-
 /**
  * The listing state of a URL, forgiving: unknown categories and brands, an
  * unknown sort and a malformed page are ignored (the defaults apply).
  */
 export function parseListingState(params: URLSearchParams): ListingState {
   const sortBy = params.get("sortBy");
-  const page = parsePositiveInteger(params.get("page"));
   return {
     category: knownValues(listParam(params, "category"), CATEGORIES),
     brand: knownValues(listParam(params, "brand"), BRANDS),
     sortBy: isSortOption(sortBy) ? sortBy : DEFAULT_SORT,
-    page: page !== null && page <= MAX_PAGE ? page : 1,
+    page: wholeNumberUpTo(params.get("page"), MAX_PAGE) ?? 1,
   };
 }
 

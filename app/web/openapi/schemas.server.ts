@@ -4,10 +4,10 @@ import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/shared/catalog-options";
 import { PRODUCT_FIELD_LIST, type ProductField } from "~/lib/shared/product";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/shared/order-options";
 import { apiPagingSchema } from "~/web/catalog-api.server";
-import { pagingQuerySchema } from "~/lib/server/paging-schema.server";
+import { pagingQuerySchema } from "~/lib/server/paging.server";
 import { reviewSchema } from "~/lib/shared/review-schema";
-import { ADMIN_MAX_PAGE, ADMIN_MAX_PAGE_SIZE, ADMIN_PAGE_SIZE } from "~/services/admin-catalog.server";
-import { ORDERS_PAGE_SIZE } from "~/services/orders.server";
+import { ADMIN_PAGING } from "~/services/admin-catalog.server";
+import { ORDERS_PAGING } from "~/services/orders.server";
 import { paymentReturnSchema } from "~/services/payment-return.server";
 import { captureBodySchema } from "~/services/checkout/capture.server";
 import { expectedTotalSchema } from "~/services/checkout/create.server";
@@ -44,7 +44,7 @@ export const paginationSchema = z
     page: z.int().min(1),
     limit: z.int().min(1),
     total: z.int().min(0),
-    pages: z.int().min(0),
+    pages: z.int().min(0).meta({ description: "How many pages the list fills: 0 when it is empty" }),
   })
   .meta({ id: "Pagination" });
 
@@ -196,11 +196,8 @@ export const messageEnvelope = z.object({ success: z.literal(true), message: z.s
 
 // --- Requests that the routes validate with these schemas ------------------------
 
-/** The paging that the routes validate with (lib/paging-schema.server.ts). */
+/** The paging that the routes validate with (lib/server/paging.server.ts). */
 export { apiPagingSchema } from "~/web/catalog-api.server";
-
-const adminPaging = (defaultLimit: number) =>
-  pagingQuerySchema({ defaultLimit, maxLimit: ADMIN_MAX_PAGE_SIZE, maxPage: ADMIN_MAX_PAGE });
 
 export const productListQuerySchema = apiPagingSchema.extend({
   category: z
@@ -217,11 +214,11 @@ export const productListQuerySchema = apiPagingSchema.extend({
     .meta({ default: "price-lowtohigh" }),
 });
 
-export const adminProductQuerySchema = adminPaging(ADMIN_PAGE_SIZE).extend({
+export const adminProductQuerySchema = pagingQuerySchema(ADMIN_PAGING).extend({
   search: z.string().optional().meta({ description: "Part of the title, case-insensitive" }),
 });
 
-export const adminOrderQuerySchema = adminPaging(ORDERS_PAGE_SIZE).extend({
+export const adminOrderQuerySchema = pagingQuerySchema(ORDERS_PAGING).extend({
   status: z
     .enum(["all", ...ORDER_STATUSES])
     .optional()
