@@ -163,6 +163,57 @@ describe("the Settings tab of /shop/account", () => {
     expect(right.status).toBe(429);
     expect(Number(right.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
+
+  it(`50 parallel wrong current passwords evaluate exactly ${ACCOUNT_LIMITS.passwordChangePerUser.points} (real PostgreSQL)`, async () => {
+    const { user, cookie } = await shopperWithSessions(1);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        callRoute(apiPassword, "/api/account/password", {
+          cookie,
+          json: { currentPassword: `parallel-guess-${index}`, newPassword: "a-new-secret" },
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    // A 400 is a guess whose password was checked (and found wrong); a 429 was refused before the check.
+    const evaluated = statuses.filter((status) => status === 400).length;
+    // Each attempt takes its point in one atomic upsert: the first five get one, the rest are refused.
+    expect(evaluated).toBe(ACCOUNT_LIMITS.passwordChangePerUser.points);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50 - evaluated);
+    const [row] = await getDb().sequelize.query<{ points: number }>(
+      "SELECT points FROM rate_limits WHERE key = :key",
+      { replacements: { key: `password_change:${user.id}` }, type: QueryTypes.SELECT },
+    );
+    expect(row?.points).toBe(evaluated);
+    // The owner's right password is refused too until the window ends; the password is unchanged.
+    const right = await callRoute(apiPassword, "/api/account/password", {
+      cookie,
+      json: { currentPassword: "password123", newPassword: "a-new-secret" },
+    });
+    expect(right.status).toBe(429);
+    expect(await loginStatus(user.email, "password123")).toBe(200);
+  });
+
+  it("a right current password within the limit gives every point back", async () => {
+    const { user, cookie } = await shopperWithSessions(1);
+    for (let i = 0; i < ACCOUNT_LIMITS.passwordChangePerUser.points - 1; i += 1) {
+      const wrong = await callRoute(apiPassword, "/api/account/password", {
+        cookie,
+        json: { currentPassword: `guess-${i}-password`, newPassword: "a-new-secret" },
+      });
+      expect(wrong.status).toBe(400);
+    }
+    const right = await callRoute(apiPassword, "/api/account/password", {
+      cookie,
+      json: { currentPassword: "password123", newPassword: "a-new-secret" },
+    });
+    expect(right.status).toBe(200);
+    const rows = await getDb().sequelize.query("SELECT 1 FROM rate_limits WHERE key = :key", {
+      replacements: { key: `password_change:${user.id}` },
+      type: QueryTypes.SELECT,
+    });
+    expect(rows).toHaveLength(0);
+  });
 });
 
 describe("the admin's account page", () => {
