@@ -49,7 +49,7 @@ export async function requestPasswordReset(input: unknown, clientKey: string): P
   const { sequelize, models } = getDb();
   const user = await models.User.findOne({
     where: { email },
-    attributes: ["id", "userName", "email"],
+    attributes: ["id", "email"],
     raw: true,
   });
   if (!user) return;
@@ -68,7 +68,6 @@ export async function requestPasswordReset(input: unknown, clientKey: string): P
         kind: "password-reset",
         to: user.email,
         ...passwordResetMail({
-          userName: user.userName,
           link: resetLinkFor(token),
           validMinutes: RESET_TOKEN_MINUTES,
         }),
@@ -144,17 +143,18 @@ export async function afterPasswordChange(
      RETURNING id`,
     { replacements: { userId, keep: keepSessionId }, type: QueryTypes.SELECT, transaction },
   );
-  const [user] = await sequelize.query<{ email: string; userName: string }>(
-    `SELECT email, user_name AS "userName" FROM users WHERE id = :userId`,
-    { replacements: { userId }, type: QueryTypes.SELECT, transaction },
-  );
+  const [user] = await sequelize.query<{ email: string }>(`SELECT email FROM users WHERE id = :userId`, {
+    replacements: { userId },
+    type: QueryTypes.SELECT,
+    transaction,
+  });
   if (user) {
     const forgotLink = `${getConfig().appUrl}/auth/forgot-password`;
     await enqueueMail(
       {
         kind: "password-changed",
         to: user.email,
-        ...passwordChangedMail({ userName: user.userName, forgotLink }),
+        ...passwordChangedMail({ forgotLink }),
       },
       transaction,
     );

@@ -316,6 +316,23 @@ describe("the account API", () => {
     }
   });
 
+  it("POST /api/account/user-name refuses a NUL, a line break or a text-direction character, naming the rule", async () => {
+    const { user, cookie } = await shopperWithSessions(1);
+    for (const [userName, message] of [
+      ["Sam\u0000", "User name cannot contain control characters (such as NUL or tab)"],
+      ["Sam\r\nSECURITY ALERT", "User name must be on one line (no line breaks)"],
+      ["Sam\u202E", "User name cannot contain text-direction characters (such as right-to-left overrides)"],
+    ] as const) {
+      const response = await callRoute(apiUserName, "/api/account/user-name", { cookie, json: { userName } });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { errors: Record<string, string[]> }).errors).toEqual({
+        userName: [message],
+      });
+    }
+    const stored = await getDb().models.User.findByPk(user.id, { attributes: ["userName"], raw: true });
+    expect(stored?.userName).toBe("Sam");
+  });
+
   it("POST /api/account/sign-out-others ends the others and says how many", async () => {
     const { cookie, others } = await shopperWithSessions(3);
     const response = await callRoute(apiSignOutOthers, "/api/account/sign-out-others", { cookie, json: {} });

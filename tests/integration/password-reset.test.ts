@@ -118,6 +118,33 @@ describe("the reset flow, without JavaScript", () => {
     expect(notice!.text).toContain("http://localhost:3000/auth/forgot-password");
   });
 
+  it("the reset and password-changed mails carry no text the requester chose (not the account's name)", async () => {
+    // A stranger registers the victim's address (nobody confirms it) under a name that reads as a
+    // warning of the shop's, then asks for a reset: the victim's mailbox gets the shop's mails.
+    const planted = "SECURITY ALERT: verify at https://evil.example/v";
+    const user = await createTestUser({ email: "victim@example.com", userName: planted });
+    const link = await requestLinkFor(user.email);
+    const { cookie } = await openLink(link);
+    const done = await callRoute(resetAction, "/auth/reset-password", {
+      cookie,
+      form: { password: "brand-new-pass" },
+    });
+    expect(done.status).toBe(302);
+    await sender.runOnce();
+    const mails = await smtp.waitFor(2);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual([
+      "Reset your ECommerce Shopping password",
+      "Your ECommerce Shopping password was changed",
+    ]);
+    for (const mail of mails) {
+      expect(mail.text.startsWith("Hello,\n"), mail.subject).toBe(true);
+      for (const part of [mail.subject, mail.text, mail.html]) {
+        expect(part).not.toContain("SECURITY ALERT");
+        expect(part).not.toContain("evil.example");
+      }
+    }
+  });
+
   it("answers the same whether or not the address has an account, and mails only an account", async () => {
     await createTestUser({ email: "known@example.com" });
     const known = await forgotForm("known@example.com");
