@@ -87,6 +87,9 @@ describe("feature images (service)", () => {
     ["another site", "https://evil.example/sale", "link"],
     ["a protocol-relative URL", "//evil.example/sale", "link"],
     ["a script URL", "javascript:alert(1)", "link"],
+    ["another site through a dot segment", "/.//evil.example", "link"],
+    ["another site through a dot segment and a backslash", "/./\\evil.example", "link"],
+    ["a path with a backslash", "/shop\\..\\\\evil.example", "link"],
   ])("refuses a banner link to %s with 400 and adds nothing", async (_name, link, field) => {
     const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
     await expect(addFeature({ image: stored.url, link })).rejects.toMatchObject({

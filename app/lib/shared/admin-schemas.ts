@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ADMIN_ORDER_STATUSES } from "./order-options";
 import { BRAND_LABELS, BRANDS, CATEGORIES, CATEGORY_LABELS } from "./catalog-options";
+import { sameSitePath } from "./site-path";
 
 /**
  * The admin's input rules (API.md): one schema for the JSON API, the HTML
@@ -197,6 +198,8 @@ const optionalBannerText = (max: number, label: string) =>
 export const FEATURE_LINK_MESSAGE =
   "Link must be a path on this shop that starts with /, such as /shop/listing?category=men";
 
+const SHOP_PATH = /^\/(?![/\\])[^\s]*$/;
+
 export const featureInputSchema = z.object({
   image: imageField.refine(
     (value) => !/^https?:/i.test(value),
@@ -211,7 +214,10 @@ export const featureInputSchema = z.object({
       .string({ message: FEATURE_LINK_MESSAGE })
       .trim()
       .max(300, "Link must be at most 300 characters")
-      .regex(/^\/(?![/\\])[^\s]*$/, FEATURE_LINK_MESSAGE)
+      .regex(SHOP_PATH, FEATURE_LINK_MESSAGE)
+      // Also once a browser resolves it: "/.//evil.example" is "//evil.example", another site.
+      // (One message per mistake: a link the pattern refused has said so already.)
+      .refine((value) => !SHOP_PATH.test(value) || sameSitePath(value) !== null, FEATURE_LINK_MESSAGE)
       .optional(),
   ),
 });
