@@ -104,6 +104,20 @@ describe("feature images (service)", () => {
     expect(await getDb().models.FeatureImage.count()).toBe(0);
   });
 
+  it("refuses a NUL or another control character in a banner title or subtitle with 400", async () => {
+    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    await expect(
+      addFeature({ image: stored.url, title: "Sale\u0000", subtitle: "Now\u0007" }),
+    ).rejects.toMatchObject({
+      status: 400,
+      fieldErrors: {
+        title: ["Title cannot contain control characters (such as NUL)"],
+        subtitle: ["Subtitle cannot contain control characters (such as NUL)"],
+      },
+    });
+    expect(await getDb().models.FeatureImage.count()).toBe(0);
+  });
+
   it("takes an absolute URL of this shop as its path", async () => {
     const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
     const feature = await addFeature({ image: `${getConfig().appUrl}${stored.url}` });

@@ -31,6 +31,18 @@ export function parseCents(value: unknown): number | null {
   return match[1] ? -cents : cents;
 }
 
+/**
+ * Control characters but the white space people type (tab and line breaks).
+ * NUL above all: the database driver's escaping stores it as the two
+ * characters "\0", so it is refused here like the others, with a message.
+ */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+const TYPED_WHITE_SPACE = /[\t\n\r]/g;
+
+function hasControlCharacter(value: string): boolean {
+  return CONTROL_CHARACTER.test(value.replace(TYPED_WHITE_SPACE, ""));
+}
+
 function requiredText(label: string, max: number) {
   return z
     .string({
@@ -38,7 +50,11 @@ function requiredText(label: string, max: number) {
     })
     .trim()
     .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(
+      (value) => !hasControlCharacter(value),
+      `${label} cannot contain control characters (such as NUL)`,
+    );
 }
 
 function choice<T extends readonly [string, ...string[]]>(
@@ -192,6 +208,10 @@ const optionalBannerText = (max: number, label: string) =>
       .string({ message: `${label} must be text` })
       .trim()
       .max(max, `${label} must be at most ${max} characters`)
+      .refine(
+        (value) => !hasControlCharacter(value),
+        `${label} cannot contain control characters (such as NUL)`,
+      )
       .optional(),
   );
 
