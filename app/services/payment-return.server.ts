@@ -132,7 +132,7 @@ export async function clientReturnTarget(bridge: URL): Promise<string | null> {
   const token = params.get("token") ?? params.get("paymentId");
   if (token !== null && token !== order.paymentId) return null;
   // PayerID is made by the provider after the link was signed: it can only be checked for its form
-  // here; the capture never trusts it (the provider says who paid).
+  // here; the capture asks the provider, not this value, whether and what was paid.
   const payerId = params.get("PayerID");
   if (payerId !== null && !PROVIDER_ID_PATTERN.test(payerId)) return null;
   const url = new URL(target);
