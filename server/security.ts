@@ -63,7 +63,10 @@ export function nextNonce(): string {
 }
 
 export function securityMiddleware(options: { appUrl: string; corsOrigins: string[] }) {
+  // Only APP_URL's origin is the shop's own: nothing the request says (its Host, its scheme) may add
+  // one, or `Origin: http://evil.example` with `Host: evil.example` would pass as same-origin.
   const appOrigin = originOf(options.appUrl);
+  const ownOrigins = appOrigin ? [appOrigin] : [];
 
   const nonce = (_req: Request, res: Response, next: NextFunction) => {
     res.locals.cspNonce = nextNonce();
@@ -113,9 +116,6 @@ export function securityMiddleware(options: { appUrl: string; corsOrigins: strin
         return;
       }
     }
-    const ownOrigins = [appOrigin, `${req.protocol}://${req.get("host") ?? ""}`].filter(
-      (value): value is string => Boolean(value),
-    );
     const allowed = isCrossSiteWriteAllowed({
       method: req.method,
       origin,

@@ -6,10 +6,11 @@ import { clientReturnTarget } from "~/services/payment-return.server";
  * return or cancel page (services/payment-return.server.ts): PayPal (or the
  * simulator) comes back here with `token` and `PayerID`; the shopper goes on
  * to the client's URL with `paymentId` and `PayerID`. Only links the shop
- * signed are followed; anything else is a 400 page, never an open redirect.
+ * signed are followed, each for its own order's payment; anything else is a
+ * 400 page, never an open redirect.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const target = clientReturnTarget(new URL(request.url));
+  const target = await clientReturnTarget(new URL(request.url));
   if (!target) {
     return new Response("This return link is not valid. Please go back to the shop and try again.", {
       status: 400,

@@ -65,18 +65,32 @@ export async function consumePasswordResetRequest(clientKey: string, email: stri
   if (wait > 0) blocked("password reset requests", wait);
 }
 
-/** Throws 429 when this user gave a wrong current password too often. */
-export async function assertPasswordChangeAllowed(userId: string): Promise<void> {
-  const state = await limiters().passwordChangePerUser.get(userId);
-  if (state && state.consumedPoints >= ACCOUNT_LIMITS.passwordChangePerUser.points) {
-    blocked("wrong passwords", state.msBeforeNext);
+export interface PasswordChangeAttempt {
+  /** The right current password: the user's wrong answers are forgotten. */
+  succeeded(): Promise<void>;
+}
+
+/**
+ * Takes one point of the user's wrong-password allowance *before* the current
+ * password is checked, or throws 429 (Retry-After) and takes none. A check
+ * that only read the counter let parallel guesses all pass it before any of
+ * them wrote: one atomic upsert per attempt bounds them to the limit, as the
+ * login limiter does (rate-limit.server.ts). A wrong password keeps its point.
+ */
+export async function beginPasswordChangeAttempt(userId: string): Promise<PasswordChangeAttempt> {
+  const limiter = limiters().passwordChangePerUser;
+  try {
+    await limiter.consume(userId, 1);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    // The refused upsert counted too: give it back, so that the counter stays at
+    // the limit and a flood of refused attempts does not push its expiry further.
+    await limiter.reward(userId, 1);
+    blocked("wrong passwords", error.msBeforeNext);
   }
-}
-
-export async function recordWrongCurrentPassword(userId: string): Promise<void> {
-  await consume(limiters().passwordChangePerUser, userId);
-}
-
-export async function clearWrongCurrentPasswords(userId: string): Promise<void> {
-  await limiters().passwordChangePerUser.delete(userId);
+  return {
+    async succeeded() {
+      await limiter.delete(userId);
+    },
+  };
 }

@@ -1,10 +1,6 @@
 import type { z } from "zod";
 import { QueryTypes } from "sequelize";
-import {
-  assertPasswordChangeAllowed,
-  clearWrongCurrentPasswords,
-  recordWrongCurrentPassword,
-} from "~/services/account-limits.server";
+import { beginPasswordChangeAttempt } from "~/services/account-limits.server";
 import { changePasswordRequestSchema, changeUserNameRequestSchema } from "~/lib/server/account-api.server";
 import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/server/errors.server";
@@ -55,12 +51,12 @@ export async function changePassword(
 ): Promise<{ endedSessions: number }> {
   const parsed = changePasswordRequestSchema.safeParse(input);
   if (!parsed.success) invalid(parsed.error);
-  await assertPasswordChangeAllowed(userId);
+  // The point is taken before the password is checked: parallel guesses cannot overrun the limit.
+  const attempt = await beginPasswordChangeAttempt(userId);
   const { sequelize, models } = getDb();
   const user = await models.User.findByPk(userId, { attributes: ["passwordHash"], raw: true });
   if (!user) throw notFound("User not found");
   if (!(await verifyPassword(parsed.data.currentPassword, user.passwordHash))) {
-    await recordWrongCurrentPassword(userId);
     throw badRequest(ACCOUNT_TEXT.wrongCurrentPassword, {
       currentPassword: [ACCOUNT_TEXT.wrongCurrentPassword],
     });
@@ -87,7 +83,7 @@ export async function changePassword(
     }
     return afterPasswordChange(userId, currentSessionId, transaction);
   });
-  await clearWrongCurrentPasswords(userId);
+  await attempt.succeeded();
   return { endedSessions };
 }
 

@@ -6,6 +6,7 @@ import { forgotPasswordSchema } from "~/lib/shared/account-schemas";
 import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import { badRequest } from "~/lib/server/errors.server";
+import { getLogger } from "~/lib/server/logger.server";
 import { hashPassword } from "~/lib/server/password.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { enqueueMail } from "./mail/outbox.server";
@@ -36,9 +37,18 @@ export function resetLinkFor(token: string): string {
   return `${getConfig().appUrl}${RESET_PATH}?${new URLSearchParams({ token })}`;
 }
 
+/** Reset requests answered whose account lookup, token and mail are still being written. */
+const pendingResetMails = new Set<Promise<void>>();
+
 /**
  * Mails a reset link when `input.email` belongs to an account; answers the
  * same either way. Throws 400 for a malformed address, 429 beyond the limits.
+ *
+ * Resolves as soon as the request is accepted: looking the address up and
+ * writing its token and mail happen after the answer, so that an address with
+ * an account is not told apart by a slower answer (the transaction took a few
+ * milliseconds more than the lookup that found nothing; see
+ * docs/decisions/0011-forgot-password-answers-before-the-work.md).
  */
 export async function requestPasswordReset(input: unknown, clientKey: string): Promise<void> {
   const parsed = forgotPasswordSchema.safeParse(input);
@@ -46,10 +56,25 @@ export async function requestPasswordReset(input: unknown, clientKey: string): P
   const { email } = parsed.data;
   await consumePasswordResetRequest(clientKey, email);
 
+  const work: Promise<void> = mailResetLinkIfAccount(email)
+    .catch((error: unknown) => {
+      // Nobody waits for this answer: the requester asks again when no mail arrives.
+      getLogger().error({ err: error }, "A password reset link could not be written");
+    })
+    .finally(() => pendingResetMails.delete(work));
+  pendingResetMails.add(work);
+}
+
+/** Resolves once every reset request answered so far has written its token and mail (or failed). */
+export async function settlePasswordResetRequests(): Promise<void> {
+  await Promise.all([...pendingResetMails]);
+}
+
+async function mailResetLinkIfAccount(email: string): Promise<void> {
   const { sequelize, models } = getDb();
   const user = await models.User.findOne({
     where: { email },
-    attributes: ["id", "userName", "email"],
+    attributes: ["id", "email"],
     raw: true,
   });
   if (!user) return;
@@ -68,7 +93,6 @@ export async function requestPasswordReset(input: unknown, clientKey: string): P
         kind: "password-reset",
         to: user.email,
         ...passwordResetMail({
-          userName: user.userName,
           link: resetLinkFor(token),
           validMinutes: RESET_TOKEN_MINUTES,
         }),
@@ -144,17 +168,18 @@ export async function afterPasswordChange(
      RETURNING id`,
     { replacements: { userId, keep: keepSessionId }, type: QueryTypes.SELECT, transaction },
   );
-  const [user] = await sequelize.query<{ email: string; userName: string }>(
-    `SELECT email, user_name AS "userName" FROM users WHERE id = :userId`,
-    { replacements: { userId }, type: QueryTypes.SELECT, transaction },
-  );
+  const [user] = await sequelize.query<{ email: string }>(`SELECT email FROM users WHERE id = :userId`, {
+    replacements: { userId },
+    type: QueryTypes.SELECT,
+    transaction,
+  });
   if (user) {
     const forgotLink = `${getConfig().appUrl}/auth/forgot-password`;
     await enqueueMail(
       {
         kind: "password-changed",
         to: user.email,
-        ...passwordChangedMail({ userName: user.userName, forgotLink }),
+        ...passwordChangedMail({ forgotLink }),
       },
       transaction,
     );

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { getConfig } from "~/lib/server/config.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { isUuid } from "~/lib/shared/uuid";
+import { getDb } from "~/models/db.server";
+import { PROVIDER_ID_PATTERN } from "./checkout/refusals.server";
 
 /**
  * Client-owned payment return (ARCHITECTURE rule 11: external clients live on
@@ -10,10 +13,11 @@ import { fieldErrorsOf } from "~/lib/shared/schemas";
  * `returnUrl` and `cancelUrl` with `POST /api/shop/order/create`; each must be
  * on an origin of CORS_ORIGINS or the shop's own. The payment provider only
  * ever returns to the shop: its return and cancel URLs point at the bridge
- * route (`/checkout-return`), carrying the client's URL and an HMAC of it
- * (SESSION_SECRET), so that the bridge redirects only to targets the shop
- * itself accepted. The bridge turns PayPal's `token` into the spec's
- * `paymentId` and keeps `PayerID`.
+ * route (`/checkout-return`), carrying the client's URL, the order's id and an
+ * HMAC of both (SESSION_SECRET), so that the bridge redirects only to targets
+ * the shop itself accepted, and forwards only that order's payment: PayPal's
+ * `token` must be the order's provider id and becomes the spec's `paymentId`;
+ * `PayerID` is kept.
  */
 
 export const BRIDGE_PATH = "/checkout-return";
@@ -56,27 +60,35 @@ export const paymentReturnSchema = z.object({
   cancelUrl: clientUrl("cancelUrl"),
 });
 
+/** The client's own return pages, checked: the order creation turns them into bridge URLs for the provider. */
 export interface PaymentReturn {
-  /** Absolute URLs on this shop, for the payment provider. */
   returnUrl?: string;
   cancelUrl?: string;
 }
 
-function signatureOf(target: string, secret: string): string {
-  return createHmac("sha256", secret).update(`checkout-return\n${target}`).digest("base64url");
+function signatureOf(target: string, orderId: string, secret: string): string {
+  return createHmac("sha256", secret).update(`checkout-return\n${orderId}\n${target}`).digest("base64url");
 }
 
-/** The bridge URL on this shop that leads to `target` (a URL already checked). */
-export function bridgeUrlFor(target: string): string {
+/**
+ * The bridge URL on this shop that leads to `target` (a URL already checked)
+ * for order `orderId`. The signature covers both: the bridge forwards only the
+ * payment of that order, never a value somebody put into the link.
+ */
+export function bridgeUrlFor(target: string, orderId: string): string {
   const [secret] = getConfig().sessionSecrets;
-  const params = new URLSearchParams({ to: target, sig: signatureOf(target, secret!) });
+  const params = new URLSearchParams({
+    to: target,
+    order: orderId,
+    sig: signatureOf(target, orderId, secret!),
+  });
   return `${getConfig().appUrl}${BRIDGE_PATH}?${params}`;
 }
 
 /**
  * Reads `returnUrl` and `cancelUrl` from a request body: 400 with field
- * errors for a URL on another origin; the bridge URLs to give the provider
- * for the ones sent (undefined keeps the shop's own return pages).
+ * errors for a URL on another origin; the client's pages for the ones sent
+ * (undefined keeps the shop's own return pages).
  */
 export function readPaymentReturn(body: Record<string, unknown>): PaymentReturn | undefined {
   const blank = (value: unknown) => value === undefined || value === null || value === "";
@@ -90,31 +102,42 @@ export function readPaymentReturn(body: Record<string, unknown>): PaymentReturn 
   }
   const { returnUrl, cancelUrl } = parsed.data;
   if (!returnUrl && !cancelUrl) return undefined;
-  return {
-    ...(returnUrl ? { returnUrl: bridgeUrlFor(returnUrl) } : {}),
-    ...(cancelUrl ? { cancelUrl: bridgeUrlFor(cancelUrl) } : {}),
-  };
+  return { ...(returnUrl ? { returnUrl } : {}), ...(cancelUrl ? { cancelUrl } : {}) };
 }
 
 /**
- * Where the bridge sends the shopper: the signed target with `paymentId`
- * (PayPal's `token`) and `PayerID` added, or null when the link was not made
- * by this shop (bad signature) or its origin is no longer allowed.
+ * Where the bridge sends the shopper: the signed target with the signed
+ * order's `paymentId` (its provider order id, from the database) and the
+ * provider's `PayerID` added; or null when the link was not made by this shop
+ * (bad signature), names a parameter twice, carries another order's `token`
+ * or a `PayerID` that is no provider id, or its origin is no longer allowed.
  */
-export function clientReturnTarget(bridge: URL): string | null {
-  const target = bridge.searchParams.get("to");
-  const signature = bridge.searchParams.get("sig");
-  if (!target || !signature || !isAllowedClientUrl(target)) return null;
+export async function clientReturnTarget(bridge: URL): Promise<string | null> {
+  const params = bridge.searchParams;
+  // Of two `to`s (or tokens), which did the shop sign? Neither is followed.
+  const names = [...params.keys()];
+  if (new Set(names).size !== names.length) return null;
+  const target = params.get("to");
+  const orderId = params.get("order");
+  const signature = params.get("sig");
+  if (!target || !isUuid(orderId) || !signature || !isAllowedClientUrl(target)) return null;
   const given = Buffer.from(signature);
   const signed = getConfig().sessionSecrets.some((secret) => {
-    const expected = Buffer.from(signatureOf(target, secret));
+    const expected = Buffer.from(signatureOf(target, orderId, secret));
     return expected.length === given.length && timingSafeEqual(expected, given);
   });
   if (!signed) return null;
+  const order = await getDb().models.Order.findByPk(orderId, { attributes: ["paymentId"], raw: true });
+  if (!order?.paymentId) return null;
+  // PayPal appends the order's `token`; anything else was put there by somebody else.
+  const token = params.get("token") ?? params.get("paymentId");
+  if (token !== null && token !== order.paymentId) return null;
+  // PayerID is made by the provider after the link was signed: it can only be checked for its form
+  // here; the capture asks the provider, not this value, whether and what was paid.
+  const payerId = params.get("PayerID");
+  if (payerId !== null && !PROVIDER_ID_PATTERN.test(payerId)) return null;
   const url = new URL(target);
-  const paymentId = bridge.searchParams.get("token") ?? bridge.searchParams.get("paymentId");
-  const payerId = bridge.searchParams.get("PayerID");
-  if (paymentId) url.searchParams.set("paymentId", paymentId);
+  url.searchParams.set("paymentId", order.paymentId);
   if (payerId) url.searchParams.set("PayerID", payerId);
   return url.toString();
 }

@@ -69,14 +69,77 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
   return prolog.test(text);
 }
 
-type Purifier = { sanitize: (source: string, config: Record<string, unknown>) => string };
+/** CSS escapes ("\\75rl(" is "url("), read as the characters they stand for before the checks below. */
+function unescapeCss(css: string): string {
+  return css
+    .replace(/\\([0-9a-f]{1,6})[ \t\n\r\f]?/gi, (_match, hex: string) => {
+      const code = parseInt(hex, 16);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
+    })
+    .replace(/\\([^\n])/g, "$1");
+}
+
+/**
+ * CSS without anything that fetches from elsewhere: every statement at-rule
+ * (@import, whatever its spelling) goes, and every url() or image-set() that
+ * is not a reference inside the file (url(#gradient)) becomes `none`.
+ */
+export function withoutExternalCssReferences(css: string): string {
+  return unescapeCss(css)
+    .replace(/@[^{};]*(;|$)/g, "")
+    .replace(/(?:-webkit-)?image-set\([^)]*\)/gi, "none")
+    .replace(/url\(\s*(['"]?)([^)]*?)\1\s*\)/gi, (whole, _quote, target: string) =>
+      target.trim().startsWith("#") ? whole : "none",
+    );
+}
+
+/** A link attribute that stays inside the file, or an inline raster image: nothing to fetch. */
+function isInternalReference(value: string): boolean {
+  const target = value.trim();
+  return target.startsWith("#") || /^data:image\/(png|jpeg|gif|webp);/i.test(target);
+}
+
+interface HookAttribute {
+  attrName: string;
+  attrValue: string;
+  keepAttr: boolean;
+}
+type Purifier = {
+  sanitize: (source: string, config: Record<string, unknown>) => string;
+  addHook(entry: "uponSanitizeElement", hook: (node: Element) => void): void;
+  addHook(entry: "uponSanitizeAttribute", hook: (node: Element, data: HookAttribute) => void): void;
+};
 let purifier: Promise<Purifier> | undefined;
 
-/** DOMPurify on a jsdom window, loaded on the first SVG (jsdom is large). */
+/**
+ * DOMPurify on a jsdom window, loaded on the first SVG (jsdom is large). It
+ * keeps styles and links to other sites; the hooks take out what would fetch
+ * from elsewhere (a stylesheet, a font, an image: a tracker when the file is
+ * opened), so an upload is one self-contained picture.
+ */
 function getPurifier(): Promise<Purifier> {
   purifier ??= Promise.all([import("jsdom"), import("dompurify")]).then(([{ JSDOM }, dompurify]) => {
     const window = new JSDOM("").window;
-    return dompurify.default(window as unknown as Parameters<typeof dompurify.default>[0]) as Purifier;
+    const purify = dompurify.default(
+      window as unknown as Parameters<typeof dompurify.default>[0],
+    ) as unknown as Purifier;
+    purify.addHook("uponSanitizeElement", (node) => {
+      if (node.nodeName.toLowerCase() === "style" && node.textContent) {
+        node.textContent = withoutExternalCssReferences(node.textContent);
+      }
+    });
+    purify.addHook("uponSanitizeAttribute", (node, data) => {
+      const name = data.attrName.toLowerCase();
+      // Presentation attributes take CSS values too: fill="url(https://…)".
+      if (name === "style" || /url\(|image-set\(/i.test(unescapeCss(data.attrValue))) {
+        data.attrValue = withoutExternalCssReferences(data.attrValue);
+      }
+      // A link the viewer follows (<a href>) fetches nothing by itself; any other reference must stay inside.
+      if ((name === "href" || name === "xlink:href") && node.nodeName.toLowerCase() !== "a") {
+        if (!isInternalReference(data.attrValue)) data.keepAttr = false;
+      }
+    });
+    return purify;
   });
   return purifier;
 }

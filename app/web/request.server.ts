@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { sameSitePath } from "~/lib/shared/site-path";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -19,16 +20,5 @@ export function clientKeyOf(context: AppLoadContext | undefined): string {
  * URLs, protocol-relative `//host` and backslash tricks.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.includes("\\")) {
-    return fallback;
-  }
-  try {
-    const url = new URL(to, "http://local.invalid");
-    if (url.origin !== "http://local.invalid") return fallback;
-    const path = `${url.pathname}${url.search}${url.hash}`;
-    // Dot segments can collapse into a protocol-relative path: "/.//evil.com" becomes "//evil.com".
-    return path.startsWith("//") ? fallback : path;
-  } catch {
-    return fallback;
-  }
+  return (typeof to === "string" ? sameSitePath(to) : null) ?? fallback;
 }

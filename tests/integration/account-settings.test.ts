@@ -163,6 +163,57 @@ describe("the Settings tab of /shop/account", () => {
     expect(right.status).toBe(429);
     expect(Number(right.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
+
+  it(`50 parallel wrong current passwords evaluate exactly ${ACCOUNT_LIMITS.passwordChangePerUser.points} (real PostgreSQL)`, async () => {
+    const { user, cookie } = await shopperWithSessions(1);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        callRoute(apiPassword, "/api/account/password", {
+          cookie,
+          json: { currentPassword: `parallel-guess-${index}`, newPassword: "a-new-secret" },
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    // A 400 is a guess whose password was checked (and found wrong); a 429 was refused before the check.
+    const evaluated = statuses.filter((status) => status === 400).length;
+    // Each attempt takes its point in one atomic upsert: the first five get one, the rest are refused.
+    expect(evaluated).toBe(ACCOUNT_LIMITS.passwordChangePerUser.points);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50 - evaluated);
+    const [row] = await getDb().sequelize.query<{ points: number }>(
+      "SELECT points FROM rate_limits WHERE key = :key",
+      { replacements: { key: `password_change:${user.id}` }, type: QueryTypes.SELECT },
+    );
+    expect(row?.points).toBe(evaluated);
+    // The owner's right password is refused too until the window ends; the password is unchanged.
+    const right = await callRoute(apiPassword, "/api/account/password", {
+      cookie,
+      json: { currentPassword: "password123", newPassword: "a-new-secret" },
+    });
+    expect(right.status).toBe(429);
+    expect(await loginStatus(user.email, "password123")).toBe(200);
+  });
+
+  it("a right current password within the limit gives every point back", async () => {
+    const { user, cookie } = await shopperWithSessions(1);
+    for (let i = 0; i < ACCOUNT_LIMITS.passwordChangePerUser.points - 1; i += 1) {
+      const wrong = await callRoute(apiPassword, "/api/account/password", {
+        cookie,
+        json: { currentPassword: `guess-${i}-password`, newPassword: "a-new-secret" },
+      });
+      expect(wrong.status).toBe(400);
+    }
+    const right = await callRoute(apiPassword, "/api/account/password", {
+      cookie,
+      json: { currentPassword: "password123", newPassword: "a-new-secret" },
+    });
+    expect(right.status).toBe(200);
+    const rows = await getDb().sequelize.query("SELECT 1 FROM rate_limits WHERE key = :key", {
+      replacements: { key: `password_change:${user.id}` },
+      type: QueryTypes.SELECT,
+    });
+    expect(rows).toHaveLength(0);
+  });
 });
 
 describe("the admin's account page", () => {
@@ -263,6 +314,23 @@ describe("the account API", () => {
     for (const loser of passwords.filter((password) => password !== winner)) {
       expect(await loginStatus(user.email, loser)).toBe(401);
     }
+  });
+
+  it("POST /api/account/user-name refuses a NUL, a line break or a text-direction character, naming the rule", async () => {
+    const { user, cookie } = await shopperWithSessions(1);
+    for (const [userName, message] of [
+      ["Sam\u0000", "User name cannot contain control characters (such as NUL or tab)"],
+      ["Sam\r\nSECURITY ALERT", "User name must be on one line (no line breaks)"],
+      ["Sam\u202E", "User name cannot contain text-direction characters (such as right-to-left overrides)"],
+    ] as const) {
+      const response = await callRoute(apiUserName, "/api/account/user-name", { cookie, json: { userName } });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { errors: Record<string, string[]> }).errors).toEqual({
+        userName: [message],
+      });
+    }
+    const stored = await getDb().models.User.findByPk(user.id, { attributes: ["userName"], raw: true });
+    expect(stored?.userName).toBe("Sam");
   });
 
   it("POST /api/account/sign-out-others ends the others and says how many", async () => {

@@ -87,6 +87,9 @@ describe("feature images (service)", () => {
     ["another site", "https://evil.example/sale", "link"],
     ["a protocol-relative URL", "//evil.example/sale", "link"],
     ["a script URL", "javascript:alert(1)", "link"],
+    ["another site through a dot segment", "/.//evil.example", "link"],
+    ["another site through a dot segment and a backslash", "/./\\evil.example", "link"],
+    ["a path with a backslash", "/shop\\..\\\\evil.example", "link"],
   ])("refuses a banner link to %s with 400 and adds nothing", async (_name, link, field) => {
     const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
     await expect(addFeature({ image: stored.url, link })).rejects.toMatchObject({
@@ -97,6 +100,20 @@ describe("feature images (service)", () => {
     await expect(addFeature({ image: stored.url, title: "x".repeat(81) })).rejects.toMatchObject({
       status: 400,
       fieldErrors: { title: ["Title must be at most 80 characters"] },
+    });
+    expect(await getDb().models.FeatureImage.count()).toBe(0);
+  });
+
+  it("refuses a NUL or another control character in a banner title or subtitle with 400", async () => {
+    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    await expect(
+      addFeature({ image: stored.url, title: "Sale\u0000", subtitle: "Now\u0007" }),
+    ).rejects.toMatchObject({
+      status: 400,
+      fieldErrors: {
+        title: ["Title cannot contain control characters (such as NUL)"],
+        subtitle: ["Subtitle cannot contain control characters (such as NUL)"],
+      },
     });
     expect(await getDb().models.FeatureImage.count()).toBe(0);
   });

@@ -113,6 +113,18 @@ describe("createProduct: API.md's rules", () => {
     ["title", { title: 42 }, "Title must be text"],
     ["description", { description: undefined }, "Description is required"],
     ["description", { description: "x".repeat(5001) }, "Description must be at most 5000 characters"],
+    ["title", { title: "Tee\u0000" }, "Title cannot contain control characters (such as NUL)"],
+    ["title", { title: "Tee \u001b[31mred" }, "Title cannot contain control characters (such as NUL)"],
+    [
+      "description",
+      { description: "Soft\u0000cotton" },
+      "Description cannot contain control characters (such as NUL)",
+    ],
+    [
+      "description",
+      { description: "Soft\u0085cotton" },
+      "Description cannot contain control characters (such as NUL)",
+    ],
     ["category", { category: "pets" }, "Choose a category: Men, Women, Kids, Accessories, Footwear"],
     ["category", { category: "" }, "Category is required"],
     ["brand", { brand: "gucci" }, "Choose a brand: Nike, Adidas, Puma, Levi's, Zara, H&M"],
@@ -156,6 +168,11 @@ describe("createProduct: API.md's rules", () => {
       fieldErrors: { [field]: [message] },
     });
     expect(await getDb().models.Product.count()).toBe(0);
+  });
+
+  it("keeps the tabs and line breaks typed into a description", async () => {
+    const product = await createProduct({ ...validProduct, description: "Soft cotton.\r\n\tMachine wash." });
+    expect(product.description).toBe("Soft cotton.\r\n\tMachine wash.");
   });
 
   it("names every missing field at once", async () => {
@@ -423,6 +440,13 @@ describe("the products API", () => {
       [
         jsonRequest("/api/admin/products/add", {
           json: { ...validProduct, category: "pets" },
+          cookie: callers.admin,
+        }),
+        400,
+      ],
+      [
+        jsonRequest("/api/admin/products/add", {
+          json: { ...validProduct, title: "Tee\u0000", description: "Soft\u0000" },
           cookie: callers.admin,
         }),
         400,

@@ -163,6 +163,53 @@ describe("the bridge", () => {
     }
   });
 
+  it("forwards only the signed order's payment: another token or a malformed PayerID is refused", async () => {
+    const created = await createOrder({ returnUrl: RETURN_URL });
+    const { approvalURL } = (await created.json()) as { approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+    const genuine = new URL((await answerSimulatedPayment(providerOrderId, "approve"))!);
+    expect(genuine.searchParams.get("token")).toBe(providerOrderId);
+
+    const otherToken = new URL(genuine);
+    otherToken.searchParams.set("token", "SIM-SOMEBODY-ELSES-ORDER");
+    const otherPaymentId = new URL(genuine);
+    otherPaymentId.searchParams.delete("token");
+    otherPaymentId.searchParams.set("paymentId", "SIM-SOMEBODY-ELSES-ORDER");
+    const strangePayer = new URL(genuine);
+    strangePayer.searchParams.set("PayerID", "<script>");
+    const otherOrder = new URL(genuine);
+    otherOrder.searchParams.set("order", "00000000-0000-4000-8000-000000000000");
+    for (const url of [otherToken, otherPaymentId, strangePayer, otherOrder]) {
+      const response = await run(bridge, new Request(url));
+      expect(response.status, url.search).toBe(400);
+      expect(response.headers.get("Location")).toBeNull();
+    }
+    // Without a token the order's own payment id is forwarded, taken from the order itself.
+    const bare = new URL(genuine);
+    bare.searchParams.delete("token");
+    const landed = await run(bridge, new Request(bare));
+    expect(landed.status).toBe(303);
+    expect(new URL(landed.headers.get("Location")!).searchParams.get("paymentId")).toBe(providerOrderId);
+  });
+
+  it("refuses a link that names a parameter twice (which `to` did the shop sign?)", async () => {
+    const created = await createOrder({ returnUrl: RETURN_URL });
+    const { approvalURL } = (await created.json()) as { approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+    const genuine = new URL((await answerSimulatedPayment(providerOrderId, "approve"))!);
+    for (const [name, value] of [
+      ["to", `${CLIENT}/elsewhere`],
+      ["token", providerOrderId],
+      ["PayerID", "SOMEONEELSE"],
+    ] as const) {
+      const doubled = new URL(genuine);
+      doubled.searchParams.append(name, value);
+      const response = await run(bridge, new Request(doubled));
+      expect(response.status, name).toBe(400);
+    }
+    expect((await run(bridge, new Request(genuine))).status).toBe(303);
+  });
+
   it("stops following a target whose origin was removed from CORS_ORIGINS", async () => {
     const created = await createOrder({ returnUrl: RETURN_URL });
     const { approvalURL } = (await created.json()) as { approvalURL: string };

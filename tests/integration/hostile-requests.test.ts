@@ -216,3 +216,38 @@ describe("Cache-Control for signed-in callers", () => {
     expect(await getDb().models.Session.count()).toBe(0);
   });
 });
+
+describe("cross-site writes", () => {
+  const login = JSON.stringify({ email: "nobody@example.com", password: "wrong-password" });
+
+  it("refuses a foreign Origin even when the request's Host names that same foreign site", async () => {
+    const response = await send(server.port, {
+      method: "POST",
+      path: "/api/auth/login",
+      headers: { ...jsonLogin, Origin: "http://evil.example", Host: "evil.example" },
+      body: login,
+    });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body)).toMatchObject({ success: false });
+  });
+
+  it("refuses the address the request was sent to when it is not APP_URL's origin", async () => {
+    const response = await send(server.port, {
+      method: "POST",
+      path: "/api/auth/login",
+      headers: { ...jsonLogin, Origin: `http://127.0.0.1:${server.port}` },
+      body: login,
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it("lets a write from APP_URL's origin through, whatever Host says", async () => {
+    const response = await send(server.port, {
+      method: "POST",
+      path: "/api/auth/login",
+      headers: { ...jsonLogin, Origin: "http://localhost:3000", Host: "evil.example" },
+      body: login,
+    });
+    expect(response.status).toBe(401);
+  });
+});

@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { createHash } from "node:crypto";
+import pg from "pg";
 import { QueryTypes } from "sequelize";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_LIMITS } from "../../app/services/account-limits.server";
@@ -11,11 +12,12 @@ import { action as forgotAction, loader as forgotLoader } from "../../app/routes
 import { loader as loginLoader } from "../../app/routes/auth.login";
 import { action as resetAction, loader as resetLoader } from "../../app/routes/auth.reset-password";
 import { createSmtpTransport, OutboxSender } from "../../app/services/mail/sender.server";
-import { PASSWORD_RESET_TEXT } from "../../app/services/password-reset.server";
+import { PASSWORD_RESET_TEXT, settlePasswordResetRequests } from "../../app/services/password-reset.server";
 import { createLogger, setLogger } from "../../app/lib/server/logger.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { resetLinkIn, startSmtpServer, type TestSmtpServer } from "../support/mail";
 import { callRoute, cookieFrom, sessionCookieFor } from "../support/requests";
+import { testDatabaseUrl } from "../support/worker-database";
 
 /**
  * Password reset: the forgot-password form and API answer the
@@ -45,6 +47,8 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
+  // A reset answered in this test writes its token and mail after the answer: not into the next test.
+  await settlePasswordResetRequests();
   await sender.stop();
 });
 
@@ -56,6 +60,7 @@ function forgotForm(email: string, clientIp = "203.0.113.7") {
 async function requestLinkFor(email: string): Promise<string> {
   const response = await forgotForm(email);
   expect(response.status).toBe(302);
+  await settlePasswordResetRequests();
   await sender.runOnce();
   const mails = await smtp.waitFor(1);
   const mail = [...mails]
@@ -118,6 +123,33 @@ describe("the reset flow, without JavaScript", () => {
     expect(notice!.text).toContain("http://localhost:3000/auth/forgot-password");
   });
 
+  it("the reset and password-changed mails carry no text the requester chose (not the account's name)", async () => {
+    // A stranger registers the victim's address (nobody confirms it) under a name that reads as a
+    // warning of the shop's, then asks for a reset: the victim's mailbox gets the shop's mails.
+    const planted = "SECURITY ALERT: verify at https://evil.example/v";
+    const user = await createTestUser({ email: "victim@example.com", userName: planted });
+    const link = await requestLinkFor(user.email);
+    const { cookie } = await openLink(link);
+    const done = await callRoute(resetAction, "/auth/reset-password", {
+      cookie,
+      form: { password: "brand-new-pass" },
+    });
+    expect(done.status).toBe(302);
+    await sender.runOnce();
+    const mails = await smtp.waitFor(2);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual([
+      "Reset your ECommerce Shopping password",
+      "Your ECommerce Shopping password was changed",
+    ]);
+    for (const mail of mails) {
+      expect(mail.text.startsWith("Hello,\n"), mail.subject).toBe(true);
+      for (const part of [mail.subject, mail.text, mail.html]) {
+        expect(part).not.toContain("SECURITY ALERT");
+        expect(part).not.toContain("evil.example");
+      }
+    }
+  });
+
   it("answers the same whether or not the address has an account, and mails only an account", async () => {
     await createTestUser({ email: "known@example.com" });
     const known = await forgotForm("known@example.com");
@@ -129,6 +161,7 @@ describe("the reset flow, without JavaScript", () => {
     const page = await callRoute(forgotLoader, "/auth/forgot-password?sent=1");
     expect(await page.json()).toEqual({ sent: true, sentMessage: PASSWORD_RESET_TEXT.requested });
 
+    await settlePasswordResetRequests();
     await sender.runOnce();
     await smtp.waitFor(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -282,6 +315,43 @@ describe("POST /api/auth/forgot-password", () => {
     expect(await unknown.json()).toEqual(expected);
   });
 
+  it("answers without waiting for the account lookup, the token or the mail, for a known and an unknown address", async () => {
+    await createTestUser({ email: "timed@example.com" });
+    const stillWaiting = Symbol("still waiting for the lock");
+    for (const email of ["timed@example.com", "untimed@example.com"]) {
+      // Another connection holds every table of that work: an answer that waited for any of it
+      // would wait for this lock, so an answer that arrives proves both paths do the same work first.
+      const holder = new pg.Client({ connectionString: testDatabaseUrl() });
+      await holder.connect();
+      try {
+        await holder.query("BEGIN");
+        await holder.query("LOCK TABLE users, password_reset_tokens, mail_outbox IN ACCESS EXCLUSIVE MODE");
+        const tokenCount = "SELECT count(*)::int AS count FROM password_reset_tokens";
+        const before = (await holder.query(tokenCount)).rows[0] as { count: number };
+        const answer = await Promise.race([
+          callRoute(apiForgot, "/api/auth/forgot-password", { json: { email } }),
+          new Promise<typeof stillWaiting>((resolve) => setTimeout(() => resolve(stillWaiting), 8_000)),
+        ]);
+        expect(answer, email).not.toBe(stillWaiting);
+        expect((answer as Response).status, email).toBe(200);
+        expect((await holder.query(tokenCount)).rows[0]).toEqual(before);
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
+      await settlePasswordResetRequests();
+    }
+    // Once the tables are free, the known address gets its token and mail; the unknown one nothing.
+    const mails = await getDb().sequelize.query<{ recipient: string }>("SELECT recipient FROM mail_outbox", {
+      type: QueryTypes.SELECT,
+    });
+    expect(mails).toEqual([{ recipient: "timed@example.com" }]);
+    const tokens = await getDb().sequelize.query("SELECT 1 FROM password_reset_tokens", {
+      type: QueryTypes.SELECT,
+    });
+    expect(tokens).toHaveLength(1);
+  });
+
   it("answers 400 with field errors for a bad address, 415 for a body that is not JSON", async () => {
     const bad = await callRoute(apiForgot, "/api/auth/forgot-password", { json: { email: "nope" } });
     expect(bad.status).toBe(400);
@@ -310,6 +380,7 @@ describe("POST /api/auth/forgot-password", () => {
       expect(statuses).toEqual([200, 200, 200, 429]);
     }
     // Only the three allowed requests for the account were mailed.
+    await settlePasswordResetRequests();
     const [row] = await getDb().sequelize.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM mail_outbox",
       { type: QueryTypes.SELECT },

@@ -53,6 +53,41 @@ describe("parseWithSchema: the auth forms' check", () => {
     });
   });
 
+  it.each([
+    ["a line break", "Sam\nSECURITY ALERT", "User name must be on one line (no line breaks)"],
+    ["a carriage return", "Sam\r\nX", "User name must be on one line (no line breaks)"],
+    ["a line separator", "Sam\u2028X", "User name must be on one line (no line breaks)"],
+    ["a NUL", "Sam\u0000", "User name cannot contain control characters (such as NUL or tab)"],
+    ["a tab", "Sam\tX", "User name cannot contain control characters (such as NUL or tab)"],
+    ["a C1 control", "Sam\u009bX", "User name cannot contain control characters (such as NUL or tab)"],
+    [
+      "a right-to-left override",
+      "Sam\u202Egnp.exe",
+      "User name cannot contain text-direction characters (such as right-to-left overrides)",
+    ],
+    [
+      "a bidirectional isolate",
+      "\u2067Sam",
+      "User name cannot contain text-direction characters (such as right-to-left overrides)",
+    ],
+  ])("refuses a user name with %s, saying which rule", (_what, userName, message) => {
+    const submission = parseWithSchema(
+      form({ userName, email: "ada@example.com", password: "secret-pass-1" }),
+      { schema: registerSchema },
+    );
+    expect(errorsOf(submission)).toEqual({ userName: [message] });
+  });
+
+  it("keeps names in any script, with accents, apostrophes and inner spaces", () => {
+    for (const userName of ["Zoë O'Brien", "Jean-Luc Picard", "محمد علي", "李小龍"]) {
+      const submission = parseWithSchema(
+        form({ userName, email: "ada@example.com", password: "secret-pass-1" }),
+        { schema: registerSchema },
+      );
+      expect(submission.status, userName).toBe("success");
+    }
+  });
+
   it("trims the user name and the email and lowercases the email; the password stays as typed", () => {
     const submission = parseWithSchema(
       form({ userName: "  Ada  ", email: "  Ada@Example.COM ", password: " Secret pass 1 " }),

@@ -60,6 +60,33 @@ describe("sanitizeSvg", () => {
     );
   });
 
+  it("removes every reference to elsewhere from styles, attributes and links, keeping references inside the file", async () => {
+    const clean = await sanitizeSvg(
+      [
+        "<svg>",
+        "<style>",
+        "@import url(https://evil.example/a.css);",
+        '@import "https://evil.example/b.css";',
+        "@\\69mport url(https://evil.example/c.css);",
+        ".a { fill: url(#shade); background: url( 'https://evil.example/d.png' ); }",
+        ".b { background: \\75rl(https://evil.example/e.png); mask: image-set('https://evil.example/f.png' 1x); }",
+        "@font-face { font-family: x; src: url(//evil.example/g.woff); }",
+        "</style>",
+        '<rect class="a" style="fill: url(https://evil.example/h.png)" fill="url(https://evil.example/i)" width="2" height="2"/>',
+        '<image href="https://evil.example/j.png" width="2" height="2"/>',
+        '<use xlink:href="https://evil.example/k.svg#x"/>',
+        '<linearGradient id="shade" href="#base"/>',
+        "</svg>",
+      ].join("\n"),
+    );
+    expect(clean).not.toContain("evil.example");
+    expect(clean).not.toMatch(/@import|@\\69/i);
+    expect(clean).toContain("<style>");
+    expect(clean).toContain("url(#shade)");
+    expect(clean).toContain('href="#base"');
+    expect(clean).toContain("<rect");
+  });
+
   it("adds the SVG namespace when the file lacks it, and keeps it XML", async () => {
     const clean = await sanitizeSvg('<svg width="4" height="4"><text>a&nbsp;b</text></svg>');
     expect(clean).toContain('<svg xmlns="http://www.w3.org/2000/svg"');

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { ADMIN_ORDER_STATUSES } from "./order-options";
 import { imageField, isMissing } from "./product-schema";
+import { sameSitePath } from "./site-path";
+import { controlCharacterMessage, hasControlCharacter } from "./text-rules";
 
 /**
  * The admin's input rules for orders and banners (API.md): one schema for the
@@ -38,11 +40,14 @@ const optionalBannerText = (max: number, label: string) =>
       .string({ message: `${label} must be text` })
       .trim()
       .max(max, `${label} must be at most ${max} characters`)
+      .refine((value) => !hasControlCharacter(value), controlCharacterMessage(label))
       .optional(),
   );
 
 export const FEATURE_LINK_MESSAGE =
   "Link must be a path on this shop that starts with /, such as /shop/listing?category=men";
+
+const SHOP_PATH = /^\/(?![/\\])[^\s]*$/;
 
 export const featureInputSchema = z.object({
   image: imageField.refine(
@@ -58,7 +63,10 @@ export const featureInputSchema = z.object({
       .string({ message: FEATURE_LINK_MESSAGE })
       .trim()
       .max(300, "Link must be at most 300 characters")
-      .regex(/^\/(?![/\\])[^\s]*$/, FEATURE_LINK_MESSAGE)
+      .regex(SHOP_PATH, FEATURE_LINK_MESSAGE)
+      // Also once a browser resolves it: "/.//evil.example" is "//evil.example", another site.
+      // (One message per mistake: a link the pattern refused has said so already.)
+      .refine((value) => !SHOP_PATH.test(value) || sameSitePath(value) !== null, FEATURE_LINK_MESSAGE)
       .optional(),
   ),
 });

@@ -8,6 +8,7 @@ import {
   type ProductField,
   type ProductInput,
 } from "./product";
+import { controlCharacterMessage, hasControlCharacter } from "./text-rules";
 
 /**
  * The product's input rules (API.md), derived from its definition (product.ts)
@@ -42,7 +43,8 @@ function requiredText(name: string, max: number) {
     })
     .trim()
     .min(1, `${name} is required`)
-    .max(max, `${name} must be at most ${max} characters`);
+    .max(max, `${name} must be at most ${max} characters`)
+    .refine((value) => !hasControlCharacter(value), controlCharacterMessage(name));
 }
 
 /** Optional text: absent, null or blank is stored as NULL. */
@@ -53,6 +55,7 @@ function optionalText(name: string, max: number) {
       .string({ error: `${name} must be text` })
       .trim()
       .max(max, `${name} must be at most ${max} characters`)
+      .refine((value) => !hasControlCharacter(value), controlCharacterMessage(name))
       .nullable(),
   );
 }

@@ -20,13 +20,34 @@ export const emailField = z.pipe(
   z.email({ error: "Enter a valid email address" }).check(z.toLowerCase()),
 );
 
-export const userNameField = z
-  .string({ error: "User name is required" })
-  .check(
-    z.trim(),
-    z.minLength(1, "User name is required"),
-    z.maxLength(50, "User name must be at most 50 characters"),
-  );
+/** Line breaks of every kind: CR, LF, NEL, the line and paragraph separators. */
+const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
+const EVERY_LINE_BREAK = new RegExp(LINE_BREAK.source, "g");
+/** C0 and C1 control characters and DEL, NUL among them. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+/** Bidirectional marks, embeddings, overrides and isolates: they reorder the text shown around them. */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A user name is printed where others read it (mails, the admin's order
+ * list), and nobody confirms it: it is one line of plain text that cannot
+ * break the lines around it or turn their reading order.
+ */
+export const userNameField = z.string({ error: "User name is required" }).check(
+  z.trim(),
+  z.minLength(1, "User name is required"),
+  z.maxLength(50, "User name must be at most 50 characters"),
+  z.refine((value) => !LINE_BREAK.test(value), "User name must be on one line (no line breaks)"),
+  // Line breaks have their own message above: one message per mistake.
+  z.refine(
+    (value) => !CONTROL_CHARACTER.test(value.replace(EVERY_LINE_BREAK, "")),
+    "User name cannot contain control characters (such as NUL or tab)",
+  ),
+  z.refine(
+    (value) => !BIDI_CONTROL.test(value),
+    "User name cannot contain text-direction characters (such as right-to-left overrides)",
+  ),
+);
 
 /** A new password: the registration's rules and messages. */
 export const newPasswordField = z

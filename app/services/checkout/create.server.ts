@@ -9,6 +9,7 @@ import type { AddressSnapshot } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { getAddress, parseAddressInput } from "../addresses.server";
 import { getOrderForUser, type OrderJson } from "../orders.server";
+import { bridgeUrlFor, type PaymentReturn } from "../payment-return.server";
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 
@@ -109,6 +110,10 @@ export async function getCheckoutSummary(userId: string): Promise<CheckoutSummar
 
 // --- Create ---------------------------------------------------------------------------
 
+function clientPage(target: string | undefined, orderId: string): string | undefined {
+  return target ? bridgeUrlFor(target, orderId) : undefined;
+}
+
 export interface CreateOrderInput {
   /** One of the shopper's saved addresses… */
   addressId?: unknown;
@@ -116,8 +121,8 @@ export interface CreateOrderInput {
   addressInfo?: unknown;
   /** What the shopper saw; a different total than the catalogue's answers 409. */
   totalAmount?: unknown;
-  /** An external client's own return pages (payment-return.server.ts): bridge URLs on this shop. */
-  paymentReturn?: { returnUrl?: string; cancelUrl?: string };
+  /** An external client's own return pages, checked (payment-return.server.ts). */
+  paymentReturn?: PaymentReturn;
 }
 
 export interface CreatedOrder {
@@ -299,8 +304,9 @@ export async function createOrderFromCart(
       })),
       totalCents: prepared.totalCents,
       currency: "USD",
-      returnUrl: input.paymentReturn?.returnUrl ?? appUrl(RETURN_PATH),
-      cancelUrl: input.paymentReturn?.cancelUrl ?? appUrl(CANCEL_PATH),
+      // The provider comes back to the bridge, whose link is signed for this order only.
+      returnUrl: clientPage(input.paymentReturn?.returnUrl, prepared.orderId) ?? appUrl(RETURN_PATH),
+      cancelUrl: clientPage(input.paymentReturn?.cancelUrl, prepared.orderId) ?? appUrl(CANCEL_PATH),
       requestId: `create-${prepared.orderId}`,
     });
   } catch (error) {

@@ -48,14 +48,18 @@ function button(href: string, label: string): string {
 
 // --- Password reset ---------------------------------------------------------------
 
-export function passwordResetMail(input: {
-  userName: string;
-  link: string;
-  validMinutes: number;
-}): RenderedMail {
+/*
+ * The security mails carry no text that the person who caused them chose: a
+ * reset can be asked for any address, and an account's name is whatever its
+ * registrant typed (the address is never confirmed), so a stranger's name
+ * would reach the mailbox's owner in the shop's own voice. They greet nobody
+ * by name and print only the shop's words and links.
+ */
+
+export function passwordResetMail(input: { link: string; validMinutes: number }): RenderedMail {
   const subject = `Reset your ${SHOP_NAME} password`;
   const text = [
-    `Hello ${input.userName},`,
+    "Hello,",
     "",
     `Somebody (hopefully you) asked to reset the password of your ${SHOP_NAME} account.`,
     `Open this link within ${input.validMinutes} minutes to choose a new password:`,
@@ -66,7 +70,7 @@ export function passwordResetMail(input: {
   ].join("\n");
   const html = htmlDocument(
     subject,
-    `<p>Hello ${escapeHtml(input.userName)},</p>
+    `<p>Hello,</p>
 <p>Somebody (hopefully you) asked to reset the password of your ${SHOP_NAME} account.
 Open this link within ${input.validMinutes} minutes to choose a new password:</p>
 ${button(input.link, "Choose a new password")}
@@ -77,10 +81,10 @@ ${button(input.link, "Choose a new password")}
 }
 
 /** The notice after any password change: the owner learns of a change they did not make. */
-export function passwordChangedMail(input: { userName: string; forgotLink: string }): RenderedMail {
+export function passwordChangedMail(input: { forgotLink: string }): RenderedMail {
   const subject = `Your ${SHOP_NAME} password was changed`;
   const text = [
-    `Hello ${input.userName},`,
+    "Hello,",
     "",
     `The password of your ${SHOP_NAME} account was just changed, and every other session was signed out.`,
     "If that was you, there is nothing to do.",
@@ -88,7 +92,7 @@ export function passwordChangedMail(input: { userName: string; forgotLink: strin
   ].join("\n");
   const html = htmlDocument(
     subject,
-    `<p>Hello ${escapeHtml(input.userName)},</p>
+    `<p>Hello,</p>
 <p>The password of your ${SHOP_NAME} account was just changed, and every other session was signed out.</p>
 <p>If that was you, there is nothing to do. If it was not, choose a new password at once:</p>
 ${button(input.forgotLink, "Choose a new password")}`,
