@@ -4,6 +4,7 @@ import { ADDRESS_FIELDS } from "~/lib/shared/address-schema";
 import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import { badRequest, conflict } from "~/lib/server/errors.server";
+import type { CartItemJson } from "~/lib/shared/cart";
 import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/shared/money";
 import type { AddressSnapshot } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/index.server";
@@ -26,14 +27,8 @@ export const CANCEL_PATH = "/shop/paypal-cancel";
 
 // --- The cart as the checkout sees it ---------------------------------------------
 
-export interface CheckoutLine {
-  productId: string;
-  title: string;
-  image: string;
-  /** Catalogue prices (numbers with two decimals, like the cart API). */
-  price: number;
-  salePrice: number;
-  quantity: number;
+/** A cart line (catalogue prices, like the cart API) with what the checkout adds to it. */
+export interface CheckoutLine extends CartItemJson {
   totalStock: number;
   /** What one unit costs: the sale price when above 0, else the price. */
   unitPrice: number;
