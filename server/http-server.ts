@@ -3,6 +3,7 @@ import type { ServerBuild } from "@remix-run/node";
 import type { AppConfig } from "../app/lib/server/config.server";
 import { closeDb } from "../app/models/db.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
+import { settlePasswordResetRequests } from "../app/services/password-reset.server";
 import { startMailSender } from "../app/services/mail/sender.server";
 import { createApp } from "./app";
 import { log } from "./startup";
@@ -39,6 +40,8 @@ export async function startHttpProcess(config: AppConfig, build: ServerBuild): P
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      // Reset requests answered before the close still write their token and mail.
+      await settlePasswordResetRequests();
       await mailSender.stop();
       await closeSimulatorPool();
       await closeDb();
