@@ -170,6 +170,20 @@ describe("addresses (service)", () => {
     expect(await getAddress(otherShopper.id, theirs._id)).toEqual(theirs);
   });
 
+  it("refuses NUL and other control characters with a 400 that names the field, keeping tab and line breaks", async () => {
+    await expect(addAddress(shopper.id, { ...HOME, address: "12 Main St\u0000" })).rejects.toMatchObject({
+      status: 400,
+      fieldErrors: { address: ["Address cannot contain control characters (such as NUL)"] },
+    });
+    await expect(addAddress(shopper.id, { ...HOME, notes: "ring\u001bthe bell" })).rejects.toMatchObject({
+      status: 400,
+      fieldErrors: { notes: ["Notes cannot contain control characters (such as NUL)"] },
+    });
+    expect(await listAddresses(shopper.id)).toEqual([]);
+    const kept = await addAddress(shopper.id, { ...HOME, notes: "Ring twice\nthen wait\tplease" });
+    expect(kept.notes).toBe("Ring twice\nthen wait\tplease");
+  });
+
   it("validates an update like an add and leaves the address as it was", async () => {
     const mine = await addAddress(shopper.id, HOME);
     await expect(updateAddress(shopper.id, mine._id, { ...WORK, pincode: " " })).rejects.toMatchObject({

@@ -156,6 +156,22 @@ describe("addReview: the rules of SPEC §5 and API.md", () => {
     await addReview(ann, { productId: product.id, reviewValue: 3, reviewMessage: ` ${"x".repeat(1000)} ` });
   });
 
+  it("refuses NUL and other control characters in the message with a 400 that says so", async () => {
+    const product = await createProduct();
+    const ann = await createTestUser();
+    await createOrder(ann.id, [product.id]);
+    for (const reviewMessage of ["Great\u0000fit", "Great\u0007fit"]) {
+      expect(
+        await refusal(addReview(ann, { productId: product.id, reviewValue: 4, reviewMessage })),
+      ).toMatchObject({ status: 400, message: "A review cannot contain control characters (such as NUL)" });
+    }
+    await addReview(ann, {
+      productId: product.id,
+      reviewValue: 4,
+      reviewMessage: "Great fit.\nTrue to size.",
+    });
+  });
+
   it('answers "Missing required information" without a product id and 404 for an unknown one', async () => {
     const ann = await createTestUser();
     expect(await refusal(addReview(ann, { reviewValue: 3, reviewMessage: "x" }))).toMatchObject({

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ADDRESS_MAX_LENGTH, addressMessages, type AddressField } from "./address-rules";
+import { ADDRESS_LABELS, ADDRESS_MAX_LENGTH, addressMessages, type AddressField } from "./address-rules";
+import { controlCharacterMessage, hasControlCharacter } from "./text-rules";
 
 /**
  * The address form's schema, on the server (the HTML actions through conform,
@@ -23,7 +24,8 @@ function requiredText(field: AddressField) {
     .string({ message: required })
     .trim()
     .min(1, required)
-    .max(ADDRESS_MAX_LENGTH[field], addressMessages.tooLong(field));
+    .max(ADDRESS_MAX_LENGTH[field], addressMessages.tooLong(field))
+    .refine((value) => !hasControlCharacter(value), controlCharacterMessage(ADDRESS_LABELS[field]));
 }
 
 export const addressInputSchema = z.object({

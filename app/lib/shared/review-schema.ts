@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { REVIEW_MESSAGE_MAX_LENGTH, REVIEW_TEXT } from "./review-text";
+import { controlCharacterMessage, hasControlCharacter } from "./text-rules";
 
 /**
  * A review as the shopper writes it (SPEC §5, API.md), checked on the server
@@ -24,7 +25,8 @@ export const reviewSchema = z.object({
     .string({ message: REVIEW_TEXT.messageRequired })
     .trim()
     .min(1, REVIEW_TEXT.messageRequired)
-    .max(REVIEW_MESSAGE_MAX_LENGTH, `A review can be at most ${REVIEW_MESSAGE_MAX_LENGTH} characters`),
+    .max(REVIEW_MESSAGE_MAX_LENGTH, `A review can be at most ${REVIEW_MESSAGE_MAX_LENGTH} characters`)
+    .refine((value) => !hasControlCharacter(value), controlCharacterMessage("A review")),
 });
 
 export type ReviewInput = z.infer<typeof reviewSchema>;

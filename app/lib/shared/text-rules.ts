@@ -1,6 +1,6 @@
 /**
- * What free text entered by an admin may hold (titles, descriptions, banner
- * texts): no control characters but the white space people type (tab and
+ * What free text typed into the shop may hold (product titles, descriptions
+ * and materials, banner texts, addresses, reviews): no control characters but the white space people type (tab and
  * line breaks). NUL above all: the database driver's escaping stores it as the
  * two characters "\0", so it is refused with a message like the others.
  * Plain functions, no zod: safe to import in the browser.
