@@ -1,15 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import * as prettier from "prettier";
 import { closeDb, getDb, setDatabaseUrl } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { hashPassword } from "../app/lib/server/password.server";
 import { createUserSession } from "../app/web/session.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedDemoCatalog } from "../db/seed/seed";
+import { RESULTS_FILE, writeResultsSection } from "./results-file";
 
 /**
  * `npm run bench:checkout`: the checkout under load and faults.
@@ -40,7 +40,6 @@ const MIXED_SHOPPERS = Number(process.env.BENCH_MIXED_SHOPPERS ?? 200);
 const BURST = 50;
 const CRASH_SHOPPERS = 40;
 const BASE = `http://127.0.0.1:${PORT}`;
-const RESULTS_FILE = path.resolve("bench/RESULTS.md");
 const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
 const HEADING = "## Checkout under load";
 
@@ -505,15 +504,7 @@ its paid and capturing orders).
 }
 
 async function writeResults(section: string) {
-  const current = readFileSync(RESULTS_FILE, "utf8");
-  const index = current.indexOf(HEADING);
-  const kept = index >= 0 ? current.slice(0, index).trimEnd() : current.trimEnd();
-  writeFileSync(RESULTS_FILE, `${kept}\n\n${section}`);
-  const options = (await prettier.resolveConfig(RESULTS_FILE)) ?? {};
-  writeFileSync(
-    RESULTS_FILE,
-    await prettier.format(readFileSync(RESULTS_FILE, "utf8"), { ...options, filepath: RESULTS_FILE }),
-  );
+  await writeResultsSection(HEADING, section);
 }
 
 async function main() {

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import * as prettier from "prettier";
 import { createDatabase } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
+import { writeResultsSection } from "./results-file";
 
 /**
  * `npm run bench:hostile`: the aims for hostile clients (ARCHITECTURE rule 10:
@@ -29,7 +29,6 @@ import { isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed"
 const PORT = Number(process.env.BENCH_PORT ?? 3192);
 const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? ".data-bench-hostile");
 const BUILD_DIR = process.env.BUILD_DIR ?? "build-bench";
-const RESULTS_FILE = path.resolve("bench/RESULTS.md");
 const MB = 1024 * 1024;
 // No keep-alive: a reused socket that the server just closed would count as a failure of ours.
 const agent = new Agent({ keepAlive: false, maxSockets: 1000 });
@@ -284,12 +283,8 @@ async function main() {
       "Limits: sign-in 5 attempts per account and client per 15 minutes, 50 per account across clients per hour, 20 per client per 15 minutes (a correct password gives its point back); registration REGISTER_LIMIT_PER_HOUR (default 10) per client per hour. Bodies: 1 MB, 5.5 MB for the three upload routes.",
       "",
     );
-    // The section of an earlier run is replaced (it is the last one of the file).
-    const previous = readFileSync(RESULTS_FILE, "utf8").split("\n## Hostile clients")[0] ?? "";
-    const markdown = `${previous.trimEnd()}\n${lines.join("\n")}`;
-    // Formatted as the repository formats Markdown, so that `prettier --check .` stays quiet.
-    const options = (await prettier.resolveConfig(RESULTS_FILE)) ?? {};
-    writeFileSync(RESULTS_FILE, await prettier.format(markdown, { ...options, filepath: RESULTS_FILE }));
+    // The section of an earlier run is replaced; the other benchmarks' sections stay.
+    await writeResultsSection("## Hostile clients", lines.join("\n"));
     console.log(lines.join("\n"));
   } finally {
     server.kill("SIGTERM");

@@ -1,14 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import * as prettier from "prettier";
 import { createDatabase } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
 import { cpuBetween, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
+import { RESULTS_FILE, writeResultsSection } from "./results-file";
 
 /**
  * `npm run bench`: throughput per page, one worker against one per core.
@@ -41,7 +40,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = [10, 32];
 const DEFAULT_WORKERS = os.availableParallelism();
-const RESULTS_FILE = path.resolve("bench/RESULTS.md");
 const HEADING = "## Throughput per page";
 const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
 
@@ -319,16 +317,7 @@ ${rows.join("\n")}
 
 /** Replaces this benchmark's section of bench/RESULTS.md (or appends it); other sections stay. */
 async function writeSection(markdown: string) {
-  const current = readFileSync(RESULTS_FILE, "utf8");
-  const start = current.indexOf(HEADING);
-  let next = start >= 0 ? current.indexOf("\n## ", start + HEADING.length) : -1;
-  if (next < 0) next = current.length;
-  const updated =
-    start >= 0
-      ? `${current.slice(0, start)}${markdown}\n${current.slice(next)}`
-      : `${current.trimEnd()}\n\n${markdown}`;
-  const options = (await prettier.resolveConfig(RESULTS_FILE)) ?? {};
-  writeFileSync(RESULTS_FILE, await prettier.format(updated, { ...options, filepath: RESULTS_FILE }));
+  await writeResultsSection(HEADING, markdown);
   log(`Wrote ${path.relative(process.cwd(), RESULTS_FILE)}`);
 }
 
