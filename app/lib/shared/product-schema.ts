@@ -68,71 +68,72 @@ function choice(name: string, values: readonly string[], labels: Record<string, 
   });
 }
 
+/** What a reader makes of an input: its value, or the message that says what is wrong. */
+type Reading<T> = { value: T } | { message: string };
+
+/**
+ * A value read from a form string or a JSON value: `${name} is required`
+ * when it is absent or blank, otherwise whatever `read` makes of it. With
+ * `absent`, an absent or blank value is that value instead (an optional field).
+ */
+function readInput<T>(name: string, read: (value: unknown) => Reading<T>, absent?: { value: T }) {
+  const reader = (value: unknown, ctx: z.core.$RefinementCtx<unknown>): T => {
+    const reading = isMissing(value) ? (absent ?? { message: `${name} is required` }) : read(value);
+    if ("value" in reading) return reading.value;
+    ctx.addIssue({ code: "custom", message: reading.message });
+    return z.NEVER;
+  };
+  // An absent optional value is `absent`, like a blank one (not "expected nonoptional").
+  return absent ? z.unknown().optional().transform(reader) : z.unknown().transform(reader);
+}
+
+/** An amount in cents ("12.5", "12.50" and 12.5 alike), or the message for what is not one. */
+function readCents(name: string, example: string, value: unknown): Reading<number> {
+  const cents = parseCents(value);
+  return cents === null ? { message: `${name} must be an amount such as ${example}` } : { value: cents };
+}
+
 function requiredMoney(name: string, example: string) {
-  return z
-    .unknown()
-    .transform((value, ctx): number => {
-      if (isMissing(value)) {
-        ctx.addIssue({ code: "custom", message: `${name} is required` });
-        return z.NEVER;
-      }
-      const cents = parseCents(value);
-      if (cents === null)
-        ctx.addIssue({ code: "custom", message: `${name} must be an amount such as ${example}` });
-      else if (cents <= 0) ctx.addIssue({ code: "custom", message: `${name} must be greater than 0` });
-      else if (cents > MAX_PRICE_CENTS)
-        ctx.addIssue({ code: "custom", message: `${name} must be at most ${MAX_PRICE_CENTS / 100}` });
-      else return cents;
-      return z.NEVER;
-    })
-    .meta({
-      type: ["number", "string"],
-      description: 'Greater than 0, at most two decimals: 49.9 or "49.90"',
-    });
+  return readInput(name, (value): Reading<number> => {
+    const reading = readCents(name, example, value);
+    if ("message" in reading) return reading;
+    if (reading.value <= 0) return { message: `${name} must be greater than 0` };
+    if (reading.value > MAX_PRICE_CENTS)
+      return { message: `${name} must be at most ${MAX_PRICE_CENTS / 100}` };
+    return reading;
+  }).meta({
+    type: ["number", "string"],
+    description: 'Greater than 0, at most two decimals: 49.9 or "49.90"',
+  });
 }
 
 /** Empty, null or 0 mean "none" (stored as NULL). */
 function optionalMoney(name: string, example: string) {
-  return (
-    z
-      .unknown()
-      // An absent amount means none, like an empty one (not "expected nonoptional").
-      .optional()
-      .transform((value, ctx): number | null => {
-        if (isMissing(value)) return null;
-        const cents = parseCents(value);
-        if (cents === null)
-          ctx.addIssue({ code: "custom", message: `${name} must be an amount such as ${example}` });
-        else if (cents < 0) ctx.addIssue({ code: "custom", message: `${name} cannot be negative` });
-        else return cents === 0 ? null : cents;
-        return z.NEVER;
-      })
-      .meta({ type: ["number", "string", "null"], description: "0, empty or null mean none" })
-  );
+  return readInput<number | null>(
+    name,
+    (value) => {
+      const reading = readCents(name, example, value);
+      if ("message" in reading) return reading;
+      if (reading.value < 0) return { message: `${name} cannot be negative` };
+      return { value: reading.value === 0 ? null : reading.value };
+    },
+    { value: null },
+  ).meta({ type: ["number", "string", "null"], description: "0, empty or null mean none" });
 }
 
 function count(name: string, max: number) {
-  return z
-    .unknown()
-    .transform((value, ctx): number => {
-      if (isMissing(value)) {
-        ctx.addIssue({ code: "custom", message: `${name} is required` });
-        return z.NEVER;
-      }
-      const number =
-        typeof value === "number"
-          ? value
-          : typeof value === "string" && /^-?\d+$/.test(value.trim())
-            ? Number(value)
-            : NaN;
-      if (!Number.isInteger(number))
-        ctx.addIssue({ code: "custom", message: `${name} must be a whole number` });
-      else if (number < 0) ctx.addIssue({ code: "custom", message: `${name} cannot be negative` });
-      else if (number > max) ctx.addIssue({ code: "custom", message: `${name} must be at most ${max}` });
-      else return number;
-      return z.NEVER;
-    })
-    .meta({ type: ["integer", "string"], description: `A whole number from 0 to ${max}` });
+  return readInput(name, (value): Reading<number> => {
+    const number =
+      typeof value === "number"
+        ? value
+        : typeof value === "string" && /^-?\d+$/.test(value.trim())
+          ? Number(value)
+          : NaN;
+    if (!Number.isInteger(number)) return { message: `${name} must be a whole number` };
+    if (number < 0) return { message: `${name} cannot be negative` };
+    if (number > max) return { message: `${name} must be at most ${max}` };
+    return { value: number };
+  }).meta({ type: ["integer", "string"], description: `A whole number from 0 to ${max}` });
 }
 
 /**
