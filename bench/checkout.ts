@@ -149,8 +149,10 @@ async function putInCart(shoppers: Shopper[], productId: string, quantity = 1) {
     await getDb().sequelize.query(
       `WITH cart AS (INSERT INTO carts (user_id) VALUES (:userId)
                      ON CONFLICT (user_id) DO UPDATE SET updated_at = now() RETURNING id)
-       INSERT INTO cart_items (cart_id, product_id, quantity) SELECT id, :productId, :quantity FROM cart
-       ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity`,
+       INSERT INTO cart_items (cart_id, product_id, variant_id, quantity)
+       SELECT cart.id, :productId, v.id, :quantity
+         FROM cart, (SELECT id FROM product_variants WHERE product_id = :productId ORDER BY position, id LIMIT 1) v
+       ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = EXCLUDED.quantity`,
       { replacements: { userId: shopper.id, productId, quantity } },
     );
   }

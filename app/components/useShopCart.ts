@@ -29,7 +29,7 @@ export interface ShopCart {
   pending: boolean;
 }
 
-const EMPTY_CART: CartView = { _id: null, userId: "", items: [] };
+const EMPTY_CART: CartView = { _id: null, userId: "", items: [], notices: [] };
 
 function isCartActionPath(formAction: string | undefined): boolean {
   if (!formAction) return false;

@@ -2,12 +2,12 @@ import { apiJson, apiRoute } from "~/web/api.server";
 import { readCartItemBody } from "~/web/cart-api.server";
 import { CART_TEXT, getCart, updateCartItem } from "~/services/cart.server";
 
-// PUT { userId, productId, quantity } → the cart with that quantity (1 up to the stock).
-// 400 bad quantity, 404 product not in the cart, 409 stock rule.
+// PUT { userId, productId, quantity, variantId? } → the cart with that quantity (1 up to the variant's stock).
+// 400 bad quantity or no size chosen, 404 not in the cart, 409 stock rule.
 export const { loader, action } = apiRoute({
   PUT: async ({ request }) => {
-    const { user, productId, quantity } = await readCartItemBody(request);
-    await updateCartItem(user.id, productId, quantity);
+    const { user, productId, quantity, variantId } = await readCartItemBody(request);
+    await updateCartItem(user.id, productId, quantity, variantId);
     return apiJson({ success: true, message: CART_TEXT.updated, data: await getCart(user.id) });
   },
 });

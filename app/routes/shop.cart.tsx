@@ -59,16 +59,22 @@ const SUCCESS_MESSAGES: Record<CartIntent, string> = {
   remove: CART_TEXT.deleted,
 };
 
-async function applyIntent(userId: string, intent: CartIntent, productId: unknown, quantity: unknown) {
+async function applyIntent(
+  userId: string,
+  intent: CartIntent,
+  productId: unknown,
+  variantId: unknown,
+  quantity: unknown,
+) {
   switch (intent) {
     case "add":
-      return addToCart(userId, productId, quantity);
+      return addToCart(userId, productId, quantity, variantId);
     case "increase":
-      return changeCartItemQuantity(userId, productId, 1);
+      return changeCartItemQuantity(userId, productId, 1, variantId);
     case "decrease":
-      return changeCartItemQuantity(userId, productId, -1);
+      return changeCartItemQuantity(userId, productId, -1, variantId);
     case "remove":
-      return removeCartItem(userId, productId);
+      return removeCartItem(userId, productId, variantId);
   }
 }
 
@@ -80,6 +86,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<TypedResp
   const user = await requireShopper(request, redirectTo ?? undefined);
   const intent = formData.get("intent");
   const productId = formData.get("productId");
+  const variantId = formData.get("variantId");
 
   const refuse = async (status: number, message: string) => {
     const toast: FlashMessage = { type: "error", message };
@@ -95,7 +102,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<TypedResp
   const quantity = quantityField === null ? 1 : (parsePositiveInteger(String(quantityField)) ?? Number.NaN);
   return runOrRefuse(
     async () => {
-      await applyIntent(user.id, intent, productId, quantity);
+      await applyIntent(user.id, intent, productId, variantId, quantity);
       const message = SUCCESS_MESSAGES[intent];
       const flash: FlashMessage =
         intent === "add" ? { type: "success", message, link: VIEW_CART_LINK } : { type: "success", message };

@@ -1,12 +1,13 @@
-import { Op, type WhereOptions } from "sequelize";
+import { Op, QueryTypes, type Transaction } from "sequelize";
 import {
   editableValuesOf,
-  PRODUCT_FIELD_LIST,
+  productColumnsSql,
+  productRowJson,
   toProductColumns,
   toProductJson,
   type ProductInput,
   type ProductJson,
-  type ProductRow,
+  type ProductReadRow,
 } from "~/lib/shared/product";
 import { productInputSchema } from "~/lib/shared/product-schema";
 import { getDb } from "~/models/db.server";
@@ -28,9 +29,6 @@ export const PRODUCT_UPDATED = "Product updated successfully";
 export const PRODUCT_DELETED = "Product deleted successfully";
 export const INVALID_PRODUCT_MESSAGE = "Please check the highlighted fields";
 
-/** The attributes a product read lists (`raw: true` reads stay light): every field of the definition. */
-const PRODUCT_ATTRIBUTES = PRODUCT_FIELD_LIST.map((field) => field.name);
-
 export const ADMIN_PAGE_SIZE = 24;
 export const ADMIN_MAX_PAGE_SIZE = 100;
 export const ADMIN_MAX_PAGE = 1_000_000;
@@ -51,38 +49,44 @@ export function normalizeSearch(value: string | null | undefined): string {
   return (value ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
 }
 
+const PRODUCT_COLUMNS = productColumnsSql("p");
+
 /** Newest first; `search` matches inside the title, case-insensitive. */
 export async function listAdminProducts(
   query: Paging & { search?: string },
 ): Promise<{ products: ProductJson[]; pagination: Pagination }> {
-  const { Product } = getDb().models;
   const search = normalizeSearch(query.search);
-  const where: WhereOptions = search ? { title: { [Op.iLike]: likePattern(search) } } : {};
-  const [total, rows] = await Promise.all([
-    Product.count({ where }),
-    Product.findAll({
-      where,
-      attributes: PRODUCT_ATTRIBUTES,
-      order: [
-        ["createdAt", "DESC"],
-        ["id", "DESC"],
-      ],
-      limit: query.limit,
-      offset: (query.page - 1) * query.limit,
-      raw: true,
-    }),
-  ]);
-  return {
-    products: (rows as unknown as ProductRow[]).map(toProductJson),
-    pagination: paginationOf(query, total),
-  };
+  const where = search ? `WHERE p.title ILIKE :pattern` : "";
+  const rows = await getDb().sequelize.query<ProductReadRow & { total: number }>(
+    `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
+       FROM products p ${where}
+      ORDER BY p.created_at DESC, p.id DESC
+      LIMIT :limit OFFSET :offset`,
+    {
+      replacements: { pattern: likePattern(search), limit: query.limit, offset: (query.page - 1) * query.limit },
+      type: QueryTypes.SELECT,
+    },
+  );
+  // A page past the end has no rows to carry the total: count it.
+  const total =
+    rows[0]?.total ??
+    (await getDb().models.Product.count({ where: search ? { title: { [Op.iLike]: likePattern(search) } } : {} }));
+  return { products: rows.map(toProductJson), pagination: paginationOf(query, total) };
+}
+
+/** The product with its variants (price and sale price its cheapest variant's), and its own row. */
+async function readAdminProduct(id: string, transaction?: Transaction): Promise<ProductReadRow> {
+  if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
+  const [row] = await getDb().sequelize.query<ProductReadRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = :id`,
+    { replacements: { id }, type: QueryTypes.SELECT, transaction },
+  );
+  if (!row) throw notFound(PRODUCT_NOT_FOUND);
+  return row;
 }
 
 export async function getAdminProduct(id: string): Promise<ProductJson> {
-  if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
-  const row = await getDb().models.Product.findByPk(id, { attributes: PRODUCT_ATTRIBUTES, raw: true });
-  if (!row) throw notFound(PRODUCT_NOT_FOUND);
-  return toProductJson(row as unknown as ProductRow);
+  return toProductJson(await readAdminProduct(id));
 }
 
 /**
@@ -115,7 +119,8 @@ export async function createProduct(input: unknown): Promise<ProductJson> {
  * validated again (a sale price must stay below the price).
  */
 export async function updateProduct(id: string, input: Record<string, unknown>): Promise<ProductJson> {
-  const current = await getAdminProduct(id);
+  const current = productRowJson(await readAdminProduct(id));
+  // The product's own price is the base, not its cheapest variant's.
   const merged: Record<string, unknown> = editableValuesOf(current);
   for (const key of Object.keys(merged)) {
     if (Object.prototype.hasOwnProperty.call(input, key)) merged[key] = input[key];

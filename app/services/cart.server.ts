@@ -10,7 +10,8 @@ import {
 } from "~/lib/shared/cart";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
-import { badRequest, conflict, notFound } from "~/lib/server/errors.server";
+import { AppError, badRequest, conflict, notFound } from "~/lib/server/errors.server";
+import { chooseMessage, VARIANT_TEXT } from "~/lib/shared/variants";
 import { decimalToNumber } from "~/lib/shared/money";
 import { isUuid } from "~/lib/shared/uuid";
 import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, toSessionUser, type SessionUser } from "./users.server";
@@ -42,19 +43,35 @@ export {
 interface CartRow {
   cartId: string | null;
   productId: string | null;
+  variantId: string | null;
+  sku: string | null;
+  size: string | null;
+  colour: string | null;
   title: string | null;
   image: string | null;
   price: string | null;
   salePrice: string | null;
   quantity: number | null;
   totalStock: number | null;
+  notices: string[] | null;
 }
 
-/** The cart view's columns: `carts c` left-joined to its lines `ci` and their products `p` (CART_VIEW_JOIN). */
-const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", p.title, p.image, p.price,
-            p.sale_price AS "salePrice", ci.quantity, p.total_stock AS "totalStock"`;
-const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci JOIN products p ON p.id = ci.product_id) ON ci.cart_id = c.id`;
-/** In the order the products were added. */
+/**
+ * The cart view's columns: `carts c` left-joined to its lines `ci`, their
+ * variants `v` and products `p` (CART_VIEW_JOIN). A variant without a price
+ * of its own has its product's price and sale price.
+ */
+const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", ci.variant_id AS "variantId",
+            v.sku, v.size, v.colour, p.title, p.image,
+            coalesce(v.price, p.price) AS price,
+            CASE WHEN v.price IS NULL THEN p.sale_price ELSE v.sale_price END AS "salePrice",
+            ci.quantity, v.total_stock AS "totalStock",
+            (SELECT array_agg(n.message ORDER BY n.created_at, n.id) FROM cart_notices n WHERE n.cart_id = c.id)
+              AS notices`;
+const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci
+              JOIN product_variants v ON v.id = ci.variant_id
+              JOIN products p ON p.id = ci.product_id) ON ci.cart_id = c.id`;
+/** In the order the lines were added. */
 const CART_VIEW_ORDER = `ORDER BY ci.created_at, ci.id`;
 
 // Prepared: the header of every shop page reads the cart (prepared-statements.server.ts).
@@ -70,9 +87,13 @@ const SESSION_USER_AND_CART_VIEW_SQL = prepared(`SELECT ${SESSION_USER_COLUMNS},
 function cartViewOf(userId: string, rows: CartRow[]): CartView {
   const items: CartLineView[] = [];
   for (const row of rows) {
-    if (row.productId === null) continue;
+    if (row.productId === null || row.variantId === null) continue;
     items.push({
       productId: row.productId,
+      variantId: row.variantId,
+      sku: row.sku ?? "",
+      size: row.size,
+      colour: row.colour,
       title: row.title ?? "",
       image: row.image ?? "",
       price: decimalToNumber(row.price),
@@ -81,13 +102,14 @@ function cartViewOf(userId: string, rows: CartRow[]): CartView {
       totalStock: row.totalStock ?? 0,
     });
   }
-  return { _id: rows[0]?.cartId ?? null, userId, items };
+  return { _id: rows[0]?.cartId ?? null, userId, items, notices: rows[0]?.notices ?? [] };
 }
 
 /**
- * The shopper's cart with each product's current title, image, prices and
- * stock, in the order the products were added: one query. A product that an
- * admin deleted is gone from the cart (its lines go with it, ON DELETE CASCADE).
+ * The shopper's cart with each line's current title, image, prices and
+ * stock, in the order the lines were added, and its notices: one query. A
+ * product or a size that an admin deleted is gone from the cart (its lines go
+ * with it, ON DELETE CASCADE; a removed size leaves a notice).
  */
 export async function getCartView(userId: string): Promise<CartView> {
   const rows = await getDb().sequelize.query<CartRow>(
@@ -117,24 +139,23 @@ export async function getSessionUserAndCartView(
   return { user, cart: cartViewOf(user.id, rows) };
 }
 
+/** Forgets the cart's notices once they were shown (the page that showed them calls this). */
+export async function dismissCartNotices(cartId: string): Promise<void> {
+  await getDb().sequelize.query(`DELETE FROM cart_notices WHERE cart_id = $1`, { bind: [cartId] });
+}
+
 /**
  * The cart as the API returns it (API.md): `{ _id, userId, items: [{ productId,
- * title, image, price, salePrice, quantity }] }` with current catalogue prices
- * (numbers; salePrice 0 when none). `_id` is null until the first add.
+ * variantId, sku, size, colour, title, image, price, salePrice, quantity }] }`
+ * with current catalogue prices (numbers; salePrice 0 when none). `_id` is
+ * null until the first add.
  */
 export async function getCart(userId: string): Promise<CartJson> {
   const view = await getCartView(userId);
   return {
     _id: view._id,
     userId: view.userId,
-    items: view.items.map(({ productId, title, image, price, salePrice, quantity }): CartItemJson => ({
-      productId,
-      title,
-      image,
-      price,
-      salePrice,
-      quantity,
-    })),
+    items: view.items.map(({ totalStock: _stock, ...item }): CartItemJson => item),
   };
 }
 
@@ -155,21 +176,58 @@ function assertQuantity(quantity: unknown, verb: "added" | "set"): asserts quant
 export interface CartLine {
   cartId: string;
   productId: string;
-  /** The quantity of this product in the cart after the addition. */
+  variantId: string;
+  /** The quantity of this line in the cart after the change. */
   quantity: number;
 }
 
+const isBlank = (value: unknown) => value === undefined || value === null || value === "";
+
 /**
- * Adds `quantity` of a product to the shopper's cart (creating the cart on
- * first use). The stock rule: the quantity in the cart may never exceed the
- * product's stock; otherwise 409 "Only {n} quantity can be added for this
- * item". Throws AppError: 400 bad quantity, 404 unknown product, 409 stock.
+ * Which variant of `productId` a request means. `variantId` when it sends
+ * one (404 unless it is a variant of that product); without one, the
+ * product's only variant, or 400 "Please choose a size" ("…a colour" when its
+ * variants differ only by colour) when it has several. 404 for an unknown product.
+ */
+async function chooseVariant(
+  productId: string,
+  variantId: unknown,
+  transaction: Transaction,
+): Promise<string> {
+  const variants = await getDb().sequelize.query<{ id: string; size: string | null; colour: string | null }>(
+    `SELECT id, size, colour FROM product_variants WHERE product_id = $1 ORDER BY position, id`,
+    { bind: [productId], type: QueryTypes.SELECT, transaction },
+  );
+  if (!variants.length) throw notFound(CART_TEXT.productNotFound);
+  if (!isBlank(variantId)) {
+    const chosen = isUuid(variantId) ? variants.find((variant) => variant.id === variantId) : undefined;
+    if (!chosen) throw new AppError(404, VARIANT_TEXT.variantNotFound, { variantId: [VARIANT_TEXT.variantNotFound] });
+    return chosen.id;
+  }
+  if (variants.length > 1) {
+    const message = chooseMessage(variants);
+    throw badRequest(message, { variantId: [message] });
+  }
+  return variants[0]!.id;
+}
+
+/**
+ * Adds `quantity` of a product's variant to the shopper's cart (creating the
+ * cart on first use). The stock rule: the quantity of a variant in the cart
+ * may never exceed that variant's stock; otherwise 409 "Only {n} quantity can
+ * be added for this item". Throws AppError: 400 bad quantity or a size not
+ * chosen, 404 unknown product or variant, 409 stock.
  *
  * One transaction: the cart row is locked (so two adds of one shopper take
- * turns) and the product row is share-locked (so its stock cannot change
+ * turns) and the variant row is share-locked (so its stock cannot change
  * underneath the check, while other shoppers may still add it).
  */
-export async function addToCart(userId: string, productId: unknown, quantity: unknown): Promise<CartLine> {
+export async function addToCart(
+  userId: string,
+  productId: unknown,
+  quantity: unknown,
+  variantId?: unknown,
+): Promise<CartLine> {
   assertQuantity(quantity, "added");
   if (!isUuid(productId)) throw notFound(CART_TEXT.productNotFound);
 
@@ -183,44 +241,47 @@ export async function addToCart(userId: string, productId: unknown, quantity: un
       { bind: [userId], type: QueryTypes.SELECT, transaction },
     );
     const cartId = cart!.id;
+    const chosen = await chooseVariant(productId, variantId, transaction);
     const [stock] = await sequelize.query<{ totalStock: number; inCart: number }>(
-      `SELECT p.total_stock AS "totalStock", COALESCE(ci.quantity, 0) AS "inCart"
-         FROM products p
-         LEFT JOIN cart_items ci ON ci.product_id = p.id AND ci.cart_id = $2
-        WHERE p.id = $1
-          FOR SHARE OF p`,
-      { bind: [productId, cartId], type: QueryTypes.SELECT, transaction },
+      `SELECT v.total_stock AS "totalStock", COALESCE(ci.quantity, 0) AS "inCart"
+         FROM product_variants v
+         LEFT JOIN cart_items ci ON ci.variant_id = v.id AND ci.cart_id = $2
+        WHERE v.id = $1
+          FOR SHARE OF v`,
+      { bind: [chosen, cartId], type: QueryTypes.SELECT, transaction },
     );
     if (!stock) throw notFound(CART_TEXT.productNotFound);
     if (stock.inCart + quantity > stock.totalStock) throw conflict(stockLimitMessage(stock.inCart));
 
     const [line] = await sequelize.query<{ quantity: number }>(
-      `INSERT INTO cart_items (cart_id, product_id, quantity) VALUES ($1, $2, $3)
-       ON CONFLICT (cart_id, product_id)
+      `INSERT INTO cart_items (cart_id, product_id, variant_id, quantity) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (cart_id, variant_id)
        DO UPDATE SET quantity = cart_items.quantity + EXCLUDED.quantity, updated_at = now()
        RETURNING quantity`,
-      { bind: [cartId, productId, quantity], type: QueryTypes.SELECT, transaction },
+      { bind: [cartId, productId, chosen, quantity], type: QueryTypes.SELECT, transaction },
     );
-    return { cartId, productId, quantity: line!.quantity };
+    return { cartId, productId, variantId: chosen, quantity: line!.quantity };
   });
 }
 
 interface LockedLine {
   lineId: string;
   cartId: string;
+  variantId: string;
   quantity: number;
   totalStock: number;
 }
 
 /**
  * Inside `transaction`: locks the shopper's cart row, then reads the line of
- * `productId` with its product's stock (share-locked). Two statements on
- * purpose: the second one starts after the lock is held, so it sees what the
- * previous holder committed. 404 when the product is not in the cart.
+ * the product's variant (chooseVariant's rules) with the variant's stock
+ * (share-locked). The line's read starts after the lock is held, so it sees
+ * what the previous holder committed. 404 when that line is not in the cart.
  */
 async function lockCartLine(
   userId: string,
   productId: string,
+  variantId: unknown,
   transaction: Transaction,
 ): Promise<LockedLine> {
   const { sequelize } = getDb();
@@ -230,33 +291,39 @@ async function lockCartLine(
     transaction,
   });
   if (!cart) throw notFound(CART_TEXT.itemNotFound);
+  const chosen = await chooseVariant(productId, variantId, transaction).catch((error: unknown) => {
+    // A product that no longer exists is not in the cart either.
+    if (error instanceof AppError && error.status === 404 && isBlank(variantId)) throw notFound(CART_TEXT.itemNotFound);
+    throw error;
+  });
   const [line] = await sequelize.query<{ lineId: string; quantity: number; totalStock: number }>(
-    `SELECT ci.id AS "lineId", ci.quantity, p.total_stock AS "totalStock"
-       FROM cart_items ci JOIN products p ON p.id = ci.product_id
-      WHERE ci.cart_id = $1 AND ci.product_id = $2
-        FOR SHARE OF p`,
-    { bind: [cart.id, productId], type: QueryTypes.SELECT, transaction },
+    `SELECT ci.id AS "lineId", ci.quantity, v.total_stock AS "totalStock"
+       FROM cart_items ci JOIN product_variants v ON v.id = ci.variant_id
+      WHERE ci.cart_id = $1 AND ci.variant_id = $2
+        FOR SHARE OF v`,
+    { bind: [cart.id, chosen], type: QueryTypes.SELECT, transaction },
   );
   if (!line) throw notFound(CART_TEXT.itemNotFound);
-  return { ...line, cartId: cart.id };
+  return { ...line, cartId: cart.id, variantId: chosen };
 }
 
 /**
  * Sets the quantity of a line to `next(current)` under the cart's lock. The
- * stock rule holds for every increase: more than the stock is refused with
- * 409 "Only {n} quantity can be added for this item" (n = the quantity in the
- * cart). A reduction is always allowed, even while it stays above a stock
- * that fell since the product was added; below 1 is a 400 (remove instead).
+ * stock rule holds for every increase: more than the variant's stock is
+ * refused with 409 "Only {n} quantity can be added for this item" (n = the
+ * quantity in the cart). A reduction is always allowed, even while it stays
+ * above a stock that fell since the line was added; below 1 is a 400 (remove instead).
  */
 async function setLineQuantity(
   userId: string,
   productId: unknown,
+  variantId: unknown,
   next: (current: number) => number,
 ): Promise<CartLine> {
   if (!isUuid(productId)) throw notFound(CART_TEXT.itemNotFound);
   const { sequelize } = getDb();
   return sequelize.transaction(async (transaction) => {
-    const line = await lockCartLine(userId, productId, transaction);
+    const line = await lockCartLine(userId, productId, variantId, transaction);
     const quantity = next(line.quantity);
     if (quantity < 1)
       throw badRequest(CART_TEXT.quantityBelowOne, { quantity: [CART_TEXT.quantityBelowOne] });
@@ -269,44 +336,56 @@ async function setLineQuantity(
         transaction,
       });
     }
-    return { cartId: line.cartId, productId, quantity };
+    return { cartId: line.cartId, productId, variantId: line.variantId, quantity };
   });
 }
 
 /**
- * Sets the quantity of a product that is in the cart (the API's update-cart):
- * a whole number from 1 up to the stock. Throws AppError: 400 bad quantity,
- * 404 not in the cart (or a malformed id), 409 stock.
+ * Sets the quantity of a line of the cart (the API's update-cart): a whole
+ * number from 1 up to the variant's stock. Throws AppError: 400 bad quantity
+ * or a size not chosen, 404 not in the cart (or a malformed id), 409 stock.
  */
 export async function updateCartItem(
   userId: string,
   productId: unknown,
   quantity: unknown,
+  variantId?: unknown,
 ): Promise<CartLine> {
   assertQuantity(quantity, "set");
-  return setLineQuantity(userId, productId, () => quantity);
+  return setLineQuantity(userId, productId, variantId, () => quantity);
 }
 
 /**
- * One more or one fewer of a product in the cart (the panel's + and −).
+ * One more or one fewer of a line of the cart (the panel's + and −).
  * Throws AppError: 400 below 1, 404 not in the cart, 409 stock.
  */
 export async function changeCartItemQuantity(
   userId: string,
   productId: unknown,
   change: 1 | -1,
+  variantId?: unknown,
 ): Promise<CartLine> {
-  return setLineQuantity(userId, productId, (current) => current + change);
+  return setLineQuantity(userId, productId, variantId, (current) => current + change);
 }
 
-/** Takes a product out of the cart. Throws AppError 404 when it is not there (or the id is malformed). */
-export async function removeCartItem(userId: string, productId: unknown): Promise<{ productId: string }> {
+/**
+ * Takes a product out of the cart: every line of it, or with `variantId`
+ * only that line. Throws AppError 404 when nothing of it is there (or an id is malformed).
+ */
+export async function removeCartItem(
+  userId: string,
+  productId: unknown,
+  variantId?: unknown,
+): Promise<{ productId: string }> {
   if (!isUuid(productId)) throw notFound(CART_TEXT.itemNotFound);
+  const oneLine = !isBlank(variantId);
+  if (oneLine && !isUuid(variantId)) throw notFound(CART_TEXT.itemNotFound);
   const rows = await getDb().sequelize.query<{ productId: string }>(
     `DELETE FROM cart_items ci USING carts c
       WHERE ci.cart_id = c.id AND c.user_id = $1 AND ci.product_id = $2
+        ${oneLine ? "AND ci.variant_id = $3" : ""}
       RETURNING ci.product_id AS "productId"`,
-    { bind: [userId, productId], type: QueryTypes.SELECT },
+    { bind: oneLine ? [userId, productId, variantId] : [userId, productId], type: QueryTypes.SELECT },
   );
   if (rows.length === 0) throw notFound(CART_TEXT.itemNotFound);
   return { productId };

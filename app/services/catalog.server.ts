@@ -6,7 +6,9 @@ import { prepared } from "~/models/prepared-statements.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { paginationOf, type Pagination, type Paging } from "~/lib/shared/paging";
 import { isUuid } from "~/lib/shared/uuid";
-import { productColumnsSql, toProductJson, type ProductJson, type ProductRow } from "~/lib/shared/product";
+import { productColumnsSql, toProductJson, type ProductJson, type ProductReadRow } from "~/lib/shared/product";
+import type { OptionCounts } from "~/lib/shared/variants";
+import type { ListingFilters } from "~/lib/shared/listing-params";
 import { listFeatures, type FeatureJson } from "./features.server";
 import type { ReviewJson } from "./reviews.server";
 
@@ -32,10 +34,49 @@ export interface ProductPage {
   pagination: Pagination;
 }
 
-export interface ListingInput extends Paging {
+/**
+ * What a listing shows: the filters of lib/shared/listing-params.ts (sizes and
+ * colours of a variant in stock, OR within one and AND between them; the
+ * price the shopper pays for the cheapest variant, inclusive, in cents), its
+ * sort and its page. Filters left out do not filter.
+ */
+export interface ListingInput extends Paging, Partial<Omit<ListingFilters, "category" | "brand">> {
   category: Category[];
   brand: Brand[];
   sortBy: SortOption;
+}
+
+type Facet = "size" | "colour";
+
+/**
+ * The WHERE conditions of a listing, binding values onto `bind`. `except`
+ * leaves one facet's own filter out (its counts show what choosing another
+ * value of it would find).
+ */
+function listingConditions(input: ListingInput, bind: unknown[], except?: Facet): string[] {
+  const conditions: string[] = [];
+  const add = (value: unknown, sql: (param: string) => string) => {
+    bind.push(value);
+    conditions.push(sql(`$${bind.length}`));
+  };
+  if (input.category.length) add(input.category, (param) => `p.category = ANY(${param}::text[])`);
+  if (input.brand.length) add(input.brand, (param) => `p.brand = ANY(${param}::text[])`);
+  if (input.size?.length && except !== "size") add(input.size, (param) => `p.sizes_in_stock && ${param}::text[]`);
+  if (input.colour?.length && except !== "colour")
+    add(input.colour, (param) => `p.colours_in_stock && ${param}::text[]`);
+  if (input.inStock) conditions.push("p.total_stock > 0");
+  if (input.minPrice != null) add(input.minPrice / 100, (param) => `p.effective_price >= ${param}::numeric`);
+  if (input.maxPrice != null) add(input.maxPrice / 100, (param) => `p.effective_price <= ${param}::numeric`);
+  return conditions;
+}
+
+const whereOf = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(" AND ")}` : "");
+
+/** Filters that product_counts cannot answer: the total is then a count of the matching products. */
+function filtersVariants(input: ListingInput): boolean {
+  return Boolean(
+    input.size?.length || input.colour?.length || input.inStock || input.minPrice != null || input.maxPrice != null,
+  );
 }
 
 /**
@@ -53,21 +94,34 @@ function select<T extends object>(sql: string, bind: unknown[], transaction?: Tr
  * db/migrations/0009-product-counts.ts) instead of a count of the catalogue,
  * and the LEFT JOIN still answers the count for a page past the end.
  */
-export async function listProducts(input: ListingInput): Promise<ProductPage> {
-  const conditions: string[] = [];
+export async function listProducts(input: ListingInput): Promise<ProductPage>;
+export async function listProducts(
+  input: ListingInput,
+  options: { optionCounts: true },
+): Promise<ProductPage & { optionCounts: OptionCounts }>;
+/**
+ * One page of the catalogue, the size of the whole result and (for the
+ * listing page) the counts of its size and colour filters, in one statement:
+ * the page is an index-friendly subquery; the total a sum over the category
+ * and brand pairs of `product_counts` (kept exact by triggers,
+ * db/migrations/0009-product-counts.ts) when only those filter, else a count
+ * of the matches; the LEFT JOIN still answers the total for a page past the end.
+ */
+export async function listProducts(
+  input: ListingInput,
+  options: { optionCounts?: boolean } = {},
+): Promise<ProductPage & { optionCounts?: OptionCounts }> {
   const bind: unknown[] = [];
-  if (input.category.length) {
-    bind.push(input.category);
-    conditions.push(`p.category = ANY($${bind.length}::text[])`);
-  }
-  if (input.brand.length) {
-    bind.push(input.brand);
-    conditions.push(`p.brand = ANY($${bind.length}::text[])`);
-  }
-  const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
-  const rows = await select<(ProductRow & { total: number }) | { id: null; total: number }>(
-    `SELECT page.*, counted.total
-       FROM (SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}) counted
+  const where = whereOf(listingConditions(input, bind));
+  const counted = filtersVariants(input)
+    ? `SELECT count(*)::int AS total FROM products p ${where}`
+    : `SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}`;
+  const facets = options.optionCounts ? `, (${optionCountsSql(input, bind)}) AS "optionCounts"` : "";
+  const rows = await select<
+    ((ProductReadRow & { total: number }) | { id: null; total: number }) & { optionCounts?: FacetRow[] | null }
+  >(
+    `SELECT page.*, counted.total ${facets}
+       FROM (${counted}) counted
        LEFT JOIN (
          SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
            FROM products p ${where}
@@ -77,13 +131,42 @@ export async function listProducts(input: ListingInput): Promise<ProductPage> {
       ORDER BY page.position`,
     [...bind, input.limit, (input.page - 1) * input.limit],
   );
-  const products = rows.filter((row): row is ProductRow & { total: number } => row.id !== null);
-  return { products: products.map(toProductJson), pagination: paginationOf(input, rows[0]?.total ?? 0) };
+  const products = rows.filter((row): row is ProductReadRow & { total: number } => row.id !== null);
+  const page = { products: products.map(toProductJson), pagination: paginationOf(input, rows[0]?.total ?? 0) };
+  return options.optionCounts ? { ...page, optionCounts: optionCountsOf(rows[0]?.optionCounts ?? []) } : page;
+}
+
+interface FacetRow {
+  facet: Facet;
+  value: string;
+  products: number;
+}
+
+/**
+ * How many products of the listing's other filters have a variant in stock
+ * in each size and colour, as a JSON list of FacetRow: a subquery of the
+ * listing's statement, so the counts agree with the page at one moment.
+ */
+function optionCountsSql(input: ListingInput, bind: unknown[]): string {
+  const facet = (name: Facet, column: string) => {
+    const where = whereOf(listingConditions(input, bind, name));
+    return `SELECT '${name}' AS facet, value, count(*)::int AS products
+              FROM products p CROSS JOIN LATERAL unnest(p.${column}) AS value ${where}
+             GROUP BY value`;
+  };
+  return `SELECT coalesce(json_agg(f), '[]'::json)
+            FROM (${facet("size", "sizes_in_stock")} UNION ALL ${facet("colour", "colours_in_stock")}) f`;
+}
+
+function optionCountsOf(rows: FacetRow[]): OptionCounts {
+  const counts: OptionCounts = { size: [], colour: [] };
+  for (const row of rows) counts[row.facet].push({ value: row.value, products: row.products });
+  return counts;
 }
 
 /** The first products in the default sort, no filters (the home page's "Feature Products"). */
 export async function listFeatureProducts(limit: number): Promise<ProductJson[]> {
-  const rows = await select<ProductRow>(
+  const rows = await select<ProductReadRow>(
     `SELECT ${PRODUCT_COLUMNS} FROM products p ORDER BY ${ORDER_BY["price-lowtohigh"]} LIMIT $1`,
     [limit],
   );
@@ -92,7 +175,7 @@ export async function listFeatureProducts(limit: number): Promise<ProductJson[]>
 
 export async function getProduct(id: string): Promise<ProductJson | null> {
   if (!isUuid(id)) return null;
-  const rows = await select<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = $1`, [id]);
+  const rows = await select<ProductReadRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = $1`, [id]);
   return rows[0] ? toProductJson(rows[0]) : null;
 }
 
@@ -111,7 +194,7 @@ export interface ProductDetails extends ProductJson {
 /** A product with its review count and newest reviews, in one statement. */
 export async function getProductDetails(id: string): Promise<ProductDetails | null> {
   if (!isUuid(id)) return null;
-  const rows = await select<ProductRow & { reviewCount: number; reviews: ReviewSummary[] }>(
+  const rows = await select<ProductReadRow & { reviewCount: number; reviews: ReviewSummary[] }>(
     `SELECT ${PRODUCT_COLUMNS},
        (SELECT count(*)::int FROM reviews c WHERE c.product_id = p.id) AS "reviewCount",
        COALESCE((
@@ -204,7 +287,7 @@ export async function searchProducts(keyword: string, paging: Paging): Promise<P
   if (!words.length) return { products: [], pagination: paginationOf(paging, 0) };
   const offset = (paging.page - 1) * paging.limit;
 
-  const fullText = await select<ProductRow & { total: number }>(
+  const fullText = await select<ProductReadRow & { total: number }>(
     `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
        FROM products p, to_tsquery('english', $1) q
       WHERE p.search_vector @@ q
@@ -246,7 +329,7 @@ async function searchBySimilarity(allWords: string[], paging: Paging): Promise<P
     await sequelize.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${TYPO_SIMILARITY_THRESHOLD}`, {
       transaction,
     });
-    return select<ProductRow & { total: number }>(sql, bind, transaction);
+    return select<ProductReadRow & { total: number }>(sql, bind, transaction);
   });
   return { products: rows.map(toProductJson), pagination: paginationOf(paging, rows[0]?.total ?? 0) };
 }

@@ -32,8 +32,13 @@ export const ORDER_STATUS_UPDATED = "Order status is updated successfully!";
 export const ORDERS_PAGE_SIZE = 20;
 export const ORDERS_PAGING: PagingLimits = { ...ADMIN_PAGING, defaultLimit: ORDERS_PAGE_SIZE };
 
+/** An order line: the variant as it was when ordered (its SKU, size and colour; null where it had none). */
 export interface OrderItemJson {
   productId: string | null;
+  variantId: string | null;
+  sku: string | null;
+  size: string | null;
+  colour: string | null;
   title: string;
   image: string;
   price: number;
@@ -77,6 +82,10 @@ interface OrderRow {
 interface OrderItemRow {
   orderId: string;
   productId: string | null;
+  variantId: string | null;
+  sku: string | null;
+  size: string | null;
+  colour: string | null;
   title: string;
   image: string;
   price: string;
@@ -97,6 +106,10 @@ function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
     cartId: row.cartId,
     cartItems: items.map((item) => ({
       productId: item.productId,
+      variantId: item.variantId,
+      sku: item.sku,
+      size: item.size,
+      colour: item.colour,
       title: item.title,
       image: item.image,
       price: decimalToNumber(item.price),
@@ -121,10 +134,11 @@ async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItemRow[]>>
   if (!orderIds.length) return byOrder;
   const rows = await getDb().models.OrderItem.findAll({
     where: { orderId: orderIds },
-    attributes: ["orderId", "productId", "title", "image", "price", "quantity"],
+    attributes: ["orderId", "productId", "variantId", "sku", "size", "colour", "title", "image", "price", "quantity"],
     order: [
       ["orderId", "ASC"],
       ["title", "ASC"],
+      ["id", "ASC"],
     ],
     raw: true,
   });

@@ -14,23 +14,31 @@ export const cartItemBodySchema = z.object({
     .meta({ format: "uuid", description: "The caller's own id when sent (403 otherwise)" }),
   productId: z.string({ error: PRODUCT_ID_REQUIRED }).trim().min(1, { error: PRODUCT_ID_REQUIRED }),
   quantity: z.int().min(1).meta({ description: "A positive whole number (the cart service judges it)" }),
+  variantId: z
+    .string()
+    .optional()
+    .meta({
+      format: "uuid",
+      description:
+        "The size or colour (a variant of the product): needed when the product has several, else optional",
+    }),
 });
 
 /**
  * The body of the JSON cart calls that name a product (add, update-cart):
- * `{ userId, productId, quantity }`. Checks, in this order: signed in (401),
+ * `{ userId, productId, quantity, variantId? }`. Checks, in this order: signed in (401),
  * a shopper (403 for admins), JSON (415), a JSON object (400), the body's
  * `userId` — optional, but the caller's own when sent (403) — and a
  * `productId` string (400). The quantity is the service's to judge.
  */
 export async function readCartItemBody(
   request: Request,
-): Promise<{ user: SessionUser; productId: string; quantity: unknown }> {
+): Promise<{ user: SessionUser; productId: string; quantity: unknown; variantId: unknown }> {
   await requireApiShopper(request);
   const body = await readJsonObject(request);
   const user = await requireApiShopper(request, body.userId);
   if (!cartItemBodySchema.shape.productId.safeParse(body.productId).success) {
     throw badRequest(PRODUCT_ID_REQUIRED, { productId: [PRODUCT_ID_REQUIRED] });
   }
-  return { user, productId: body.productId as string, quantity: body.quantity };
+  return { user, productId: body.productId as string, quantity: body.quantity, variantId: body.variantId };
 }

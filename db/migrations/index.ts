@@ -9,6 +9,7 @@ import { paymentReconcilerDown, paymentReconcilerUp } from "./0008-payment-recon
 import { mailOutboxDown, mailOutboxUp } from "./0007-mail-outbox";
 import { productCountsDown, productCountsUp } from "./0009-product-counts";
 import { productMaterialDown, productMaterialUp } from "./0010-product-material";
+import { productVariantsDown, productVariantsUp } from "./0011-product-variants";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -25,4 +26,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0008-payment-reconciler", up: paymentReconcilerUp, down: paymentReconcilerDown },
   { name: "0009-product-counts", up: productCountsUp, down: productCountsDown },
   { name: "0010-product-material", up: productMaterialUp, down: productMaterialDown },
+  { name: "0011-product-variants", up: productVariantsUp, down: productVariantsDown },
 ];

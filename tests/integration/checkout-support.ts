@@ -39,8 +39,16 @@ export async function createAdmin(): Promise<TestShopper> {
 
 export const createProduct = createProductRow;
 
-/** Puts `quantity` of a product in the shopper's cart (creating the cart), like "Add to cart". */
-export async function putInCart(userId: string, productId: string, quantity: number): Promise<string> {
+/**
+ * Puts `quantity` of a product in the shopper's cart (creating the cart), like "Add to cart": of
+ * `variantId`, or of the product's first variant.
+ */
+export async function putInCart(
+  userId: string,
+  productId: string,
+  quantity: number,
+  variantId?: string,
+): Promise<string> {
   const { sequelize } = getDb();
   const [rows] = (await sequelize.query(
     `INSERT INTO carts (user_id) VALUES (:userId)
@@ -49,9 +57,12 @@ export async function putInCart(userId: string, productId: string, quantity: num
   )) as [{ id: string }[], unknown];
   const cartId = rows[0]!.id;
   await sequelize.query(
-    `INSERT INTO cart_items (cart_id, product_id, quantity) VALUES (:cartId, :productId, :quantity)
-     ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity`,
-    { replacements: { cartId, productId, quantity } },
+    `INSERT INTO cart_items (cart_id, product_id, variant_id, quantity)
+     SELECT :cartId, :productId, v.id, :quantity FROM product_variants v
+      WHERE v.product_id = :productId AND (v.id = :variantId OR :variantId IS NULL)
+      ORDER BY v.position, v.id LIMIT 1
+     ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = EXCLUDED.quantity`,
+    { replacements: { cartId, productId, quantity, variantId: variantId ?? null } },
   );
   return cartId;
 }

@@ -8,6 +8,8 @@ const TABLES = [
   "users",
   "sessions",
   "products",
+  "product_variants",
+  "cart_notices",
   "carts",
   "cart_items",
   "addresses",

@@ -10,7 +10,7 @@ import {
   toProductFormValues,
   toProductJson,
   type ProductJson,
-  type ProductRow,
+  type ProductReadRow,
 } from "../../app/lib/shared/product";
 import { productInputSchema } from "../../app/lib/shared/product-schema";
 import { defineModels } from "../../app/models/index.server";
@@ -27,7 +27,18 @@ const jsonKeyOf = (field: (typeof PRODUCT_FIELD_LIST)[number]) =>
   field.kind === "id" ? field.json : field.name;
 const editableNames = EDITABLE_PRODUCT_FIELDS.map((field) => field.name);
 
-const row: ProductRow = {
+const row: ProductReadRow = {
+  variants: [
+    {
+      _id: "5d1f0c2e-2b7e-4a43-8d2a-6a0e6f3b9c01",
+      sku: "NIKE-100001",
+      size: null,
+      colour: null,
+      totalStock: 12,
+      price: 25,
+      salePrice: 0,
+    },
+  ],
   id: "0b9a3c1e-7a51-4d41-9d39-7c5f0e3a2b10",
   image: "/images/products/tee.svg",
   title: "Organic Tee",
@@ -57,13 +68,13 @@ describe("the product definition", () => {
 
   it("shows every field in JSON under its JSON name: money as numbers, no sale as 0, a missing text as null", () => {
     const json = toProductJson({ ...row, material: null });
-    expect(Object.keys(json)).toEqual(PRODUCT_FIELD_LIST.map(jsonKeyOf));
+    expect(Object.keys(json)).toEqual([...PRODUCT_FIELD_LIST.map(jsonKeyOf), "variants"]);
     expect(json).toMatchObject({ _id: row.id, price: 25, salePrice: 0, averageReview: 4.5, material: null });
   });
 
   it("takes input for exactly the fields an admin enters, and documents every field's output", () => {
     expect(Object.keys(productInputSchema.shape)).toEqual(editableNames);
-    expect(Object.keys(productSchema.shape)).toEqual(PRODUCT_FIELD_LIST.map(jsonKeyOf));
+    expect(Object.keys(productSchema.shape)).toEqual([...PRODUCT_FIELD_LIST.map(jsonKeyOf), "variants"]);
   });
 
   it("names a field in its messages by its label in sentence case", () => {

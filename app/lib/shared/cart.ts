@@ -35,13 +35,21 @@ export function isCartIntent(value: unknown): value is CartIntent {
   return CART_INTENTS.some((intent) => intent === value);
 }
 
-/** One line of the cart as the API and the pages show it (API.md: current catalogue prices). */
+/**
+ * One line of the cart as the API and the pages show it (API.md: current
+ * catalogue prices): a variant of a product, with its SKU, size and colour
+ * (null where the product has none) and that variant's prices.
+ */
 export interface CartItemJson {
   productId: string;
+  variantId: string;
+  sku: string;
+  size: string | null;
+  colour: string | null;
   title: string;
   image: string;
   price: number;
-  /** 0 when the product is not on sale. */
+  /** 0 when the variant is not on sale. */
   salePrice: number;
   quantity: number;
 }
@@ -56,7 +64,7 @@ export interface CartJson {
   items: CartItemJson[];
 }
 
-/** A line with the product's current stock, for the panel's courtesy check. */
+/** A line with its variant's current stock, for the panel's courtesy check. */
 export interface CartLineView extends CartItemJson {
   totalStock: number;
 }
@@ -65,6 +73,8 @@ export interface CartView {
   _id: string | null;
   userId: string;
   items: CartLineView[];
+  /** What changed in the cart since the shopper's last visit (a size the shop stopped selling). */
+  notices: string[];
 }
 
 /** The route id of the shop layout (app/routes/shop.tsx), whose loader every shop page shares. */

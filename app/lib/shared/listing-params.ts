@@ -8,6 +8,8 @@ import {
   type SortOption,
 } from "./catalog-options";
 import { wholeNumberUpTo, type PagingLimits } from "./paging";
+import { centsToDecimal } from "./money";
+import { ALL_SIZES, canonicalColour, canonicalSize, COLOURS } from "./variants";
 
 export { parsePositiveInteger } from "./paging";
 
@@ -35,7 +37,26 @@ export const CATALOG_PAGING: PagingLimits = {
 export interface ListingFilters {
   category: Category[];
   brand: Brand[];
+  /** Sizes and colours of a variant in stock (lib/shared/variants.ts values). */
+  size: string[];
+  colour: string[];
+  /** Only products with something in stock. */
+  inStock: boolean;
+  /** The price the shopper pays, inclusive, in cents; null when not limited. */
+  minPrice: number | null;
+  maxPrice: number | null;
 }
+
+/** The filters a state has by default (none). */
+export const NO_FILTERS: ListingFilters = {
+  category: [],
+  brand: [],
+  size: [],
+  colour: [],
+  inStock: false,
+  minPrice: null,
+  maxPrice: null,
+};
 
 export interface ListingState extends ListingFilters {
   sortBy: SortOption;
@@ -65,15 +86,55 @@ function knownValues<T extends string>(values: string[], vocabulary: readonly T[
   return vocabulary.filter((value) => wanted.has(value));
 }
 
+const SIZE_VALUES = ALL_SIZES.map((size) => size.value);
+const COLOUR_VALUES = COLOURS.map((colour) => colour.value);
+
+/** Known sizes in scale order ("m" and "M" alike), without duplicates. */
+function knownSizes(values: string[]): string[] {
+  return knownValues(
+    values.map((value) => canonicalSize(value) ?? ""),
+    SIZE_VALUES,
+  );
+}
+
+function knownColours(values: string[]): string[] {
+  return knownValues(
+    values.map((value) => canonicalColour(value) ?? ""),
+    COLOUR_VALUES,
+  );
+}
+
+/** The largest price a filter takes, in cents ($1,000,000). */
+const MAX_FILTER_PRICE_CENTS = 100_000_000;
+
+/** A price bound ("50", "49.90") in cents; null when absent or not a non-negative amount. */
+export function parsePriceBound(value: string | null | undefined): number | null {
+  const match = /^\s*(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(value ?? "");
+  if (!match) return null;
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+  return cents <= MAX_FILTER_PRICE_CENTS ? cents : null;
+}
+
+/** A price bound in the URL: "50" for whole amounts, "49.90" otherwise. */
+function priceParam(cents: number): string {
+  return cents % 100 === 0 ? String(cents / 100) : centsToDecimal(cents);
+}
+
 /**
- * The listing state of a URL, forgiving: unknown categories and brands, an
- * unknown sort and a malformed page are ignored (the defaults apply).
+ * The listing state of a URL, forgiving: unknown categories, brands, sizes
+ * and colours, an unknown sort, a malformed page or price are ignored (the
+ * defaults apply). `size` and `colour` match without regard to case.
  */
 export function parseListingState(params: URLSearchParams): ListingState {
   const sortBy = params.get("sortBy");
   return {
     category: knownValues(listParam(params, "category"), CATEGORIES),
     brand: knownValues(listParam(params, "brand"), BRANDS),
+    size: knownSizes(listParam(params, "size")),
+    colour: knownColours(listParam(params, "colour")),
+    inStock: params.get("inStock") === "true",
+    minPrice: parsePriceBound(params.get("minPrice")),
+    maxPrice: parsePriceBound(params.get("maxPrice")),
     sortBy: isSortOption(sortBy) ? sortBy : DEFAULT_SORT,
     page: wholeNumberUpTo(params.get("page"), MAX_PAGE) ?? 1,
   };
@@ -88,8 +149,15 @@ export function listingQuery(state: Partial<ListingState>, extra: Record<string,
   const params = new URLSearchParams();
   const category = knownValues(state.category ?? [], CATEGORIES);
   const brand = knownValues(state.brand ?? [], BRANDS);
+  const size = knownSizes(state.size ?? []);
+  const colour = knownColours(state.colour ?? []);
   if (category.length) params.set("category", category.join(","));
   if (brand.length) params.set("brand", brand.join(","));
+  if (size.length) params.set("size", size.join(","));
+  if (colour.length) params.set("colour", colour.join(","));
+  if (state.inStock) params.set("inStock", "true");
+  if (state.minPrice != null) params.set("minPrice", priceParam(state.minPrice));
+  if (state.maxPrice != null) params.set("maxPrice", priceParam(state.maxPrice));
   if (state.sortBy && state.sortBy !== DEFAULT_SORT) params.set("sortBy", state.sortBy);
   if (state.page && state.page > 1) params.set("page", String(state.page));
   for (const [name, value] of Object.entries(extra)) params.set(name, value);
@@ -105,7 +173,7 @@ export function listingHref(state: Partial<ListingState>, extra: Record<string, 
 /** The state with `value` added to or removed from one filter (back to page 1). */
 export function toggleFilter(
   state: ListingState,
-  name: "category" | "brand",
+  name: "category" | "brand" | "size" | "colour",
   value: string,
 ): Partial<ListingState> {
   const current: string[] = state[name];

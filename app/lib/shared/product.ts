@@ -7,6 +7,7 @@ import {
   type Category,
 } from "./catalog-options";
 import { centsToDecimal, decimalToNumber } from "./money";
+import { cheapestVariant, type VariantJson } from "./variants";
 
 /**
  * The product, defined once. Every field says here what it is (its kind),
@@ -184,11 +185,18 @@ type InputValue<F> = F extends { kind: "money"; required: true }
  * A product as pages and the JSON API show it (SPEC §3 field names). Money is
  * numbers with two decimals at most; `salePrice` is 0 when the product is not
  * on sale, so that "salePrice > 0 means on sale" holds for every client.
+ * `variants` are its sizes and colours in display order (API.md); `price`
+ * and `salePrice` are its cheapest variant's, `totalStock` their sum.
  */
-export type ProductJson = { [K in ProductFieldName as JsonKey<K>]: JsonValue<Fields[K]> };
+export type ProductJson = { [K in ProductFieldName as JsonKey<K>]: JsonValue<Fields[K]> } & {
+  variants: VariantJson[];
+};
 
-/** A product row as the catalogue's reads select it (`PRODUCT_COLUMNS`), keyed by field name. */
+/** A product row, keyed by field name: the product's own values (its own price, not its variants'). */
 export type ProductRow = { [K in ProductFieldName]: RowValue<Fields[K]> };
+
+/** A product as the catalogue's reads select it (`productColumnsSql`): its row and its variants. */
+export type ProductReadRow = ProductRow & { variants: VariantJson[] };
 
 /** A validated product input: money in cents, no sale as null. */
 export type ProductInput = { [K in EditableFieldName]: InputValue<Fields[K]> };
@@ -215,9 +223,25 @@ export function fieldNameInText(field: { label: string }): string {
   return field.label.charAt(0) + field.label.slice(1).toLowerCase();
 }
 
-/** `alias.column AS "name"`, …: the SELECT list that reads a ProductRow. */
+/**
+ * The product's variants as JSON (VariantJson), in display order: a variant
+ * without a price of its own has the product's price and sale price.
+ */
+export function variantsJsonSql(alias: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object(
+            '_id', v.id, 'sku', v.sku, 'size', v.size, 'colour', v.colour, 'totalStock', v.total_stock,
+            'price', coalesce(v.price, ${alias}.price),
+            'salePrice', coalesce(CASE WHEN v.price IS NULL THEN ${alias}.sale_price ELSE v.sale_price END, 0)
+          ) ORDER BY v.position, v.id), '[]'::json)
+       FROM product_variants v WHERE v.product_id = ${alias}.id)`;
+}
+
+/** `alias.column AS "name"`, …, and the variants: the SELECT list that reads a ProductReadRow. */
 export function productColumnsSql(alias: string): string {
-  return PRODUCT_FIELD_LIST.map((field) => `${alias}.${field.column} AS "${field.name}"`).join(", ");
+  return [
+    ...PRODUCT_FIELD_LIST.map((field) => `${alias}.${field.column} AS "${field.name}"`),
+    `${variantsJsonSql(alias)} AS "variants"`,
+  ].join(", ");
 }
 
 function jsonKeyOf(field: ProductField & { name: ProductFieldName }): string {
@@ -237,10 +261,20 @@ function jsonValue(field: ProductField, value: unknown): unknown {
   }
 }
 
-export function toProductJson(row: ProductRow): ProductJson {
+/** A product's fields as JSON names them, with its own (not its variants') price. */
+export function productRowJson(row: ProductRow): Omit<ProductJson, "variants"> {
   const json: Record<string, unknown> = {};
   for (const field of PRODUCT_FIELD_LIST) json[jsonKeyOf(field)] = jsonValue(field, row[field.name]);
-  return json as ProductJson;
+  return json as Omit<ProductJson, "variants">;
+}
+
+export function toProductJson(row: ProductReadRow): ProductJson {
+  const cheapest = cheapestVariant(row.variants);
+  return {
+    ...productRowJson(row),
+    ...(cheapest ? { price: cheapest.price, salePrice: cheapest.salePrice } : {}),
+    variants: row.variants,
+  };
 }
 
 /** The columns' values (by attribute name) of a validated input: cents back to DECIMAL strings. */
@@ -253,8 +287,10 @@ export function toProductColumns(input: ProductInput): ProductColumns {
   return columns as ProductColumns;
 }
 
-/** A product's editable values as JSON names them: the base that a partial update changes. */
-export function editableValuesOf(product: ProductJson): Record<EditableFieldName, unknown> {
+/** A product's editable values as JSON names them (its own price): the base that a partial update changes. */
+export function editableValuesOf(
+  product: Omit<ProductJson, "variants">,
+): Record<EditableFieldName, unknown> {
   const values = {} as Record<EditableFieldName, unknown>;
   for (const field of EDITABLE_PRODUCT_FIELDS) values[field.name] = product[field.name];
   return values;
@@ -266,7 +302,7 @@ export const EMPTY_PRODUCT_FORM = Object.fromEntries(
 ) as ProductFormValues;
 
 /** The form's values for an existing product. An optional amount that is absent shows as "0". */
-export function toProductFormValues(product: ProductJson): ProductFormValues {
+export function toProductFormValues(product: Omit<ProductJson, "variants">): ProductFormValues {
   const values = { ...EMPTY_PRODUCT_FORM };
   for (const field of EDITABLE_PRODUCT_FIELDS) {
     const value = product[field.name];

@@ -13,6 +13,7 @@ import { getOrderForUser, type OrderJson } from "../orders.server";
 import { bridgeUrlFor, type PaymentReturn } from "../payment-return.server";
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
+import { lineName } from "./order-store.server";
 
 /**
  * Checkout, the first stage (SPEC §2 Checkout, §4 Checkout flow; API.md
@@ -43,11 +44,15 @@ export interface CheckoutSummary {
 
 interface CartLineRow {
   productId: string;
+  variantId: string;
+  sku: string;
+  size: string | null;
+  colour: string | null;
   title: string;
   image: string;
   price: string;
   salePrice: string | null;
-  /** The products table's generated column: the sale price when above 0, else the price. */
+  /** What one unit costs: the sale price when above 0, else the price. */
   effectivePrice: string;
   totalStock: number;
   quantity: number;
@@ -63,9 +68,16 @@ async function readCartLines(
   forUpdate = false,
 ): Promise<PricedLine[]> {
   const rows = await getDb().sequelize.query<CartLineRow>(
-    `SELECT ci.product_id AS "productId", ci.quantity, p.title, p.image, p.price,
-            p.sale_price AS "salePrice", p.effective_price AS "effectivePrice", p.total_stock AS "totalStock"
-       FROM cart_items ci JOIN products p ON p.id = ci.product_id
+    `SELECT ci.product_id AS "productId", ci.variant_id AS "variantId", v.sku, v.size, v.colour,
+            ci.quantity, p.title, p.image, priced.price, priced.sale_price AS "salePrice",
+            CASE WHEN priced.sale_price > 0 THEN priced.sale_price ELSE priced.price END AS "effectivePrice",
+            v.total_stock AS "totalStock"
+       FROM cart_items ci
+       JOIN product_variants v ON v.id = ci.variant_id
+       JOIN products p ON p.id = ci.product_id
+       -- A variant without a price of its own has its product's price and sale price.
+       CROSS JOIN LATERAL (SELECT coalesce(v.price, p.price) AS price,
+                                  CASE WHEN v.price IS NULL THEN p.sale_price ELSE v.sale_price END AS sale_price) priced
       WHERE ci.cart_id = :cartId
       ORDER BY ci.created_at, ci.id
       ${forUpdate ? "FOR UPDATE OF ci" : ""}`,
@@ -77,6 +89,10 @@ async function readCartLines(
 function toCheckoutLine(line: PricedLine): CheckoutLine {
   return {
     productId: line.productId,
+    variantId: line.variantId,
+    sku: line.sku,
+    size: line.size,
+    colour: line.colour,
     title: line.title,
     image: line.image,
     price: centsToNumber(toCents(line.price)),
@@ -201,10 +217,11 @@ async function resolveAddress(
   return { addressId: null, ...parseAddressInput(info) };
 }
 
-function stockShortMessage(title: string, stock: number): string {
-  return stock > 0
-    ? `Only ${stock} of "${title}" left in stock. Please update your cart.`
-    : `"${title}" is out of stock. Please remove it from your cart.`;
+function stockShortMessage(line: CartLineRow): string {
+  const name = lineName(line);
+  return line.totalStock > 0
+    ? `Only ${line.totalStock} of "${name}" left in stock. Please update your cart.`
+    : `"${name}" is out of stock. Please remove it from your cart.`;
 }
 
 function priceChangedMessage(totalCents: number): string {
@@ -246,7 +263,7 @@ export async function createOrderFromCart(
       const addressInfo = await resolveAddress(user.id, input, transaction);
 
       const short = lines.find((line) => line.quantity > line.totalStock);
-      if (short) throw conflict(stockShortMessage(short.title, short.totalStock));
+      if (short) throw conflict(stockShortMessage(short));
 
       const totalCents = totalCentsOf(lines);
       if (expectedCents !== null && expectedCents !== totalCents) {
@@ -274,6 +291,10 @@ export async function createOrderFromCart(
         lines.map((line) => ({
           orderId: order.id,
           productId: line.productId,
+          variantId: line.variantId,
+          sku: line.sku,
+          size: line.size,
+          colour: line.colour,
           title: line.title,
           image: line.image,
           price: centsToDecimal(line.unitCents),
@@ -292,10 +313,10 @@ export async function createOrderFromCart(
     payment = await getPaymentGateway().createOrder({
       orderId: prepared.orderId,
       items: prepared.lines.map((line) => ({
-        name: line.title,
+        name: lineName(line),
         unitAmountCents: line.unitCents,
         quantity: line.quantity,
-        sku: line.productId,
+        sku: line.sku,
       })),
       totalCents: prepared.totalCents,
       currency: "USD",

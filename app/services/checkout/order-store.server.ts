@@ -1,6 +1,13 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
+import { variantLabel } from "~/lib/shared/variants";
+
+/** "Tee", or "Tee (M · Black)" for a line of a product in sizes or colours. */
+export function lineName(line: { title: string; size: string | null; colour: string | null }): string {
+  const options = variantLabel(line);
+  return options ? `${line.title} (${options})` : line.title;
+}
 
 /**
  * The order row as the checkout's stages lock it, and the stock an order
@@ -8,7 +15,8 @@ import type { OrderStatus, PaymentStatus } from "~/models/index.server";
  *
  * Locks are always taken in one order, so that two transactions never wait
  * for each other in a circle: orders row → the shopper's carts row → products
- * rows (by id) → cart_items rows. (addToCart takes carts → products too.)
+ * rows (by id) → product_variants rows (by id) → cart_items rows. (addToCart
+ * takes carts → product_variants too.)
  * Every query of a transaction runs on that transaction (ARCHITECTURE rule 9),
  * and no provider call happens while one is open.
  */
@@ -65,95 +73,125 @@ export async function updateOrder(
   );
 }
 
-// --- Stock ------------------------------------------------------------------------------
+// --- Stock ---------------------------------------------------------------------------
 
 export interface OrderLine {
   productId: string | null;
+  variantId: string | null;
   title: string;
+  size: string | null;
+  colour: string | null;
   quantity: number;
 }
 
 export interface Shortage {
   line: OrderLine;
-  /** What is left, or null when the product no longer exists. */
+  /** What is left, or null when the product or its variant no longer exists. */
   available: number | null;
 }
 
 async function neededStock(orderId: string, transaction: Transaction) {
   const lines = await getDb().sequelize.query<OrderLine>(
-    `SELECT product_id AS "productId", title, quantity FROM order_items WHERE order_id = :orderId`,
+    `SELECT product_id AS "productId", variant_id AS "variantId", title, size, colour, quantity
+       FROM order_items WHERE order_id = :orderId`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
   const needed = new Map<string, number>();
   for (const line of lines) {
-    if (line.productId) needed.set(line.productId, (needed.get(line.productId) ?? 0) + line.quantity);
+    if (line.variantId) needed.set(line.variantId, (needed.get(line.variantId) ?? 0) + line.quantity);
   }
-  return { lines, needed, productIds: [...needed.keys()].sort() };
+  const productIds = [...new Set(lines.flatMap((line) => (line.productId ? [line.productId] : [])))].sort();
+  return { lines, needed, productIds, variantIds: [...needed.keys()].sort() };
 }
 
-/** The order's products, locked FOR UPDATE in id order: their stock by id. */
-async function lockProducts(productIds: string[], transaction: Transaction): Promise<Map<string, number>> {
+/**
+ * The order's products, then their variants, locked FOR UPDATE, each in id
+ * order (the house's lock order: products → product_variants), so that two
+ * orders of the same sizes in any order never wait for each other in a
+ * circle. Returns the stock of each variant that still belongs to its product.
+ */
+async function lockStock(
+  productIds: string[],
+  variantIds: string[],
+  transaction: Transaction,
+): Promise<Map<string, number>> {
   const stock = new Map<string, number>();
-  if (!productIds.length) return stock;
-  const rows = await getDb().sequelize.query<{ id: string; totalStock: number }>(
-    `SELECT id, total_stock AS "totalStock" FROM products WHERE id IN (:productIds) ORDER BY id FOR UPDATE`,
-    { replacements: { productIds }, type: QueryTypes.SELECT, transaction },
+  if (!variantIds.length) return stock;
+  const { sequelize } = getDb();
+  if (productIds.length) {
+    await sequelize.query(`SELECT id FROM products WHERE id IN (:productIds) ORDER BY id FOR UPDATE`, {
+      replacements: { productIds },
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+  }
+  const rows = await sequelize.query<{ id: string; totalStock: number }>(
+    `SELECT id, total_stock AS "totalStock" FROM product_variants
+      WHERE id IN (:variantIds) ORDER BY id FOR UPDATE`,
+    { replacements: { variantIds }, type: QueryTypes.SELECT, transaction },
   );
   for (const row of rows) stock.set(row.id, row.totalStock);
   return stock;
 }
 
 /**
- * Inside `transaction`: takes the order's units out of `total_stock` under
- * the products' row locks, or nothing at all when one line is short (then
- * returns the shortage). Stock never goes below zero: the condition and the
- * column's CHECK both refuse it.
+ * Inside `transaction`: takes the order's units out of each variant's stock
+ * under the row locks, or nothing at all when one line is short (then
+ * returns the shortage). One statement for all lines; stock never goes below
+ * zero: the condition and the column's CHECK both refuse it. The products'
+ * total stock follows (the variants' triggers).
  */
 export async function reserveStock(orderId: string, transaction: Transaction): Promise<Shortage | null> {
-  const { lines, needed, productIds } = await neededStock(orderId, transaction);
-  const stock = await lockProducts(productIds, transaction);
+  const { lines, needed, productIds, variantIds } = await neededStock(orderId, transaction);
+  const stock = await lockStock(productIds, variantIds, transaction);
   const short = lines.find((line) => {
-    const available = line.productId ? stock.get(line.productId) : undefined;
-    return available === undefined || available < (needed.get(line.productId!) ?? 0);
+    const available = line.variantId ? stock.get(line.variantId) : undefined;
+    return available === undefined || available < (needed.get(line.variantId!) ?? 0);
   });
   if (short) {
-    return { line: short, available: short.productId ? (stock.get(short.productId) ?? null) : null };
+    return { line: short, available: short.variantId ? (stock.get(short.variantId) ?? null) : null };
   }
-  for (const productId of productIds) {
-    const updated = await getDb().sequelize.query<{ id: string }>(
-      `UPDATE products SET total_stock = total_stock - :quantity, updated_at = now()
-        WHERE id = :productId AND total_stock >= :quantity RETURNING id`,
-      { replacements: { productId, quantity: needed.get(productId) }, type: QueryTypes.SELECT, transaction },
-    );
-    if (updated.length !== 1) throw new Error(`Stock of product ${productId} changed under its lock`);
-  }
+  if (!variantIds.length) return null;
+  const updated = await getDb().sequelize.query<{ id: string }>(
+    `UPDATE product_variants v SET total_stock = v.total_stock - n.quantity, updated_at = now()
+       FROM unnest(ARRAY[:variantIds]::uuid[], ARRAY[:quantities]::int[]) AS n(id, quantity)
+      WHERE v.id = n.id AND v.total_stock >= n.quantity RETURNING v.id`,
+    {
+      replacements: { variantIds, quantities: variantIds.map((id) => needed.get(id)!) },
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
+  if (updated.length !== variantIds.length) throw new Error(`Stock of order ${orderId} changed under its locks`);
   return null;
 }
 
-/** Inside `transaction`: gives the order's units back to the products that still exist. */
+/** Inside `transaction`: gives the order's units back to the variants that still exist. */
 export async function returnStock(orderId: string, transaction: Transaction): Promise<void> {
-  const { needed, productIds } = await neededStock(orderId, transaction);
-  await lockProducts(productIds, transaction);
-  for (const productId of productIds) {
-    await getDb().sequelize.query(
-      `UPDATE products SET total_stock = total_stock + :quantity, updated_at = now() WHERE id = :productId`,
-      { replacements: { productId, quantity: needed.get(productId) }, transaction },
-    );
-  }
+  const { needed, productIds, variantIds } = await neededStock(orderId, transaction);
+  await lockStock(productIds, variantIds, transaction);
+  if (!variantIds.length) return;
+  await getDb().sequelize.query(
+    `UPDATE product_variants v SET total_stock = v.total_stock + n.quantity, updated_at = now()
+       FROM unnest(ARRAY[:variantIds]::uuid[], ARRAY[:quantities]::int[]) AS n(id, quantity)
+      WHERE v.id = n.id`,
+    { replacements: { variantIds, quantities: variantIds.map((id) => needed.get(id)!) }, transaction },
+  );
 }
 
-/** Inside `transaction`: the order's products, for taking the bought lines out of the cart. */
-export async function orderedProductIds(orderId: string, transaction: Transaction): Promise<string[]> {
-  return (await neededStock(orderId, transaction)).productIds;
+/** Inside `transaction`: the order's variants, for taking the bought lines out of the cart. */
+export async function orderedVariantIds(orderId: string, transaction: Transaction): Promise<string[]> {
+  return (await neededStock(orderId, transaction)).variantIds;
 }
 
 export function shortageMessage({ line, available }: Shortage, refunded: boolean): string {
+  const name = lineName(line);
   const what =
     available === null
-      ? `"${line.title}" is no longer available.`
+      ? `"${name}" is no longer available.`
       : available > 0
-        ? `Only ${available} of "${line.title}" left in stock.`
-        : `"${line.title}" sold out.`;
+        ? `Only ${available} of "${name}" left in stock.`
+        : `"${name}" sold out.`;
   return refunded
     ? `${what} Your payment was refunded and the order cancelled. Your cart is unchanged.`
     : `${what} You were not charged and the order was cancelled. Your cart is unchanged.`;

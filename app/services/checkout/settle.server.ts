@@ -11,7 +11,7 @@ import {
   type CheckoutRefusal,
 } from "./refusals.server";
 import {
-  orderedProductIds,
+  orderedVariantIds,
   readOrderState,
   reserveStock,
   returnStock,
@@ -112,12 +112,12 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
         { payerId: money.payerId, captureId: money.captureId },
         transaction,
       );
-      const productIds = await orderedProductIds(order.id, transaction);
-      if (productIds.length) {
+      const variantIds = await orderedVariantIds(order.id, transaction);
+      if (variantIds.length) {
         await sequelize.query(
           `DELETE FROM cart_items ci USING carts c
-            WHERE ci.cart_id = c.id AND c.user_id = :userId AND ci.product_id IN (:productIds)`,
-          { replacements: { userId: order.userId, productIds }, transaction },
+            WHERE ci.cart_id = c.id AND c.user_id = :userId AND ci.variant_id IN (:variantIds)`,
+          { replacements: { userId: order.userId, variantIds }, transaction },
         );
       }
       // The confirmation mail commits with the confirmation, or not at all (the outbox).

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
 import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/shared/catalog-options";
 import { PRODUCT_FIELD_LIST, type ProductField } from "~/lib/shared/product";
+import { ALL_SIZES, COLOURS } from "~/lib/shared/variants";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/shared/order-options";
 import { apiPagingSchema } from "~/web/catalog-api.server";
 import { pagingQuerySchema } from "~/lib/server/paging.server";
@@ -79,15 +80,40 @@ function productFieldOutputByKind(field: ProductField): z.ZodType {
   }
 }
 
+const sizeValue = z.string().nullable().meta({
+  description: `A size of its category's scale (${ALL_SIZES.map((size) => size.value).join(", ")}), or null`,
+});
+const colourValue = z.string().nullable().meta({
+  description: `A colour (${COLOURS.map((colour) => colour.value).join(", ")}), or null`,
+});
+
+export const variantSchema = z
+  .object({
+    _id: uuid,
+    sku: z.string().meta({ description: "Unique in the shop" }),
+    size: sizeValue,
+    colour: colourValue,
+    totalStock: z.int().min(0),
+    price: money.meta({ description: "This variant's price (its own, or else its product's)" }),
+    salePrice: money.meta({ description: "This variant's sale price; 0 when not on sale" }),
+  })
+  .meta({ id: "Variant", description: "A size and colour of a product, with its own SKU and stock" });
+
+const productFieldsOutput = Object.fromEntries(
+  PRODUCT_FIELD_LIST.map((field) => [field.kind === "id" ? field.json : field.name, productFieldOutput(field)]),
+);
+
 export const productSchema = z
-  .object(
-    Object.fromEntries(
-      PRODUCT_FIELD_LIST.map((field) => [
-        field.kind === "id" ? field.json : field.name,
-        productFieldOutput(field),
-      ]),
-    ),
-  )
+  .object({
+    ...productFieldsOutput,
+    price: money.meta({ description: "Its cheapest variant's price (by the price the shopper pays)" }),
+    salePrice: money.meta({ description: "Its cheapest variant's sale price; 0 when not on sale" }),
+    totalStock: z.int().min(0).meta({ description: "The sum of its variants' stock" }),
+    variants: z
+      .array(variantSchema)
+      .min(1)
+      .meta({ description: "Its sizes and colours in display order (sizes in their scale's order)" }),
+  })
   .meta({ id: "Product" });
 
 export const cartSchema = z
@@ -97,10 +123,14 @@ export const cartSchema = z
     items: z.array(
       z.object({
         productId: uuid.nullable(),
+        variantId: uuid,
+        sku: z.string(),
+        size: sizeValue,
+        colour: colourValue,
         title: z.string(),
         image: imageUrl,
-        price: money,
-        salePrice: money,
+        price: money.meta({ description: "The variant's current price" }),
+        salePrice: money.meta({ description: "The variant's current sale price; 0 when not on sale" }),
         quantity: z.int().min(1),
       }),
     ),
@@ -136,6 +166,10 @@ export const orderSchema = z
     cartItems: z.array(
       z.object({
         productId: uuid.nullable().meta({ description: "null once the product was deleted" }),
+        variantId: uuid.nullable().meta({ description: "The variant ordered, as it was then" }),
+        sku: z.string().nullable(),
+        size: sizeValue,
+        colour: colourValue,
         title: z.string(),
         image: imageUrl,
         price: money,
@@ -208,6 +242,19 @@ export const productListQuerySchema = apiPagingSchema.extend({
     .string()
     .optional()
     .meta({ description: `Comma-separated, any of ${BRANDS.join(", ")} (unknown values are ignored)` }),
+  size: z.string().optional().meta({
+    description:
+      "Comma-separated sizes: a product matches when a variant in stock has one of them (unknown values are ignored)",
+  }),
+  colour: z.string().optional().meta({
+    description:
+      "Comma-separated colours: a product matches when a variant in stock has one of them (unknown values are ignored)",
+  }),
+  inStock: z.enum(["true", "false"]).optional().meta({ description: "true: only products with a variant in stock" }),
+  minPrice: z.string().optional().meta({
+    description: "The least price the shopper pays (its cheapest variant's), inclusive, such as 20 or 19.99",
+  }),
+  maxPrice: z.string().optional().meta({ description: "The most price the shopper pays, inclusive" }),
   sortBy: z
     .enum(SORT_OPTIONS.map((option) => option.id) as [string, ...string[]])
     .optional()
