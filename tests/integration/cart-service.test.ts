@@ -25,12 +25,20 @@ beforeEach(async () => {
   bob = await signedIn();
 });
 
+/** The one variant every product created without sizes has: its id and SKU. */
+async function onlyVariant(productId: string): Promise<{ variantId: string; sku: string }> {
+  const variant = await getDb().models.ProductVariant.findOne({ where: { productId }, raw: true });
+  return { variantId: variant!.id, sku: variant!.sku };
+}
+
+const noOptions = { size: null, colour: null };
+
 describe("getCart", () => {
   it("answers an empty cart with _id null for a shopper who never added anything", async () => {
     expect(await getCart(ann.id)).toEqual({ _id: null, userId: ann.id, items: [] });
   });
 
-  it("returns exactly { _id, userId, items: [{ productId, title, image, price, salePrice, quantity }] } in the order added", async () => {
+  it("returns exactly { _id, userId, items: [{ productId, variantId, sku, size, colour, title, image, price, salePrice, quantity }] } in the order added", async () => {
     const tee = await createProduct({ title: "Tee", image: "/images/tee.svg", price: "20.00" });
     const cap = await createProduct({
       title: "Cap",
@@ -47,9 +55,20 @@ describe("getCart", () => {
       _id: row!.id,
       userId: ann.id,
       items: [
-        { productId: tee.id, title: "Tee", image: "/images/tee.svg", price: 20, salePrice: 0, quantity: 2 },
+        {
+          productId: tee.id,
+          ...(await onlyVariant(tee.id)),
+          ...noOptions,
+          title: "Tee",
+          image: "/images/tee.svg",
+          price: 20,
+          salePrice: 0,
+          quantity: 2,
+        },
         {
           productId: cap.id,
+          ...(await onlyVariant(cap.id)),
+          ...noOptions,
           title: "Cap",
           image: "/images/cap.svg",
           price: 15.5,
@@ -70,6 +89,8 @@ describe("getCart", () => {
     expect((await getCart(ann.id)).items).toEqual([
       {
         productId: tee.id,
+        ...(await onlyVariant(tee.id)),
+        ...noOptions,
         title: "Tee (new season)",
         image: "/images/tee-2.svg",
         price: 25,
@@ -245,14 +266,15 @@ describe("changeCartItemQuantity (the panel's + and −)", () => {
     expect((await refusal(changeCartItemQuantity(ann.id, "x", -1))).status).toBe(404);
   });
 
-  it("locks the cart, then share-locks the product, in one transaction of five statements", async () => {
+  it("locks the cart, then share-locks the variant, in one transaction of six statements", async () => {
     const tee = await createProduct();
     await addToCart(ann.id, tee.id, 1);
     const { queries } = await recordQueries(() => changeCartItemQuantity(ann.id, tee.id, 1));
-    // BEGIN, lock the cart row, read the line with the stock FOR SHARE, update, COMMIT.
-    expect(queries).toHaveLength(5);
+    // BEGIN, lock the cart row, find the variant, read the line with its stock FOR SHARE, update, COMMIT.
+    expect(queries).toHaveLength(6);
     expect(queries[1]).toMatch(/FROM carts .* FOR UPDATE/s);
-    expect(queries[2]).toMatch(/FOR SHARE OF p/);
+    expect(queries[2]).toMatch(/FROM product_variants WHERE product_id/);
+    expect(queries[3]).toMatch(/FOR SHARE OF v/);
   });
 });
 

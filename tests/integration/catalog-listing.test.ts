@@ -107,7 +107,7 @@ describe("GET /api/shop/products/get", () => {
     expect(body.success).toBe(true);
     expect(body.pagination).toEqual({ page: 1, limit: 1, total: 2, pages: 2 });
     expect(body.data).toHaveLength(1);
-    // The spec's fields, and the shop's own additions (the material) beside them.
+    // The spec's fields, and the shop's own additions (the material, the variants) beside them.
     expect(Object.keys(body.data[0]).sort()).toEqual(
       [
         "_id",
@@ -121,6 +121,7 @@ describe("GET /api/shop/products/get", () => {
         "salePrice",
         "title",
         "totalStock",
+        "variants",
       ].sort(),
     );
     expect(body.data[0].title).toBe("Dear Tee");

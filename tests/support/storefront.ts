@@ -4,6 +4,7 @@ import type { Brand, Category } from "../../app/lib/shared/catalog-options";
 import { generatedProducts } from "../../db/seed/catalog";
 import { runInRequestScope } from "../../app/lib/server/request-scope.server";
 import { buildRequest } from "./requests";
+import { compareVariants } from "../../app/lib/shared/variants";
 
 /**
  * Catalogue fixtures for the storefront tests: products, paid orders (there
@@ -37,6 +38,74 @@ export async function createProduct(overrides: ProductFixture = {}) {
     image: overrides.image ?? "/images/products/test.svg",
   });
   return row.get({ plain: true });
+}
+
+export interface VariantFixture {
+  size?: string | null;
+  colour?: string | null;
+  totalStock: number;
+  /** Its own price (and sale price); without one it sells at the product's. */
+  price?: string | null;
+  salePrice?: string | null;
+  sku?: string;
+}
+
+/**
+ * A product sold in the given sizes and colours, written as the admin's save
+ * writes it: the product and its variants in one transaction (so it never has
+ * the default variant), positions in display order. Returns the product as
+ * the database then holds it (stock the variants' sum) and its variants by
+ * "size/colour" ("M", "M/black", "/red").
+ */
+export async function createProductWithVariants(overrides: ProductFixture, variants: VariantFixture[]) {
+  const number = (counter += 1);
+  const { sequelize, models } = getDb();
+  const id = await sequelize.transaction(async (transaction) => {
+    const product = await models.Product.create(
+      {
+        title: overrides.title ?? `Test Product ${number}`,
+        description: overrides.description ?? "A plain product for tests.",
+        category: overrides.category ?? "men",
+        brand: overrides.brand ?? "nike",
+        price: overrides.price ?? "20.00",
+        salePrice: overrides.salePrice ?? null,
+        totalStock: 0,
+        image: overrides.image ?? "/images/products/test.svg",
+      },
+      { transaction },
+    );
+    const ordered = [...variants].sort((a, b) =>
+      compareVariants(
+        { size: a.size ?? null, colour: a.colour ?? null },
+        { size: b.size ?? null, colour: b.colour ?? null },
+      ),
+    );
+    await models.ProductVariant.bulkCreate(
+      ordered.map((variant, position) => ({
+        productId: product.id,
+        sku:
+          variant.sku ?? `T${number}-${variant.size ?? "NA"}-${variant.colour ?? "NA"}`.replace(/\s+/g, ""),
+        size: variant.size ?? null,
+        colour: variant.colour ?? null,
+        position,
+        totalStock: variant.totalStock,
+        price: variant.price ?? null,
+        salePrice: variant.salePrice ?? null,
+      })),
+      { transaction },
+    );
+    return product.id;
+  });
+  const product = (await models.Product.findByPk(id, { raw: true }))!;
+  const rows = await models.ProductVariant.findAll({
+    where: { productId: id },
+    order: [["position", "ASC"]],
+    raw: true,
+  });
+  const byOptions = Object.fromEntries(
+    rows.map((row) => [row.colour ? `${row.size ?? ""}/${row.colour}` : (row.size ?? ""), row]),
+  );
+  return { product, variants: rows, byOptions };
 }
 
 /** Adds `count` generated products (the benchmark's generator) in one statement. */

@@ -17,9 +17,34 @@ describe("the listing's URL state", () => {
     expect(parse("category=men,women&brand=nike&sortBy=price-hightolow&page=2")).toEqual({
       category: ["men", "women"],
       brand: ["nike"],
+      size: [],
+      colour: [],
+      inStock: false,
+      minPrice: null,
+      maxPrice: null,
       sortBy: "price-hightolow",
       page: 2,
     });
+  });
+
+  it("reads sizes and colours in their scale's order, matching their case-insensitively, and drops unknown ones", () => {
+    expect(parse("size=l,XS,m,L,EU%2042,2-3y,Giant&colour=Black,navy,plaid")).toMatchObject({
+      size: ["XS", "M", "L", "2-3Y", "EU 42"],
+      colour: ["black", "navy"],
+    });
+    expect(parse("size=M&size=s").size).toEqual(["S", "M"]);
+  });
+
+  it("reads inStock only as true, and price bounds as amounts in cents, ignoring malformed ones", () => {
+    expect(parse("inStock=true&minPrice=20&maxPrice=49.9")).toMatchObject({
+      inStock: true,
+      minPrice: 2000,
+      maxPrice: 4990,
+    });
+    for (const query of ["inStock=yes&minPrice=-5&maxPrice=abc", "inStock=1&minPrice=1.234&maxPrice=1e3"]) {
+      expect(parse(query)).toMatchObject({ inStock: false, minPrice: null, maxPrice: null });
+    }
+    expect(parse("minPrice=0").minPrice).toBe(0);
   });
 
   it("also reads repeated names, what a plain GET form with checkboxes sends", () => {
@@ -57,12 +82,16 @@ describe("the listing's URL state", () => {
   it("round-trips: parsing the canonical URL gives the same state", () => {
     const state = parse("brand=zara,adidas&category=kids&sortBy=title-ztoa&page=4");
     expect(parse(listingQuery(state))).toEqual(state);
+    const sized = parse("size=XL,s&colour=red&inStock=true&minPrice=19.5&maxPrice=100");
+    expect(listingQuery(sized)).toBe("size=S,XL&colour=red&inStock=true&minPrice=19.50&maxPrice=100");
+    expect(parse(listingQuery(sized))).toEqual(sized);
   });
 
   it("toggles a filter and goes back to the first page", () => {
     const state = parse("category=men&page=3");
     expect(toggleFilter(state, "category", "women")).toMatchObject({ category: ["men", "women"], page: 1 });
     expect(toggleFilter(state, "category", "men")).toMatchObject({ category: [], page: 1 });
+    expect(toggleFilter(parse("size=M&page=2"), "size", "L")).toMatchObject({ size: ["M", "L"], page: 1 });
   });
 
   it("sets and removes one parameter of a location's search", () => {
