@@ -116,9 +116,9 @@ describe("addToCart and the stock rule", () => {
     const ann = await createTestUser();
     const tee = await createProduct();
     const { queries } = await recordQueries(() => addToCart(ann.id, tee.id, 1));
-    // BEGIN, upsert the cart (locks it), read stock FOR SHARE, upsert the line, COMMIT.
-    expect(queries).toHaveLength(5);
-    expect(queries.join("\n")).toMatch(/FOR SHARE/);
+    // BEGIN, upsert the cart (locks it), find the variant, read its stock FOR SHARE, upsert the line, COMMIT.
+    expect(queries).toHaveLength(6);
+    expect(queries.join("\n")).toMatch(/FOR SHARE OF v/);
   });
 });
 
