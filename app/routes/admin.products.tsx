@@ -214,8 +214,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (rowChange) return json<ActionData>({ result: rowChange.result }, { status: rowChange.status });
   const values: Record<string, unknown> = { ...submission.payload };
   delete values[UPLOAD_FIELD];
-  // A form whose rows were all removed still says so: the product needs at least one.
-  values.variants = variantRowsOf(submission.payload);
+  // The page's form sends its variant table's rows; a post with a totalStock and no rows is today's
+  // one-stock shape. A form whose rows were all removed is told that the product needs one.
+  const rows = variantRowsOf(submission.payload);
+  if (rows.length > 0 || !fields.has("totalStock")) values.variants = rows;
   const refuse = (error: AppError) => {
     // A product deleted meanwhile is gone from the list; any other refusal comes back to the form.
     if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);

@@ -661,3 +661,32 @@ describe("the products page edits sizes without JavaScript", () => {
     ]);
   });
 });
+
+describe("the products page without rows", () => {
+  it("asks for a row when every row was removed, and takes a plain totalStock as one variant", async () => {
+    const fields = {
+      intent: "create",
+      image: base.image,
+      title: "Rowless Tee",
+      description: "No rows",
+      category: "men",
+      brand: "zara",
+      price: "30",
+    };
+    const refused = await run(
+      adminProductsAction,
+      multipartRequest("/admin/products", fields, callers.admin),
+    );
+    expect(refused.status).toBe(400);
+    const { result } = (await refused.json()) as { result: { error: Record<string, string[]> } };
+    expect(result.error).toEqual({ variants: ["Give between 1 and 60 sizes and colours"] });
+
+    const saved = await run(
+      adminProductsAction,
+      multipartRequest("/admin/products", { ...fields, totalStock: "6" }, callers.admin),
+    );
+    expect(saved.status).toBe(302);
+    const product = await getDb().models.Product.findOne({ where: { title: "Rowless Tee" }, raw: true });
+    expect((await variantRows(product!.id)).map((v) => [v.size, v.stock])).toEqual([[null, 6]]);
+  });
+});
