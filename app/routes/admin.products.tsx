@@ -10,11 +10,18 @@ import {
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { ProductForm } from "~/components/admin/ProductForm";
+import {
+  CHOOSE_CATEGORY_FOR_SIZES,
+  missingSizeRows,
+  VARIANT_INTENTS,
+  variantFormRows,
+} from "~/components/admin/variant-rows";
+import { VariantStock } from "~/components/admin/VariantStock";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { requireAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
-import { isAppError, type AppError } from "~/lib/server/errors.server";
-import { CATEGORY_LABELS, type Category } from "~/lib/shared/catalog-options";
+import { isAppError, type AppError, type FieldErrors } from "~/lib/server/errors.server";
+import { CATEGORY_LABELS, isCategory, type Category } from "~/lib/shared/catalog-options";
 import { formatPrice } from "~/lib/shared/money";
 import { productBadge } from "~/lib/shared/product-display";
 import {
@@ -30,6 +37,7 @@ import {
   createProduct,
   deleteProduct,
   getAdminProduct,
+  getAdminProductForEdit,
   listAdminProducts,
   normalizeSearch,
   PRODUCT_ADDED,
@@ -72,10 +80,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   const editId = params.get("edit");
   const deleteId = params.get("delete");
-  let editing: ProductJson | null = null;
+  let editForm: Awaited<ReturnType<typeof getAdminProductForEdit>> | null = null;
   let deleting: ProductJson | null = null;
   try {
-    if (editId) editing = await getAdminProduct(editId);
+    if (editId) editForm = await getAdminProductForEdit(editId);
     if (deleteId) deleting = await getAdminProduct(deleteId);
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;
@@ -88,8 +96,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     products,
     pagination,
     search,
-    panel: editing ? ("edit" as const) : params.get("panel") === "new" ? ("new" as const) : null,
-    editing,
+    panel: editForm ? ("edit" as const) : params.get("panel") === "new" ? ("new" as const) : null,
+    editing: editForm?.product ?? null,
+    // The form's values: the product's own price, and each variant's own price pair.
+    editForm: editForm ? { own: editForm.own, variants: editForm.variants } : null,
     deleting,
   });
 }
@@ -103,6 +113,70 @@ function sentForm(fields: FormData) {
 
 /** A refused upload is the image field's error. */
 const uploadError = (error: AppError) => ({ image: [error.message] });
+
+type Submission = ReturnType<typeof sentForm>;
+type VariantRow = Record<string, string>;
+
+/** The form's variant rows (`variants[0].size`, …), in order, as the strings their inputs hold. */
+function variantRowsOf(payload: Submission["payload"]): VariantRow[] {
+  const rows: unknown = payload.variants;
+  if (!Array.isArray(rows)) return [];
+  return rows
+    .filter((row): row is Record<string, unknown> => row !== null && typeof row === "object")
+    .map((row) =>
+      Object.fromEntries(
+        Object.entries(row).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+      ),
+    );
+}
+
+/** conform's reply with the rows the form should show. */
+function withRows(result: SubmissionResult<string[]>, rows: VariantRow[]): SubmissionResult<string[]> {
+  return { ...result, initialValue: { ...result.initialValue, variants: rows } } as SubmissionResult<
+    string[]
+  >;
+}
+
+/** The service names a row's field `variants.2.size`; the form's input is `variants[2].size`. */
+function formFieldErrors(errors: FieldErrors): FieldErrors {
+  return Object.fromEntries(
+    Object.entries(errors).map(([key, messages]) => [key.replace(/\.(\d+)(?=\.|$)/g, "[$1]"), messages]),
+  );
+}
+
+/**
+ * The variant table's buttons without JavaScript: they submit the form with
+ * an intent (add a row, add the category's sizes, remove a row), and the
+ * form comes back with what the admin typed and the rows changed. Nothing is
+ * saved. (With JavaScript the table does the same in the browser.)
+ */
+function changeVariantRows(
+  intent: string,
+  submission: Submission,
+): { result: SubmissionResult<string[]>; status: number } | null {
+  const rows = variantRowsOf(submission.payload);
+  let changed: VariantRow[];
+  if (intent === VARIANT_INTENTS.add) changed = [...rows, {}];
+  else if (intent === VARIANT_INTENTS.addScale) {
+    const category = submission.payload.category;
+    if (!isCategory(category)) {
+      const result = submission.reply({ fieldErrors: { category: [CHOOSE_CATEGORY_FOR_SIZES] } });
+      return { result: withRows(result, rows), status: 400 };
+    }
+    changed = [
+      ...rows,
+      ...missingSizeRows(
+        category,
+        rows.map((row) => String(row.size ?? "")),
+      ),
+    ];
+  } else if (intent.startsWith(VARIANT_INTENTS.removePrefix)) {
+    const index = Number(intent.slice(VARIANT_INTENTS.removePrefix.length));
+    changed = rows.filter((_, at) => at !== index);
+  } else return null;
+  const result = submission.reply();
+  return { result: withRows(result, changed), status: 200 };
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
@@ -134,12 +208,22 @@ export async function action({ request }: ActionFunctionArgs) {
     fields.set("image", stored.value.url);
   }
 
-  const intent = fields.get("intent");
-  const values = Object.fromEntries([...fields.entries()].filter(([key]) => key !== UPLOAD_FIELD));
+  const intent = String(fields.get("intent") ?? "");
+  const submission = sentForm(fields);
+  const rowChange = changeVariantRows(intent, submission);
+  if (rowChange) return json<ActionData>({ result: rowChange.result }, { status: rowChange.status });
+  const values: Record<string, unknown> = { ...submission.payload };
+  delete values[UPLOAD_FIELD];
+  // The page's form sends its variant table's rows; a post with a totalStock and no rows is today's
+  // one-stock shape. A form whose rows were all removed is told that the product needs one.
+  const rows = variantRowsOf(submission.payload);
+  if (rows.length > 0 || !fields.has("totalStock")) values.variants = rows;
   const refuse = (error: AppError) => {
     // A product deleted meanwhile is gone from the list; any other refusal comes back to the form.
     if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);
-    const { result, init } = replyToRefusal(sentForm(fields), error);
+    const { result, init } = replyToRefusal(submission, error, {
+      fieldErrors: (refusal) => refusal.fieldErrors && formFieldErrors(refusal.fieldErrors),
+    });
     return json<ActionData>({ result }, { status: init.status });
   };
   return runOrRefuse(async () => {
@@ -179,7 +263,11 @@ function ProductCard({ product, params }: { product: ProductJson; params: URLSea
         </p>
         <p className="admin-product-card__meta" data-testid="admin-product-stock">
           <span>{CATEGORY_LABELS[product.category as Category] ?? product.category}</span>
-          <span>Stock: {product.totalStock}</span>
+          {product.variants.length > 1 ? (
+            <VariantStock variants={product.variants} />
+          ) : (
+            <span>Stock: {product.totalStock}</span>
+          )}
           {stockBadge ? (
             <span className={`admin-stock-badge admin-stock-badge--${stockBadge.tone}`}>
               {stockBadge.label}
@@ -210,7 +298,7 @@ function ProductCard({ product, params }: { product: ProductJson; params: URLSea
 }
 
 export default function AdminProducts() {
-  const { products, pagination, search, panel, editing, deleting } = useLoaderData<typeof loader>();
+  const { products, pagination, search, panel, editing, editForm, deleting } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const navigation = useNavigation();
@@ -284,7 +372,8 @@ export default function AdminProducts() {
             key={editing?._id ?? "new"}
             mode={panel}
             productId={editing?._id}
-            defaultValue={editing ? toProductFormValues(editing) : EMPTY_PRODUCT_FORM}
+            defaultValue={editForm ? toProductFormValues(editForm.own) : EMPTY_PRODUCT_FORM}
+            defaultVariants={editForm ? variantFormRows(editForm.variants) : [{}]}
             lastResult={actionData?.result}
             action={formAction}
           />

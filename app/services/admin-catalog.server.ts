@@ -11,7 +11,31 @@ import {
 } from "~/lib/shared/product";
 import { productInputSchema } from "~/lib/shared/product-schema";
 import { getDb } from "~/models/db.server";
-import { badRequest, notFound } from "~/lib/server/errors.server";
+import {
+  AppError,
+  badRequest,
+  conflict,
+  isUniqueViolation,
+  notFound,
+  type FieldErrors,
+} from "~/lib/server/errors.server";
+import { CATEGORY_LABELS, isCategory, type Category } from "~/lib/shared/catalog-options";
+import { centsToDecimal } from "~/lib/shared/money";
+import {
+  checkVariants,
+  sizeScaleMessage,
+  variantInputSchema,
+  VARIANTS_COUNT_MESSAGE,
+  type VariantInput,
+} from "~/lib/shared/variant-schema";
+import {
+  canonicalSize,
+  compareVariants,
+  MAX_VARIANTS,
+  SIZE_SCALES,
+  VARIANT_TEXT,
+  variantLabel,
+} from "~/lib/shared/variants";
 import { paginationOf, type Pagination, type Paging, type PagingLimits } from "~/lib/shared/paging";
 import { canonicalImageReference } from "~/lib/server/public-url.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
@@ -95,34 +119,297 @@ export async function getAdminProduct(id: string): Promise<ProductJson> {
   return toProductJson(await readAdminProduct(id));
 }
 
+/** A validated product: its own fields and, when the input named them, its sizes and colours. */
+export interface ValidProduct {
+  product: ProductInput;
+  /** In the input's order, sizes spelt as the scale does; null when the input had no `variants`. */
+  variants: VariantInput[] | null;
+}
+
+const hasOwn = (record: Record<string, unknown>, key: string) =>
+  Object.prototype.hasOwnProperty.call(record, key) && record[key] !== undefined;
+
 /**
  * Validates any input (JSON or form) against API.md's rules; throws 400 with field errors.
  * The absolute URL of an image on this shop is taken as the path the database keeps.
+ * With `variants`, the product's stock is their sum (a `totalStock` beside them is not read).
  */
-export async function validateProductInput(input: unknown): Promise<ProductInput> {
+export async function validateProductInput(input: unknown): Promise<ValidProduct> {
   const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : null;
-  const canonical =
-    record && "image" in record ? { ...record, image: canonicalImageReference(record.image) } : input;
-  const parsed = productInputSchema.safeParse(canonical);
-  if (!parsed.success) throw badRequest(INVALID_PRODUCT_MESSAGE, fieldErrorsOf(parsed.error));
+  let candidate: unknown = input;
+  let variants: VariantInput[] | null = null;
+  let items: (VariantInput | null)[] | null = null;
+  const errors: FieldErrors = {};
+  if (record) {
+    candidate = "image" in record ? { ...record, image: canonicalImageReference(record.image) } : record;
+    if (hasOwn(record, "variants")) {
+      items = readVariantItems(record.variants, errors);
+      const stock = (items ?? []).reduce((sum, variant) => sum + (variant?.totalStock ?? 0), 0);
+      candidate = { ...(candidate as Record<string, unknown>), totalStock: stock };
+    }
+  }
+  const parsed = productInputSchema.safeParse(candidate);
+  if (!parsed.success) Object.assign(errors, fieldErrorsOf(parsed.error));
+  if (items) {
+    const category = parsed.success ? parsed.data.category : categoryOf(record?.category);
+    const checked = checkVariants(items, category);
+    Object.assign(errors, checked.errors);
+    variants = checked.variants.filter((variant): variant is VariantInput => variant !== null);
+  }
+  if (Object.keys(errors).length || !parsed.success) throw badRequest(INVALID_PRODUCT_MESSAGE, errors);
   if (!(await uploadExists(parsed.data.image))) {
     throw badRequest(INVALID_PRODUCT_MESSAGE, {
       image: ["This image was not uploaded to the shop: upload it again"],
     });
   }
-  return parsed.data;
+  return { product: parsed.data, variants };
+}
+
+/**
+ * The list's own rule (1 to 60) and each entry's, one by one, so that the
+ * entries that pass are still checked against the category and each other.
+ * A failed entry is null; its errors go into `errors`.
+ */
+function readVariantItems(value: unknown, errors: FieldErrors): (VariantInput | null)[] | null {
+  if (!Array.isArray(value) || value.length < 1 || value.length > MAX_VARIANTS) {
+    errors.variants = [VARIANTS_COUNT_MESSAGE];
+    return null;
+  }
+  return value.map((item: unknown, index) => {
+    const entry = variantInputSchema.safeParse(item);
+    if (entry.success) return entry.data;
+    for (const issue of entry.error.issues)
+      (errors[["variants", index, ...issue.path].join(".")] ??= []).push(issue.message);
+    return null;
+  });
+}
+
+function categoryOf(value: unknown): Category | null {
+  return isCategory(value) ? value : null;
+}
+
+/** A variant as the database holds it (its own price pair, or none). */
+interface VariantRow {
+  id: string;
+  sku: string;
+  size: string | null;
+  colour: string | null;
+}
+
+export const SKU_TAKEN = (sku: string) => `SKU ${sku} is already used by another product`;
+export const SKU_CONFLICT_MESSAGE = "A SKU is already used by another product: choose another one";
+export const UNKNOWN_VARIANT_MESSAGE =
+  "This size or colour is not one of this product's: reload and try again";
+export const STOCK_PER_VARIANT_MESSAGE =
+  "This product has several sizes or colours: set the stock of each of them (variants)";
+
+/** The variants of a locked product, locked too, by id (the order every writer takes). */
+async function lockedVariants(productId: string, transaction: Transaction): Promise<VariantRow[]> {
+  return getDb().sequelize.query<VariantRow>(
+    `SELECT id, sku, size, colour FROM product_variants WHERE product_id = :productId ORDER BY id FOR UPDATE`,
+    { replacements: { productId }, type: QueryTypes.SELECT, transaction },
+  );
+}
+
+/** 409 with the field of each SKU that another product's variant has (any case). */
+async function refuseTakenSkus(
+  productId: string | null,
+  variants: readonly VariantInput[],
+  transaction: Transaction,
+): Promise<void> {
+  const wanted = variants.map((variant) => variant.sku?.toLowerCase() ?? null);
+  const skus = wanted.filter((sku): sku is string => sku !== null);
+  if (skus.length === 0) return;
+  const taken = await getDb().sequelize.query<{ sku: string }>(
+    `SELECT lower(sku) AS sku FROM product_variants
+      WHERE lower(sku) = ANY($1::text[]) AND ($2::uuid IS NULL OR product_id <> $2::uuid)`,
+    { bind: [skus, productId], type: QueryTypes.SELECT, transaction },
+  );
+  if (taken.length === 0) return;
+  const takenSet = new Set(taken.map((row) => row.sku));
+  const errors: FieldErrors = {};
+  variants.forEach((variant, index) => {
+    if (wanted[index] && takenSet.has(wanted[index]))
+      errors[`variants.${index}.sku`] = [SKU_TAKEN(variant.sku!)];
+  });
+  const first = variants.find((_, index) => wanted[index] && takenSet.has(wanted[index]));
+  throw new AppError(409, SKU_TAKEN(first!.sku!), errors);
+}
+
+const centsOrNull = (cents: number | null) => (cents === null ? null : centsToDecimal(cents));
+
+/**
+ * Makes the product's variants the `wanted` list: kept ids updated, new
+ * entries created (a missing SKU generated as the migration does), the rest
+ * deleted after a notice to each cart that holds them. The product row is
+ * locked by the caller; positions follow the display order.
+ */
+async function replaceVariants(
+  product: { id: string; title: string; brand: string },
+  wanted: readonly VariantInput[],
+  current: readonly VariantRow[],
+  transaction: Transaction,
+): Promise<void> {
+  const { sequelize } = getDb();
+  const currentById = new Map(current.map((variant) => [variant.id, variant]));
+  const unknown: FieldErrors = {};
+  wanted.forEach((variant, index) => {
+    if (variant._id !== null && !currentById.has(variant._id))
+      unknown[`variants.${index}._id`] = [UNKNOWN_VARIANT_MESSAGE];
+  });
+  if (Object.keys(unknown).length) throw badRequest(UNKNOWN_VARIANT_MESSAGE, unknown);
+  await refuseTakenSkus(product.id, wanted, transaction);
+
+  const keptIds = new Set(wanted.map((variant) => variant._id).filter(Boolean));
+  const removed = current.filter((variant) => !keptIds.has(variant.id));
+  if (removed.length) {
+    // The shopper learns on their next visit why a line left their cart (the lines go with the variant).
+    await sequelize.query(
+      `INSERT INTO cart_notices (cart_id, message)
+       SELECT DISTINCT ci.cart_id, gone.message
+         FROM unnest($1::uuid[], $2::text[]) AS gone(id, message)
+         JOIN cart_items ci ON ci.variant_id = gone.id`,
+      {
+        bind: [
+          removed.map((variant) => variant.id),
+          removed.map((variant) => removedMessage(product.title, variant)),
+        ],
+        transaction,
+      },
+    );
+    await sequelize.query(`DELETE FROM product_variants WHERE id = ANY($1::uuid[])`, {
+      bind: [removed.map((variant) => variant.id)],
+      transaction,
+    });
+  }
+
+  const positions = new Map(
+    [...wanted].sort(compareVariants).map((variant, position) => [variant, position] as const),
+  );
+  const kept = wanted.filter((variant) => variant._id !== null);
+  const sameIdentity = (variant: VariantInput) => {
+    const before = currentById.get(variant._id!)!;
+    const sku = variant.sku ?? before.sku;
+    return (
+      sku.toLowerCase() === before.sku.toLowerCase() &&
+      variant.size === before.size &&
+      variant.colour === before.colour
+    );
+  };
+  if (kept.some((variant) => !sameIdentity(variant))) {
+    // The unique indexes are checked row by row: two kept variants that swap their size (or SKU) would
+    // collide half-way. Each first takes a placeholder of its own, then its new values.
+    await sequelize.query(
+      `UPDATE product_variants v SET sku = '#' || v.id::text, size = '#' || t.ord, colour = NULL
+         FROM unnest($1::uuid[]) WITH ORDINALITY AS t(id, ord) WHERE v.id = t.id`,
+      { bind: [kept.map((variant) => variant._id)], transaction },
+    );
+  }
+  if (kept.length) {
+    await sequelize.query(
+      `UPDATE product_variants v
+          SET sku = t.sku, size = t.size, colour = t.colour, position = t.position, total_stock = t.stock,
+              price = t.price, sale_price = t.sale, updated_at = now()
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::numeric[], $8::numeric[])
+              AS t(id, sku, size, colour, position, stock, price, sale)
+        WHERE v.id = t.id`,
+      {
+        bind: [
+          kept.map((variant) => variant._id),
+          kept.map((variant) => variant.sku ?? currentById.get(variant._id!)!.sku),
+          kept.map((variant) => variant.size),
+          kept.map((variant) => variant.colour),
+          kept.map((variant) => positions.get(variant)),
+          kept.map((variant) => variant.totalStock),
+          kept.map((variant) => centsOrNull(variant.price)),
+          kept.map((variant) => centsOrNull(variant.salePrice)),
+        ],
+        transaction,
+      },
+    );
+  }
+
+  const added = wanted.filter((variant) => variant._id === null);
+  if (added.length === 0) return;
+  const missingSkus = added.filter((variant) => variant.sku === null).length;
+  const generated = missingSkus
+    ? await sequelize.query<{ sku: string }>(
+        // The migration's form: the brand's letters, a dash and the next number of the sequence.
+        `SELECT upper(regexp_replace($1::text, '[^a-zA-Z]', '', 'g')) || '-' || nextval('product_variant_sku_seq') AS sku
+           FROM generate_series(1, $2::int)`,
+        { bind: [product.brand, missingSkus], type: QueryTypes.SELECT, transaction },
+      )
+    : [];
+  let next = 0;
+  const skus = added.map((variant) => variant.sku ?? generated[next++]!.sku);
+  await sequelize.query(
+    `INSERT INTO product_variants (product_id, sku, size, colour, position, total_stock, price, sale_price)
+     SELECT $1::uuid, t.sku, t.size, t.colour, t.position, t.stock, t.price, t.sale
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::numeric[], $8::numeric[])
+            AS t(sku, size, colour, position, stock, price, sale)`,
+    {
+      bind: [
+        product.id,
+        skus,
+        added.map((variant) => variant.size),
+        added.map((variant) => variant.colour),
+        added.map((variant) => positions.get(variant)),
+        added.map((variant) => variant.totalStock),
+        added.map((variant) => centsOrNull(variant.price)),
+        added.map((variant) => centsOrNull(variant.salePrice)),
+      ],
+      transaction,
+    },
+  );
+}
+
+/** What a cart that held `variant` is told: `"Tee" in M · Black is no longer sold…`. */
+function removedMessage(title: string, variant: VariantRow): string {
+  return VARIANT_TEXT.removedFromCart(title, variantLabel(variant) || `SKU ${variant.sku}`).slice(0, 300);
+}
+
+/** A SKU that another transaction took between our check and our write: still the admin's 409. */
+async function withSkuConflicts<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const constraint = (error as { parent?: { constraint?: string } }).parent?.constraint;
+    if (isUniqueViolation(error) && constraint === "product_variants_sku_key")
+      throw conflict(SKU_CONFLICT_MESSAGE);
+    throw error;
+  }
+}
+
+/** A product's first variant when the input names none: no size, no colour, the product's stock. */
+function soleVariant(stock: number): VariantInput {
+  return { _id: null, sku: null, size: null, colour: null, totalStock: stock, price: null, salePrice: null };
 }
 
 export async function createProduct(input: unknown): Promise<ProductJson> {
-  const product = await validateProductInput(input);
-  const created = await getDb().models.Product.create(toProductColumns(product));
-  return getAdminProduct(created.id);
+  const { product, variants } = await validateProductInput(input);
+  const { sequelize, models } = getDb();
+  const id = await withSkuConflicts(() =>
+    sequelize.transaction(async (transaction) => {
+      const created = await models.Product.create(toProductColumns(product), { transaction });
+      await replaceVariants(
+        { id: created.id, title: product.title, brand: product.brand },
+        variants ?? [soleVariant(product.totalStock)],
+        [],
+        transaction,
+      );
+      return created.id;
+    }),
+  );
+  return getAdminProduct(id);
 }
 
 /**
  * Replaces a product's fields. `input` may name only some fields (the JSON
  * API's PUT): the others keep their values, and the whole product is
- * validated again (a sale price must stay below the price).
+ * validated again (a sale price must stay below the price). With `variants`
+ * the list replaces the product's sizes and colours; without, a one-variant
+ * product takes `totalStock` as its variant's stock, and a product with
+ * several refuses a different total (its stock is set per variant).
  */
 export async function updateProduct(id: string, input: Record<string, unknown>): Promise<ProductJson> {
   const current = productRowJson(await readAdminProduct(id));
@@ -131,11 +418,66 @@ export async function updateProduct(id: string, input: Record<string, unknown>):
   for (const key of Object.keys(merged)) {
     if (Object.prototype.hasOwnProperty.call(input, key)) merged[key] = input[key];
   }
-  const product = await validateProductInput(merged);
-  const [count] = await getDb().models.Product.update(toProductColumns(product), { where: { id } });
-  if (count === 0) throw notFound(PRODUCT_NOT_FOUND);
+  if (hasOwn(input, "variants")) merged.variants = input.variants;
+  // Checked before the transaction: the image's check may ask the storage (no network inside it).
+  const { product, variants } = await validateProductInput(merged);
+  const { sequelize, models } = getDb();
+  await withSkuConflicts(() =>
+    sequelize.transaction(async (transaction) => {
+      // Lock order: the product row, then its variants (as checkout and the triggers take them).
+      const [locked] = await sequelize.query<{ id: string }>(
+        `SELECT id FROM products WHERE id = :id FOR UPDATE`,
+        {
+          replacements: { id },
+          type: QueryTypes.SELECT,
+          transaction,
+        },
+      );
+      if (!locked) throw notFound(PRODUCT_NOT_FOUND);
+      const existing = await lockedVariants(id, transaction);
+      const { totalStock, ...columns } = toProductColumns(product);
+      if (variants) {
+        await models.Product.update(columns, { where: { id }, transaction });
+        await replaceVariants(
+          { id, title: product.title, brand: product.brand },
+          variants,
+          existing,
+          transaction,
+        );
+        return;
+      }
+      refuseSizesOfAnotherScale(existing, product.category);
+      if (existing.length > 1) {
+        const [stock] = await sequelize.query<{ sum: number }>(
+          `SELECT coalesce(sum(total_stock), 0)::int AS sum FROM product_variants WHERE product_id = :id`,
+          { replacements: { id }, type: QueryTypes.SELECT, transaction },
+        );
+        if (hasOwn(input, "totalStock") && totalStock !== (stock?.sum ?? 0))
+          throw badRequest(STOCK_PER_VARIANT_MESSAGE, { totalStock: [STOCK_PER_VARIANT_MESSAGE] });
+        await models.Product.update(columns, { where: { id }, transaction });
+        return;
+      }
+      // One variant: the product's stock is its stock (a trigger passes it on).
+      await models.Product.update({ ...columns, totalStock }, { where: { id }, transaction });
+    }),
+  );
   if (current.image !== product.image) await deleteUploadIfUnused(current.image);
   return getAdminProduct(id);
+}
+
+/** A category change without `variants` keeps the sizes, so they must be of the new category's scale. */
+function refuseSizesOfAnotherScale(variants: readonly VariantRow[], category: Category): void {
+  const scale = SIZE_SCALES[category];
+  const foreign = [
+    ...new Set(
+      variants
+        .map((variant) => variant.size)
+        .filter((size): size is string => size !== null && canonicalSize(size, scale) !== size),
+    ),
+  ].sort((a, b) => compareVariants({ size: a, colour: null }, { size: b, colour: null }));
+  if (foreign.length === 0) return;
+  const message = `The sizes ${foreign.join(", ")} are not of the ${CATEGORY_LABELS[category]} scale: send variants with sizes of it. ${sizeScaleMessage(category)}`;
+  throw badRequest(INVALID_PRODUCT_MESSAGE, { category: [message] });
 }
 
 /**
@@ -148,4 +490,49 @@ export async function deleteProduct(id: string): Promise<void> {
   const count = await getDb().models.Product.destroy({ where: { id } });
   if (count === 0) throw notFound(PRODUCT_NOT_FOUND);
   await deleteUploadIfUnused(current.image);
+}
+
+/** A variant as the admin form edits it: its own price pair (null: the product's). */
+export interface EditableVariant {
+  _id: string;
+  sku: string;
+  size: string | null;
+  colour: string | null;
+  totalStock: number;
+  price: number | null;
+  salePrice: number | null;
+}
+
+/**
+ * The product as the edit form fills it: its own fields (its own price, not
+ * its cheapest variant's) and its variants with their own prices, so that a
+ * save never turns the product's price into a variant's override.
+ */
+export async function getAdminProductForEdit(
+  id: string,
+): Promise<{ product: ProductJson; own: Omit<ProductJson, "variants">; variants: EditableVariant[] }> {
+  const row = await readAdminProduct(id);
+  const variants = await getDb().sequelize.query<{
+    _id: string;
+    sku: string;
+    size: string | null;
+    colour: string | null;
+    totalStock: number;
+    price: string | null;
+    salePrice: string | null;
+  }>(
+    `SELECT id AS "_id", sku, size, colour, total_stock AS "totalStock", price::text AS price,
+            sale_price::text AS "salePrice"
+       FROM product_variants WHERE product_id = :id ORDER BY position, id`,
+    { replacements: { id }, type: QueryTypes.SELECT },
+  );
+  return {
+    product: toProductJson(row),
+    own: productRowJson(row),
+    variants: variants.map((variant) => ({
+      ...variant,
+      price: variant.price === null ? null : Number(variant.price),
+      salePrice: variant.salePrice === null ? null : Number(variant.salePrice),
+    })),
+  };
 }

@@ -18,7 +18,7 @@ test("an admin adds a product with an image, edits it and deletes it", async ({ 
     await expect(add).toBeDisabled();
     // The disabled button says what is missing.
     await expect(panel.getByTestId("product-form-missing")).toHaveText(
-      "To add the product, fill in: Image, Title, Description, Category, Brand, Price, Total Stock",
+      "To add the product, fill in: Image, Title, Description, Category, Brand, Price",
     );
     await expect(add).toHaveAccessibleDescription(/fill in: Image, Title/);
   }
@@ -33,7 +33,8 @@ test("an admin adds a product with an image, edits it and deletes it", async ({ 
   await panel.getByLabel("Category", { exact: true }).selectOption("men");
   await panel.getByLabel("Brand", { exact: true }).selectOption("levi");
   await panel.getByLabel("Price", { exact: true }).fill("30");
-  await panel.getByLabel("Total Stock", { exact: true }).fill("5");
+  // The stock is the variant table's: one row, no size, for a product sold in one size.
+  await panel.getByLabel("Stock, row 1", { exact: true }).fill("5");
   // The sale price is optional (empty means no sale): the form is complete without it.
   if (hasJavaScript(testInfo)) {
     await expect(add).toBeEnabled();
@@ -93,11 +94,69 @@ test("the server explains invalid fields in the panel", async ({ page }, testInf
   await panel.getByLabel("Brand", { exact: true }).selectOption("zara");
   await panel.getByLabel("Price", { exact: true }).fill("20");
   await panel.getByLabel("Sale Price", { exact: true }).fill("25");
-  await panel.getByLabel("Total Stock", { exact: true }).fill("-3");
+  await panel.getByLabel("Stock, row 1", { exact: true }).fill("-3");
   await panel.getByRole("button", { name: "Add", exact: true }).click();
   await expect(panel.getByText("Sale price must be lower than the price")).toBeVisible();
-  await expect(panel.getByText("Total stock cannot be negative")).toBeVisible();
+  await expect(panel.getByText("Stock cannot be negative")).toBeVisible();
+  await expect(panel.getByLabel("Stock, row 1", { exact: true })).toHaveAccessibleDescription(
+    "Stock cannot be negative",
+  );
   await expect(panel.getByLabel("Title", { exact: true })).toHaveValue("Bad prices");
+});
+
+test("an admin adds size rows, sets their stock and sees the stock per size in the grid", async ({
+  page,
+}, testInfo) => {
+  const title = `E2E Sized Tee ${testInfo.project.name} ${Date.now()}`;
+  await page.goto("/admin/products?panel=new");
+  const panel = page.getByRole("dialog", { name: "Add New Product" });
+  await chooseImage(panel, testInfo, pngFile("sized.png"));
+  if (hasJavaScript(testInfo)) await expect(panel.getByText("Image uploaded")).toBeVisible();
+  await panel.getByLabel("Title", { exact: true }).fill(title);
+  await panel.getByLabel("Description", { exact: true }).fill("A tee in three sizes");
+  await panel.getByLabel("Category", { exact: true }).selectOption("men");
+  await panel.getByLabel("Brand", { exact: true }).selectOption("nike");
+  await panel.getByLabel("Price", { exact: true }).fill("30");
+  await panel.getByLabel("Size, row 1", { exact: true }).selectOption("S");
+  await panel.getByLabel("Stock, row 1", { exact: true }).fill("2");
+
+  // Without JavaScript each button submits the form and it comes back with the new row and
+  // everything typed; with JavaScript the row appears in place.
+  for (const [row, size, stock] of [
+    [2, "M", "0"],
+    [3, "L", "5"],
+  ] as const) {
+    await panel.getByRole("button", { name: "Add a row" }).click();
+    await expect(panel.getByTestId("variant-row")).toHaveCount(row);
+    await panel.getByLabel(`Size, row ${row}`, { exact: true }).selectOption(size);
+    await panel.getByLabel(`Stock, row ${row}`, { exact: true }).fill(stock);
+  }
+  await expect(panel.getByLabel("Title", { exact: true })).toHaveValue(title);
+  await expect(panel.getByLabel("Size, row 1", { exact: true })).toHaveValue("S");
+  await expect(panel.getByLabel("Stock, row 1", { exact: true })).toHaveValue("2");
+
+  // A row added by mistake goes again.
+  await panel.getByRole("button", { name: "Add a row" }).click();
+  await expect(panel.getByTestId("variant-row")).toHaveCount(4);
+  await panel.getByRole("button", { name: "Remove row 4" }).click();
+  await expect(panel.getByTestId("variant-row")).toHaveCount(3);
+  await expect(panel.getByLabel("Stock, row 3", { exact: true })).toHaveValue("5");
+
+  await panel.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(flash(page, testInfo, "Product added successfully")).toBeVisible();
+  const card = page.getByTestId("admin-product-card").filter({ hasText: title });
+  // Sold-out and low sizes are marked, in words for screen readers.
+  await expect(card.getByTestId("admin-variant-stock")).toHaveText("S 2 (low) · M 0 (sold out) · L 5 (low)");
+  await expect(card.locator(".admin-variant-stock__item--sold-out")).toHaveText("M 0 (sold out)");
+
+  // The edit form comes back with the three rows; every size of the scale is one button away.
+  await card.getByRole("link", { name: `Edit ${title}` }).click();
+  const editPanel = page.getByRole("dialog", { name: "Edit Product" });
+  await expect(editPanel.getByTestId("variant-row")).toHaveCount(3);
+  await editPanel.getByRole("button", { name: "Add every size" }).click();
+  await expect(editPanel.getByTestId("variant-row")).toHaveCount(6);
+  await expect(editPanel.getByLabel("Size, row 4", { exact: true })).toHaveValue("XS");
+  await expect(editPanel.getByLabel("Stock, row 2", { exact: true })).toHaveValue("0");
 });
 
 test("the panel and the delete confirmation close without changing anything", async ({ page }) => {

@@ -12,6 +12,8 @@ import {
   type ProductFormValues,
 } from "~/lib/shared/product";
 import { useHydrated } from "~/lib/shared/use-hydrated";
+import type { VariantFormRow } from "./variant-rows";
+import { VariantTable } from "./VariantTable";
 
 /**
  * SPEC §5: the fields that must be filled before Add/Edit is enabled (the
@@ -19,7 +21,7 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
  * (API.md: empty or 0 means no sale), may stay empty.
  */
 const REQUIRED_FIELDS = EDITABLE_PRODUCT_FIELDS.filter(
-  (field) => "required" in field && field.required && field.kind !== "image",
+  (field) => "required" in field && field.required && field.kind !== "image" && field.name !== "totalStock",
 );
 
 /** The labels of the required fields that are still empty. */
@@ -31,12 +33,32 @@ interface ProductFormProps {
   mode: "new" | "edit";
   productId?: string;
   defaultValue: ProductFormValues;
+  /** The variant table's rows: the product's variants, or one empty row for a new product. */
+  defaultVariants: VariantFormRow[];
   lastResult?: SubmissionResult<string[]> | null;
   /** The URL the form posts to (the page, with its search params). */
   action: string;
 }
 
-export function ProductForm({ mode, productId, defaultValue, lastResult, action }: ProductFormProps) {
+/** The rows the admin sent, as the server gave them back (without JavaScript, after a row was added or removed). */
+function sentRows(lastResult: SubmissionResult<string[]> | null | undefined): VariantFormRow[] | null {
+  const rows = (lastResult?.initialValue as { variants?: unknown } | undefined)?.variants;
+  if (!Array.isArray(rows)) return null;
+  return rows.map((row) =>
+    row !== null && typeof row === "object"
+      ? Object.fromEntries(Object.entries(row).map(([key, value]) => [key, String(value ?? "")]))
+      : {},
+  );
+}
+
+export function ProductForm({
+  mode,
+  productId,
+  defaultValue,
+  defaultVariants,
+  lastResult,
+  action,
+}: ProductFormProps) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
@@ -51,10 +73,15 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
   const initialImage = String(fields.image.initialValue ?? defaultValue.image ?? "");
   const [imageUrl, setImageUrl] = useState(initialImage);
   const [missingFields, setMissingFields] = useState(() => missingFieldsOf((name) => defaultValue[name]));
+  const [category, setCategory] = useState(() =>
+    String(fields.category.initialValue ?? defaultValue.category),
+  );
+  const [initialRows] = useState(() => sentRows(lastResult) ?? defaultVariants);
   const recompute = useCallback(() => {
     if (!formRef.current) return;
     const data = new FormData(formRef.current);
     setMissingFields(missingFieldsOf((name) => String(data.get(name) ?? "")));
+    setCategory(String(data.get("category") ?? ""));
   }, []);
   useEffect(recompute, [recompute, lastResult]);
 
@@ -63,6 +90,7 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
   const complete = missing.length === 0;
   const missingId = `${form.id}-missing`;
   const imageError = fields.image.errors?.[0] ?? (lastResult?.error?.my_file ?? [])[0];
+  const saveIntent = mode === "new" ? "create" : "update";
 
   return (
     <Form
@@ -80,10 +108,20 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
             {form.errors[0]}
           </Text>
         ) : null}
-        <input type="hidden" name="intent" value={mode === "new" ? "create" : "update"} />
+        {/* Enter in a field saves: the first submit button is the form's default, not a row's Remove. */}
+        <button
+          type="submit"
+          name="intent"
+          value={saveIntent}
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          disabled={hydrated && !complete}
+        />
         {productId ? <input type="hidden" name="id" value={productId} /> : null}
         {EDITABLE_PRODUCT_FIELDS.map((field) =>
-          field.kind === "image" ? (
+          // The stock is the variants' sum: the table below sets it per size.
+          field.name === "totalStock" ? null : field.kind === "image" ? (
             <ImageUpload
               key={field.name}
               name={field.name}
@@ -95,8 +133,11 @@ export function ProductForm({ mode, productId, defaultValue, lastResult, action 
             <FieldInput key={fields[field.name].key} field={field} meta={fields[field.name]} />
           ),
         )}
+        <VariantTable initialRows={initialRows} category={category} errors={lastResult?.error} />
         <Button
           type="submit"
+          name="intent"
+          value={saveIntent}
           fullWidth
           disabled={hydrated && !complete}
           loading={submitting}

@@ -69,14 +69,14 @@ function choice(name: string, values: readonly string[], labels: Record<string, 
 }
 
 /** What a reader makes of an input: its value, or the message that says what is wrong. */
-type Reading<T> = { value: T } | { message: string };
+export type Reading<T> = { value: T } | { message: string };
 
 /**
  * A value read from a form string or a JSON value: `${name} is required`
  * when it is absent or blank, otherwise whatever `read` makes of it. With
  * `absent`, an absent or blank value is that value instead (an optional field).
  */
-function readInput<T>(name: string, read: (value: unknown) => Reading<T>, absent?: { value: T }) {
+export function readInput<T>(name: string, read: (value: unknown) => Reading<T>, absent?: { value: T }) {
   const reader = (value: unknown, ctx: z.core.$RefinementCtx<unknown>): T => {
     const reading = isMissing(value) ? (absent ?? { message: `${name} is required` }) : read(value);
     if ("value" in reading) return reading.value;
@@ -121,7 +121,7 @@ function optionalMoney(name: string, example: string) {
   ).meta({ type: ["number", "string", "null"], description: "0, empty or null mean none" });
 }
 
-function count(name: string, max: number) {
+export function count(name: string, max: number) {
   return readInput(name, (value): Reading<number> => {
     const number =
       typeof value === "number"

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/shared/admin-schemas";
+import { variantsInputSchema } from "~/lib/shared/variant-schema";
 import type { ApiOperation } from "./operation.server";
 import {
   adminOrderQuerySchema,
@@ -17,6 +18,16 @@ const BAD_JSON = "Malformed JSON, or invalid fields (`errors` names them)";
 const NOT_JSON = "The body is not JSON";
 
 const productEnvelope = dataEnvelope(productSchema);
+
+/** The product's fields with its sizes and colours (API.md): without `variants`, `totalStock` is its one variant's. */
+const productBodySchema = z.object({
+  ...productInputSchema.shape,
+  totalStock: productInputSchema.shape.totalStock.optional().meta({
+    type: ["integer", "string"],
+    description: "Required without variants (the one variant's stock); with variants, their sum is used",
+  }),
+  variants: variantsInputSchema.optional(),
+});
 const orderEnvelope = dataEnvelope(orderSchema);
 const featureEnvelope = dataEnvelope(featureSchema);
 
@@ -43,9 +54,9 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     tag: "Admin",
     summary: "Add a product (upload its image first, or give an /images path)",
     access: "admin",
-    body: productInputSchema,
+    body: productBodySchema,
     success: { 201: { description: "The product", schema: productEnvelope } },
-    errors: { 400: BAD_JSON, 415: NOT_JSON },
+    errors: { 400: BAD_JSON, 409: "A SKU another product has", 415: NOT_JSON },
   },
   {
     method: "put",
@@ -53,9 +64,9 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     tag: "Admin",
     summary: "Change some fields of a product",
     access: "admin",
-    body: z.object(productInputSchema.shape).partial(),
+    body: productBodySchema.partial(),
     success: { 200: { description: "The product", schema: productEnvelope } },
-    errors: { 400: BAD_JSON, 404: "Unknown product", 415: NOT_JSON },
+    errors: { 400: BAD_JSON, 404: "Unknown product", 409: "A SKU another product has", 415: NOT_JSON },
   },
   {
     method: "delete",

@@ -1,0 +1,55 @@
+import type { Category } from "~/lib/shared/catalog-options";
+import { SIZE_SCALES } from "~/lib/shared/variants";
+
+/**
+ * The admin form's variant rows, as the form's inputs hold them (strings,
+ * `variants[0].size` …): shared by the table (with JavaScript it changes the
+ * rows itself) and the page's action (without JavaScript the buttons submit
+ * the form with one of these intents and the rows come back changed).
+ */
+
+export type VariantFormRow = Partial<
+  Record<"_id" | "sku" | "size" | "colour" | "totalStock" | "price" | "salePrice", string>
+>;
+
+export const VARIANT_INTENTS = {
+  add: "variant-add",
+  addScale: "variant-add-scale",
+  /** Followed by the row's index: `variant-remove-2`. */
+  removePrefix: "variant-remove-",
+} as const;
+
+export const CHOOSE_CATEGORY_FOR_SIZES = "Choose a category first: its sizes are added";
+
+/** A row for each size of the category's scale that no row has yet, in the scale's order. */
+export function missingSizeRows(category: Category, sizesInRows: readonly string[]): VariantFormRow[] {
+  const taken = new Set(sizesInRows.map((size) => size.trim().toLowerCase()));
+  return SIZE_SCALES[category]
+    .filter((size) => !taken.has(size.value.toLowerCase()))
+    .map((size) => ({ size: size.value }));
+}
+
+const amount = (value: number | null) => (value === null ? "" : value.toFixed(2));
+
+/** An existing product's variants as rows (a variant without its own price shows empty prices). */
+export function variantFormRows(
+  variants: readonly {
+    _id: string;
+    sku: string;
+    size: string | null;
+    colour: string | null;
+    totalStock: number;
+    price: number | null;
+    salePrice: number | null;
+  }[],
+): VariantFormRow[] {
+  return variants.map((variant) => ({
+    _id: variant._id,
+    sku: variant.sku,
+    size: variant.size ?? "",
+    colour: variant.colour ?? "",
+    totalStock: String(variant.totalStock),
+    price: amount(variant.price),
+    salePrice: amount(variant.salePrice),
+  }));
+}
