@@ -28,6 +28,7 @@ export function ProductCard({
   eager?: boolean;
 }) {
   const badge = productBadge(product);
+  const chooseText = product.choice === "colour" ? "Choose colour" : "Choose size";
   return (
     <article className="product-card">
       <div className="product-card__media">
@@ -64,8 +65,9 @@ export function ProductCard({
             className="sf-button sf-button--primary sf-button--block"
             data-dialog-href={detailsHref}
           >
-            {product.choice === "colour" ? "Choose colour" : "Choose size"}
-            <span className="visually-hidden">: {product.title}</span>
+            {/* One text for screen readers ("Choose size: Title"): browsers put a space before a hidden part. */}
+            <span aria-hidden="true">{chooseText}</span>
+            <span className="visually-hidden">{`${chooseText}: ${product.title}`}</span>
           </a>
         </div>
       ) : (

@@ -78,11 +78,21 @@ export function VariantPicker({
                     aria-hidden="true"
                   />
                 ) : null}
-                <span className="variant-option__name">{variantLabel(variant)}</span>
+                {soldOut ? (
+                  // Screen readers hear the name and "sold out" as one text ("S, sold out"): browsers put a
+                  // space before a visually hidden part of a name.
+                  <>
+                    <span className="variant-option__name" aria-hidden="true">
+                      {variantLabel(variant)}
+                    </span>
+                    <span className="visually-hidden">{`${variantLabel(variant)}, ${VARIANT_TEXT.soldOut}`}</span>
+                  </>
+                ) : (
+                  <span className="variant-option__name">{variantLabel(variant)}</span>
+                )}
                 {prices.size > 1 ? (
                   <span className="variant-option__price">{formatPrice(payPrice(variant))}</span>
                 ) : null}
-                {soldOut ? <span className="visually-hidden">, {VARIANT_TEXT.soldOut}</span> : null}
               </label>
             </div>
           );

@@ -395,5 +395,17 @@ export function defineModels(sequelize: Sequelize): Models {
   User.hasMany(Review, { foreignKey: "userId", onDelete: "CASCADE" });
   Review.belongsTo(User, { foreignKey: "userId" });
 
-  return { User, Session, Product, ProductVariant, Cart, CartItem, Address, Order, OrderItem, Review, FeatureImage };
+  return {
+    User,
+    Session,
+    Product,
+    ProductVariant,
+    Cart,
+    CartItem,
+    Address,
+    Order,
+    OrderItem,
+    Review,
+    FeatureImage,
+  };
 }

@@ -63,14 +63,20 @@ export async function listAdminProducts(
       ORDER BY p.created_at DESC, p.id DESC
       LIMIT :limit OFFSET :offset`,
     {
-      replacements: { pattern: likePattern(search), limit: query.limit, offset: (query.page - 1) * query.limit },
+      replacements: {
+        pattern: likePattern(search),
+        limit: query.limit,
+        offset: (query.page - 1) * query.limit,
+      },
       type: QueryTypes.SELECT,
     },
   );
   // A page past the end has no rows to carry the total: count it.
   const total =
     rows[0]?.total ??
-    (await getDb().models.Product.count({ where: search ? { title: { [Op.iLike]: likePattern(search) } } : {} }));
+    (await getDb().models.Product.count({
+      where: search ? { title: { [Op.iLike]: likePattern(search) } } : {},
+    }));
   return { products: rows.map(toProductJson), pagination: paginationOf(query, total) };
 }
 

@@ -201,7 +201,8 @@ async function chooseVariant(
   if (!variants.length) throw notFound(CART_TEXT.productNotFound);
   if (!isBlank(variantId)) {
     const chosen = isUuid(variantId) ? variants.find((variant) => variant.id === variantId) : undefined;
-    if (!chosen) throw new AppError(404, VARIANT_TEXT.variantNotFound, { variantId: [VARIANT_TEXT.variantNotFound] });
+    if (!chosen)
+      throw new AppError(404, VARIANT_TEXT.variantNotFound, { variantId: [VARIANT_TEXT.variantNotFound] });
     return chosen.id;
   }
   if (variants.length > 1) {
@@ -293,7 +294,8 @@ async function lockCartLine(
   if (!cart) throw notFound(CART_TEXT.itemNotFound);
   const chosen = await chooseVariant(productId, variantId, transaction).catch((error: unknown) => {
     // A product that no longer exists is not in the cart either.
-    if (error instanceof AppError && error.status === 404 && isBlank(variantId)) throw notFound(CART_TEXT.itemNotFound);
+    if (error instanceof AppError && error.status === 404 && isBlank(variantId))
+      throw notFound(CART_TEXT.itemNotFound);
     throw error;
   });
   const [line] = await sequelize.query<{ lineId: string; quantity: number; totalStock: number }>(

@@ -6,7 +6,12 @@ import { prepared } from "~/models/prepared-statements.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { paginationOf, type Pagination, type Paging } from "~/lib/shared/paging";
 import { isUuid } from "~/lib/shared/uuid";
-import { productColumnsSql, toProductJson, type ProductJson, type ProductReadRow } from "~/lib/shared/product";
+import {
+  productColumnsSql,
+  toProductJson,
+  type ProductJson,
+  type ProductReadRow,
+} from "~/lib/shared/product";
 import type { OptionCounts } from "~/lib/shared/variants";
 import type { ListingFilters } from "~/lib/shared/listing-params";
 import { listFeatures, type FeatureJson } from "./features.server";
@@ -61,7 +66,8 @@ function listingConditions(input: ListingInput, bind: unknown[], except?: Facet)
   };
   if (input.category.length) add(input.category, (param) => `p.category = ANY(${param}::text[])`);
   if (input.brand.length) add(input.brand, (param) => `p.brand = ANY(${param}::text[])`);
-  if (input.size?.length && except !== "size") add(input.size, (param) => `p.sizes_in_stock && ${param}::text[]`);
+  if (input.size?.length && except !== "size")
+    add(input.size, (param) => `p.sizes_in_stock && ${param}::text[]`);
   if (input.colour?.length && except !== "colour")
     add(input.colour, (param) => `p.colours_in_stock && ${param}::text[]`);
   if (input.inStock) conditions.push("p.total_stock > 0");
@@ -75,7 +81,11 @@ const whereOf = (conditions: string[]) => (conditions.length ? `WHERE ${conditio
 /** Filters that product_counts cannot answer: the total is then a count of the matching products. */
 function filtersVariants(input: ListingInput): boolean {
   return Boolean(
-    input.size?.length || input.colour?.length || input.inStock || input.minPrice != null || input.maxPrice != null,
+    input.size?.length ||
+    input.colour?.length ||
+    input.inStock ||
+    input.minPrice != null ||
+    input.maxPrice != null,
   );
 }
 
@@ -118,7 +128,9 @@ export async function listProducts(
     : `SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}`;
   const facets = options.optionCounts ? `, (${optionCountsSql(input, bind)}) AS "optionCounts"` : "";
   const rows = await select<
-    ((ProductReadRow & { total: number }) | { id: null; total: number }) & { optionCounts?: FacetRow[] | null }
+    ((ProductReadRow & { total: number }) | { id: null; total: number }) & {
+      optionCounts?: FacetRow[] | null;
+    }
   >(
     `SELECT page.*, counted.total ${facets}
        FROM (${counted}) counted
@@ -132,7 +144,10 @@ export async function listProducts(
     [...bind, input.limit, (input.page - 1) * input.limit],
   );
   const products = rows.filter((row): row is ProductReadRow & { total: number } => row.id !== null);
-  const page = { products: products.map(toProductJson), pagination: paginationOf(input, rows[0]?.total ?? 0) };
+  const page = {
+    products: products.map(toProductJson),
+    pagination: paginationOf(input, rows[0]?.total ?? 0),
+  };
   return options.optionCounts ? { ...page, optionCounts: optionCountsOf(rows[0]?.optionCounts ?? []) } : page;
 }
 
@@ -175,7 +190,9 @@ export async function listFeatureProducts(limit: number): Promise<ProductJson[]>
 
 export async function getProduct(id: string): Promise<ProductJson | null> {
   if (!isUuid(id)) return null;
-  const rows = await select<ProductReadRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = $1`, [id]);
+  const rows = await select<ProductReadRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = $1`, [
+    id,
+  ]);
   return rows[0] ? toProductJson(rows[0]) : null;
 }
 

@@ -134,7 +134,18 @@ async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItemRow[]>>
   if (!orderIds.length) return byOrder;
   const rows = await getDb().models.OrderItem.findAll({
     where: { orderId: orderIds },
-    attributes: ["orderId", "productId", "variantId", "sku", "size", "colour", "title", "image", "price", "quantity"],
+    attributes: [
+      "orderId",
+      "productId",
+      "variantId",
+      "sku",
+      "size",
+      "colour",
+      "title",
+      "image",
+      "price",
+      "quantity",
+    ],
     order: [
       ["orderId", "ASC"],
       ["title", "ASC"],

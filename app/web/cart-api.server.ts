@@ -14,14 +14,11 @@ export const cartItemBodySchema = z.object({
     .meta({ format: "uuid", description: "The caller's own id when sent (403 otherwise)" }),
   productId: z.string({ error: PRODUCT_ID_REQUIRED }).trim().min(1, { error: PRODUCT_ID_REQUIRED }),
   quantity: z.int().min(1).meta({ description: "A positive whole number (the cart service judges it)" }),
-  variantId: z
-    .string()
-    .optional()
-    .meta({
-      format: "uuid",
-      description:
-        "The size or colour (a variant of the product): needed when the product has several, else optional",
-    }),
+  variantId: z.string().optional().meta({
+    format: "uuid",
+    description:
+      "The size or colour (a variant of the product): needed when the product has several, else optional",
+  }),
 });
 
 /**

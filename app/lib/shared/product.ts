@@ -288,9 +288,7 @@ export function toProductColumns(input: ProductInput): ProductColumns {
 }
 
 /** A product's editable values as JSON names them (its own price): the base that a partial update changes. */
-export function editableValuesOf(
-  product: Omit<ProductJson, "variants">,
-): Record<EditableFieldName, unknown> {
+export function editableValuesOf(product: Omit<ProductJson, "variants">): Record<EditableFieldName, unknown> {
   const values = {} as Record<EditableFieldName, unknown>;
   for (const field of EDITABLE_PRODUCT_FIELDS) values[field.name] = product[field.name];
   return values;

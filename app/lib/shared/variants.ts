@@ -124,7 +124,8 @@ export function compareVariants(
   a: { size: string | null; colour: string | null },
   b: { size: string | null; colour: string | null },
 ): number {
-  const bySize = (a.size === null ? -1 : (sizeIndex.get(a.size) ?? 999)) -
+  const bySize =
+    (a.size === null ? -1 : (sizeIndex.get(a.size) ?? 999)) -
     (b.size === null ? -1 : (sizeIndex.get(b.size) ?? 999));
   if (bySize !== 0) return bySize;
   return (

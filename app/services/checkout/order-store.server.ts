@@ -162,7 +162,8 @@ export async function reserveStock(orderId: string, transaction: Transaction): P
       transaction,
     },
   );
-  if (updated.length !== variantIds.length) throw new Error(`Stock of order ${orderId} changed under its locks`);
+  if (updated.length !== variantIds.length)
+    throw new Error(`Stock of order ${orderId} changed under its locks`);
   return null;
 }
 

@@ -80,12 +80,18 @@ function productFieldOutputByKind(field: ProductField): z.ZodType {
   }
 }
 
-const sizeValue = z.string().nullable().meta({
-  description: `A size of its category's scale (${ALL_SIZES.map((size) => size.value).join(", ")}), or null`,
-});
-const colourValue = z.string().nullable().meta({
-  description: `A colour (${COLOURS.map((colour) => colour.value).join(", ")}), or null`,
-});
+const sizeValue = z
+  .string()
+  .nullable()
+  .meta({
+    description: `A size of its category's scale (${ALL_SIZES.map((size) => size.value).join(", ")}), or null`,
+  });
+const colourValue = z
+  .string()
+  .nullable()
+  .meta({
+    description: `A colour (${COLOURS.map((colour) => colour.value).join(", ")}), or null`,
+  });
 
 export const variantSchema = z
   .object({
@@ -100,7 +106,10 @@ export const variantSchema = z
   .meta({ id: "Variant", description: "A size and colour of a product, with its own SKU and stock" });
 
 const productFieldsOutput = Object.fromEntries(
-  PRODUCT_FIELD_LIST.map((field) => [field.kind === "id" ? field.json : field.name, productFieldOutput(field)]),
+  PRODUCT_FIELD_LIST.map((field) => [
+    field.kind === "id" ? field.json : field.name,
+    productFieldOutput(field),
+  ]),
 );
 
 export const productSchema = z
@@ -250,7 +259,10 @@ export const productListQuerySchema = apiPagingSchema.extend({
     description:
       "Comma-separated colours: a product matches when a variant in stock has one of them (unknown values are ignored)",
   }),
-  inStock: z.enum(["true", "false"]).optional().meta({ description: "true: only products with a variant in stock" }),
+  inStock: z
+    .enum(["true", "false"])
+    .optional()
+    .meta({ description: "true: only products with a variant in stock" }),
   minPrice: z.string().optional().meta({
     description: "The least price the shopper pays (its cheapest variant's), inclusive, such as 20 or 19.99",
   }),
