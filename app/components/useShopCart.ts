@@ -8,7 +8,8 @@ import {
   type CartView,
   type ShopLayoutData,
 } from "~/lib/shared/cart";
-import { parsePositiveInteger } from "~/lib/shared/listing-params";
+// From paging, not listing-params: every shop page loads this hook, and the listing's vocabulary (sizes, colours) need not come with it.
+import { parsePositiveInteger } from "~/lib/shared/paging";
 
 /**
  * The shopper's cart as the page should show it right now: the shop layout
