@@ -12,8 +12,10 @@ const PORT = Number(process.env.E2E_PORT ?? 3111);
 const executablePath =
   process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
-/** The specs of the shop on a phone (ARCHITECTURE rule 12, phone first): they run at 375×812 only. */
-const MOBILE_SPECS = /storefront-mobile\.spec\.ts$/;
+/** The specs of the shop on a phone (ARCHITECTURE rule 12, phone first): the phone projects run them at 375×812. */
+const MOBILE_SPECS = /(storefront-mobile|storefront-variants)\.spec\.ts$/;
+/** The phone specs that the desktop projects leave out (the others run on both). */
+const PHONE_ONLY_SPECS = /storefront-mobile\.spec\.ts$/;
 const PHONE = {
   ...devices["Desktop Chrome"],
   viewport: { width: 375, height: 812 },
@@ -53,12 +55,12 @@ export default defineConfig({
   projects: [
     {
       name: "js",
-      testIgnore: MOBILE_SPECS,
+      testIgnore: PHONE_ONLY_SPECS,
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: true },
     },
     {
       name: "no-js",
-      testIgnore: MOBILE_SPECS,
+      testIgnore: PHONE_ONLY_SPECS,
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: false },
     },
     // A phone: only the phone specs run here, to keep the suite short.

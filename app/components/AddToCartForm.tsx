@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { CART_ACTION_PATH, type CartIntent } from "~/lib/shared/cart";
 
 const ADD: CartIntent = "add";
@@ -16,6 +17,7 @@ export function AddToCartForm({
   redirectTo,
   className = "",
   plain = false,
+  children,
 }: {
   productId: string;
   productTitle: string;
@@ -28,6 +30,8 @@ export function AddToCartForm({
    * (ProductGrid): rendering Remix's <Form> costs the server a dozen hooks per card.
    */
   plain?: boolean;
+  /** Fields before the button: the size and colour picker (its `variantId` goes with the form). */
+  children?: ReactNode;
 }) {
   const navigation = useNavigation();
   const pending =
@@ -48,6 +52,7 @@ export function AddToCartForm({
       <input type="hidden" name="intent" value={ADD} />
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
+      {children}
       <button
         type="submit"
         className="sf-button sf-button--primary sf-button--block"

@@ -10,6 +10,7 @@ import {
   type CartIntent,
   type CartLineView,
 } from "~/lib/shared/cart";
+import { variantLabel } from "~/lib/shared/variants";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
 import { useCartSubmit, type ShopCart } from "./useShopCart";
 
@@ -24,12 +25,15 @@ import { useCartSubmit, type ShopCart } from "./useShopCart";
 function CartForm({
   intent,
   productId,
+  variantId,
   redirectTo,
   onSubmit,
   children,
 }: {
   intent: CartIntent;
   productId: string;
+  /** The line's variant: the same product in M and L is two lines. */
+  variantId: string;
   /** Where a browser without JavaScript lands after the post. */
   redirectTo: string;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
@@ -39,6 +43,7 @@ function CartForm({
     <form method="post" action={CART_ACTION_PATH} onSubmit={onSubmit} className="cart-form">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="variantId" value={variantId} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       {children}
     </form>
@@ -84,11 +89,24 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
     submitCart(event.currentTarget);
   };
   const onSale = item.salePrice > 0;
+  const option = variantLabel(item);
+  // Controls name the line by its title and size, so that M and L of one product are told apart.
+  const name = option ? `${item.title} (${option})` : item.title;
   return (
-    <li className="cart-line" data-testid="cart-line" data-product-id={item.productId}>
+    <li
+      className="cart-line"
+      data-testid="cart-line"
+      data-product-id={item.productId}
+      data-variant-id={item.variantId}
+    >
       <img className="cart-line__image" src={item.image} alt="" width={80} height={80} loading="lazy" />
       <div className="cart-line__main">
         <h3 className="cart-line__title">{item.title}</h3>
+        {option ? (
+          <p className="cart-line__variant" data-testid="cart-line-variant">
+            {option}
+          </p>
+        ) : null}
         <p className="cart-line__unit">
           {onSale ? (
             <s>
@@ -98,13 +116,19 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
           ) : null}{" "}
           {formatCents(unitPriceCents(item))} each
         </p>
-        <div className="cart-line__quantity" role="group" aria-label={`Quantity of ${item.title}`}>
-          <CartForm intent="decrease" productId={item.productId} redirectTo={redirectTo} onSubmit={send}>
+        <div className="cart-line__quantity" role="group" aria-label={`Quantity of ${name}`}>
+          <CartForm
+            intent="decrease"
+            productId={item.productId}
+            variantId={item.variantId}
+            redirectTo={redirectTo}
+            onSubmit={send}
+          >
             <button
               type="submit"
               className="cart-step"
               disabled={item.quantity <= 1}
-              aria-label={`Decrease the quantity of ${item.title}`}
+              aria-label={`Decrease the quantity of ${name}`}
             >
               −
             </button>
@@ -112,8 +136,14 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
           <span className="cart-line__count" data-testid="cart-line-quantity" aria-live="polite">
             {item.quantity}
           </span>
-          <CartForm intent="increase" productId={item.productId} redirectTo={redirectTo} onSubmit={increase}>
-            <button type="submit" className="cart-step" aria-label={`Increase the quantity of ${item.title}`}>
+          <CartForm
+            intent="increase"
+            productId={item.productId}
+            variantId={item.variantId}
+            redirectTo={redirectTo}
+            onSubmit={increase}
+          >
+            <button type="submit" className="cart-step" aria-label={`Increase the quantity of ${name}`}>
               +
             </button>
           </CartForm>
@@ -130,11 +160,17 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
         </p>
         <ConfirmDisclosure
           className="cart-remove-confirm"
-          label={`Remove ${item.title} from the cart`}
+          label={`Remove ${name} from the cart`}
           toggle={<TrashIcon />}
-          question={`Remove ${item.title}?`}
+          question={`Remove ${name}?`}
         >
-          <CartForm intent="remove" productId={item.productId} redirectTo={redirectTo} onSubmit={send}>
+          <CartForm
+            intent="remove"
+            productId={item.productId}
+            variantId={item.variantId}
+            redirectTo={redirectTo}
+            onSubmit={send}
+          >
             <button type="submit" className="sf-button sf-button--primary cart-remove">
               Remove
             </button>
@@ -148,12 +184,19 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
 export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo: string }) {
   return (
     <div className="cart-contents" aria-busy={cart.pending || undefined} data-testid="cart-contents">
+      {cart.notices.length ? (
+        <ul className="cart-notices" aria-label="Changes to your cart" data-testid="cart-notices">
+          {cart.notices.map((notice) => (
+            <li key={notice}>{notice}</li>
+          ))}
+        </ul>
+      ) : null}
       {cart.items.length > 0 ? (
         <>
           <h2 className="visually-hidden">Items in your cart</h2>
           <ul className="cart-lines" aria-label="Items in your cart">
             {cart.items.map((item) => (
-              <CartLine key={item.productId} item={item} redirectTo={redirectTo} />
+              <CartLine key={item.variantId} item={item} redirectTo={redirectTo} />
             ))}
           </ul>
         </>

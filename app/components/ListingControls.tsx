@@ -1,5 +1,5 @@
 import { Form, useNavigate } from "@remix-run/react";
-import type { MouseEvent } from "react";
+import type { FormEvent, MouseEvent } from "react";
 import {
   BRAND_LABELS,
   BRANDS,
@@ -7,26 +7,147 @@ import {
   CATEGORY_LABELS,
   DEFAULT_SORT,
   SORT_OPTIONS,
+  type Category,
 } from "~/lib/shared/catalog-options";
-import { listingHref, pageWindow, toggleFilter, type ListingState } from "~/lib/shared/listing-params";
+import {
+  listingHref,
+  NO_FILTERS,
+  pageWindow,
+  parseListingState,
+  toggleFilter,
+  type ListingState,
+} from "~/lib/shared/listing-params";
+import { centsToDecimal, formatPrice } from "~/lib/shared/money";
+import {
+  colourLabel,
+  COLOURS,
+  sizeLabel,
+  SIZE_SCALES,
+  type OptionCounts,
+  type SizeOption,
+} from "~/lib/shared/variants";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { PlainLink } from "./PlainLink";
 
+/** A size group of the filter: one scale, named after the categories that use it ("Men, Women"). */
+interface SizeGroup {
+  label: string;
+  sizes: readonly SizeOption[];
+}
+
+/** The scales of the chosen categories (of all of them when none is chosen), each once. */
+function sizeGroupsFor(categories: readonly Category[]): SizeGroup[] {
+  const groups = new Map<readonly SizeOption[], Category[]>();
+  for (const category of categories.length ? categories : CATEGORIES) {
+    const scale = SIZE_SCALES[category];
+    groups.set(scale, [...(groups.get(scale) ?? []), category]);
+  }
+  return [...groups].map(([sizes, owners]) => ({
+    label: owners.map((category) => CATEGORY_LABELS[category]).join(", "),
+    sizes,
+  }));
+}
+
+/** "4 products" beside a filter value: how many products in stock it would show. */
+function OptionCount({ count }: { count: number }) {
+  return (
+    <span className="filter-form__count">
+      {count}
+      <span className="visually-hidden"> {count === 1 ? "product" : "products"}</span>
+    </span>
+  );
+}
+
+/** A dollar amount for a price input: "20", "49.9" → "49.90". */
+function priceInputValue(cents: number | null): string {
+  if (cents === null) return "";
+  return cents % 100 === 0 ? String(cents / 100) : centsToDecimal(cents);
+}
+
+/** Whether any filter applies (the sort and the page are not filters). */
+function hasFilters(state: ListingState): boolean {
+  return (
+    state.category.length + state.brand.length + state.size.length + state.colour.length > 0 ||
+    state.inStock ||
+    state.minPrice !== null ||
+    state.maxPrice !== null
+  );
+}
+
 /**
- * The filter panel: category and brand checkboxes in a GET form to the
- * listing, so that without JavaScript "Apply filters" sends them (the loader
- * turns repeated names into the canonical comma-joined URL). With
- * JavaScript every tick navigates at once to that URL.
+ * The filter panel: category, brand, size and colour checkboxes (sizes and
+ * colours with the number of products in stock beside each; a size or colour
+ * that no product has is left out unless chosen), "In stock only" and a price
+ * range, in a GET form to the listing, so that without JavaScript "Apply
+ * filters" sends them (the loader turns repeated names into the canonical
+ * comma-joined URL). With JavaScript every tick navigates at once to that URL,
+ * and the form (the price range) goes to the canonical URL directly.
  */
-export function FilterForm({ state, idPrefix }: { state: ListingState; idPrefix: string }) {
+export function FilterForm({
+  state,
+  idPrefix,
+  optionCounts,
+}: {
+  state: ListingState;
+  idPrefix: string;
+  optionCounts: OptionCounts;
+}) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const groups = [
     { name: "category" as const, legend: "Category", values: CATEGORIES, labels: CATEGORY_LABELS },
     { name: "brand" as const, legend: "Brand", values: BRANDS, labels: BRAND_LABELS },
   ];
+  const go = (next: Partial<ListingState>) => navigate(listingHref(next), { preventScrollReset: true });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const params = new URLSearchParams();
+    for (const [name, value] of new FormData(event.currentTarget)) {
+      if (typeof value === "string") params.append(name, value);
+    }
+    go(parseListingState(params));
+  };
+  const sizeCounts = new Map(optionCounts.size.map((entry) => [entry.value, entry.products]));
+  const colourCounts = new Map(optionCounts.colour.map((entry) => [entry.value, entry.products]));
+  const sizeGroups = sizeGroupsFor(state.category)
+    .map((group) => ({
+      ...group,
+      sizes: group.sizes.filter((size) => sizeCounts.has(size.value) || state.size.includes(size.value)),
+    }))
+    .filter((group) => group.sizes.length > 0);
+  const colours = COLOURS.filter(
+    (colour) => colourCounts.has(colour.value) || state.colour.includes(colour.value),
+  );
+  const checkbox = (
+    name: "size" | "colour",
+    value: string,
+    label: string,
+    count: number,
+    swatch?: string,
+  ) => {
+    const id = `${idPrefix}-${name}-${value.replace(/[^A-Za-z0-9]/g, "")}`;
+    const checked = state[name].includes(value);
+    return (
+      <div key={`${value}-${checked}`} className="filter-form__option">
+        <input
+          type="checkbox"
+          id={id}
+          name={name}
+          value={value}
+          defaultChecked={checked}
+          onChange={() => go(toggleFilter(state, name, value))}
+        />
+        <label htmlFor={id}>
+          {swatch ? (
+            <span className="filter-form__swatch" style={{ background: swatch }} aria-hidden="true" />
+          ) : null}
+          {label} <OptionCount count={count} />
+        </label>
+      </div>
+    );
+  };
   return (
-    <Form method="get" action="/shop/listing" className="filter-form">
+    <Form method="get" action="/shop/listing" className="filter-form" onSubmit={submit}>
       {groups.map((group) => (
         <fieldset key={group.name} className="filter-form__group">
           <legend>{group.legend}</legend>
@@ -43,11 +164,7 @@ export function FilterForm({ state, idPrefix }: { state: ListingState; idPrefix:
                   name={group.name}
                   value={value}
                   defaultChecked={checked}
-                  onChange={() =>
-                    navigate(listingHref(toggleFilter(state, group.name, value)), {
-                      preventScrollReset: true,
-                    })
-                  }
+                  onChange={() => go(toggleFilter(state, group.name, value))}
                 />
                 <label htmlFor={id}>{(group.labels as Record<string, string>)[value]}</label>
               </div>
@@ -55,6 +172,93 @@ export function FilterForm({ state, idPrefix }: { state: ListingState; idPrefix:
           })}
         </fieldset>
       ))}
+      {sizeGroups.length ? (
+        <fieldset className="filter-form__group">
+          <legend>Size</legend>
+          {sizeGroups.map((group) => (
+            <div
+              key={group.label}
+              className="filter-form__subgroup"
+              role="group"
+              aria-label={`${group.label} sizes`}
+            >
+              {sizeGroups.length > 1 ? (
+                <p className="filter-form__subgroup-label" aria-hidden="true">
+                  {group.label}
+                </p>
+              ) : null}
+              {group.sizes.map((size) =>
+                checkbox("size", size.value, sizeLabel(size.value), sizeCounts.get(size.value) ?? 0),
+              )}
+            </div>
+          ))}
+        </fieldset>
+      ) : null}
+      {colours.length ? (
+        <fieldset className="filter-form__group">
+          <legend>Colour</legend>
+          {colours.map((colour) =>
+            checkbox(
+              "colour",
+              colour.value,
+              colour.label,
+              colourCounts.get(colour.value) ?? 0,
+              colour.swatch,
+            ),
+          )}
+        </fieldset>
+      ) : null}
+      <fieldset className="filter-form__group">
+        <legend>Availability</legend>
+        <div key={`in-stock-${state.inStock}`} className="filter-form__option">
+          <input
+            type="checkbox"
+            id={`${idPrefix}-inStock`}
+            name="inStock"
+            value="true"
+            defaultChecked={state.inStock}
+            onChange={() => go({ ...state, inStock: !state.inStock, page: 1 })}
+          />
+          <label htmlFor={`${idPrefix}-inStock`}>In stock only</label>
+        </div>
+      </fieldset>
+      <fieldset className="filter-form__group filter-form__price">
+        <legend>Price</legend>
+        {/* Keyed by the URL's bounds, as the checkboxes are: the inputs always show what the page shows. */}
+        <div key={`${state.minPrice}-${state.maxPrice}`} className="filter-form__price-inputs">
+          <label htmlFor={`${idPrefix}-minPrice`}>
+            Min ($)
+            <input
+              type="number"
+              id={`${idPrefix}-minPrice`}
+              name="minPrice"
+              min={0}
+              step="0.01"
+              inputMode="decimal"
+              defaultValue={priceInputValue(state.minPrice)}
+              className="sf-input"
+            />
+          </label>
+          <label htmlFor={`${idPrefix}-maxPrice`}>
+            Max ($)
+            <input
+              type="number"
+              id={`${idPrefix}-maxPrice`}
+              name="maxPrice"
+              min={0}
+              step="0.01"
+              inputMode="decimal"
+              defaultValue={priceInputValue(state.maxPrice)}
+              className="sf-input"
+            />
+          </label>
+        </div>
+        {hydrated ? (
+          <button type="submit" className="sf-button">
+            Apply price
+          </button>
+        ) : null}
+      </fieldset>
       {state.sortBy !== DEFAULT_SORT ? <input type="hidden" name="sortBy" value={state.sortBy} /> : null}
       <div className="filter-form__actions">
         {hydrated ? null : (
@@ -62,8 +266,8 @@ export function FilterForm({ state, idPrefix }: { state: ListingState; idPrefix:
             Apply filters
           </button>
         )}
-        {state.category.length || state.brand.length ? (
-          <PlainLink to={listingHref({ sortBy: state.sortBy })} className="sf-link" keepScroll>
+        {hasFilters(state) ? (
+          <PlainLink to={listingHref({ ...NO_FILTERS, sortBy: state.sortBy })} className="sf-link" keepScroll>
             Clear filters
           </PlainLink>
         ) : null}
@@ -74,17 +278,55 @@ export function FilterForm({ state, idPrefix }: { state: ListingState; idPrefix:
 
 /** The selected filters as links that remove them. */
 export function ActiveFilters({ state }: { state: ListingState }) {
+  const without = (change: Partial<ListingState>) => listingHref({ ...state, ...change, page: 1 });
   const chips = [
-    ...state.category.map((value) => ({ name: "category" as const, value, label: CATEGORY_LABELS[value] })),
-    ...state.brand.map((value) => ({ name: "brand" as const, value, label: BRAND_LABELS[value] })),
+    ...state.category.map((value) => ({
+      key: `category-${value}`,
+      label: CATEGORY_LABELS[value],
+      href: listingHref(toggleFilter(state, "category", value)),
+    })),
+    ...state.brand.map((value) => ({
+      key: `brand-${value}`,
+      label: BRAND_LABELS[value],
+      href: listingHref(toggleFilter(state, "brand", value)),
+    })),
+    ...state.size.map((value) => ({
+      key: `size-${value}`,
+      label: `Size ${sizeLabel(value)}`,
+      href: listingHref(toggleFilter(state, "size", value)),
+    })),
+    ...state.colour.map((value) => ({
+      key: `colour-${value}`,
+      label: colourLabel(value),
+      href: listingHref(toggleFilter(state, "colour", value)),
+    })),
+    ...(state.inStock ? [{ key: "inStock", label: "In stock only", href: without({ inStock: false }) }] : []),
+    ...(state.minPrice !== null
+      ? [
+          {
+            key: "minPrice",
+            label: `From ${formatPrice(state.minPrice / 100)}`,
+            href: without({ minPrice: null }),
+          },
+        ]
+      : []),
+    ...(state.maxPrice !== null
+      ? [
+          {
+            key: "maxPrice",
+            label: `Up to ${formatPrice(state.maxPrice / 100)}`,
+            href: without({ maxPrice: null }),
+          },
+        ]
+      : []),
   ];
   if (!chips.length) return null;
   return (
     <ul className="active-filters" aria-label="Selected filters">
       {chips.map((chip) => (
-        <li key={`${chip.name}-${chip.value}`}>
+        <li key={chip.key}>
           <PlainLink
-            to={listingHref(toggleFilter(state, chip.name, chip.value))}
+            to={chip.href}
             className="filter-chip"
             keepScroll
             aria-label={`Remove filter ${chip.label}`}
@@ -182,15 +424,22 @@ export function Pagination({
 }
 
 /** A filter sheet for small screens: a <details> that opens without JavaScript. */
-export function FilterSheet({ state }: { state: ListingState }) {
-  const count = state.category.length + state.brand.length;
+export function FilterSheet({ state, optionCounts }: { state: ListingState; optionCounts: OptionCounts }) {
+  const count =
+    state.category.length +
+    state.brand.length +
+    state.size.length +
+    state.colour.length +
+    (state.inStock ? 1 : 0) +
+    (state.minPrice !== null ? 1 : 0) +
+    (state.maxPrice !== null ? 1 : 0);
   return (
     <details className="filter-sheet">
       <summary className="sf-button">
         Filters{count ? <span className="filter-sheet__count"> ({count})</span> : null}
       </summary>
       <div className="filter-sheet__panel">
-        <FilterForm state={state} idPrefix="sheet" />
+        <FilterForm state={state} idPrefix="sheet" optionCounts={optionCounts} />
       </div>
     </details>
   );

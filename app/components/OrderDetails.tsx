@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { formatPrice } from "~/lib/shared/money";
 import { paymentStatusLabel } from "~/lib/shared/order-options";
+import { colourLabel, sizeLabel } from "~/lib/shared/variants";
 import { datePart } from "./OrderTable";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 
@@ -12,7 +13,16 @@ export interface OrderDetailsData {
   paymentMethod: string;
   paymentStatus: string;
   orderStatus: string;
-  cartItems: { productId: string | null; title: string; quantity: number; price: number }[];
+  cartItems: {
+    productId: string | null;
+    title: string;
+    quantity: number;
+    price: number;
+    /** The variant as it was when the order was made (null where the product had none). */
+    sku: string | null;
+    size: string | null;
+    colour: string | null;
+  }[];
   addressInfo: { address: string; city: string; pincode: string; phone: string; notes: string };
 }
 
@@ -64,6 +74,9 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
           {order.cartItems.map((item, index) => (
             <li key={`${item.productId ?? "removed"}-${index}`}>
               <span>Title: {item.title}</span>
+              {item.size ? <span>Size: {sizeLabel(item.size)}</span> : null}
+              {item.colour ? <span>Colour: {colourLabel(item.colour)}</span> : null}
+              {item.sku ? <span>SKU: {item.sku}</span> : null}
               <span>Quantity: {item.quantity}</span>
               <span>Price: {formatPrice(item.price)}</span>
             </li>

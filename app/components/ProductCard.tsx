@@ -1,9 +1,9 @@
-import { useSubmit } from "@remix-run/react";
+import { useNavigate, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { productBadge, type ProductCardData } from "~/lib/shared/product-display";
 import { AddToCartForm } from "./AddToCartForm";
-import { PlainLink } from "./PlainLink";
+import { isModifiedClick, PlainLink } from "./PlainLink";
 import { ProductPrices } from "./ProductPrices";
 
 /**
@@ -28,6 +28,7 @@ export function ProductCard({
   eager?: boolean;
 }) {
   const badge = productBadge(product);
+  const chooseText = product.choice === "colour" ? "Choose colour" : "Choose size";
   return (
     <article className="product-card">
       <div className="product-card__media">
@@ -56,14 +57,29 @@ export function ProductCard({
         </p>
         <ProductPrices price={product.price} salePrice={product.salePrice} className="product-card__prices" />
       </div>
-      <AddToCartForm
-        productId={product._id}
-        productTitle={product.title}
-        totalStock={product.totalStock}
-        redirectTo={redirectTo}
-        className="product-card__action"
-        plain
-      />
+      {product.choice !== "none" && product.totalStock > 0 ? (
+        <div className="product-card__action">
+          {/* A link to the product page, where the picker is; the grid opens the dialog instead once scripts run. */}
+          <a
+            href={`/shop/product/${product._id}`}
+            className="sf-button sf-button--primary sf-button--block"
+            data-dialog-href={detailsHref}
+          >
+            {/* One text for screen readers ("Choose size: Title"): browsers put a space before a hidden part. */}
+            <span aria-hidden="true">{chooseText}</span>
+            <span className="visually-hidden">{`${chooseText}: ${product.title}`}</span>
+          </a>
+        </div>
+      ) : (
+        <AddToCartForm
+          productId={product._id}
+          productTitle={product.title}
+          totalStock={product.totalStock}
+          redirectTo={redirectTo}
+          className="product-card__action"
+          plain
+        />
+      )}
     </article>
   );
 }
@@ -73,14 +89,23 @@ export function ProductCard({
  * form, done once for the grid by listening on it: the form submits through
  * Remix to its own action, the cart's, which redirects back here (its pending
  * state is in useNavigation, as with <Form>). The cards' links are PlainLinks.
- * Without JavaScript they are a link and a form.
+ * A "Choose size" link opens the details dialog (`data-dialog-href`) instead of
+ * the product page. Without JavaScript they are a link and a form.
  */
 function useCardSubmission() {
   const grid = useRef<HTMLDivElement>(null);
   const submit = useSubmit();
+  const navigate = useNavigate();
   useEffect(() => {
     const element = grid.current;
     if (!element) return;
+    const onClick = (event: MouseEvent) => {
+      const target = event.target instanceof Element ? event.target.closest("a[data-dialog-href]") : null;
+      if (!(target instanceof HTMLAnchorElement) || event.defaultPrevented || isModifiedClick(event, target))
+        return;
+      event.preventDefault();
+      navigate(target.dataset.dialogHref ?? target.href, { preventScrollReset: true });
+    };
     const onSubmit = (event: SubmitEvent) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement) || event.defaultPrevented) return;
@@ -89,8 +114,12 @@ function useCardSubmission() {
       submit(submitter, { method: "post", preventScrollReset: true });
     };
     element.addEventListener("submit", onSubmit);
-    return () => element.removeEventListener("submit", onSubmit);
-  }, [submit]);
+    element.addEventListener("click", onClick);
+    return () => {
+      element.removeEventListener("submit", onSubmit);
+      element.removeEventListener("click", onClick);
+    };
+  }, [submit, navigate]);
   return grid;
 }
 

@@ -11,6 +11,8 @@ import { withMantineOverlayStyles } from "./FlashToast";
 import type ProductModalType from "./ProductModal";
 import { ProductPrices } from "./ProductPrices";
 import { StarPicker, StarRating } from "./StarRating";
+import { chooseMessage, lowStockText } from "~/lib/shared/variants";
+import { VariantPicker } from "./VariantPicker";
 
 /** The product as the details show it (the loader's shape, after JSON). */
 export interface ProductDetailsData extends ProductJson {
@@ -126,16 +128,20 @@ export function ProductDetails({
   formAction,
   reviewResult,
   titleAs,
+  chooseRefused = false,
 }: {
   product: ProductDetailsData;
   formAction: string;
   reviewResult?: SubmissionResult<string[]>;
   /** "h1" on the product page; null in the dialog, whose header shows the title. */
   titleAs: "h1" | null;
+  /** "Add to cart" came back refused for want of a size: the picker says so. */
+  chooseRefused?: boolean;
 }) {
   const location = useLocation();
   const Heading = titleAs === "h1" ? "h2" : "h3";
   const badge = productBadge(product);
+  const purchase = useVariantChoice(product, chooseRefused);
   return (
     <div className="product-details">
       <div className="product-details__media">
@@ -161,8 +167,8 @@ export function ProductDetails({
         <p className="product-details__description">{product.description}</p>
         <ProductFacts product={product} />
         <ProductPrices
-          price={product.price}
-          salePrice={product.salePrice}
+          price={purchase.chosen?.price ?? product.price}
+          salePrice={purchase.chosen?.salePrice ?? product.salePrice}
           className="product-details__prices"
           large
         />
@@ -177,7 +183,19 @@ export function ProductDetails({
           productTitle={product.title}
           totalStock={product.totalStock}
           redirectTo={formAction}
-        />
+        >
+          <VariantPicker
+            variants={product.variants}
+            idPrefix={`${titleAs ?? "dialog"}-${product._id}`}
+            error={purchase.error}
+            onChoose={purchase.choose}
+          />
+          {purchase.chosen && product.variants.length > 1 ? (
+            <p className="variant-picker__stock" aria-live="polite">
+              {lowStockText(purchase.chosen.totalStock)}
+            </p>
+          ) : null}
+        </AddToCartForm>
         <section className="product-reviews" aria-labelledby={`reviews-${product._id}`}>
           <Heading className="product-details__heading" id={`reviews-${product._id}`}>
             Reviews
@@ -217,6 +235,25 @@ export function ProductDetails({
       </div>
     </div>
   );
+}
+
+/**
+ * The variant the shopper has chosen in the picker (with JavaScript: the
+ * price and "Only n left" follow it), and the server's "Please choose a size"
+ * until a choice is made. A product with one variant has it chosen from the
+ * start; with several, nothing is chosen for the shopper, even when only one
+ * is in stock.
+ */
+function useVariantChoice(product: ProductJson, chooseRefused: boolean) {
+  const [chosenId, setChosenId] = useState<string | null>(
+    product.variants.length === 1 ? (product.variants[0]?._id ?? null) : null,
+  );
+  const chosen = product.variants.find((variant) => variant._id === chosenId) ?? null;
+  return {
+    chosen,
+    error: chooseRefused && !chosen ? chooseMessage(product.variants) : null,
+    choose: setChosenId,
+  };
 }
 
 /** The product's facts (such as its material) as a list of label and value, when it has any. */
@@ -357,11 +394,13 @@ export function ProductDialog({
   closeHref,
   formAction,
   reviewResult,
+  chooseRefused = false,
 }: {
   product: ProductDetailsData;
   closeHref: string;
   formAction: string;
   reviewResult?: SubmissionResult<string[]>;
+  chooseRefused?: boolean;
 }) {
   const navigate = useNavigate();
   const plainDialog = useRef<HTMLElement>(null);
@@ -387,7 +426,13 @@ export function ProductDialog({
   );
   const body = (
     <>
-      <ProductDetails product={product} formAction={formAction} reviewResult={reviewResult} titleAs={null} />
+      <ProductDetails
+        product={product}
+        formAction={formAction}
+        reviewResult={reviewResult}
+        titleAs={null}
+        chooseRefused={chooseRefused}
+      />
       <p className="product-dialog__more">
         <Link to={`/shop/product/${product._id}`}>Open the product page</Link>
       </p>

@@ -8,7 +8,8 @@ import {
   type CartView,
   type ShopLayoutData,
 } from "~/lib/shared/cart";
-import { parsePositiveInteger } from "~/lib/shared/listing-params";
+// From paging, not listing-params: every shop page loads this hook, and the listing's vocabulary (sizes, colours) need not come with it.
+import { parsePositiveInteger } from "~/lib/shared/paging";
 
 /**
  * The shopper's cart as the page should show it right now: the shop layout
@@ -20,13 +21,15 @@ import { parsePositiveInteger } from "~/lib/shared/listing-params";
 
 export interface ShopCart {
   items: CartLineView[];
-  /** Products on their way into the cart that the loader data does not know yet (the badge counts them). */
+  /** Lines on their way into the cart that the loader data does not know yet (the badge counts them). */
   pendingNewItems: number;
-  /** Different products in the cart, as the header badge counts them. */
+  /** Lines in the cart (a product in M and in L counts twice), as the header badge counts them. */
   count: number;
   totalCents: number;
   /** Whether a cart submission is still on its way (the lines show `aria-busy`). */
   pending: boolean;
+  /** What changed in the cart since the last visit (a size taken out), shown once. */
+  notices: string[];
 }
 
 const EMPTY_CART: CartView = { _id: null, userId: "", items: [], notices: [] };
@@ -36,22 +39,35 @@ function isCartActionPath(formAction: string | undefined): boolean {
   return new URL(formAction, "http://local.invalid").pathname === CART_ACTION_PATH;
 }
 
-/** How one submission changes the lines; a product the lines do not hold is returned as "new". */
-function applySubmission(
-  items: CartLineView[],
-  formData: FormData,
-  newProducts: Set<string>,
-): CartLineView[] {
+/**
+ * The line a submission is about: its variant's, or (a form without a size,
+ * which only a product with one variant sends successfully) the product's
+ * only line; -1 when the lines do not hold it.
+ */
+function lineIndexOf(items: CartLineView[], productId: string, variantId: string | null): number {
+  if (variantId) return items.findIndex((item) => item.variantId === variantId);
+  const lines = items.filter((item) => item.productId === productId);
+  return lines.length === 1 ? items.indexOf(lines[0]!) : -1;
+}
+
+/**
+ * How one submission changes the lines; a line the lines do not hold is
+ * returned as "new" (keyed by its variant, or its product when the form names
+ * no size).
+ */
+function applySubmission(items: CartLineView[], formData: FormData, newLines: Set<string>): CartLineView[] {
   const intent = formData.get("intent");
   const productId = formData.get("productId");
   if (typeof productId !== "string") return items;
-  const index = items.findIndex((item) => item.productId === productId);
+  const variantField = formData.get("variantId");
+  const variantId = typeof variantField === "string" && variantField ? variantField : null;
+  const index = lineIndexOf(items, productId, variantId);
   if (intent === "add") {
     const field = formData.get("quantity");
     const quantity = field === null ? 1 : (parsePositiveInteger(String(field)) ?? 0);
     if (quantity < 1) return items;
     if (index < 0) {
-      newProducts.add(productId);
+      newLines.add(variantId ?? productId);
       return items;
     }
     return items.map((item, i) => (i === index ? { ...item, quantity: item.quantity + quantity } : item));
@@ -81,15 +97,16 @@ export function useShopCart(): ShopCart {
   // The storefront's "Add to cart" forms are navigations to the cart action (it redirects back).
   if (navigation.formData && isCartActionPath(navigation.formAction)) submissions.push(navigation.formData);
 
-  const newProducts = new Set<string>();
+  const newLines = new Set<string>();
   let items = cart.items;
-  for (const formData of submissions) items = applySubmission(items, formData, newProducts);
+  for (const formData of submissions) items = applySubmission(items, formData, newLines);
   return {
     items,
-    pendingNewItems: newProducts.size,
-    count: items.length + newProducts.size,
+    pendingNewItems: newLines.size,
+    count: items.length + newLines.size,
     totalCents: cartTotalCents(items),
     pending: submissions.length > 0,
+    notices: cart.notices,
   };
 }
 

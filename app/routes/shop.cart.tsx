@@ -11,7 +11,8 @@ import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
 import { CART_ACTION_PATH, CART_TEXT, isCartIntent, type CartIntent } from "~/lib/shared/cart";
-import { parsePositiveInteger } from "~/lib/shared/listing-params";
+import { parsePositiveInteger, withParam } from "~/lib/shared/listing-params";
+import { CHOOSE_VARIANT_PARAM, isChooseRefusal } from "~/lib/shared/product-display";
 import { runOrRefuse } from "~/web/form-action.server";
 import { safeRedirect } from "~/web/request.server";
 import type { FlashMessage } from "~/lib/shared/flash";
@@ -50,6 +51,17 @@ const VIEW_CART_LINK = { href: CART_ACTION_PATH, label: "View cart" };
 
 function isThisPage(path: string): boolean {
   return new URL(path, "http://local.invalid").pathname === CART_ACTION_PATH;
+}
+
+/**
+ * `path` with `?choose=PRODUCT_ID` set (a refusal that asks for a size: the
+ * page shows it beside that product's picker) or removed (any other answer,
+ * so that an earlier refusal's message does not come back).
+ */
+function withChoiceFor(path: string, productId: string | null): string {
+  const url = new URL(path, "http://local.invalid");
+  if (productId === null && !url.searchParams.has(CHOOSE_VARIANT_PARAM)) return path;
+  return `${url.pathname}${withParam(url.search, CHOOSE_VARIANT_PARAM, productId)}`;
 }
 
 const SUCCESS_MESSAGES: Record<CartIntent, string> = {
@@ -92,7 +104,10 @@ export async function action({ request }: ActionFunctionArgs): Promise<TypedResp
     const toast: FlashMessage = { type: "error", message };
     // Another page only shows the message after a redirect back to it; this page renders it with the
     // refusal's own status; a background submission reads it from the flash.
-    if (redirectTo && !isThisPage(redirectTo)) return redirectWithFlash(request, redirectTo, toast);
+    if (redirectTo && !isThisPage(redirectTo)) {
+      const choiceFor = isChooseRefusal(message) && typeof productId === "string" ? productId : null;
+      return redirectWithFlash(request, withChoiceFor(redirectTo, choiceFor), toast);
+    }
     const headers = redirectTo ? undefined : { "Set-Cookie": await setFlash(request, toast) };
     return json<CartActionData>({ ok: false, toast }, { status, headers });
   };
@@ -106,7 +121,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<TypedResp
       const message = SUCCESS_MESSAGES[intent];
       const flash: FlashMessage =
         intent === "add" ? { type: "success", message, link: VIEW_CART_LINK } : { type: "success", message };
-      if (redirectTo) return redirectWithFlash(request, redirectTo, flash);
+      if (redirectTo) return redirectWithFlash(request, withChoiceFor(redirectTo, null), flash);
       return json<CartActionData>(
         { ok: true, intent, productId: String(productId), message },
         { headers: { "Set-Cookie": await setFlash(request, flash) } },

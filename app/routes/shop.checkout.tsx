@@ -13,6 +13,7 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
 import { formatPrice } from "~/lib/shared/money";
+import { variantLabel } from "~/lib/shared/variants";
 import { submitOrRedirect } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { getPaymentGateway } from "~/payments/index.server";
@@ -138,10 +139,11 @@ export default function CheckoutPage() {
           {summary.items.length ? (
             <ul className="checkout-items" aria-label="Cart items">
               {summary.items.map((item) => (
-                <li key={item.productId} className="checkout-item" data-testid="checkout-item">
+                <li key={item.variantId} className="checkout-item" data-testid="checkout-item">
                   <img src={item.image} alt="" width={64} height={64} loading="lazy" />
                   <div>
                     <p className="checkout-item__title">{item.title}</p>
+                    {variantLabel(item) ? <p className="checkout-item__meta">{variantLabel(item)}</p> : null}
                     <p className="checkout-item__meta">
                       Quantity: {item.quantity} × {formatPrice(item.unitPrice)}
                     </p>

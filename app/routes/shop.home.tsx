@@ -55,6 +55,7 @@ export default function HomePage() {
           closeHref={page.closeHref}
           formAction={page.formAction}
           reviewResult={page.reviewResult}
+          chooseRefused={page.chooseFor === details._id}
         />
       ) : null}
       <FlashToast toast={page.toast} />

@@ -14,28 +14,38 @@ import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listProducts } from "~/services/catalog.server";
 
+/** The list filters a plain GET form sends as repeated names (size=M&size=L). */
+const LIST_PARAMS = ["category", "brand", "size", "colour"];
+/** The price bounds a plain GET form sends empty when left blank. */
+const PRICE_PARAMS = ["minPrice", "maxPrice"];
+
 /**
- * /shop/listing?category=men,women&brand=nike&sortBy=price-hightolow&page=2
- * (&product=ID opens the details dialog). Unknown or malformed values are
- * ignored. A plain GET form sends repeated names (category=men&category=women):
- * those are redirected to the canonical comma-joined URL.
+ * /shop/listing?category=men,women&brand=nike&size=M,L&colour=black&inStock=true
+ * &minPrice=20&maxPrice=49.90&sortBy=price-hightolow&page=2 (&product=ID opens
+ * the details dialog). Unknown or malformed values are ignored. A plain GET
+ * form sends repeated names (size=M&size=L) and empty price bounds: those are
+ * redirected to the canonical URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireShopper(request);
   const params = new URL(request.url).searchParams;
   const state = parseListingState(params);
   const productId = params.get("product");
-  if (params.getAll("category").length > 1 || params.getAll("brand").length > 1) {
+  if (
+    LIST_PARAMS.some((name) => params.getAll(name).length > 1) ||
+    PRICE_PARAMS.some((name) => params.get(name) === "")
+  ) {
     throw redirect(listingHref(state, productId ? { product: productId } : {}));
   }
   const [page, details] = await Promise.all([
-    listProducts({ ...state, limit: PAGE_SIZE }),
+    listProducts({ ...state, limit: PAGE_SIZE }, { optionCounts: true }),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
   return json({
     state,
     products: page.products.map(toCardData),
     pagination: page.pagination,
+    optionCounts: page.optionCounts,
     details,
   });
 }
@@ -68,7 +78,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 export default function ListingPage() {
-  const { state, products, pagination, details } = useLoaderData<typeof loader>();
+  const { state, products, pagination, optionCounts, details } = useLoaderData<typeof loader>();
   const page = useStorefrontPage(details?._id);
   const categoryKey = state.category.join(",");
   const brandKey = state.brand.join(",");
@@ -87,6 +97,7 @@ export default function ListingPage() {
           closeHref={page.closeHref}
           formAction={page.formAction}
           reviewResult={page.reviewResult}
+          chooseRefused={page.chooseFor === details._id}
         />
       ) : null}
       <FlashToast toast={page.toast} />
@@ -95,7 +106,7 @@ export default function ListingPage() {
           <h2 id="filters-heading" className="listing__filters-heading">
             Filters
           </h2>
-          <FilterForm state={state} idPrefix="side" />
+          <FilterForm state={state} idPrefix="side" optionCounts={optionCounts} />
         </aside>
         <section className="listing__results" aria-labelledby="listing-heading">
           <div className="listing__toolbar">
@@ -107,7 +118,7 @@ export default function ListingPage() {
                 {pagination.total} {pagination.total === 1 ? "Product" : "Products"}
               </span>
               <SortMenu state={state} />
-              <FilterSheet state={state} />
+              <FilterSheet state={state} optionCounts={optionCounts} />
             </div>
           </div>
           <ActiveFilters state={state} />

@@ -90,6 +90,7 @@ export default function ProductPage() {
         product={product}
         formAction={page.formAction}
         reviewResult={page.reviewResult}
+        chooseRefused={page.chooseFor === product._id}
         titleAs="h1"
       />
       <script

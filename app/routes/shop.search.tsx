@@ -104,6 +104,7 @@ export default function SearchPage() {
           closeHref={storefront.closeHref}
           formAction={storefront.formAction}
           reviewResult={storefront.reviewResult}
+          chooseRefused={storefront.chooseFor === details._id}
         />
       ) : null}
       <FlashToast toast={storefront.toast} />

@@ -1,12 +1,14 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
+import { FlashToast } from "~/components/FlashToast";
 import { CartDrawerProvider } from "~/components/CartDrawer";
 import { ShopFooter } from "~/components/ShopFooter";
 import { ShopHeader } from "~/components/ShopHeader";
 import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
 import { getSessionUserAndCart } from "~/web/session.server";
-import { getCartView } from "~/services/cart.server";
+import { dismissCartNotices, getCartView } from "~/services/cart.server";
 import type { ShopLayoutData } from "~/lib/shared/cart";
 import storefrontStyles from "~/styles/storefront.css";
 
@@ -22,14 +24,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [found, user] = await Promise.all([getSessionUserAndCart(request), requireShopper(request)]);
   // The same user unless an action of this request signed in or out in between.
   const cart = found?.user.id === user.id ? found.cart : await getCartView(user.id);
+  // The notices came with the cart; this page shows them (the panel, the cart page and a toast), so they
+  // are forgotten now: shown once. Without notices the page stays at its one statement.
+  if (cart._id && cart.notices.length) await dismissCartNotices(cart._id);
   return json<ShopLayoutData>({ user: { userName: user.userName }, cart });
 }
 
 export default function ShopLayout() {
   const { user } = useLoaderData<typeof loader>();
   const cart = useShopCart();
+  const noticeText = cart.notices.join(" ");
+  const notice = useMemo(
+    () => (noticeText ? { type: "info" as const, message: noticeText } : null),
+    [noticeText],
+  );
   return (
     <CartDrawerProvider cart={cart}>
+      <FlashToast toast={notice} />
       <div className="shop-layout">
         <ShopHeader user={user} cartCount={cart.count} />
         <main className="shop-main" id="main-content" tabIndex={-1}>

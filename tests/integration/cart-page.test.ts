@@ -27,7 +27,7 @@ function post(form: Record<string, string>, cookie: string | null = shopper.cook
 }
 
 describe("the shop layout's cart", () => {
-  it("hands the header, the drawer and the page the cart with each product's stock", async () => {
+  it("hands the header, the drawer and the page the cart with each line's variant and its stock", async () => {
     const tee = await createProduct({ title: "Tee", price: "12.50", totalStock: 4 });
     await addToCart(shopper.id, tee.id, 2);
     const response = await callRoute(shopLayoutLoader, "/shop/home", { cookie: shopper.cookie });
@@ -39,6 +39,10 @@ describe("the shop layout's cart", () => {
         items: [
           {
             productId: tee.id,
+            variantId: expect.any(String),
+            sku: expect.any(String),
+            size: null,
+            colour: null,
             title: "Tee",
             image: tee.image,
             price: 12.5,
@@ -47,6 +51,7 @@ describe("the shop layout's cart", () => {
             totalStock: 4,
           },
         ],
+        notices: [],
       },
     });
   });

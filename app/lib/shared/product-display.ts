@@ -1,12 +1,10 @@
 import type { ProductJson } from "./product";
+import { choiceOf, LOW_STOCK_THRESHOLD, VARIANT_TEXT, type VariantChoice } from "./variants";
 
 /**
  * How a product presents itself on cards and in the details (SPEC §9). Pure
  * functions of the product: safe to import in the browser.
  */
-
-/** Below this stock the card warns "Only {n} items left". */
-export const LOW_STOCK_THRESHOLD = 10;
 
 export interface BadgeInput {
   totalStock: number;
@@ -40,14 +38,19 @@ export function formatRating(value: number): string {
 
 export type { ProductJson } from "./product";
 
-/** What a product card needs. */
+/**
+ * What a product card needs: `choice` says whether the shopper must pick a
+ * size or colour first ("Choose size" instead of "Add to cart"); the card
+ * carries that instead of the variants, which a grid of 24 does not need.
+ */
 export type ProductCardData = Pick<
   ProductJson,
   "_id" | "image" | "title" | "category" | "brand" | "price" | "salePrice" | "totalStock"
->;
+> & { choice: VariantChoice };
 
-export function toCardData(product: ProductCardData): ProductCardData {
+export function toCardData(product: ProductJson): ProductCardData {
   return {
+    choice: choiceOf(product.variants),
     _id: product._id,
     image: product.image,
     title: product.title,
@@ -57,4 +60,16 @@ export function toCardData(product: ProductCardData): ProductCardData {
     salePrice: product.salePrice,
     totalStock: product.totalStock,
   };
+}
+
+/**
+ * The query parameter that brings a refused "Add to cart" back to its page
+ * (`?choose=PRODUCT_ID`): the page then shows "Please choose a size" beside
+ * that product's picker, with or without JavaScript.
+ */
+export const CHOOSE_VARIANT_PARAM = "choose";
+
+/** Whether a refusal asks the shopper to choose a size or colour (the service's message, lib/shared/variants.ts). */
+export function isChooseRefusal(message: string): boolean {
+  return message === VARIANT_TEXT.chooseSize || message === VARIANT_TEXT.chooseColour;
 }

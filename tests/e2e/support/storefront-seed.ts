@@ -9,6 +9,7 @@ import { startEmbeddedPostgres } from "../../../app/models/embedded-postgres.ser
  *
  *   tsx tests/e2e/support/storefront-seed.ts paid-order <email> <productId>
  *   tsx tests/e2e/support/storefront-seed.ts product <title> <totalStock>
+ *   tsx tests/e2e/support/storefront-seed.ts sized-product <title>
  *
  * A "paid order" gives a shopper the purchase a review needs without going
  * through the checkout's pages.
@@ -77,12 +78,56 @@ async function product(db: Database, title: string, totalStock: number) {
   return { productId: row.id };
 }
 
+/**
+ * A T-shirt sold in S (sold out), M and L (five of each), written in one
+ * transaction so that it gets no default variant. SKUs are unique per call.
+ */
+async function sizedProduct(db: Database, title: string) {
+  const { Product, ProductVariant } = db.models;
+  const suffix = Date.now().toString(36).toUpperCase();
+  return db.sequelize.transaction(async (transaction) => {
+    const product = await Product.create(
+      {
+        title,
+        description: "A T-shirt in sizes, made for one end-to-end test.",
+        category: "men",
+        brand: "puma",
+        price: "18.00",
+        salePrice: null,
+        totalStock: 0,
+        image: "/images/products/classic-canvas-tote-bag.svg",
+      },
+      { transaction },
+    );
+    const sizes = [
+      ["S", 0],
+      ["M", 5],
+      ["L", 5],
+    ] as const;
+    for (const [position, [size, totalStock]] of sizes.entries()) {
+      await ProductVariant.create(
+        {
+          productId: product.id,
+          sku: `E2E-${suffix}-${size}`,
+          size,
+          colour: null,
+          position,
+          totalStock,
+        } as never,
+        { transaction },
+      );
+    }
+    return { productId: product.id };
+  });
+}
+
 const [command, first = "", second = ""] = process.argv.slice(2);
 const db = createDatabase(await e2eDatabaseUrl(), { poolMax: 1 });
 try {
   if (command === "paid-order") console.log(JSON.stringify(await paidOrder(db, first, second)));
   else if (command === "product") console.log(JSON.stringify(await product(db, first, Number(second))));
-  else throw new Error(`Unknown command ${command}: use paid-order or product`);
+  else if (command === "sized-product") console.log(JSON.stringify(await sizedProduct(db, first)));
+  else throw new Error(`Unknown command ${command}: use paid-order, product or sized-product`);
 } finally {
   await db.sequelize.close();
 }

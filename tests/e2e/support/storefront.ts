@@ -26,6 +26,11 @@ export function seedProduct(title: string, totalStock: number): string {
   return seed(["product", title, String(totalStock)]).productId!;
 }
 
+/** A fresh T-shirt in S (sold out), M and L; returns its id. */
+export function seedSizedProduct(title: string): string {
+  return seed(["sized-product", title]).productId!;
+}
+
 /** The id of the product whose title is `title`, found through the public API. */
 export async function productIdByTitle(request: APIRequestContext, title: string): Promise<string> {
   const response = await request.get(`/api/shop/search/${encodeURIComponent(title)}?limit=100`);
