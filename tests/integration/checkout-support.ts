@@ -59,12 +59,13 @@ export async function createProductWithVariants(
   overrides: Parameters<typeof createProductRow>[0] = {},
 ) {
   variantProductCounter += 1;
+  const number = variantProductCounter;
   const { sequelize, models } = getDb();
   return sequelize.transaction(async (transaction) => {
     const product = await models.Product.create(
       {
         image: overrides.image ?? "/images/products/test.svg",
-        title: overrides.title ?? `Sized Product ${variantProductCounter}`,
+        title: overrides.title ?? `Sized Product ${number}`,
         description: "A product in sizes for tests",
         category: overrides.category ?? "men",
         brand: "nike",
@@ -77,7 +78,7 @@ export async function createProductWithVariants(
     const rows = await models.ProductVariant.bulkCreate(
       variants.map((variant, position) => ({
         productId: product.id,
-        sku: `T${variantProductCounter}-${position}-${variant.size ?? "NA"}-${variant.colour ?? "NA"}`,
+        sku: `T${number}-${position}-${variant.size ?? "NA"}-${variant.colour ?? "NA"}`,
         size: variant.size,
         colour: variant.colour ?? null,
         position,
