@@ -20,6 +20,7 @@ export default defineConfig({
       "tests/integration/checkout-create.test.ts",
       "tests/integration/checkout-capture.test.ts",
       "tests/integration/checkout-concurrency.test.ts",
+      "tests/integration/checkout-variants.test.ts",
       "tests/integration/checkout-paypal.test.ts",
       "tests/integration/checkout-reconcile.test.ts",
       "tests/integration/checkout-load.test.ts",
@@ -34,6 +35,7 @@ export default defineConfig({
       "tests/integration/addresses.test.ts",
       "tests/integration/reviews-rules.test.ts",
       "tests/integration/migrations.test.ts",
+      "tests/integration/migration-variants.test.ts",
     ],
     env: { DATABASE_POOL_MAX: "1", DATABASE_POOL_ACQUIRE_TIMEOUT_MS: "3000" },
     // It runs beside the main run (npm run test:vitest): one file at a time is enough.

@@ -20,7 +20,8 @@ import { RESULTS_FILE, writeResultsSection } from "./results-file";
  *    WEB_CONCURRENCY=1, then with the default (one worker per core); and a
  *    bare node:http server answering "ok" (BENCH_PORT + 1) as the ceiling.
  * 3. autocannon at 10 and 32 connections on /healthz, the home page, the
- *    listing (plain and filtered), a product, a search, the 403 page
+ *    listing (plain, filtered by category and brand, and by category and
+ *    size), a product, a search, the 403 page
  *    (/unauth-page, the shop's layout around one sentence: what every page
  *    costs before its own content) and the products API, signed in as the
  *    demo shopper for the pages. Every target runs
@@ -150,6 +151,8 @@ async function targetsOf(base: string, cookie: string): Promise<Target[]> {
     { name: "home", path: "/shop/home", signedIn: true },
     { name: "listing", path: "/shop/listing", signedIn: true },
     { name: "listing, filtered", path: `/shop/listing?${filtered}`, signedIn: true },
+    // Sizes are filtered through the products' in-stock sizes array (GIN index); aim: within 1.1× the listing's CPU.
+    { name: "listing, size filter", path: "/shop/listing?category=men&size=M,L", signedIn: true },
     { name: "product", path: `/shop/product/${productId}`, signedIn: true },
     { name: "search", path: "/shop/search?keyword=cotton%20hoodie", signedIn: true },
     { name: "403 page", path: "/unauth-page", signedIn: true, status: 403 },

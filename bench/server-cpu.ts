@@ -25,7 +25,7 @@ import { summarizeProfiles } from "./profile-summary";
  *
  * CPU_PROFILE=dir also starts the server with `node --cpu-prof --cpu-prof-dir=dir`
  * and prints where its busy time went (bench/profile-summary.ts). BENCH_TARGETS
- * (comma-separated names: healthz, listing, forbidden) picks targets.
+ * (comma-separated names: healthz, listing, listing-size, forbidden) picks targets.
  *
  * BENCH_BASELINE_DIR=dir compares with another checkout (for example
  * `git archive <commit> | tar -x -C dir`, node_modules linked, built with the
@@ -52,6 +52,7 @@ const WORKERS = process.env.BENCH_WORKERS ?? "1";
 const TARGETS = [
   { name: "healthz", path: "/healthz", signedIn: false, status: 200 },
   { name: "listing", path: "/shop/listing", signedIn: true, status: 200 },
+  { name: "listing-size", path: "/shop/listing?category=men&size=M,L", signedIn: true, status: 200 },
   { name: "forbidden", path: "/unauth-page", signedIn: true, status: 403 },
 ];
 

@@ -3,6 +3,12 @@
 // pure data / pure functions: no randomness at module load.
 
 import { BRANDS, CATEGORIES, type Brand, type Category } from "../../app/lib/shared/catalog-options";
+import {
+  COLOURS as VARIANT_COLOURS,
+  compareVariants,
+  ONE_SIZE,
+  SIZE_SCALES,
+} from "../../app/lib/shared/variants";
 
 export {
   BRAND_LABELS,
@@ -23,6 +29,17 @@ export interface DemoProduct {
   totalStock: number;
   image: string;
   material: string | null;
+  /** Its sizes and colours, in display order; their stock adds up to `totalStock`. */
+  variants: DemoVariant[];
+}
+
+export interface DemoVariant {
+  sku: string;
+  size: string | null;
+  colour: string | null;
+  /** Display order (compareVariants). */
+  position: number;
+  totalStock: number;
 }
 
 export interface DemoFeature {
@@ -815,8 +832,133 @@ const MATERIALS: Record<string, string> = {
   "Canvas Low-Top Sneakers": "Cotton canvas upper, rubber sole",
 };
 
+// ---------------------------------------------------------------------------
+// Sizes and colours of the demo catalogue.
+// ---------------------------------------------------------------------------
+
+const scaleValues = (category: Category) => SIZE_SCALES[category].map((size) => size.value);
+const between = (values: readonly string[], first: string, last: string) =>
+  values.slice(values.indexOf(first), values.indexOf(last) + 1);
+
+/** Size runs a shop stocks: letters for adults, every other age for kids, a men's and a women's shoe run. */
+const SIZE_RUNS = {
+  letters: scaleValues("men"),
+  kids: ["3-4Y", "5-6Y", "7-8Y", "9-10Y", "11-12Y"],
+  shoes: between(scaleValues("footwear"), "EU 39", "EU 45"),
+  womensShoes: between(scaleValues("footwear"), "EU 36", "EU 41"),
+  oneSize: [ONE_SIZE],
+} satisfies Record<string, readonly string[]>;
+
+const RUN_BY_CATEGORY: Record<Category, readonly string[]> = {
+  men: SIZE_RUNS.letters,
+  women: SIZE_RUNS.letters,
+  kids: SIZE_RUNS.kids,
+  footwear: SIZE_RUNS.shoes,
+  accessories: SIZE_RUNS.oneSize,
+};
+
+/** Footwear cut for women: the smaller run. */
+const WOMENS_SHOES = new Set([
+  "Block Heel Ankle Boots",
+  "Leather Strappy Sandals",
+  "Chunky Platform Sneakers",
+]);
+
+/** The demo products sold in two or three colours (values of lib/shared/variants' COLOURS). */
+const COLOURWAYS: Record<string, readonly string[]> = {
+  "Dri-FIT Training Tee": ["black", "white", "navy"],
+  "Essentials Pique Polo Shirt": ["white", "navy", "green"],
+  "Classic Logo Sweatshirt": ["grey", "navy"],
+  "Ribbed Tank Top": ["black", "white", "pink"],
+  "Oversized Graphic T-Shirt": ["white", "black"],
+  "Kids' Graphic Logo Tee": ["blue", "red"],
+  "Suede Classic Sneakers": ["navy", "red"],
+  "Canvas Low-Top Sneakers": ["black", "white"],
+  "Heritage Logo Cap": ["black", "navy", "beige"],
+  "Ribbed Cuff Beanie": ["black", "grey", "olive"],
+  "Reversible Leather Belt": ["black", "brown"],
+  "Classic Canvas Tote Bag": ["beige", "black"],
+};
+
+/** "EU 42" → "EU42", "One size" → "OS", "M" → "M": the size's part of a SKU. */
+function skuPart(value: string): string {
+  return value === ONE_SIZE ? "OS" : value.replace(/\s+/g, "").toUpperCase();
+}
+
+/** A readable SKU: the stem, the size and the colour ("DRI-FIT-TRAINING-TEE-M-BLACK"). */
+export function variantSku(stem: string, size: string | null, colour: string | null): string {
+  return [stem, size && skuPart(size), colour && colour.toUpperCase()].filter(Boolean).join("-");
+}
+
+/**
+ * Splits `total` over the variants by weight (largest remainder, so the parts
+ * add up exactly), leaving the sold-out ones at 0. Middle sizes sell most and
+ * so are stocked most; the first colour is the main one.
+ */
+function distributeStock(
+  options: readonly { size: string | null; colour: string | null }[],
+  total: number,
+  soldOut: (index: number) => boolean,
+): number[] {
+  const sizes = [...new Set(options.map((option) => option.size))];
+  const colours = [...new Set(options.map((option) => option.colour))];
+  const weights = options.map((option, index) => {
+    if (soldOut(index)) return 0;
+    const at = sizes.indexOf(option.size);
+    const sizeWeight = 1 + Math.min(at, sizes.length - 1 - at);
+    return sizeWeight * (colours.indexOf(option.colour) === 0 ? 2 : 1);
+  });
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (sum === 0) return options.map(() => 0);
+  const exact = weights.map((weight) => (total * weight) / sum);
+  const parts = exact.map(Math.floor);
+  let left = total - parts.reduce((a, b) => a + b, 0);
+  const byRemainder = exact
+    .map((value, index) => ({ index, remainder: value - Math.floor(value) }))
+    .filter(({ index }) => weights[index]! > 0)
+    .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  for (const { index } of byRemainder) {
+    if (left === 0) break;
+    parts[index]! += 1;
+    left -= 1;
+  }
+  return parts;
+}
+
+/** Every size of the run in every colour (or no colour), in display order. */
+function optionsOf(sizes: readonly string[], colours: readonly string[]) {
+  const colourList: (string | null)[] = colours.length ? [...colours] : [null];
+  return sizes.flatMap((size) => colourList.map((colour) => ({ size, colour }))).sort(compareVariants);
+}
+
+/**
+ * The demo product's variants: its category's size run in its colours, the
+ * row's stock spread over them. Every third product has its largest size sold
+ * out and every fourth its smallest (a catalogue where "M is gone" happens),
+ * small stocks leave the edge sizes low or empty.
+ */
+function demoVariants(index: number, slug: string, title: string, category: Category, total: number) {
+  const sizes = WOMENS_SHOES.has(title) ? SIZE_RUNS.womensShoes : RUN_BY_CATEGORY[category];
+  const options = optionsOf(sizes, COLOURWAYS[title] ?? []);
+  const first = sizes[0];
+  const last = sizes[sizes.length - 1];
+  const stock = distributeStock(options, total, (at) => {
+    if (sizes.length < 3) return false;
+    const size = options[at]!.size;
+    return (index % 3 === 2 && size === last) || (index % 4 === 1 && size === first);
+  });
+  const stem = slug.toUpperCase();
+  return options.map((option, at): DemoVariant => ({
+    sku: variantSku(stem, option.size, option.colour),
+    size: option.size,
+    colour: option.colour,
+    position: at,
+    totalStock: stock[at]!,
+  }));
+}
+
 export const DEMO_PRODUCTS: DemoProduct[] = ROWS.map(
-  ([category, brand, title, description, price, salePrice, totalStock]) => {
+  ([category, brand, title, description, price, salePrice, totalStock], index) => {
     const slug = slugify(title);
     return {
       slug,
@@ -829,6 +971,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = ROWS.map(
       totalStock,
       image: `/images/products/${slug}.svg`,
       material: MATERIALS[title] ?? null,
+      variants: demoVariants(index, slug, title, category, totalStock),
     };
   },
 );
@@ -1199,8 +1342,14 @@ function imagePools(): { byKind: Map<ItemKind, string[]>; byCategory: Map<Catego
  * within one run (a style number is appended on the rare collision); images
  * reuse the shipped demo SVGs of the same item kind.
  */
-export function* generatedProducts(count: number, seed = 42): Generator<Omit<DemoProduct, "slug">> {
+export function* generatedProducts(
+  count: number,
+  seed = 42,
+  firstNumber = 1,
+): Generator<Omit<DemoProduct, "slug">> {
   const rand = mulberry32(seed);
+  // Variants draw from a stream of their own, so the products stay what they were before variants.
+  const variantRand = mulberry32(seed ^ 0x9e3779b9);
   const { byKind, byCategory } = imagePools();
   const seen = new Set<string>();
 
@@ -1268,6 +1417,50 @@ export function* generatedProducts(count: number, seed = 42): Generator<Omit<Dem
       totalStock,
       image,
       material: null,
+      variants: generatedVariants(
+        variantRand,
+        category,
+        totalStock,
+        `GEN-${String(firstNumber + i).padStart(6, "0")}`,
+      ),
     };
   }
+}
+
+/**
+ * A generated product's variants: four to six neighbouring sizes of its
+ * category's run (or two or three sizes in two colours), an accessory one
+ * size in one or two colours; sometimes one size sold out. SKUs are the
+ * product's stem with the size and colour.
+ */
+function generatedVariants(
+  rand: () => number,
+  category: Category,
+  total: number,
+  stem: string,
+): DemoVariant[] {
+  const run = RUN_BY_CATEGORY[category];
+  const twoColours = rand() < (category === "accessories" ? 0.3 : 0.2);
+  const colours = twoColours ? pickColours(rand, 2) : [];
+  const wanted =
+    run.length === 1 ? 1 : twoColours ? randInt(rand, 2, 3) : randInt(rand, 4, Math.min(6, run.length));
+  const from = randInt(rand, 0, run.length - wanted);
+  const options = optionsOf(run.slice(from, from + wanted), colours);
+  const soldOutAt = options.length > 2 && rand() < 0.3 ? randInt(rand, 0, options.length - 1) : -1;
+  const stock = distributeStock(options, total, (at) => at === soldOutAt);
+  return options.map((option, at) => ({
+    sku: variantSku(stem, option.size, option.colour),
+    size: option.size,
+    colour: option.colour,
+    position: at,
+    totalStock: stock[at]!,
+  }));
+}
+
+function pickColours(rand: () => number, count: number): string[] {
+  const start = randInt(rand, 0, VARIANT_COLOURS.length - 1);
+  return Array.from(
+    { length: count },
+    (_, at) => VARIANT_COLOURS[(start + at * 5) % VARIANT_COLOURS.length]!.value,
+  );
 }

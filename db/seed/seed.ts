@@ -1,3 +1,4 @@
+import { QueryTypes } from "sequelize";
 import type { Database } from "../../app/models/db.server";
 import { hashPassword } from "../../app/lib/server/password.server";
 import { EDITABLE_PRODUCT_FIELDS } from "../../app/lib/shared/product";
@@ -38,10 +39,7 @@ export async function seedDemoCatalog(db: Database, log: (message: string) => vo
   );
   const missing = DEMO_PRODUCTS.filter((product) => !existingTitles.has(product.title));
   if (missing.length) {
-    await Product.bulkCreate(
-      missing.map(({ slug: _slug, ...product }) => product),
-      { fields: PRODUCT_FIELDS },
-    );
+    await insertProductsWithVariants(db, missing);
     log(`Added ${missing.length} demo products`);
   }
   const existingImages = new Set(
@@ -57,27 +55,61 @@ export async function seedDemoCatalog(db: Database, log: (message: string) => vo
   }
 }
 
-/** Adds `count` generated products in batches (for benchmarks). */
+/**
+ * The products and their variants in one transaction, two statements: the
+ * variants are there when it commits, so the database's default variant (for
+ * a product written without any) is not added, and the triggers derive each
+ * product's stock, lowest price and sizes in stock from them.
+ */
+async function insertProductsWithVariants(db: Database, products: readonly Omit<DemoProduct, "slug">[]) {
+  const { Product, ProductVariant } = db.models;
+  await db.sequelize.transaction(async (transaction) => {
+    const created = await Product.bulkCreate(
+      products.map(({ variants: _variants, ...product }) => product),
+      { fields: PRODUCT_FIELDS, returning: ["id"], transaction },
+    );
+    await ProductVariant.bulkCreate(
+      products.flatMap((product, at) =>
+        product.variants.map((variant) => ({
+          ...variant,
+          productId: created[at]!.id,
+          price: null,
+          salePrice: null,
+        })),
+      ),
+      { fields: ["productId", "sku", "size", "colour", "position", "totalStock"], transaction },
+    );
+  });
+}
+
+/**
+ * Adds `count` generated products with their variants in batches (for
+ * benchmarks). Their SKUs continue after the highest generated one already
+ * in the database, so a second call adds more instead of colliding.
+ */
 export async function seedLargeCatalog(
   db: Database,
   count: number,
   log: (message: string) => void = () => {},
 ) {
-  const { Product } = db.models;
+  const [row] = await db.sequelize.query<{ last: number | null }>(
+    `SELECT max(substring(sku FROM '^GEN-([0-9]+)')::int) AS last FROM product_variants WHERE sku LIKE 'GEN-%'`,
+    { type: QueryTypes.SELECT },
+  );
   const batchSize = 1000;
   let batch: Omit<DemoProduct, "slug">[] = [];
   let added = 0;
-  for (const product of generatedProducts(count)) {
+  for (const product of generatedProducts(count, undefined, (row?.last ?? 0) + 1)) {
     batch.push(product);
     if (batch.length === batchSize) {
-      await Product.bulkCreate(batch, { fields: PRODUCT_FIELDS });
+      await insertProductsWithVariants(db, batch);
       added += batch.length;
       batch = [];
       log(`  ${added}/${count} products`);
     }
   }
   if (batch.length) {
-    await Product.bulkCreate(batch, { fields: PRODUCT_FIELDS });
+    await insertProductsWithVariants(db, batch);
     added += batch.length;
   }
   log(`Added ${added} generated products`);

@@ -37,6 +37,14 @@ async function orderCount(): Promise<number> {
   return getDb().models.Order.count();
 }
 
+async function variantsOf(productId: string) {
+  return getDb().models.ProductVariant.findAll({
+    where: { productId },
+    attributes: ["id", "sku"],
+    raw: true,
+  });
+}
+
 describe("create: the order is built from the cart and the catalogue", () => {
   it("snapshots the lines at the price paid (sale price when above 0), the address, the statuses and the cart id", async () => {
     const jacket = await createProduct({ title: "Denim Jacket", price: "80.00", salePrice: "59.99" });
@@ -60,10 +68,33 @@ describe("create: the order is built from the cart and the catalogue", () => {
       payerId: null,
       addressInfo: { addressId: address._id, ...HOME },
     });
+    // Each line is the product's one variant, its SKU kept as it was when the order was made.
+    const [jacketVariant] = await variantsOf(jacket.id);
+    const [socksVariant] = await variantsOf(socks.id);
+    const variantFields = (variant: { id: string; sku: string }) => ({
+      variantId: variant.id,
+      sku: variant.sku,
+      size: null,
+      colour: null,
+    });
     expect(created.order.cartItems).toEqual(
       expect.arrayContaining([
-        { productId: jacket.id, title: "Denim Jacket", image: jacket.image, price: 59.99, quantity: 2 },
-        { productId: socks.id, title: "Socks", image: socks.image, price: 5.5, quantity: 3 },
+        {
+          productId: jacket.id,
+          title: "Denim Jacket",
+          image: jacket.image,
+          price: 59.99,
+          quantity: 2,
+          ...variantFields(jacketVariant!),
+        },
+        {
+          productId: socks.id,
+          title: "Socks",
+          image: socks.image,
+          price: 5.5,
+          quantity: 3,
+          ...variantFields(socksVariant!),
+        },
       ]),
     );
     expect(created.order.cartItems).toHaveLength(2);
@@ -80,7 +111,14 @@ describe("create: the order is built from the cart and the catalogue", () => {
     expect(await getSimulatedPayment(created.order.paymentId!)).toEqual({
       providerOrderId: created.order.paymentId,
       orderId: created.orderId,
-      items: [{ name: "Denim Jacket", unitAmountCents: 5999, quantity: 2, sku: jacket.id }],
+      items: [
+        {
+          name: "Denim Jacket",
+          unitAmountCents: 5999,
+          quantity: 2,
+          sku: (await variantsOf(jacket.id))[0]!.sku,
+        },
+      ],
       amountCents: 11998,
       currency: "USD",
       status: "CREATED",

@@ -15,6 +15,7 @@ import { resetDatabase } from "../support/database";
 import {
   cartOf,
   createProduct,
+  createProductWithVariants,
   createShopper,
   orderRow,
   putInCart,
@@ -110,6 +111,47 @@ describe("checkout through PayPal (msw)", () => {
     expect(request!.headers["paypal-request-id"]).toBe(`create-${created.orderId}`);
     expect(created.approvalURL).toBe(`${PAYPAL_WEB}/checkoutnow?token=${created.paymentId}`);
     expect((await orderRow(created.orderId)).paymentId).toBe(created.paymentId);
+  });
+
+  it("sends each size and colour as its own PayPal line: 'Title (M · Black)', the variant's SKU and price; the breakdown adds up to the cent", async () => {
+    const tee = await createProductWithVariants(
+      [
+        { size: "S", colour: "black", totalStock: 5 },
+        { size: "M", colour: "black", totalStock: 5 },
+        { size: "L", colour: "white", totalStock: 5, price: "24.99" },
+      ],
+      { title: "Sized Tee", price: "20.00", salePrice: "17.49" },
+    );
+    const socks = await createProduct({ title: "Socks", price: "5.50", totalStock: 4 });
+    await putInCart(shopper.id, tee.product.id, 3, tee.bySize.M!.id);
+    await putInCart(shopper.id, tee.product.id, 1, tee.bySize.L!.id);
+    await putInCart(shopper.id, socks.id, 1);
+    const address = await saveAddress(shopper.id);
+    const created = await createOrderFromCart(shopper, { addressId: address._id });
+    const [request] = mock.requestsTo("/v2/checkout/orders", "POST");
+    const unit = (request!.body as SentOrder).purchase_units[0]!;
+    const [socksVariant] = await getDb().models.ProductVariant.findAll({
+      where: { productId: socks.id },
+      raw: true,
+    });
+    expect(
+      unit.items.map((item) => [item.name, item.sku, item.unit_amount.value, item.quantity]).sort(),
+    ).toEqual(
+      [
+        ["Sized Tee (M · Black)", tee.bySize.M!.sku, "17.49", "3"],
+        ["Sized Tee (L · White)", tee.bySize.L!.sku, "24.99", "1"],
+        ["Socks", socksVariant!.sku, "5.50", "1"],
+      ].sort(),
+    );
+    // 3 × 17.49 + 24.99 + 5.50, in cents: no float drift between the lines, the breakdown and the total.
+    const linesCents = unit.items.reduce(
+      (total, item) => total + Math.round(Number(item.unit_amount.value) * 100) * Number(item.quantity),
+      0,
+    );
+    expect(linesCents).toBe(8296);
+    expect(unit.amount.breakdown.item_total.value).toBe("82.96");
+    expect(unit.amount.value).toBe("82.96");
+    expect((await orderRow(created.orderId)).totalAmount).toBe("82.96");
   });
 
   it("captures an approved payment: paid, confirmed, PayPal's payer and capture ids, stock and cart updated", async () => {

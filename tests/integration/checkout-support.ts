@@ -39,6 +39,85 @@ export async function createAdmin(): Promise<TestShopper> {
 
 export const createProduct = createProductRow;
 
+export interface TestVariant {
+  id: string;
+  sku: string;
+  size: string | null;
+  colour: string | null;
+}
+
+let variantProductCounter = 0;
+
+/**
+ * A product sold in the given sizes and colours, each with its own stock
+ * (`price` optional: the product's when absent). Written with its variants in
+ * one transaction, as the admin does, so the database adds no default variant.
+ * The variants come back in the given order, by size ("M") as well.
+ */
+export async function createProductWithVariants(
+  variants: { size: string | null; colour?: string | null; totalStock: number; price?: string }[],
+  overrides: Parameters<typeof createProductRow>[0] = {},
+) {
+  variantProductCounter += 1;
+  const number = variantProductCounter;
+  const { sequelize, models } = getDb();
+  return sequelize.transaction(async (transaction) => {
+    const product = await models.Product.create(
+      {
+        image: overrides.image ?? "/images/products/test.svg",
+        title: overrides.title ?? `Sized Product ${number}`,
+        description: "A product in sizes for tests",
+        category: overrides.category ?? "men",
+        brand: "nike",
+        price: overrides.price ?? "20.00",
+        salePrice: overrides.salePrice ?? null,
+        totalStock: variants.reduce((total, variant) => total + variant.totalStock, 0),
+      },
+      { transaction },
+    );
+    const rows = await models.ProductVariant.bulkCreate(
+      variants.map((variant, position) => ({
+        productId: product.id,
+        sku: `T${number}-${position}-${variant.size ?? "NA"}-${variant.colour ?? "NA"}`,
+        size: variant.size,
+        colour: variant.colour ?? null,
+        position,
+        totalStock: variant.totalStock,
+        price: variant.price ?? null,
+        salePrice: null,
+      })),
+      { transaction, returning: true },
+    );
+    const list: TestVariant[] = rows.map((row) => ({
+      id: row.id,
+      sku: row.sku,
+      size: row.size,
+      colour: row.colour,
+    }));
+    const bySize = Object.fromEntries(list.map((variant) => [variant.size ?? "", variant]));
+    return { product: product.get({ plain: true }), variants: list, bySize };
+  });
+}
+
+/** Each variant's stock by size ("S": 3), and the product's stock and in-stock sizes as its row keeps them. */
+export async function variantStock(productId: string) {
+  const { sequelize } = getDb();
+  const [variants] = (await sequelize.query(
+    `SELECT size, total_stock AS stock FROM product_variants WHERE product_id = :productId ORDER BY position, id`,
+    { replacements: { productId } },
+  )) as [{ size: string | null; stock: number }[], unknown];
+  const [products] = (await sequelize.query(
+    `SELECT total_stock AS stock, sizes_in_stock AS sizes FROM products WHERE id = :productId`,
+    { replacements: { productId } },
+  )) as [{ stock: number; sizes: string[] }[], unknown];
+  return {
+    bySize: Object.fromEntries(variants.map((variant) => [variant.size ?? "", variant.stock])),
+    sum: variants.reduce((total, variant) => total + variant.stock, 0),
+    product: products[0]!.stock,
+    sizesInStock: [...products[0]!.sizes].sort(),
+  };
+}
+
 /**
  * Puts `quantity` of a product in the shopper's cart (creating the cart), like "Add to cart": of
  * `variantId`, or of the product's first variant.

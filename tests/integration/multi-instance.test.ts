@@ -174,6 +174,12 @@ describe("two app instances on one database and one bucket", () => {
       userId: user.id,
       items: [{ productId: product.id, title: product.title, price: "10.00", quantity: 2 }],
     });
+    // The order's line is the product's one variant (stock is reserved and given back per variant).
+    await getDb().sequelize.query(
+      `UPDATE order_items oi SET variant_id = v.id, sku = v.sku
+         FROM product_variants v WHERE v.product_id = oi.product_id AND oi.order_id = :id`,
+      { replacements: { id: order.id } },
+    );
     await getDb().sequelize.query(
       `UPDATE orders SET payment_status = 'capturing', payment_id = 'SIM-LOST-IN-CRASH',
               capture_started_at = now() - interval '1 hour', order_update_date = now() - interval '1 hour'

@@ -11,6 +11,7 @@ import { createOrderRow } from "./admin-support";
 import {
   approvedOrder,
   createProduct,
+  createProductWithVariants,
   createShopper,
   payerAnswers,
   putInCart,
@@ -80,9 +81,62 @@ describe("order confirmed", () => {
       expect(part).toContain("London");
       expect(part).toContain("NW1 6XE");
     }
-    expect(mail!.text).toContain(`- Jacket <script>alert("x")</script> & co: 2 x $30.00 = $60.00`);
-    expect(mail!.text).toContain("- Socks: 3 x $5.50 = $16.50");
+    // A product with one variant has no size or colour to show, but its line still names the SKU.
+    const sku = async (title: string) =>
+      (
+        await getDb().sequelize.query<{ sku: string }>(
+          `SELECT v.sku FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.title = :title`,
+          { replacements: { title }, type: QueryTypes.SELECT },
+        )
+      )[0]!.sku;
+    expect(mail!.text).toContain(
+      `- Jacket <script>alert("x")</script> & co (SKU ${await sku(`Jacket <script>alert("x")</script> & co`)}): 2 x $30.00 = $60.00`,
+    );
+    expect(mail!.text).toContain(`- Socks (SKU ${await sku("Socks")}): 3 x $5.50 = $16.50`);
     expect(mail!.text).toContain("Total: $76.50");
+  });
+
+  it("names each line's size, colour and SKU as the order kept them, in both parts", async () => {
+    const tee = await createProductWithVariants(
+      [
+        { size: "S", colour: "black", totalStock: 4 },
+        { size: "M", colour: "black", totalStock: 4 },
+        { size: "L", colour: "white", totalStock: 4 },
+      ],
+      { title: "Sized Tee", price: "20.00" },
+    );
+    const shoe = await createProductWithVariants([{ size: "EU 42", totalStock: 2 }], {
+      title: "Trainer",
+      price: "80.00",
+      category: "footwear",
+    });
+    const m = tee.bySize.M!;
+    const l = tee.bySize.L!;
+    await putInCart(shopper.id, tee.product.id, 2, m.id);
+    await putInCart(shopper.id, tee.product.id, 1, l.id);
+    await putInCart(shopper.id, shoe.product.id, 1, shoe.variants[0]!.id);
+    const address = await saveAddress(shopper.id);
+    const created = await createOrderFromCart(shopper, { addressId: address._id });
+    const answer = await payerAnswers(created.order.paymentId!, "approve");
+    await captureOrderPayment(shopper, { paymentId: answer.token });
+    // A later rename of the variant's SKU changes no order, nor its mails.
+    await getDb().models.ProductVariant.update({ sku: "RENAMED-1" }, { where: { id: m.id } });
+    await updateOrderStatus(created.order._id, { orderStatus: "inShipping" });
+    const mails = await outbox();
+    expect(mails.map((mail) => mail.kind)).toEqual(["order-confirmed", "order-in-shipping"]);
+    for (const mail of mails) {
+      expect(mail.text).toContain(`- Sized Tee (M · Black · SKU ${m.sku}): 2 x $20.00 = $40.00`);
+      expect(mail.text).toContain(`- Sized Tee (L · White · SKU ${l.sku}): 1 x $20.00 = $20.00`);
+      expect(mail.text).toContain(
+        `- Trainer (EU 42 (US 8.5) · SKU ${shoe.variants[0]!.sku}): 1 x $80.00 = $80.00`,
+      );
+      expect(mail.html).toContain(
+        `Sized Tee<br><span style="color: #555; font-size: 0.9em;">M · Black · SKU ${m.sku}</span>`,
+      );
+      expect(mail.html).toContain(`L · White · SKU ${l.sku}`);
+      expect(mail.html).toContain(`EU 42 (US 8.5) · SKU ${shoe.variants[0]!.sku}`);
+      expect(`${mail.text}${mail.html}`).not.toContain("RENAMED-1");
+    }
   });
 
   it("escapes every typed value in the HTML part: product titles, the user name, the address", async () => {

@@ -8,7 +8,24 @@ import { testDatabaseUrl } from "../support/worker-database";
 import { getDb } from "../../app/models/db.server";
 import { BRANDS, CATEGORIES } from "../../app/models/index.server";
 import { createOrPromoteAdmin, verifyLogin } from "../../app/services/users.server";
-import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../../db/seed/seed";
+import {
+  DEMO_ACCOUNTS,
+  isEmptyShop,
+  seedDemoAccounts,
+  seedDemoCatalog,
+  seedLargeCatalog,
+} from "../../db/seed/seed";
+import { DEMO_PRODUCTS } from "../../db/seed/catalog";
+import type { Category } from "../../app/lib/shared/catalog-options";
+import {
+  COLOURS,
+  compareVariants,
+  LOW_STOCK_THRESHOLD,
+  MAX_SKU_LENGTH,
+  ONE_SIZE,
+  SIZE_SCALES,
+  SKU_PATTERN,
+} from "../../app/lib/shared/variants";
 import { createTestUser, resetDatabase } from "../support/database";
 
 const run = promisify(execFile);
@@ -71,6 +88,142 @@ describe("seedDemoCatalog", () => {
     await seedDemoCatalog(getDb());
     expect(await getDb().models.Product.count()).toBe(products);
     expect(await getDb().models.FeatureImage.count()).toBe(features);
+  });
+});
+
+async function allVariants() {
+  const [rows] = await getDb().sequelize.query(
+    `SELECT p.title, p.category, p.total_stock AS "productStock", v.sku, v.size, v.colour,
+            v.position, v.total_stock AS "totalStock"
+       FROM product_variants v JOIN products p ON p.id = v.product_id
+      ORDER BY p.title, v.position`,
+  );
+  return rows as {
+    title: string;
+    category: Category;
+    productStock: number;
+    sku: string;
+    size: string | null;
+    colour: string | null;
+    position: number;
+    totalStock: number;
+  }[];
+}
+
+function byProduct<T extends { title: string }>(rows: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) groups.set(row.title, [...(groups.get(row.title) ?? []), row]);
+  return groups;
+}
+
+describe("the demo catalogue's sizes and colours", () => {
+  beforeEach(resetDatabase);
+
+  it("sells each product in its category's sizes: letters, ages, EU shoe sizes, one size for accessories", async () => {
+    await seedDemoCatalog(getDb());
+    const variants = await allVariants();
+    for (const variant of variants) {
+      expect(SIZE_SCALES[variant.category].map((size) => size.value)).toContain(variant.size);
+    }
+    const sizesOf = (category: Category) =>
+      new Set(variants.filter((v) => v.category === category).map((v) => v.size));
+    expect(sizesOf("men")).toEqual(new Set(["XS", "S", "M", "L", "XL", "XXL"]));
+    expect(sizesOf("women")).toEqual(new Set(["XS", "S", "M", "L", "XL", "XXL"]));
+    expect([...sizesOf("footwear")]).toEqual(expect.arrayContaining(["EU 39", "EU 42", "EU 45"]));
+    expect([...sizesOf("kids")].every((size) => /^\d+-\d+Y$/.test(size!))).toBe(true);
+    expect(sizesOf("accessories")).toEqual(new Set([ONE_SIZE]));
+    // Every clothing and shoe product comes in a real size run, not one size.
+    for (const [title, rows] of byProduct(variants)) {
+      if (rows[0]!.category !== "accessories")
+        expect(new Set(rows.map((r) => r.size)).size, title).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it("keeps each product's stock the sum of its variants', with some sizes sold out and some low", async () => {
+    await seedDemoCatalog(getDb());
+    const variants = await allVariants();
+    for (const [title, rows] of byProduct(variants)) {
+      const sum = rows.reduce((total, row) => total + row.totalStock, 0);
+      expect(rows[0]!.productStock, title).toBe(sum);
+      expect(sum, title).toBe(DEMO_PRODUCTS.find((product) => product.title === title)!.totalStock);
+    }
+    const inStockProducts = [...byProduct(variants).values()].filter((rows) => rows[0]!.productStock > 0);
+    const withSoldOutSize = inStockProducts.filter((rows) => rows.some((row) => row.totalStock === 0));
+    expect(withSoldOutSize.length).toBeGreaterThanOrEqual(5);
+    const low = variants.filter((row) => row.totalStock > 0 && row.totalStock < LOW_STOCK_THRESHOLD);
+    expect(low.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("sells some products in two or three of the shop's colours", async () => {
+    await seedDemoCatalog(getDb());
+    const variants = await allVariants();
+    const colourValues = COLOURS.map((colour) => colour.value);
+    for (const row of variants) if (row.colour !== null) expect(colourValues).toContain(row.colour);
+    const colourCounts = [...byProduct(variants).values()].map(
+      (rows) => new Set(rows.map((row) => row.colour).filter((colour) => colour !== null)).size,
+    );
+    expect(colourCounts.filter((count) => count === 2).length).toBeGreaterThanOrEqual(2);
+    expect(colourCounts.filter((count) => count === 3).length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...colourCounts)).toBeLessThanOrEqual(3);
+  });
+
+  it("writes the catalogue's own variants (readable unique SKUs, display positions), never the database's default one", async () => {
+    await seedDemoCatalog(getDb());
+    const variants = await allVariants();
+    expect(variants).toHaveLength(
+      DEMO_PRODUCTS.reduce((total, product) => total + product.variants.length, 0),
+    );
+    expect(new Set(variants.map((row) => row.sku.toLowerCase())).size).toBe(variants.length);
+    for (const row of variants) {
+      expect(row.sku).toMatch(SKU_PATTERN);
+      expect(row.sku.length).toBeLessThanOrEqual(MAX_SKU_LENGTH);
+    }
+    expect(
+      variants.find(
+        (row) => row.title === "Dri-FIT Training Tee" && row.size === "M" && row.colour === "black",
+      ),
+    ).toMatchObject({ sku: "DRI-FIT-TRAINING-TEE-M-BLACK" });
+    for (const rows of byProduct(variants).values()) {
+      expect(rows.map((row) => row.position)).toEqual(rows.map((_, at) => at));
+      expect([...rows].sort(compareVariants)).toEqual(rows);
+    }
+  });
+
+  it("adds no variants when run a second time", async () => {
+    await seedDemoCatalog(getDb());
+    const before = await allVariants();
+    await seedDemoCatalog(getDb());
+    expect(await allVariants()).toEqual(before);
+  });
+});
+
+describe("seedLargeCatalog", () => {
+  beforeEach(resetDatabase);
+
+  it("gives every generated clothing product four to six variants whose stock adds up to the product's", async () => {
+    await seedLargeCatalog(getDb(), 300);
+    const variants = await allVariants();
+    const products = byProduct(variants);
+    expect(products.size).toBe(300);
+    for (const [title, rows] of products) {
+      expect(rows[0]!.productStock, title).toBe(rows.reduce((total, row) => total + row.totalStock, 0));
+      expect(
+        rows.every((row) => row.sku.startsWith("GEN-")),
+        title,
+      ).toBe(true);
+      if (rows[0]!.category !== "accessories") {
+        expect(rows.length, title).toBeGreaterThanOrEqual(4);
+        expect(rows.length, title).toBeLessThanOrEqual(6);
+      }
+    }
+  });
+
+  it("continues the SKUs of an earlier run instead of colliding with them", async () => {
+    await seedLargeCatalog(getDb(), 20);
+    await seedLargeCatalog(getDb(), 20);
+    expect(await getDb().models.Product.count()).toBe(40);
+    const variants = await allVariants();
+    expect(new Set(variants.map((row) => row.sku)).size).toBe(variants.length);
   });
 });
 

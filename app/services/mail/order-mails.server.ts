@@ -3,7 +3,12 @@ import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
 import { enqueueMail, type MailKind } from "./outbox.server";
-import { orderMailFor, type OrderMailData, type OrderMailEvent } from "./templates.server";
+import {
+  orderMailFor,
+  type OrderMailData,
+  type OrderMailEvent,
+  type OrderMailItem,
+} from "./templates.server";
 
 /**
  * The order mails, one call each for the code that changes an order. Call
@@ -42,8 +47,8 @@ async function loadOrder(orderId: string, transaction: Transaction) {
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
   if (!order) throw new Error(`Order ${orderId} not found for its mail`);
-  const items = await sequelize.query<{ title: string; price: string; quantity: number }>(
-    `SELECT title, price, quantity FROM order_items WHERE order_id = :orderId ORDER BY title, id`,
+  const items = await sequelize.query<OrderMailItem>(
+    `SELECT title, price, quantity, sku, size, colour FROM order_items WHERE order_id = :orderId ORDER BY title, id`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
   return { order, items };

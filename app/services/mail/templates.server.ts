@@ -1,4 +1,5 @@
 import { centsToDecimal, formatPrice, toCents } from "~/lib/shared/money";
+import { variantLabel } from "~/lib/shared/variants";
 import type { AddressSnapshot } from "~/models/index.server";
 
 /**
@@ -105,10 +106,25 @@ ${button(input.forgotLink, "Choose a new password")}`,
 export interface OrderMailData {
   orderId: string;
   userName: string;
-  items: { title: string; price: string; quantity: number }[];
+  items: OrderMailItem[];
   totalAmount: string;
   address: AddressSnapshot;
   orderLink: string;
+}
+
+/** An order line as the order keeps it: the size, colour and SKU as they were when it was bought. */
+export interface OrderMailItem {
+  title: string;
+  price: string;
+  quantity: number;
+  sku: string | null;
+  size: string | null;
+  colour: string | null;
+}
+
+/** "M · Black · SKU TEE-M-BLACK": what tells two lines of one product apart, and what a shop assistant looks up. */
+function lineDetails(item: OrderMailItem): string {
+  return [variantLabel(item), item.sku && `SKU ${item.sku}`].filter(Boolean).join(" · ");
 }
 
 function lineTotal(price: string, quantity: number): string {
@@ -127,7 +143,7 @@ function orderText(order: OrderMailData): string[] {
     "",
     ...order.items.map(
       (item) =>
-        `- ${item.title}: ${item.quantity} x ${formatPrice(item.price)} = ${lineTotal(item.price, item.quantity)}`,
+        `- ${item.title}${lineDetails(item) ? ` (${lineDetails(item)})` : ""}: ${item.quantity} x ${formatPrice(item.price)} = ${lineTotal(item.price, item.quantity)}`,
     ),
     "",
     `Total: ${formatPrice(order.totalAmount)}`,
@@ -145,7 +161,7 @@ function orderHtml(order: OrderMailData): string {
   const rows = order.items
     .map(
       (item) =>
-        `<tr><td ${cell}>${escapeHtml(item.title)}</td><td ${number}>${item.quantity}</td><td ${number}>${escapeHtml(formatPrice(item.price))}</td><td ${number}>${escapeHtml(lineTotal(item.price, item.quantity))}</td></tr>`,
+        `<tr><td ${cell}>${escapeHtml(item.title)}${lineDetails(item) ? `<br><span style="color: #555; font-size: 0.9em;">${escapeHtml(lineDetails(item))}</span>` : ""}</td><td ${number}>${item.quantity}</td><td ${number}>${escapeHtml(formatPrice(item.price))}</td><td ${number}>${escapeHtml(lineTotal(item.price, item.quantity))}</td></tr>`,
     )
     .join("\n");
   return `<p>Order number: <strong>${escapeHtml(order.orderId)}</strong></p>
