@@ -35,6 +35,7 @@ import {
   SIZE_SCALES,
   VARIANT_TEXT,
   variantLabel,
+  type EditableVariant,
 } from "~/lib/shared/variants";
 import { paginationOf, type Pagination, type Paging, type PagingLimits } from "~/lib/shared/paging";
 import { canonicalImageReference } from "~/lib/server/public-url.server";
@@ -490,17 +491,6 @@ export async function deleteProduct(id: string): Promise<void> {
   const count = await getDb().models.Product.destroy({ where: { id } });
   if (count === 0) throw notFound(PRODUCT_NOT_FOUND);
   await deleteUploadIfUnused(current.image);
-}
-
-/** A variant as the admin form edits it: its own price pair (null: the product's). */
-export interface EditableVariant {
-  _id: string;
-  sku: string;
-  size: string | null;
-  colour: string | null;
-  totalStock: number;
-  price: number | null;
-  salePrice: number | null;
 }
 
 /**

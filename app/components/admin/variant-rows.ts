@@ -1,5 +1,5 @@
 import type { Category } from "~/lib/shared/catalog-options";
-import { SIZE_SCALES } from "~/lib/shared/variants";
+import { SIZE_SCALES, type EditableVariant } from "~/lib/shared/variants";
 
 /**
  * The admin form's variant rows, as the form's inputs hold them (strings,
@@ -32,17 +32,7 @@ export function missingSizeRows(category: Category, sizesInRows: readonly string
 const amount = (value: number | null) => (value === null ? "" : value.toFixed(2));
 
 /** An existing product's variants as rows (a variant without its own price shows empty prices). */
-export function variantFormRows(
-  variants: readonly {
-    _id: string;
-    sku: string;
-    size: string | null;
-    colour: string | null;
-    totalStock: number;
-    price: number | null;
-    salePrice: number | null;
-  }[],
-): VariantFormRow[] {
+export function variantFormRows(variants: readonly EditableVariant[]): VariantFormRow[] {
   return variants.map((variant) => ({
     _id: variant._id,
     sku: variant.sku,

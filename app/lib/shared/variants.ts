@@ -155,6 +155,12 @@ export interface VariantJson {
   salePrice: number;
 }
 
+/** A variant as the admin form edits it: its own price pair, null where it sells at the product's. */
+export interface EditableVariant extends Omit<VariantJson, "price" | "salePrice"> {
+  price: number | null;
+  salePrice: number | null;
+}
+
 /** The price a shopper pays for one unit of a variant: the sale price when above 0. */
 export function payPrice(variant: Pick<VariantJson, "price" | "salePrice">): number {
   return variant.salePrice > 0 ? variant.salePrice : variant.price;
