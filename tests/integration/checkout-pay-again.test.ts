@@ -12,6 +12,7 @@ import { resetDatabase } from "../support/database";
 import {
   approvedOrder,
   createProduct,
+  createProductWithVariants,
   createShopper,
   orderRow,
   payerAnswers,
@@ -64,6 +65,37 @@ describe("Pay now", () => {
     const outcome = await captureOrderPayment(shopper, { paymentId: row.paymentId! });
     expect(outcome.order).toMatchObject({ paymentStatus: "paid", orderStatus: "confirmed" });
     expect(await stockOf(product.id)).toBe(3);
+  });
+
+  it("lists each line again as the first time: named with its size and colour, with the variant's SKU", async () => {
+    const tee = await createProductWithVariants([
+      { size: "S", colour: "black", totalStock: 3 },
+      { size: "M", colour: "black", totalStock: 3 },
+    ]);
+    await putInCart(shopper.id, tee.product.id, 2, tee.bySize.M!.id);
+    const address = await saveAddress(shopper.id);
+    const created = await createOrderFromCart(shopper, { addressId: address._id });
+    await payerAnswers(created.order.paymentId!, "decline");
+    await captureOrderPayment(shopper, { paymentId: created.order.paymentId! }).catch(() => null);
+
+    await payOrderAgain(shopper, created.orderId);
+    const itemsOf = async (paymentId: string) => {
+      const [rows] = (await getDb().sequelize.query(
+        "SELECT items FROM payment_simulator_orders WHERE id = :paymentId",
+        { replacements: { paymentId } },
+      )) as [{ items: { name: string; sku?: string; quantity: number }[] }[], unknown];
+      return rows[0]!.items;
+    };
+    const first = await itemsOf(created.order.paymentId!);
+    const again = await itemsOf((await orderRow(created.orderId)).paymentId!);
+    expect(first).toEqual([
+      expect.objectContaining({
+        name: `${tee.product.title} (M · Black)`,
+        sku: tee.bySize.M!.sku,
+        quantity: 2,
+      }),
+    ]);
+    expect(again).toEqual(first);
   });
 
   it("refuses a paid order with 409 and leaves its payment alone", async () => {

@@ -5,6 +5,7 @@ import { createOrderFromCart, type CreatedOrder } from "../../app/services/check
 import { createTestUser } from "../support/database";
 import { sessionCookieFor } from "../support/requests";
 import { createProductRow } from "./admin-support";
+import { createProductWithVariants as createSizedProduct, type ProductFixture } from "../support/storefront";
 
 /**
  * Fixtures for the checkout, payment and order-history tests: shoppers with
@@ -46,57 +47,25 @@ export interface TestVariant {
   colour: string | null;
 }
 
-let variantProductCounter = 0;
-
 /**
  * A product sold in the given sizes and colours, each with its own stock
- * (`price` optional: the product's when absent). Written with its variants in
- * one transaction, as the admin does, so the database adds no default variant.
- * The variants come back in the given order, by size ("M") as well.
+ * (`price` optional: the product's when absent), written as the admin's save
+ * writes it (tests/support/storefront.ts). The variants come back in the
+ * given order, by size ("M") as well.
  */
 export async function createProductWithVariants(
   variants: { size: string | null; colour?: string | null; totalStock: number; price?: string }[],
-  overrides: Parameters<typeof createProductRow>[0] = {},
+  overrides: ProductFixture = {},
 ) {
-  variantProductCounter += 1;
-  const number = variantProductCounter;
-  const { sequelize, models } = getDb();
-  return sequelize.transaction(async (transaction) => {
-    const product = await models.Product.create(
-      {
-        image: overrides.image ?? "/images/products/test.svg",
-        title: overrides.title ?? `Sized Product ${number}`,
-        description: "A product in sizes for tests",
-        category: overrides.category ?? "men",
-        brand: "nike",
-        price: overrides.price ?? "20.00",
-        salePrice: overrides.salePrice ?? null,
-        totalStock: variants.reduce((total, variant) => total + variant.totalStock, 0),
-      },
-      { transaction },
-    );
-    const rows = await models.ProductVariant.bulkCreate(
-      variants.map((variant, position) => ({
-        productId: product.id,
-        sku: `T${number}-${position}-${variant.size ?? "NA"}-${variant.colour ?? "NA"}`,
-        size: variant.size,
-        colour: variant.colour ?? null,
-        position,
-        totalStock: variant.totalStock,
-        price: variant.price ?? null,
-        salePrice: null,
-      })),
-      { transaction, returning: true },
-    );
-    const list: TestVariant[] = rows.map((row) => ({
-      id: row.id,
-      sku: row.sku,
-      size: row.size,
-      colour: row.colour,
-    }));
-    const bySize = Object.fromEntries(list.map((variant) => [variant.size ?? "", variant]));
-    return { product: product.get({ plain: true }), variants: list, bySize };
+  const created = await createSizedProduct(overrides, variants);
+  const list: TestVariant[] = variants.map((wanted) => {
+    const row = created.variants.find(
+      (variant) => variant.size === wanted.size && variant.colour === (wanted.colour ?? null),
+    )!;
+    return { id: row.id, sku: row.sku, size: row.size, colour: row.colour };
   });
+  const bySize = Object.fromEntries(list.map((variant) => [variant.size ?? "", variant]));
+  return { product: created.product, variants: list, bySize };
 }
 
 /** Each variant's stock by size ("S": 3), and the product's stock and in-stock sizes as its row keeps them. */

@@ -13,7 +13,7 @@ import { getOrderForUser, type OrderJson } from "../orders.server";
 import { bridgeUrlFor, type PaymentReturn } from "../payment-return.server";
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
-import { lineName } from "./order-store.server";
+import { lineName, paymentItemOf } from "./order-store.server";
 
 /**
  * Checkout, the first stage (SPEC §2 Checkout, §4 Checkout flow; API.md
@@ -312,12 +312,7 @@ export async function createOrderFromCart(
   try {
     payment = await getPaymentGateway().createOrder({
       orderId: prepared.orderId,
-      items: prepared.lines.map((line) => ({
-        name: lineName(line),
-        unitAmountCents: line.unitCents,
-        quantity: line.quantity,
-        sku: line.sku,
-      })),
+      items: prepared.lines.map((line) => paymentItemOf(line, line.unitCents)),
       totalCents: prepared.totalCents,
       currency: "USD",
       // The provider comes back to the bridge, whose link is signed for this order only.

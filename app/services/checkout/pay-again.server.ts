@@ -1,3 +1,4 @@
+import { paymentItemOf } from "./order-store.server";
 import { randomUUID } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
@@ -63,12 +64,14 @@ export async function payOrderAgain(
     const order = await lockOwnOrder(user.id, orderId, transaction);
     if (!isPayableAgain(order)) throw conflict(PAY_AGAIN_TEXT.notPayable);
     const lines = await sequelize.query<{
-      productId: string | null;
       title: string;
+      size: string | null;
+      colour: string | null;
+      sku: string | null;
       price: string;
       quantity: number;
     }>(
-      `SELECT product_id AS "productId", title, price, quantity FROM order_items
+      `SELECT title, size, colour, sku, price, quantity FROM order_items
         WHERE order_id = :orderId ORDER BY title, id`,
       { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
     );
@@ -78,12 +81,7 @@ export async function payOrderAgain(
   const { appUrl } = getConfig();
   const payment = await getPaymentGateway().createOrder({
     orderId,
-    items: before.lines.map((line) => ({
-      name: line.title,
-      unitAmountCents: toCents(line.price),
-      quantity: line.quantity,
-      ...(line.productId ? { sku: line.productId } : {}),
-    })),
+    items: before.lines.map((line) => paymentItemOf(line, toCents(line.price))),
     totalCents: before.totalCents,
     currency: "USD",
     returnUrl: `${appUrl}/shop/paypal-return`,
