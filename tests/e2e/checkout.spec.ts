@@ -5,9 +5,10 @@ import { expect, registerShopper, signIn, test, toast } from "./support/fixtures
 /**
  * A whole purchase through the payment simulator, with JavaScript and without
  * it (SPEC §2 Checkout, Account, Payment pages, §4 Checkout flow, §5; API.md
- * Orders and payment): from an empty cart to a confirmed order in the
- * account, then the admin sees and updates it. Also the declined and the
- * cancelled payment, and the checkout's refusals.
+ * Orders and payment): from an empty cart, through a size picked for each
+ * product, to a confirmed order in the account, then the admin sees and
+ * updates it. Also the declined and the cancelled payment, and the
+ * checkout's refusals.
  */
 
 const isNoJs = () => test.info().project.name === "no-js";
@@ -23,9 +24,12 @@ const HOME = {
   notes: "Ring the bell twice",
 };
 
-// Demo products with plenty of stock, one of them on sale (14.99 instead of 19.99).
+// Demo products with plenty of stock, one of them on sale (14.99 instead of 19.99). Both are sold in
+// sizes (the tee also in colours): the shopper picks a middle size, which the demo catalogue never sells out.
 const PYJAMAS = "Kids' Printed Pyjama Set";
+const PYJAMAS_SIZE = "7–8 years";
 const TEE = "Kids' Graphic Logo Tee";
+const TEE_OPTION = "7–8 years · Blue";
 
 async function signInAsNewShopper(page: Page) {
   const shopper = await registerShopper(page.request, { userName: "Checkout Tester" });
@@ -38,23 +42,40 @@ function productCard(page: Page, title: string): Locator {
   return page.locator("article.product-card").filter({ has: page.getByRole("heading", { name: title }) });
 }
 
-async function addFromListing(page: Page, title: string, countAfter: number) {
+/**
+ * From the listing's card, as a shopper buys a product sold in sizes: "Choose size" opens the details
+ * dialog (with JavaScript) or the product page (without), where the size is picked and added.
+ */
+async function addFromListing(page: Page, title: string, option: string, countAfter: number) {
   await page.goto("/shop/listing?category=kids");
-  await productCard(page, title)
-    .getByRole("button", { name: /^Add to cart/ })
-    .click();
+  const card = productCard(page, title);
+  await expect(card.getByRole("button", { name: /^Add to cart/ })).toHaveCount(0);
+  await card.getByRole("link", { name: `Choose size: ${title}` }).click();
+  const details = isNoJs() ? page.locator("main") : page.getByRole("dialog", { name: title });
+  await details.getByRole("radio", { name: option, exact: true }).check();
+  await details.getByRole("button", { name: /^Add to cart/ }).click();
   await expect(toast(page, "Product is added to cart")).toBeVisible();
   await expect(page.getByTestId("cart-count").first()).toHaveText(String(countAfter));
+  if (!isNoJs()) {
+    // The dialog stays open after the add; the shopper closes it to go on.
+    await details.getByRole("link", { name: "Close" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  }
 }
 
+/** Adds one of the demo product's best-stocked variant (other tests buy too) through the JSON API. */
 async function addByApi(page: Page, title: string) {
   const search = await page.request.get(`/api/shop/products/get?category=kids&limit=50`);
-  const product = ((await search.json()) as { data: { _id: string; title: string }[] }).data.find(
-    (candidate) => candidate.title === title,
-  );
+  const product = (
+    (await search.json()) as {
+      data: { _id: string; title: string; variants: { _id: string; totalStock: number }[] }[];
+    }
+  ).data.find((candidate) => candidate.title === title);
   expect(product, `the demo product ${title}`).toBeDefined();
+  const variant = [...product!.variants].sort((a, b) => b.totalStock - a.totalStock)[0];
+  expect(variant?.totalStock, `a variant of ${title} in stock`).toBeGreaterThan(0);
   const response = await page.request.post("/api/shop/cart/add", {
-    data: { productId: product!._id, quantity: 1 },
+    data: { productId: product!._id, variantId: variant!._id, quantity: 1 },
   });
   expect(response.status(), await response.text()).toBe(200);
 }
@@ -89,17 +110,22 @@ test.describe("checkout", () => {
   }) => {
     await signInAsNewShopper(page);
 
-    // Two products from the listing's "Add to cart", then a quantity changed in the cart.
-    await addFromListing(page, PYJAMAS, 1);
-    await addFromListing(page, TEE, 2);
+    // Two products in a size each from the listing's "Choose size", then a quantity changed in the cart.
+    await addFromListing(page, PYJAMAS, PYJAMAS_SIZE, 1);
+    await addFromListing(page, TEE, TEE_OPTION, 2);
     await page.getByRole("link", { name: /^Open your cart/ }).click();
     const panel = page.getByRole(isNoJs() ? "region" : "dialog", { name: "Your Cart" });
     await expect(panel).toBeVisible();
-    await panel.getByRole("button", { name: `Increase the quantity of ${PYJAMAS}` }).click();
-    await expect(toast(page, "Cart item is updated successfully")).toBeVisible();
+    const pyjamasLine = panel.getByTestId("cart-line").filter({ hasText: PYJAMAS });
+    await expect(pyjamasLine.getByTestId("cart-line-variant")).toHaveText(PYJAMAS_SIZE);
     await expect(
-      panel.getByTestId("cart-line").filter({ hasText: PYJAMAS }).getByTestId("cart-line-quantity"),
-    ).toHaveText("2");
+      panel.getByTestId("cart-line").filter({ hasText: TEE }).getByTestId("cart-line-variant"),
+    ).toHaveText(TEE_OPTION);
+    await panel
+      .getByRole("button", { name: `Increase the quantity of ${PYJAMAS} (${PYJAMAS_SIZE})` })
+      .click();
+    await expect(toast(page, "Cart item is updated successfully")).toBeVisible();
+    await expect(pyjamasLine.getByTestId("cart-line-quantity")).toHaveText("2");
     await expect(panel.getByTestId("cart-contents")).not.toHaveAttribute("aria-busy", "true");
     await panel.getByRole("link", { name: "Checkout" }).click();
     await expect(page).toHaveURL(/\/shop\/checkout$/);
@@ -107,8 +133,10 @@ test.describe("checkout", () => {
     // The checkout: the cart items with the total, and an address added on the same page.
     const items = page.getByTestId("checkout-item");
     await expect(items).toHaveCount(2);
+    await expect(items.filter({ hasText: PYJAMAS })).toContainText(PYJAMAS_SIZE);
     await expect(items.filter({ hasText: PYJAMAS })).toContainText("Quantity: 2 × $14.99");
     await expect(items.filter({ hasText: PYJAMAS })).toContainText("$29.98");
+    await expect(items.filter({ hasText: TEE })).toContainText(TEE_OPTION);
     await expect(items.filter({ hasText: TEE })).toContainText("Quantity: 1 × $14.99");
     await expect(page.getByTestId("checkout-total")).toHaveText("Total$44.97");
 
@@ -180,6 +208,9 @@ test.describe("checkout", () => {
     await expect(dialog).toContainText("Paid");
     await expect(row).toContainText("Paid");
     await expect(dialog).toContainText(`Title: ${PYJAMAS}`);
+    const pyjamasOrderLine = dialog.locator(".order-details__items li").filter({ hasText: PYJAMAS });
+    await expect(pyjamasOrderLine).toContainText(`Size: ${PYJAMAS_SIZE}`);
+    await expect(pyjamasOrderLine).toContainText("Quantity: 2");
     await expect(dialog).toContainText("Quantity: 2");
     await expect(dialog).toContainText("Checkout Tester");
     await expect(dialog).toContainText(HOME.address);
