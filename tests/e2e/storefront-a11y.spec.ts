@@ -197,14 +197,30 @@ test.describe("accessibility", () => {
     page,
   }) => {
     await page.goto("/shop/listing?category=men&brand=nike");
-    await productCards(page).getByRole("link", { name: "Dri-FIT Training Tee" }).focus();
+    await productCards(page).getByRole("link", { name: "Dri-FIT Training Tee", exact: true }).focus();
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Dri-FIT Training Tee" });
     await expect(dialog).toBeVisible();
     // With JavaScript the server's plain dialog may turn into Mantine's Modal at any moment from here on:
     // the focus stays on its control (the next test makes that moment certain).
 
-    await dialog.getByRole("button", { name: /^Add to cart/ }).focus();
+    // The tee comes in sizes and colours: an add without a choice is refused beside the picker.
+    const addToCart = dialog.getByRole("button", { name: /^Add to cart/ });
+    await addToCart.focus();
+    await page.keyboard.press("Enter");
+    const picker = dialog.getByRole("group", { name: "Size and colour" });
+    await expect(picker.getByText("Please choose a size")).toBeVisible();
+
+    // Space chooses the focused option; the arrow keys move the choice along the picker.
+    await picker.getByRole("radio", { name: "M · Black", exact: true }).focus();
+    await page.keyboard.press("Space");
+    await expect(picker.getByRole("radio", { name: "M · Black", exact: true })).toBeChecked();
+    await page.keyboard.press("ArrowRight");
+    const chosen = picker.getByRole("radio", { name: "M · White", exact: true });
+    await expect(chosen).toBeChecked();
+    await expect(chosen).toBeFocused();
+
+    await addToCart.focus();
     await page.keyboard.press("Enter");
     await expect(toast(page, "Product is added to cart")).toBeVisible();
 

@@ -114,7 +114,7 @@ test.describe("browsing the catalogue", () => {
 
   test("a card opens the product details as URL state, which closes again", async ({ page }) => {
     await page.goto("/shop/listing?category=men&sortBy=title-atoz");
-    await productCards(page).getByRole("link", { name: "Tech Fleece Hoodie" }).click();
+    await productCards(page).getByRole("link", { name: "Tech Fleece Hoodie", exact: true }).click();
     await expect(page).toHaveURL(/\/shop\/listing\?category=men&sortBy=title-atoz&product=[0-9a-f-]{36}$/);
 
     const dialog = page.getByRole("dialog", { name: "Tech Fleece Hoodie" });
@@ -128,16 +128,20 @@ test.describe("browsing the catalogue", () => {
     await expect(dialog.getByTestId("average-review")).toHaveText(/^\(\d\.\d\d\)$/);
     await expect(dialog.getByText("No Reviews")).toBeVisible();
     await expect(dialog.getByRole("button", { name: /^Add to cart/ })).toBeVisible();
+    // The hoodie is sold in sizes XS to XXL, XS sold out.
+    const sizes = dialog.getByRole("group", { name: "Size" }).getByRole("radio");
+    await expect(sizes).toHaveCount(6);
+    await expect(sizes.first()).toBeDisabled();
     await expect(dialog.getByRole("heading", { name: "Write a review" })).toBeVisible();
     await expect(dialog.getByPlaceholder("Write a review...")).toBeVisible();
-    await expect(dialog.getByRole("radio")).toHaveCount(5);
+    await expect(dialog.getByRole("group", { name: "Your rating" }).getByRole("radio")).toHaveCount(5);
 
     await dialog.getByRole("link", { name: "Close" }).click();
     await expect(page).toHaveURL(/\/shop\/listing\?category=men&sortBy=title-atoz$/);
     await expect(page.getByRole("dialog")).toHaveCount(0);
 
     if (!isNoJs()) {
-      await productCards(page).getByRole("link", { name: "Tech Fleece Hoodie" }).click();
+      await productCards(page).getByRole("link", { name: "Tech Fleece Hoodie", exact: true }).click();
       await expect(page.getByRole("dialog")).toBeVisible();
       await page.keyboard.press("Escape");
       await expect(page.getByRole("dialog")).toHaveCount(0);
@@ -207,13 +211,14 @@ test.describe("add to cart", () => {
     const title = `E2E Last One ${test.info().project.name} ${Date.now()}`;
     const productId = seedProduct(title, 1);
 
-    await page.goto("/shop/listing?category=men&brand=nike");
+    // A card adds only a product sold in one size (the others offer "Choose size"): the backpack.
+    await page.goto("/shop/listing?category=accessories&brand=nike");
     await productCards(page)
-      .filter({ hasText: "Dri-FIT Training Tee" })
+      .filter({ hasText: "Brasilia Training Backpack" })
       .getByRole("button", { name: /Add to cart/ })
       .click();
     await expect(toast(page, "Product is added to cart")).toBeVisible();
-    await expect(page).toHaveURL(/\/shop\/listing\?category=men&brand=nike$/);
+    await expect(page).toHaveURL(/\/shop\/listing\?category=accessories&brand=nike$/);
     await expect(page.getByTestId("cart-count").first()).toHaveText("1");
 
     await page.goto(`/shop/listing?category=accessories&product=${productId}`);

@@ -51,7 +51,7 @@ test.describe("search", () => {
 
   test("opens a result's details without losing the keyword", async ({ page }) => {
     await page.goto("/shop/search?keyword=fleece%20hoodie");
-    await productCards(page).getByRole("link", { name: "Tech Fleece Hoodie" }).click();
+    await productCards(page).getByRole("link", { name: "Tech Fleece Hoodie", exact: true }).click();
     await expect(page).toHaveURL(/\/shop\/search\?keyword=fleece\+hoodie&product=[0-9a-f-]{36}$/);
     await expect(page.getByRole("dialog", { name: "Tech Fleece Hoodie" })).toBeVisible();
   });
