@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatPrice } from "~/lib/shared/money";
 import {
   choiceOf,
@@ -173,16 +173,7 @@ function SizeAndColourPicker({
         idPrefix={idPrefix}
         options={colours}
         error={refused && colour === null ? VARIANT_TEXT.chooseColour : null}
-        labelOf={(value) => (
-          <>
-            <span
-              className="variant-option__swatch"
-              style={{ background: colourOption(value)?.swatch }}
-              aria-hidden="true"
-            />
-            {colourLabel(value)}
-          </>
-        )}
+        swatchOf={(value) => colourOption(value)?.swatch}
         textOf={colourLabel}
         onChange={chooseColour}
       />
@@ -192,7 +183,6 @@ function SizeAndColourPicker({
         idPrefix={idPrefix}
         options={sizes}
         error={refused && size === null ? VARIANT_TEXT.chooseSize : null}
-        labelOf={sizeLabel}
         textOf={sizeLabel}
         onChange={(value) => choose(value, colour)}
       />
@@ -207,7 +197,7 @@ function OptionGroup({
   idPrefix,
   options,
   error,
-  labelOf,
+  swatchOf,
   textOf,
   onChange,
 }: {
@@ -216,7 +206,7 @@ function OptionGroup({
   idPrefix: string;
   options: readonly { value: string; soldOut: boolean }[];
   error: string | null;
-  labelOf: (value: string) => ReactNode;
+  swatchOf?: (value: string) => string | undefined;
   textOf: (value: string) => string;
   onChange: (value: string) => void;
 }) {
@@ -244,9 +234,16 @@ function OptionGroup({
                 onChange={() => onChange(value)}
               />
               <label htmlFor={id} className="variant-option__label">
+                {swatchOf ? (
+                  <span
+                    className="variant-option__swatch"
+                    style={{ background: swatchOf(value) }}
+                    aria-hidden="true"
+                  />
+                ) : null}
                 {/* As above: the name and "sold out" are one text for screen readers. */}
                 <span className="variant-option__name" aria-hidden={soldOut || undefined}>
-                  {labelOf(value)}
+                  {textOf(value)}
                 </span>
                 {soldOut ? (
                   <span className="visually-hidden">{`${textOf(value)}, ${VARIANT_TEXT.soldOut}`}</span>
