@@ -17,14 +17,20 @@ import { runOrRefuse } from "~/web/form-action.server";
 import { safeRedirect } from "~/web/request.server";
 import type { FlashMessage } from "~/lib/shared/flash";
 import { redirectWithFlash, setFlash } from "~/web/session.server";
-import { addToCart, changeCartItemQuantity, removeCartItem } from "~/services/cart.server";
+import {
+  addToCart,
+  changeCartItemQuantity,
+  removeCartItem,
+  type VariantOptions,
+} from "~/services/cart.server";
 
 /**
  * /shop/cart: the cart panel's contents as a page (the header's cart button
  * leads here without JavaScript) and the one action behind every cart form,
  * Hydrogen-style: small forms that post `intent` (add, increase, decrease,
- * remove) and `productId`. Every "Add to cart" of the storefront (card,
- * dialog, product page, search results) posts `add` here.
+ * remove) and `productId` (with `variantId`, or `size` and `colour`). Every
+ * "Add to cart" of the storefront (card, dialog, product page, search
+ * results) posts `add` here.
  *
  * - A form with `redirectTo` (every page form; with JavaScript too, as a
  *   navigation) gets POST/redirect/GET back to that page, filters and open
@@ -77,10 +83,11 @@ async function applyIntent(
   productId: unknown,
   variantId: unknown,
   quantity: unknown,
+  options: VariantOptions,
 ) {
   switch (intent) {
     case "add":
-      return addToCart(userId, productId, quantity, variantId);
+      return addToCart(userId, productId, quantity, variantId, options);
     case "increase":
       return changeCartItemQuantity(userId, productId, 1, variantId);
     case "decrease":
@@ -99,6 +106,8 @@ export async function action({ request }: ActionFunctionArgs): Promise<TypedResp
   const intent = formData.get("intent");
   const productId = formData.get("productId");
   const variantId = formData.get("variantId");
+  // The picker of a product in sizes and colours posts one of each instead of a variantId.
+  const options: VariantOptions = { size: formData.get("size"), colour: formData.get("colour") };
 
   const refuse = async (status: number, message: string) => {
     const toast: FlashMessage = { type: "error", message };
@@ -117,7 +126,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<TypedResp
   const quantity = quantityField === null ? 1 : (parsePositiveInteger(String(quantityField)) ?? Number.NaN);
   return runOrRefuse(
     async () => {
-      await applyIntent(user.id, intent, productId, variantId, quantity);
+      await applyIntent(user.id, intent, productId, variantId, quantity, options);
       const message = SUCCESS_MESSAGES[intent];
       const flash: FlashMessage =
         intent === "add" ? { type: "success", message, link: VIEW_CART_LINK } : { type: "success", message };

@@ -11,7 +11,7 @@ import {
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
 import { AppError, badRequest, conflict, notFound } from "~/lib/server/errors.server";
-import { chooseMessage, VARIANT_TEXT } from "~/lib/shared/variants";
+import { chooseMessage, VARIANT_TEXT, variantOf } from "~/lib/shared/variants";
 import { decimalToNumber } from "~/lib/shared/money";
 import { isUuid } from "~/lib/shared/uuid";
 import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, toSessionUser, type SessionUser } from "./users.server";
@@ -183,16 +183,50 @@ export interface CartLine {
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === "";
 
+/** A size and a colour as a form posts them (the picker's two groups), instead of a `variantId`. */
+export interface VariantOptions {
+  size: unknown;
+  colour: unknown;
+}
+
+const optionValue = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : null);
+
+/**
+ * The variant of a product with several whose `options` name it. Every
+ * option in which the variants differ must be named, the colour first (the
+ * order the page asks in): 400 "Please choose a colour" or "…a size"; a pair
+ * that is not made is a 404, like an unknown `variantId`.
+ */
+function variantByOptions<V extends { id: string; size: string | null; colour: string | null }>(
+  variants: readonly V[],
+  options: VariantOptions,
+): V {
+  const pick = (key: "size" | "colour", message: string) => {
+    const values = new Set(variants.map((variant) => variant[key]));
+    if (values.size === 1) return [...values][0]!;
+    const value = optionValue(options[key]);
+    if (value === null) throw badRequest(message, { [key]: [message] });
+    return value;
+  };
+  const colour = pick("colour", VARIANT_TEXT.chooseColour);
+  const size = pick("size", VARIANT_TEXT.chooseSize);
+  const chosen = variantOf(variants, size, colour);
+  if (!chosen) throw notFound(VARIANT_TEXT.variantNotFound);
+  return chosen;
+}
+
 /**
  * Which variant of `productId` a request means. `variantId` when it sends
  * one (404 unless it is a variant of that product); without one, the
- * product's only variant, or 400 "Please choose a size" ("…a colour" when its
- * variants differ only by colour) when it has several. 404 for an unknown product.
+ * product's only variant, the one its `options` name (a form's size and
+ * colour, variantByOptions), or 400 "Please choose a size" ("…a colour" when
+ * its variants differ only by colour) when it has several. 404 for an unknown product.
  */
 async function chooseVariant(
   productId: string,
   variantId: unknown,
   transaction: Transaction,
+  options?: VariantOptions,
 ): Promise<string> {
   const variants = await getDb().sequelize.query<{ id: string; size: string | null; colour: string | null }>(
     `SELECT id, size, colour FROM product_variants WHERE product_id = $1 ORDER BY position, id`,
@@ -205,6 +239,7 @@ async function chooseVariant(
       throw new AppError(404, VARIANT_TEXT.variantNotFound, { variantId: [VARIANT_TEXT.variantNotFound] });
     return chosen.id;
   }
+  if (variants.length > 1 && options) return variantByOptions(variants, options).id;
   if (variants.length > 1) {
     const message = chooseMessage(variants);
     throw badRequest(message, { variantId: [message] });
@@ -217,7 +252,8 @@ async function chooseVariant(
  * cart on first use). The stock rule: the quantity of a variant in the cart
  * may never exceed that variant's stock; otherwise 409 "Only {n} quantity can
  * be added for this item". Throws AppError: 400 bad quantity or a size not
- * chosen, 404 unknown product or variant, 409 stock.
+ * chosen, 404 unknown product or variant, 409 stock. Without `variantId`,
+ * `options` (a size and a colour) may name the variant instead.
  *
  * One transaction: the cart row is locked (so two adds of one shopper take
  * turns) and the variant row is share-locked (so its stock cannot change
@@ -228,6 +264,7 @@ export async function addToCart(
   productId: unknown,
   quantity: unknown,
   variantId?: unknown,
+  options?: VariantOptions,
 ): Promise<CartLine> {
   assertQuantity(quantity, "added");
   if (!isUuid(productId)) throw notFound(CART_TEXT.productNotFound);
@@ -242,7 +279,7 @@ export async function addToCart(
       { bind: [userId], type: QueryTypes.SELECT, transaction },
     );
     const cartId = cart!.id;
-    const chosen = await chooseVariant(productId, variantId, transaction);
+    const chosen = await chooseVariant(productId, variantId, transaction, options);
     const [stock] = await sequelize.query<{ totalStock: number; inCart: number }>(
       `SELECT v.total_stock AS "totalStock", COALESCE(ci.quantity, 0) AS "inCart"
          FROM product_variants v

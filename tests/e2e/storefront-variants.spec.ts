@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, registerShopper, signIn, test, toast } from "./support/fixtures";
 import { isNoJs, seedSizedProduct, settled } from "./support/storefront";
@@ -42,6 +44,16 @@ async function addSize(page: Page, size: string, countAfter: number) {
   await settled(page);
   await expect(toast(page, "Product is added to cart")).toBeVisible();
   await expect(page.getByTestId("cart-count").first()).toHaveText(String(countAfter));
+}
+
+/** A fresh T-shirt in S, M, L × black, white (M black: three left; M white sold out; L white 22.00); returns its id. */
+function seedSizedColouredProduct(title: string): string {
+  const output = execFileSync(
+    path.resolve("node_modules/.bin/tsx"),
+    ["tests/e2e/support/storefront-seed.ts", "sized-coloured-product", title],
+    { encoding: "utf8", env: process.env },
+  );
+  return (JSON.parse(output.trim().split("\n").pop() ?? "{}") as { productId: string }).productId;
 }
 
 test.describe("sizes in the storefront", () => {
@@ -137,5 +149,64 @@ test.describe("sizes in the storefront", () => {
       await expect(page).toHaveURL(new RegExp(`product=${productId}`));
       await expect(page.getByTestId("product-dialog").getByRole("group", { name: "Size" })).toBeVisible();
     }
+  });
+
+  test("a shopper picks a colour and a size of a product in both, is asked for the size when it is missing, and adds M · Black", async ({
+    page,
+  }) => {
+    const title = `Two-way Tee ${Date.now().toString(36)}`;
+    const productId = seedSizedColouredProduct(title);
+    await signInAsNewShopper(page);
+    await page.goto(`/shop/product/${productId}`);
+    const colours = page.getByRole("group", { name: "Colour" });
+    const sizes = page.getByRole("group", { name: "Size" });
+    await expect(colours.getByRole("radio")).toHaveCount(2);
+    await expect(sizes.getByRole("radio")).toHaveCount(3);
+    // Without a choice of colour, M is still open: black has it.
+    await expect(sizes.getByRole("radio", { name: "M", exact: true })).toBeEnabled();
+
+    // A colour but no size: the server asks for the size beside the Size group.
+    await colours.getByRole("radio", { name: "Black" }).check();
+    await page.getByRole("button", { name: /^Add to cart/ }).click();
+    await expect(sizes.getByText("Please choose a size")).toBeVisible();
+    await expect(sizes.getByRole("radio", { name: "M", exact: true })).toHaveAttribute(
+      "aria-invalid",
+      "true",
+    );
+    await expect(page.getByTestId("cart-count").first()).toHaveText("0");
+    if (isNoJs()) {
+      // The page came back with nothing chosen, so the colour is asked for again.
+      await expect(colours.getByText("Please choose a colour")).toBeVisible();
+    } else {
+      // The colour is still chosen: only the size is asked for.
+      await expect(colours.getByRole("radio", { name: "Black" })).toBeChecked();
+      await expect(colours.getByText("Please choose a colour")).toHaveCount(0);
+      // The sizes follow the colour: white's M is sold out; the price follows the pair.
+      await colours.getByRole("radio", { name: "White" }).check();
+      await expect(sizes.getByRole("radio", { name: "M, sold out" })).toBeDisabled();
+      await sizes.getByRole("radio", { name: "L", exact: true }).check();
+      await expect(page.locator(".product-details__prices")).toContainText("$22.00");
+      await colours.getByRole("radio", { name: "Black" }).check();
+      await expect(page.locator(".product-details__prices")).toContainText("$18.00");
+    }
+
+    await colours.getByRole("radio", { name: "Black" }).check();
+    await sizes.getByRole("radio", { name: "M", exact: true }).check();
+    if (!isNoJs()) await expect(page.getByText("Only 3 left")).toBeVisible();
+    const posted = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === "/shop/cart" && response.request().method() === "POST",
+    );
+    await page.getByRole("button", { name: /^Add to cart/ }).click();
+    await posted;
+    await settled(page);
+    await expect(toast(page, "Product is added to cart")).toBeVisible();
+    await expect(page.getByTestId("cart-count").first()).toHaveText("1");
+    await expect(page.getByText("Please choose a size")).toHaveCount(0);
+
+    await page.goto("/shop/cart");
+    const line = page.getByTestId("cart-line").filter({ hasText: title });
+    await expect(line).toHaveCount(1);
+    await expect(line.getByTestId("cart-line-variant")).toHaveText("M · Black");
   });
 });

@@ -133,6 +133,100 @@ describe("adding a size to the cart", () => {
   });
 });
 
+describe("adding by size and colour (the page's two groups, without a variantId)", () => {
+  const training = () =>
+    createProductWithVariants({ title: "Training Tee", price: "20.00" }, [
+      { size: "S", colour: "black", totalStock: 3 },
+      { size: "M", colour: "black", totalStock: 4 },
+      { size: "M", colour: "white", totalStock: 0 },
+      { size: "L", colour: "white", totalStock: 2, price: "22.00" },
+    ]);
+
+  it("finds the variant of the posted size and colour and adds it", async () => {
+    const { product, byOptions } = await training();
+    const line = await addToCart(ann.id, product.id, 2, undefined, { size: "M", colour: "black" });
+    expect(line).toMatchObject({ variantId: byOptions["M/black"]!.id, quantity: 2 });
+    await addToCart(ann.id, product.id, 1, "", { size: "L", colour: "white" });
+    expect((await getCart(ann.id)).items.map((item) => [item.size, item.colour, item.quantity])).toEqual([
+      ["M", "black", 2],
+      ["L", "white", 1],
+    ]);
+  });
+
+  it("asks for the colour first (400, on colour), then for the size (400, on size)", async () => {
+    const { product } = await training();
+    const refusedOf = (options: { size: unknown; colour: unknown }) =>
+      addToCart(ann.id, product.id, 1, null, options).then(
+        () => null,
+        (error: { status: number; message: string; fieldErrors?: Record<string, string[]> }) => ({
+          status: error.status,
+          message: error.message,
+          fieldErrors: error.fieldErrors,
+        }),
+      );
+    const chooseColour = {
+      status: 400,
+      message: "Please choose a colour",
+      fieldErrors: { colour: ["Please choose a colour"] },
+    };
+    const chooseSize = {
+      status: 400,
+      message: "Please choose a size",
+      fieldErrors: { size: ["Please choose a size"] },
+    };
+    expect(await refusedOf({ size: null, colour: null })).toEqual(chooseColour);
+    expect(await refusedOf({ size: "M", colour: "  " })).toEqual(chooseColour);
+    expect(await refusedOf({ size: null, colour: "black" })).toEqual(chooseSize);
+    expect(await refusedOf({ size: "", colour: "black" })).toEqual(chooseSize);
+    expect((await getCart(ann.id)).items).toEqual([]);
+  });
+
+  it("answers 404 for a size and colour that are not made together, or not at all", async () => {
+    const { product } = await training();
+    for (const options of [
+      { size: "S", colour: "white" },
+      { size: "XXL", colour: "black" },
+      { size: "M", colour: "purple" },
+    ]) {
+      expect(
+        await refusal(addToCart(ann.id, product.id, 1, undefined, options)),
+        JSON.stringify(options),
+      ).toEqual({
+        status: 404,
+        message: "This size is not sold for this product",
+      });
+    }
+  });
+
+  it("refuses a sold-out size and colour with the stock message (409)", async () => {
+    const { product } = await training();
+    expect(
+      await refusal(addToCart(ann.id, product.id, 1, undefined, { size: "M", colour: "white" })),
+    ).toEqual({
+      status: 409,
+      message: "Only 0 quantity can be added for this item",
+    });
+  });
+
+  it("lets a variantId win over the options, and resolves a size-only product by its size", async () => {
+    const { product, byOptions } = await training();
+    const line = await addToCart(ann.id, product.id, 1, byOptions["S/black"]!.id, {
+      size: "L",
+      colour: "white",
+    });
+    expect(line.variantId).toBe(byOptions["S/black"]!.id);
+    const sized = await tee();
+    expect(
+      await addToCart(ann.id, sized.product.id, 1, undefined, { size: "XL", colour: null }),
+    ).toMatchObject({
+      variantId: sized.byOptions.XL!.id,
+    });
+    expect(
+      await refusal(addToCart(ann.id, sized.product.id, 1, undefined, { size: null, colour: null })),
+    ).toEqual({ status: 400, message: "Please choose a size" });
+  });
+});
+
 describe("changing and removing a size's line", () => {
   it("sets and changes the quantity of the named line only, up to that variant's stock", async () => {
     const { product, byOptions } = await tee();

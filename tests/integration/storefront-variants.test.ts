@@ -117,17 +117,15 @@ describe("the product page's size picker", () => {
     expect(picker.querySelector(`label[for$="${m!.id}"] .visually-hidden`)?.textContent).toBe("M, sold out");
   });
 
-  it("names each variant 'M · Black' when size and colour both vary, and shows each price when they differ", async () => {
-    const hoodie = await createVariantProduct("Two-way Hoodie", [
-      { sku: "HD-M-BLK", size: "M", colour: "black", totalStock: 3 },
-      { sku: "HD-L-RED", size: "L", colour: "red", totalStock: 3, price: "25.00" },
+  it("names each size 'M' and shows each price when the prices differ", async () => {
+    const hoodie = await createVariantProduct("Priced Hoodie", [
+      { sku: "PH-M", size: "M", totalStock: 3 },
+      { sku: "PH-L", size: "L", totalStock: 3, price: "25.00" },
     ]);
     const document = await renderProduct(`/shop/product/${hoodie.id}`);
     const picker = document.querySelector("fieldset.variant-picker")!;
-    expect(picker.querySelector("legend")?.textContent).toBe("Size and colour");
     const labels = [...picker.querySelectorAll("label")].map((label) => label.textContent);
-    expect(labels).toEqual(["M · Black$20.00", "L · Red$25.00"]);
-    expect(picker.querySelectorAll(".variant-option__swatch")).toHaveLength(2);
+    expect(labels).toEqual(["M$20.00", "L$25.00"]);
   });
 
   it("shows no picker for a product with one variant, whose form is today's", async () => {
@@ -135,6 +133,187 @@ describe("the product page's size picker", () => {
     const document = await renderProduct(`/shop/product/${cap.id}`);
     expect(document.querySelector("fieldset.variant-picker")).toBeNull();
     expect(document.querySelector('input[name="variantId"]')).toBeNull();
+  });
+});
+
+describe("the picker of a product in sizes and colours", () => {
+  /** Black in S, M (sold out), L; white in M and L (both sold out); navy in XS only (sold out). */
+  const trainingTee = () =>
+    createVariantProduct("Two-way Tee", [
+      { sku: "TW-XS-NVY", size: "XS", colour: "navy", totalStock: 0 },
+      { sku: "TW-S-BLK", size: "S", colour: "black", totalStock: 4 },
+      { sku: "TW-M-BLK", size: "M", colour: "black", totalStock: 0 },
+      { sku: "TW-M-WHT", size: "M", colour: "white", totalStock: 0 },
+      { sku: "TW-L-BLK", size: "L", colour: "black", totalStock: 6 },
+      { sku: "TW-L-WHT", size: "L", colour: "white", totalStock: 0, price: "24.00" },
+    ]);
+
+  const groupsOf = (document: Document) => {
+    const form = document.querySelector<HTMLFormElement>('form[action="/shop/cart"]')!;
+    return [...form.querySelectorAll("fieldset.variant-picker")].map((group) => ({
+      legend: group.querySelector("legend")?.textContent,
+      options: [...group.querySelectorAll<HTMLInputElement>('input[type="radio"]')].map((input) => ({
+        name: input.name,
+        value: input.value,
+        label: document.querySelector(`label[for="${input.id}"]`)?.textContent,
+        disabled: input.disabled,
+      })),
+    }));
+  };
+
+  it("shows a Colour group (swatch and name) and a Size group in scale order, each disabled only when sold out in all of the other", async () => {
+    const tee = await trainingTee();
+    const document = await renderProduct(`/shop/product/${tee.id}`);
+    expect(groupsOf(document)).toEqual([
+      {
+        legend: "Colour",
+        options: [
+          { name: "colour", value: "black", label: "Black", disabled: false },
+          // White is sold out in every size, navy in its only one.
+          { name: "colour", value: "white", label: "WhiteWhite, sold out", disabled: true },
+          { name: "colour", value: "navy", label: "NavyNavy, sold out", disabled: true },
+        ],
+      },
+      {
+        legend: "Size",
+        options: [
+          { name: "size", value: "XS", label: "XSXS, sold out", disabled: true },
+          { name: "size", value: "S", label: "S", disabled: false },
+          // M is sold out in black and in white.
+          { name: "size", value: "M", label: "MM, sold out", disabled: true },
+          // L is sold out in white only: without JavaScript it stays open.
+          { name: "size", value: "L", label: "L", disabled: false },
+        ],
+      },
+    ]);
+    const swatches = [
+      ...document.querySelectorAll<HTMLElement>("fieldset.variant-picker .variant-option__swatch"),
+    ];
+    expect(swatches.map((swatch) => swatch.style.background)).toEqual([
+      "rgb(29, 29, 31)", // #1d1d1f
+      "rgb(247, 247, 245)", // #f7f7f5
+      "rgb(31, 44, 76)", // #1f2c4c
+    ]);
+    expect(document.querySelector('input[name="variantId"]')).toBeNull();
+  });
+
+  it("shows shoe sizes with their US size beside them", async () => {
+    const shoe = await createVariantProduct(
+      "Two-way Runner",
+      [
+        { sku: "TR-42-BLK", size: "EU 42", colour: "black", totalStock: 2 },
+        { sku: "TR-42-WHT", size: "EU 42", colour: "white", totalStock: 2 },
+        { sku: "TR-41-WHT", size: "EU 41", colour: "white", totalStock: 2 },
+      ],
+      { category: "footwear" },
+    );
+    const document = await renderProduct(`/shop/product/${shoe.id}`);
+    const sizes = groupsOf(document)[1]!;
+    expect(sizes.legend).toBe("Size");
+    expect(sizes.options.map((option) => [option.value, option.label])).toEqual([
+      ["EU 41", "EU 41 (US 8)"],
+      ["EU 42", "EU 42 (US 8.5)"],
+    ]);
+    // Ids stay valid although the values have spaces.
+    for (const input of document.querySelectorAll('input[name="size"]')) expect(input.id).not.toMatch(/\s/);
+  });
+
+  it("adds the posted size and colour as that variant's line ('M · Black' in the cart)", async () => {
+    const tee = await createVariantProduct("Picked Tee", [
+      { sku: "PT-M-BLK", size: "M", colour: "black", totalStock: 3 },
+      { sku: "PT-M-WHT", size: "M", colour: "white", totalStock: 3 },
+    ]);
+    const page = `/shop/product/${tee.id}`;
+    const response = await postCart({
+      intent: "add",
+      productId: tee.id,
+      size: "M",
+      colour: "black",
+      redirectTo: page,
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(page);
+    expect(await flashOf(response)).toMatchObject({ type: "success", message: "Product is added to cart" });
+    const cart = await renderShopPage("/shop/cart", cartPage, shopper.cookie);
+    const line = cart.querySelector('[data-testid="cart-line"]')!;
+    expect(line.querySelector('[data-testid="cart-line-variant"]')?.textContent).toBe("M · Black");
+    expect(line.getAttribute("data-variant-id")).toBe(tee.variants[0]!.id);
+  });
+
+  it("with a colour but no size, comes back with 'Please choose a size' beside the Size group (and the colour asked again, as the page forgot it)", async () => {
+    const tee = await trainingTee();
+    const page = `/shop/product/${tee.id}`;
+    const response = await postCart({ intent: "add", productId: tee.id, colour: "black", redirectTo: page });
+    expect(response.headers.get("Location")).toBe(`${page}?choose=${tee.id}`);
+    expect(await flashOf(response)).toMatchObject({ type: "error", message: "Please choose a size" });
+
+    const document = await renderProduct(`${page}?choose=${tee.id}`);
+    const [colours, sizes] = [...document.querySelectorAll("fieldset.variant-picker")];
+    for (const [group, message] of [
+      [colours!, "Please choose a colour"],
+      [sizes!, "Please choose a size"],
+    ] as const) {
+      const error = group.querySelector(".variant-picker__error")!;
+      expect(error.textContent).toBe(message);
+      expect(group.getAttribute("aria-invalid")).toBe("true");
+      expect(group.getAttribute("aria-describedby")).toBe(error.id);
+      for (const radio of group.querySelectorAll('input[type="radio"]'))
+        expect(radio.getAttribute("aria-describedby")).toBe(error.id);
+    }
+    expect(
+      new Set([...document.querySelectorAll(".variant-picker__error")].map((error) => error.id)).size,
+    ).toBe(2);
+  });
+
+  it("without a colour, asks for the colour; a pair not made is a 404 message, a sold-out pair the stock message, neither beside the picker", async () => {
+    const tee = await trainingTee();
+    const page = `/shop/product/${tee.id}`;
+    const noColour = await postCart({ intent: "add", productId: tee.id, size: "S", redirectTo: page });
+    expect(noColour.headers.get("Location")).toBe(`${page}?choose=${tee.id}`);
+    expect(await flashOf(noColour)).toMatchObject({ type: "error", message: "Please choose a colour" });
+
+    const notMade = await postCart({
+      intent: "add",
+      productId: tee.id,
+      size: "S",
+      colour: "white",
+      redirectTo: page,
+    });
+    expect(notMade.headers.get("Location")).toBe(page);
+    expect(await flashOf(notMade)).toMatchObject({
+      type: "error",
+      message: "This size is not sold for this product",
+    });
+    const soldOut = await postCart({
+      intent: "add",
+      productId: tee.id,
+      size: "L",
+      colour: "white",
+      redirectTo: page,
+    });
+    expect(soldOut.headers.get("Location")).toBe(page);
+    expect(await flashOf(soldOut)).toMatchObject({
+      type: "error",
+      message: "Only 0 quantity can be added for this item",
+    });
+  });
+
+  it("answers a background submission with the refusal's own status: 400, 404, 409", async () => {
+    const tee = await trainingTee();
+    const statusOf = async (form: Record<string, string>) => {
+      const response = await postCart({ intent: "add", productId: tee.id, ...form });
+      return [response.status, ((await response.json()) as { toast: { message: string } }).toast.message];
+    };
+    expect(await statusOf({ size: "S" })).toEqual([400, "Please choose a colour"]);
+    expect(await statusOf({ colour: "black" })).toEqual([400, "Please choose a size"]);
+    expect(await statusOf({ size: "XS", colour: "black" })).toEqual([
+      404,
+      "This size is not sold for this product",
+    ]);
+    expect(await statusOf({ size: "M", colour: "black" })).toEqual([
+      409,
+      "Only 0 quantity can be added for this item",
+    ]);
   });
 });
 

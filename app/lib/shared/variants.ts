@@ -217,3 +217,46 @@ export interface OptionCounts {
   size: { value: string; products: number }[];
   colour: { value: string; products: number }[];
 }
+
+/** The variant of `size` and `colour` (either may be null: a product without that option), if sold. */
+export function variantOf<V extends Pick<VariantJson, "size" | "colour">>(
+  variants: readonly V[],
+  size: string | null,
+  colour: string | null,
+): V | undefined {
+  return variants.find((variant) => variant.size === size && variant.colour === colour);
+}
+
+export interface OptionAvailability {
+  value: string;
+  soldOut: boolean;
+}
+
+/**
+ * A product sold in sizes and colours as two choices: its colours and its
+ * sizes in display order. A colour is sold out when it is in none of its
+ * sizes; a size when it is in none of its colours or, once `colour` is
+ * chosen, when that colour's size is sold out or not made.
+ */
+export function sizeAndColourOptions(
+  variants: readonly Pick<VariantJson, "size" | "colour" | "totalStock">[],
+  colour: string | null,
+): { colours: OptionAvailability[]; sizes: OptionAvailability[] } {
+  const ordered = [...variants].sort(compareVariants);
+  const options = (key: "size" | "colour", inStock: (value: string) => boolean) =>
+    [...new Set(ordered.map((variant) => variant[key]))]
+      .filter((value) => value !== null)
+      .map((value) => ({ value, soldOut: !inStock(value) }));
+  const colours = options("colour", (value) =>
+    variants.some((variant) => variant.colour === value && variant.totalStock > 0),
+  );
+  // Colours in the list's order (the variants are ordered by size first).
+  colours.sort((a, b) => compareVariants({ size: null, colour: a.value }, { size: null, colour: b.value }));
+  const sizes = options("size", (value) =>
+    variants.some(
+      (variant) =>
+        variant.size === value && (colour === null || variant.colour === colour) && variant.totalStock > 0,
+    ),
+  );
+  return { colours, sizes };
+}

@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from "../../../app/models/embedded-postgres.ser
  *   tsx tests/e2e/support/storefront-seed.ts paid-order <email> <productId>
  *   tsx tests/e2e/support/storefront-seed.ts product <title> <totalStock>
  *   tsx tests/e2e/support/storefront-seed.ts sized-product <title>
+ *   tsx tests/e2e/support/storefront-seed.ts sized-coloured-product <title>
  *
  * A "paid order" gives a shopper the purchase a review needs without going
  * through the checkout's pages.
@@ -125,13 +126,66 @@ async function sizedProduct(db: Database, title: string) {
   });
 }
 
+/**
+ * A T-shirt in S, M and L, each in black and white: M in black has three
+ * left, M in white is sold out, L in white costs more (22.00 instead of
+ * 18.00); the others have five. Written in one transaction, SKUs unique per call.
+ */
+async function sizedColouredProduct(db: Database, title: string) {
+  const { Product, ProductVariant } = db.models;
+  const suffix = Date.now().toString(36).toUpperCase();
+  return db.sequelize.transaction(async (transaction) => {
+    const product = await Product.create(
+      {
+        title,
+        description: "A T-shirt in sizes and colours, made for one end-to-end test.",
+        category: "men",
+        brand: "puma",
+        price: "18.00",
+        salePrice: null,
+        totalStock: 0,
+        image: "/images/products/classic-canvas-tote-bag.svg",
+      },
+      { transaction },
+    );
+    const variants = [
+      ["S", "black", 5, null],
+      ["S", "white", 5, null],
+      ["M", "black", 3, null],
+      ["M", "white", 0, null],
+      ["L", "black", 5, null],
+      ["L", "white", 5, "22.00"],
+    ] as const;
+    for (const [position, [size, colour, totalStock, price]] of variants.entries()) {
+      await ProductVariant.create(
+        {
+          productId: product.id,
+          sku: `E2E-${suffix}-${size}-${colour.toUpperCase()}`,
+          size,
+          colour,
+          position,
+          totalStock,
+          price,
+        } as never,
+        { transaction },
+      );
+    }
+    return { productId: product.id };
+  });
+}
+
 const [command, first = "", second = ""] = process.argv.slice(2);
 const db = createDatabase(await e2eDatabaseUrl(), { poolMax: 1 });
 try {
   if (command === "paid-order") console.log(JSON.stringify(await paidOrder(db, first, second)));
   else if (command === "product") console.log(JSON.stringify(await product(db, first, Number(second))));
   else if (command === "sized-product") console.log(JSON.stringify(await sizedProduct(db, first)));
-  else throw new Error(`Unknown command ${command}: use paid-order, product or sized-product`);
+  else if (command === "sized-coloured-product")
+    console.log(JSON.stringify(await sizedColouredProduct(db, first)));
+  else
+    throw new Error(
+      `Unknown command ${command}: use paid-order, product, sized-product or sized-coloured-product`,
+    );
 } finally {
   await db.sequelize.close();
 }
