@@ -130,6 +130,7 @@ async function sizedProduct(db: Database, title: string) {
  * A T-shirt in S, M and L, each in black and white: M in black has three
  * left, M in white is sold out, L in white costs more (22.00 instead of
  * 18.00); the others have five. Written in one transaction, SKUs unique per call.
+ * Filed under accessories for the reason sizedProduct gives.
  */
 async function sizedColouredProduct(db: Database, title: string) {
   const { Product, ProductVariant } = db.models;
@@ -139,7 +140,7 @@ async function sizedColouredProduct(db: Database, title: string) {
       {
         title,
         description: "A T-shirt in sizes and colours, made for one end-to-end test.",
-        category: "men",
+        category: "accessories",
         brand: "puma",
         price: "18.00",
         salePrice: null,
