@@ -29,7 +29,8 @@ const HOME = {
 const PYJAMAS = "Kids' Printed Pyjama Set";
 const PYJAMAS_SIZE = "7–8 years";
 const TEE = "Kids' Graphic Logo Tee";
-const TEE_OPTION = "7–8 years · Blue";
+const TEE_COLOUR = "Blue";
+const TEE_OPTION = `${PYJAMAS_SIZE} · ${TEE_COLOUR}`;
 
 async function signInAsNewShopper(page: Page) {
   const shopper = await registerShopper(page.request, { userName: "Checkout Tester" });
@@ -46,13 +47,14 @@ function productCard(page: Page, title: string): Locator {
  * From the listing's card, as a shopper buys a product sold in sizes: "Choose size" opens the details
  * dialog (with JavaScript) or the product page (without), where the size is picked and added.
  */
-async function addFromListing(page: Page, title: string, option: string, countAfter: number) {
+/** Opens a card's "Choose size", checks each of `options` (a colour, then a size), adds one. */
+async function addFromListing(page: Page, title: string, options: string[], countAfter: number) {
   await page.goto("/shop/listing?category=kids");
   const card = productCard(page, title);
   await expect(card.getByRole("button", { name: /^Add to cart/ })).toHaveCount(0);
   await card.getByRole("link", { name: `Choose size: ${title}` }).click();
   const details = isNoJs() ? page.locator("main") : page.getByRole("dialog", { name: title });
-  await details.getByRole("radio", { name: option, exact: true }).check();
+  for (const option of options) await details.getByRole("radio", { name: option, exact: true }).check();
   await details.getByRole("button", { name: /^Add to cart/ }).click();
   await expect(toast(page, "Product is added to cart")).toBeVisible();
   await expect(page.getByTestId("cart-count").first()).toHaveText(String(countAfter));
@@ -111,8 +113,8 @@ test.describe("checkout", () => {
     await signInAsNewShopper(page);
 
     // Two products in a size each from the listing's "Choose size", then a quantity changed in the cart.
-    await addFromListing(page, PYJAMAS, PYJAMAS_SIZE, 1);
-    await addFromListing(page, TEE, TEE_OPTION, 2);
+    await addFromListing(page, PYJAMAS, [PYJAMAS_SIZE], 1);
+    await addFromListing(page, TEE, [TEE_COLOUR, PYJAMAS_SIZE], 2);
     await page.getByRole("link", { name: /^Open your cart/ }).click();
     const panel = page.getByRole(isNoJs() ? "region" : "dialog", { name: "Your Cart" });
     await expect(panel).toBeVisible();

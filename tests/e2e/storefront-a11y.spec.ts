@@ -204,21 +204,26 @@ test.describe("accessibility", () => {
     // With JavaScript the server's plain dialog may turn into Mantine's Modal at any moment from here on:
     // the focus stays on its control (the next test makes that moment certain).
 
-    // The tee comes in sizes and colours: an add without a choice is refused beside the picker.
+    // The tee comes in sizes and colours: an add without a choice is refused beside the picker,
+    // which asks for the colour first.
     const addToCart = dialog.getByRole("button", { name: /^Add to cart/ });
     await addToCart.focus();
     await page.keyboard.press("Enter");
-    const picker = dialog.getByRole("group", { name: "Size and colour" });
-    await expect(picker.getByText("Please choose a size")).toBeVisible();
+    await expect(dialog.getByText("Please choose a colour")).toBeVisible();
 
-    // Space chooses the focused option; the arrow keys move the choice along the picker.
-    await picker.getByRole("radio", { name: "M · Black", exact: true }).focus();
+    // Space chooses the focused option; the arrow keys move the choice along its group.
+    const colours = dialog.getByRole("group", { name: "Colour" });
+    await colours.getByRole("radio", { name: "Black", exact: true }).focus();
     await page.keyboard.press("Space");
-    await expect(picker.getByRole("radio", { name: "M · Black", exact: true })).toBeChecked();
+    await expect(colours.getByRole("radio", { name: "Black", exact: true })).toBeChecked();
     await page.keyboard.press("ArrowRight");
-    const chosen = picker.getByRole("radio", { name: "M · White", exact: true });
+    const chosen = colours.getByRole("radio", { name: "White", exact: true });
     await expect(chosen).toBeChecked();
     await expect(chosen).toBeFocused();
+    const sizes = dialog.getByRole("group", { name: "Size" });
+    await sizes.getByRole("radio", { name: "M", exact: true }).focus();
+    await page.keyboard.press("Space");
+    await expect(sizes.getByRole("radio", { name: "M", exact: true })).toBeChecked();
 
     await addToCart.focus();
     await page.keyboard.press("Enter");
