@@ -7,6 +7,7 @@ import { adminDatabaseUrl, databaseUrlNamed } from "../support/worker-database";
 import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
 import {
   ensureFreshBuild,
+  freePort,
   startAppProcess,
   waitUntilHealthy,
   type AppProcess,
@@ -14,9 +15,9 @@ import {
 
 /**
  * The server as `npm start` runs it: a primary and WEB_CONCURRENCY=2 workers
- * (node:cluster), real processes. One cluster on a database of its own (port
- * 3172) for start-up and a crashed worker; one on its own embedded PostgreSQL
- * (port 3173) for the graceful shutdown that stops that database last.
+ * (node:cluster), real processes, each on a free port. One cluster on a
+ * database of its own for start-up and a crashed worker; one on its own
+ * embedded PostgreSQL for the graceful shutdown that stops that database last.
  */
 const databaseName = `shop_cluster_${process.pid}`;
 const adminUrl = adminDatabaseUrl();
@@ -114,7 +115,7 @@ describe("one worker per core (node:cluster)", () => {
     ensureFreshBuild();
     await dropDatabase(adminUrl, databaseName);
     await ensureDatabaseExists(adminUrl, databaseName);
-    app = startAppProcess("cluster", 3172, {
+    app = startAppProcess("cluster", await freePort(), {
       DATABASE_URL: databaseUrl,
       SESSION_SECRET: "cluster-session-secret-0123456789",
       WEB_CONCURRENCY: "2",
@@ -185,8 +186,8 @@ describe("one worker per core (node:cluster)", () => {
 
   it("exits with code 1 and says so when its workers cannot start (the port is taken), instead of retrying forever", async () => {
     const squatter = net.createServer();
-    await new Promise<void>((resolve) => squatter.listen(3174, "127.0.0.1", resolve));
-    const blocked = startAppProcess("cluster-blocked", 3174, {
+    await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+    const blocked = startAppProcess("cluster-blocked", (squatter.address() as net.AddressInfo).port, {
       DATABASE_URL: databaseUrl,
       SESSION_SECRET: "cluster-session-secret-0123456789",
       WEB_CONCURRENCY: "2",
@@ -205,7 +206,7 @@ describe("one worker per core (node:cluster)", () => {
 
 describe("graceful shutdown of the cluster on its embedded PostgreSQL", () => {
   it("on SIGTERM an open request completes, the workers and the primary exit 0, PostgreSQL stops last", async () => {
-    const app = startAppProcess("cluster-embedded", 3173, { WEB_CONCURRENCY: "2" });
+    const app = startAppProcess("cluster-embedded", await freePort(), { WEB_CONCURRENCY: "2" });
     try {
       await waitUntilHealthy(app, 120_000);
       const postmaster = readFileSync(path.join(app.dataDir, "postgres", "postmaster.pid"), "utf8").split(

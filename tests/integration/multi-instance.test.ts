@@ -7,6 +7,7 @@ import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
 import { migrations } from "../../db/migrations/index";
 import {
   ensureFreshBuild,
+  freePort,
   startAppProcess,
   waitUntilHealthy,
   type AppProcess,
@@ -16,8 +17,8 @@ import { startLocalS3, type LocalS3 } from "../support/s3";
 import { createOrderRow, createProductRow, PNG_BYTES } from "./admin-support";
 
 /**
- * Two real app processes (A on 3162, B on 3163) started at the same moment on
- * one fresh PostgreSQL database and one bucket (s3rver on 3164), as behind a
+ * Two real app processes (A and B, each on a free port) started at the same moment on
+ * one fresh PostgreSQL database and one bucket (s3rver, on a free port too), as behind a
  * load balancer: whatever one instance did, the other sees.
  */
 const METRICS_TOKEN = "multi-instance-metrics-token";
@@ -35,11 +36,12 @@ beforeAll(async () => {
   ensureFreshBuild();
   await dropDatabase(adminUrl, databaseName);
   await ensureDatabaseExists(adminUrl, databaseName);
-  s3 = await startLocalS3(3164);
+  s3 = await startLocalS3(await freePort());
+  const [portA, portB] = [await freePort(), await freePort()];
   const shared = {
     DATABASE_URL: databaseUrl,
     SESSION_SECRET: "multi-instance-session-secret-0123",
-    APP_URL: "http://127.0.0.1:3162",
+    APP_URL: `http://127.0.0.1:${portA}`,
     TRUST_PROXY: "true",
     LOG_REQUESTS: "true",
     // Both instances run the payment reconciler every second (grace 1 s), at the same time.
@@ -48,8 +50,8 @@ beforeAll(async () => {
     ...s3.env,
   };
   // Both at once: the migrations must run exactly once between them.
-  a = startAppProcess("a", 3162, { ...shared, METRICS_TOKEN });
-  b = startAppProcess("b", 3163, shared);
+  a = startAppProcess("a", portA, { ...shared, METRICS_TOKEN });
+  b = startAppProcess("b", portB, shared);
   await Promise.all([waitUntilHealthy(a), waitUntilHealthy(b)]);
   // This file's own queries (fixtures) go to the instances' database.
   await closeDb();

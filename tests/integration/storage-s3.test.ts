@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../support/app-processes";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -28,7 +29,7 @@ import { canonicalImageReference } from "../../app/lib/server/public-url.server"
 
 /**
  * The S3 path of the upload storage against a real S3-compatible server
- * (s3rver on port 3166): the same rules as the local folder.
+ * (s3rver on a free port): the same rules as the local folder.
  */
 const ENDPOINT = "/api/admin/products/upload-image";
 const APP_URL = "https://shop.example.com";
@@ -38,7 +39,7 @@ let storage: FileStorage;
 let callers: Callers;
 
 beforeAll(async () => {
-  s3 = await startLocalS3(3166);
+  s3 = await startLocalS3(await freePort());
   storage = createS3Storage(s3.config, APP_URL);
 });
 afterAll(async () => {
@@ -141,7 +142,7 @@ describe("S3 storage", () => {
   });
 
   it("answers 503 with Retry-After when the bucket cannot be reached, never a 500", async () => {
-    const down = createS3Storage({ ...s3.config, endpoint: "http://127.0.0.1:3169" }, APP_URL);
+    const down = createS3Storage({ ...s3.config, endpoint: `http://127.0.0.1:${await freePort()}` }, APP_URL);
     setStorage(down);
     const response = await upload({ my_file: file(PNG_BYTES, "a.png", "image/png") }, callers.admin);
     expect(response.status).toBe(503);

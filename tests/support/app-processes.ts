@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -60,6 +61,19 @@ export interface AppProcess {
   /** Non-JSON output (stderr included), for failure messages. */
   otherOutput: string[];
   stop(): Promise<void>;
+}
+
+/**
+ * A port that nothing on this machine listens on now, chosen by the system:
+ * test processes take one each instead of a fixed number, so that two test
+ * runs on one machine never meet on a port.
+ */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /**
