@@ -67,10 +67,10 @@ function setUploadHeaders(res: Response, filePath?: string) {
   if (filePath) res.setHeader("Content-Type", contentTypeOfKey(path.basename(filePath)));
 }
 
-function firstQueryValue(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value) && typeof value[0] === "string") return value[0];
-  return value === undefined ? undefined : "";
+/** A query parameter given once, or "" (malformed) when it is repeated or nested. */
+function singleQueryValue(value: unknown): string | undefined {
+  if (typeof value === "string" || value === undefined) return value;
+  return "";
 }
 
 /**
@@ -85,8 +85,8 @@ function firstQueryValue(value: unknown): string | undefined {
 function uploadWidths() {
   return (req: Request, res: Response, next: NextFunction) => {
     const key = req.path.slice(1);
-    const w = firstQueryValue(req.query.w);
-    const format = firstQueryValue(req.query.format);
+    const w = singleQueryValue(req.query.w);
+    const format = singleQueryValue(req.query.format);
     if ((w === undefined && format === undefined) || !isOriginalKey(key)) return next();
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     let requested: number | undefined;
