@@ -107,7 +107,7 @@ function pngDeclaring(width: number, height: number): Uint8Array {
   });
   const crc = (bytes: Buffer) => {
     let c = 0xffffffff;
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
     return (c ^ 0xffffffff) >>> 0;
   };
   const chunk = (type: string, data: Buffer) => {
@@ -132,7 +132,7 @@ function pngDeclaring(width: number, height: number): Uint8Array {
 
 async function rowCount(): Promise<number> {
   const [rows] = await getDb().sequelize.query("SELECT count(*)::int AS n FROM uploaded_images");
-  return (rows as { n: number }[])[0].n;
+  return (rows as { n: number }[])[0]!.n;
 }
 
 describe("an upload is refused before anything is stored", () => {
