@@ -88,6 +88,7 @@ async function buildServer(buildDir) {
     entryPoints: {
       index: "server/index.ts",
       "db-migrate": "scripts/db-migrate.ts",
+      "images-backfill": "scripts/images-backfill.ts",
       "db-seed": "scripts/db-seed.ts",
       "create-admin": "scripts/create-admin.ts",
     },

@@ -1,5 +1,9 @@
+import { backfillImages } from "../app/services/images.server";
 import { withDatabase } from "./with-database";
 
 await withDatabase(async () => {
   console.log("The database schema is up to date.");
+  // Uploads from before the image pipeline get their widths here (images:backfill does only this step).
+  const report = await backfillImages(console.log);
+  if (report.processed) console.log(`Images: ${report.processed} uploads processed.`);
 });

@@ -7,7 +7,21 @@ import expressStaticGzip from "express-static-gzip";
 import type { AppConfig } from "../app/lib/server/config.server";
 import { isAppError } from "../app/lib/server/errors.server";
 import { getLogger } from "../app/lib/server/logger.server";
-import { getStorage, isStorageKey } from "../app/lib/server/storage.server";
+import {
+  contentTypeOfKey,
+  getStorage,
+  isOriginalKey,
+  isStorageKey,
+  widthKeyOf,
+} from "../app/lib/server/storage.server";
+import {
+  DEFAULT_IMAGE_FORMAT,
+  IMAGE_FORMATS,
+  MAX_REQUESTED_WIDTH,
+  pickWidth,
+  type ImageFormat,
+} from "../app/lib/shared/images";
+import { imageInfoByKey } from "../app/services/images.server";
 import { healthEndpoint } from "./health";
 import { errorResponder, metricsEndpoint, nameRoute, requestObserver } from "./observability";
 import { remixHandler } from "./remix-handler";
@@ -32,11 +46,100 @@ function uploadsStatic(uploadDir: string) {
   });
 }
 
-function setUploadHeaders(res: Response) {
+const UPLOAD_CACHE_CONTROL = "public, max-age=31536000, immutable";
+/**
+ * An upload asked for at a width before the pipeline recorded it (the backfill
+ * has not reached it yet) is answered with the original, but not for a year:
+ * the same URL serves its width as soon as there is one.
+ */
+const PENDING_WIDTH_CACHE_CONTROL = "public, max-age=300";
+
+function setUploadHeaders(res: Response, filePath?: string) {
   nameRoute("/uploads/:key")(res);
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Content-Security-Policy", UPLOADS_CSP);
   res.setHeader("Cross-Origin-Resource-Policy", IMAGE_RESOURCE_POLICY);
+  res.setHeader(
+    "Cache-Control",
+    res.locals.pendingWidth ? PENDING_WIDTH_CACHE_CONTROL : UPLOAD_CACHE_CONTROL,
+  );
+  // The type follows the key the shop chose (send's own table knows no AVIF).
+  if (filePath) res.setHeader("Content-Type", contentTypeOfKey(path.basename(filePath)));
+}
+
+/** A query parameter given once, or "" (malformed) when it is repeated or nested. */
+function singleQueryValue(value: unknown): string | undefined {
+  if (typeof value === "string" || value === undefined) return value;
+  return "";
+}
+
+/**
+ * `/uploads/<key>?w=320&format=avif` (API.md "Product images"): the stored
+ * width nearest at or above `w` (the largest when `w` is above the original),
+ * WebP when no format is named; `format` alone serves the original's width in
+ * that format. The request is rewritten to the width's own key, which the
+ * store behind (folder or bucket) then serves like any upload. A malformed `w`
+ * or an unknown format is a 400; an SVG, a BMP or an unreadable file has no
+ * widths and is served as it is.
+ */
+function uploadWidths() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const key = req.path.slice(1);
+    const w = singleQueryValue(req.query.w);
+    const format = singleQueryValue(req.query.format);
+    if ((w === undefined && format === undefined) || !isOriginalKey(key)) return next();
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    let requested: number | undefined;
+    if (w !== undefined) {
+      requested = /^[1-9][0-9]{0,5}$/.test(w) ? Number(w) : NaN;
+      if (!(requested <= MAX_REQUESTED_WIDTH)) {
+        nameRoute("/uploads/:key")(res);
+        return res
+          .status(400)
+          .type("text/plain")
+          .send(`w must be a whole number of pixels from 1 to ${MAX_REQUESTED_WIDTH}`);
+      }
+    }
+    if (format !== undefined && !(IMAGE_FORMATS as readonly string[]).includes(format)) {
+      nameRoute("/uploads/:key")(res);
+      return res
+        .status(400)
+        .type("text/plain")
+        .send(`format must be ${IMAGE_FORMATS.join(" or ")}`);
+    }
+    imageInfoByKey(key)
+      .then((info) => {
+        if (!info) {
+          res.locals.pendingWidth = true;
+          return next();
+        }
+        const width = pickWidth(info.widths, requested ?? Number.POSITIVE_INFINITY);
+        if (width !== null) {
+          const widthKey = widthKeyOf(
+            key,
+            width,
+            (format as ImageFormat | undefined) ?? DEFAULT_IMAGE_FORMAT,
+          );
+          req.url = `/${widthKey}`;
+        }
+        next();
+      })
+      .catch((error: unknown) => sendUploadError(res, error));
+  };
+}
+
+function sendUploadError(res: Response, error: unknown) {
+  if (isAppError(error)) {
+    res.status(error.status).set(error.headers).type("text/plain").send(error.message);
+  } else {
+    getLogger().error({ err: error }, "Serving an upload failed");
+    // Without the database the right width is unknown: an outage, and nothing cached.
+    res
+      .status(503)
+      .set({ "Retry-After": "30", "Cache-Control": "no-store" })
+      .type("text/plain")
+      .send("Images are unavailable for a moment. Please try again.");
+  }
 }
 
 /**
@@ -57,7 +160,6 @@ function uploadsFromStorage() {
       .then((file) => {
         if (!file) return next();
         setUploadHeaders(res);
-        res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
         res
           .type(file.contentType)
           .send(Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength));
@@ -132,7 +234,7 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", buildAssets(path.join(config.buildDir, "client")));
   app.use(publicFiles(publicDir));
-  app.use("/uploads", config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir));
+  app.use("/uploads", uploadWidths(), config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir));
 
   app.all(
     "*",

@@ -2,7 +2,8 @@ import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/
 import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { AppError, badRequest } from "~/lib/server/errors.server";
-import { getStorage, type StoredFile } from "~/lib/server/storage.server";
+import { getStorage, isOriginalKey, type StoredFile } from "~/lib/server/storage.server";
+import { deleteImageWidths, processUpload, storeWidthsAndRecord } from "~/services/images.server";
 import {
   IMAGE_EXTENSIONS,
   MAX_UPLOAD_BYTES,
@@ -162,8 +163,11 @@ export async function sanitizeSvg(source: string): Promise<string> {
 }
 
 /**
- * Checks an uploaded file and stores it under a generated name.
- * 413 above 5 MB, 400 for an empty file or one that is not an accepted image.
+ * Checks an uploaded file, processes it (images.server.ts: upright, no
+ * metadata, widths) and stores it under a generated name, its widths beside it.
+ * 413 above 5 MB or 40 megapixels, 400 for an empty file, one that is not an
+ * accepted image or does not decode, 503 when too many images are in the queue.
+ * Nothing is stored unless the whole image was processed.
  */
 export async function storeImage(file: Blob): Promise<StoredFile> {
   if (file.size > MAX_UPLOAD_BYTES) throw tooLarge();
@@ -174,7 +178,15 @@ export async function storeImage(file: Blob): Promise<StoredFile> {
   if (type.extension === "svg") {
     bytes = new TextEncoder().encode(await sanitizeSvg(new TextDecoder().decode(bytes)));
   }
-  return getStorage().put({ data: bytes, extension: type.extension, contentType: type.contentType });
+  const processed = await processUpload(bytes, type.extension);
+  const storage = getStorage();
+  const stored = await storage.put({
+    data: processed.original,
+    extension: type.extension,
+    contentType: type.contentType,
+  });
+  await storeWidthsAndRecord(storage, stored.key, processed);
+  return stored;
 }
 
 function tooLarge() {
@@ -268,6 +280,7 @@ export async function deleteUploadIfUnused(url: string | null | undefined): Prom
     { replacements: { url }, type: QueryTypes.SELECT },
   );
   if (rows[0]?.used) return false;
+  if (isOriginalKey(key)) await deleteImageWidths(storage, key);
   await storage.delete(key);
   return true;
 }

@@ -10,6 +10,7 @@ import { mailOutboxDown, mailOutboxUp } from "./0007-mail-outbox";
 import { productCountsDown, productCountsUp } from "./0009-product-counts";
 import { productMaterialDown, productMaterialUp } from "./0010-product-material";
 import { productVariantsDown, productVariantsUp } from "./0011-product-variants";
+import { uploadedImagesDown, uploadedImagesUp } from "./0012-uploaded-images";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -27,4 +28,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0009-product-counts", up: productCountsUp, down: productCountsDown },
   { name: "0010-product-material", up: productMaterialUp, down: productMaterialDown },
   { name: "0011-product-variants", up: productVariantsUp, down: productVariantsDown },
+  { name: "0012-uploaded-images", up: uploadedImagesUp, down: uploadedImagesDown },
 ];

@@ -138,11 +138,13 @@ export const PNG_BYTES = Uint8Array.from(
 export const GIF_BYTES = Uint8Array.from(
   Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64"),
 );
-/** The start of a JPEG (SOI, APP0/JFIF). */
-export const JPEG_BYTES = Uint8Array.from([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01,
-  0x00, 0x00, 0xff, 0xd9,
-]);
+/** A real 1×1 JPEG (the upload pipeline decodes every image). */
+export const JPEG_BYTES = Uint8Array.from(
+  Buffer.from(
+    "/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAb/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABQf/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCWAAqu/9k=",
+    "base64",
+  ),
+);
 /** A RIFF/WEBP header with an empty VP8L chunk. */
 export const WEBP_BYTES = Uint8Array.from([
   ...Buffer.from("RIFF"),

@@ -20,6 +20,7 @@ const TABLES = [
   "rate_limits",
   "mail_outbox",
   "password_reset_tokens",
+  "uploaded_images",
 ];
 
 async function existingTables(): Promise<string[]> {

@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminDatabaseUrl, databaseUrlNamed } from "../support/worker-database";
@@ -150,8 +151,37 @@ describe("two app instances on one database and one bucket", () => {
     expect(served.headers.get("Content-Type")).toBe("image/png");
     expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(served.headers.get("Content-Security-Policy")).toContain("sandbox");
-    expect(Buffer.from(await served.arrayBuffer())).toEqual(Buffer.from(PNG_BYTES));
+    // Re-encoded without metadata by the image pipeline; PNG is lossless, so the pixels are the same.
+    const pixels = (bytes: Uint8Array) => sharp(bytes).ensureAlpha().raw().toBuffer();
+    expect(await pixels(new Uint8Array(await served.arrayBuffer()))).toEqual(await pixels(PNG_BYTES));
     expect(await s3.keys()).toContain(url.slice("/uploads/".length));
+  });
+
+  it("each instance serves the widths of an image the other one processed", async () => {
+    const admin = await createTestUser({ role: "admin" });
+    const photo = await sharp({ create: { width: 1000, height: 500, channels: 3, background: "#39c" } })
+      .jpeg()
+      .toBuffer();
+    for (const [uploader, server] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const form = new FormData();
+      form.append("my_file", new File([photo], "photo.jpg", { type: "image/jpeg" }));
+      const uploaded = await call(uploader, "/api/admin/products/upload-image", {
+        method: "POST",
+        body: form,
+        cookie: await signIn(uploader, admin.email),
+      });
+      expect(uploaded.status).toBe(201);
+      const url = new URL(((await uploaded.json()) as { result: { url: string } }).result.url).pathname;
+      const served = await call(server, `${url}?w=300&format=avif`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get("Content-Type")).toBe("image/avif");
+      expect(served.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+      const metadata = await sharp(new Uint8Array(await served.arrayBuffer())).metadata();
+      expect([metadata.width, metadata.height]).toEqual([320, 160]);
+    }
   });
 
   it("login limits count the attempts made on both instances", async () => {

@@ -12,6 +12,12 @@ export interface FileStorage {
   readonly publicBaseUrl: string;
   /** Stores `data` under a new generated key; returns the key and its public URL. */
   put(input: { data: Uint8Array; extension: string; contentType: string }): Promise<StoredFile>;
+  /**
+   * Stores `data` under a key the shop derived itself (a width of an upload, or an upload's
+   * metadata-free replacement): replaces what is there, and a reader sees the old or the new
+   * bytes, never a part.
+   */
+  write(key: string, input: { data: Uint8Array; contentType: string }): Promise<void>;
   /** The public URL of a key: what the database keeps (a path for the local folder). */
   url(key: string): string;
   /**
@@ -41,11 +47,29 @@ export interface StoredFile {
 /** The URL path under which server/app.ts serves the local upload folder. */
 export const UPLOADS_URL_PREFIX = "/uploads/";
 
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 /** A generated key: a UUID and a short extension, nothing a client chose. */
-const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{2,5}$/;
+const ORIGINAL_KEY_PATTERN = new RegExp(`^${UUID}\\.[a-z0-9]{2,5}$`);
+/** One stored width of an upload: the upload's UUID, the width and the format (images.server.ts). */
+const WIDTH_KEY_PATTERN = new RegExp(`^(${UUID})-w([1-9][0-9]{0,4})\\.(avif|webp)$`);
 
 export function isStorageKey(key: string): boolean {
-  return KEY_PATTERN.test(key);
+  return ORIGINAL_KEY_PATTERN.test(key) || WIDTH_KEY_PATTERN.test(key);
+}
+
+/** Whether a key is an upload itself (what the database refers to), not one of its widths. */
+export function isOriginalKey(key: string): boolean {
+  return ORIGINAL_KEY_PATTERN.test(key);
+}
+
+/**
+ * The key of one width of an upload, derived from the upload's own key alone, so that every
+ * instance finds the widths another one stored: `<uuid>.jpg` → `<uuid>-w320.webp`.
+ */
+export function widthKeyOf(originalKey: string, width: number, format: "avif" | "webp"): string {
+  if (!isOriginalKey(originalKey)) throw new Error(`Not an upload key: ${originalKey}`);
+  if (!Number.isInteger(width) || width < 1 || width > 99_999) throw new Error(`Not a width: ${width}`);
+  return `${originalKey.slice(0, originalKey.lastIndexOf("."))}-w${width}.${format}`;
 }
 
 /** The content type of a key, by the extension the shop gave it from the file's bytes. */
@@ -56,6 +80,7 @@ export function contentTypeOfKey(key: string): string {
     png: "image/png",
     gif: "image/gif",
     webp: "image/webp",
+    avif: "image/avif",
     svg: "image/svg+xml",
     bmp: "image/bmp",
   };

@@ -76,6 +76,21 @@ export function createS3Storage(config: S3Config, appUrl: string): FileStorage {
         .catch(unavailable);
       return { key, url: url(key) };
     },
+    async write(key, { data, contentType }) {
+      if (!isStorageKey(key)) throw new Error(`Not a storage key: ${key}`);
+      const { sdk, client } = await s3();
+      await client
+        .send(
+          new sdk.PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+            ContentType: contentType,
+            CacheControl: UPLOAD_CACHE_CONTROL,
+          }),
+        )
+        .catch(unavailable);
+    },
     url,
     keyOf(candidate) {
       // /uploads/<key> stays valid after S3_PUBLIC_URL is set: the shop still serves it.

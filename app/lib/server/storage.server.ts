@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { access, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getConfig } from "./config.server";
 import { contentTypeOfKey, isStorageKey, UPLOADS_URL_PREFIX, type FileStorage } from "./file-storage.server";
@@ -8,7 +8,9 @@ import { createS3Storage } from "./s3-storage.server";
 // The interface and the key rules live in file-storage.server.ts, which both stores import.
 export {
   contentTypeOfKey,
+  isOriginalKey,
   isStorageKey,
+  widthKeyOf,
   UPLOADS_URL_PREFIX,
   type FileStorage,
   type StoredBytes,
@@ -30,6 +32,18 @@ export function createLocalStorage(directory: string, appUrl = "http://localhost
       // "wx": never overwrite, even in the (theoretical) case of a repeated UUID.
       await writeFile(fileOf(key), data, { flag: "wx", mode: 0o644 });
       return { key, url: `${UPLOADS_URL_PREFIX}${key}` };
+    },
+    async write(key, { data }) {
+      const target = fileOf(key);
+      await mkdir(directory, { recursive: true });
+      // Written aside, then renamed over: the static server never sends half a file.
+      const partial = `${target}.${randomUUID()}.partial`;
+      try {
+        await writeFile(partial, data, { flag: "wx", mode: 0o644 });
+        await rename(partial, target);
+      } finally {
+        await rm(partial, { force: true });
+      }
     },
     url(key) {
       return `${UPLOADS_URL_PREFIX}${key}`;
