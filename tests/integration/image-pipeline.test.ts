@@ -32,6 +32,7 @@ import { storeImage } from "../../app/services/uploads.server";
 import { createApp, UPLOADS_CSP } from "../../server/app";
 import { resetDatabase } from "../support/database";
 import { startLocalS3, type LocalS3 } from "../support/s3";
+import { freePort } from "../support/app-processes";
 import {
   createCallers,
   createProductRow,
@@ -374,7 +375,7 @@ describeServing("local folder", async () => {
 describe("on S3", () => {
   let s3: LocalS3;
   beforeAll(async () => {
-    s3 = await startLocalS3(3812);
+    s3 = await startLocalS3(await freePort());
   });
   afterAll(() => s3.close());
 
