@@ -226,32 +226,8 @@ export function FilterForm({
         <legend>Price</legend>
         {/* Keyed by the URL's bounds, as the checkboxes are: the inputs always show what the page shows. */}
         <div key={`${state.minPrice}-${state.maxPrice}`} className="filter-form__price-inputs">
-          <label htmlFor={`${idPrefix}-minPrice`}>
-            Min ($)
-            <input
-              type="number"
-              id={`${idPrefix}-minPrice`}
-              name="minPrice"
-              min={0}
-              step="0.01"
-              inputMode="decimal"
-              defaultValue={priceInputValue(state.minPrice)}
-              className="sf-input"
-            />
-          </label>
-          <label htmlFor={`${idPrefix}-maxPrice`}>
-            Max ($)
-            <input
-              type="number"
-              id={`${idPrefix}-maxPrice`}
-              name="maxPrice"
-              min={0}
-              step="0.01"
-              inputMode="decimal"
-              defaultValue={priceInputValue(state.maxPrice)}
-              className="sf-input"
-            />
-          </label>
+          <PriceBoundInput idPrefix={idPrefix} name="minPrice" label="Min ($)" cents={state.minPrice} />
+          <PriceBoundInput idPrefix={idPrefix} name="maxPrice" label="Max ($)" cents={state.maxPrice} />
         </div>
         {hydrated ? (
           <button type="submit" className="sf-button">
@@ -442,5 +418,34 @@ export function FilterSheet({ state, optionCounts }: { state: ListingState; opti
         <FilterForm state={state} idPrefix="sheet" optionCounts={optionCounts} />
       </div>
     </details>
+  );
+}
+
+/** One end of the price filter: an amount in dollars, empty when the URL sets no bound. */
+function PriceBoundInput({
+  idPrefix,
+  name,
+  label,
+  cents,
+}: {
+  idPrefix: string;
+  name: "minPrice" | "maxPrice";
+  label: string;
+  cents: number | null;
+}) {
+  return (
+    <label htmlFor={`${idPrefix}-${name}`}>
+      {label}
+      <input
+        type="number"
+        id={`${idPrefix}-${name}`}
+        name={name}
+        min={0}
+        step="0.01"
+        inputMode="decimal"
+        defaultValue={priceInputValue(cents)}
+        className="sf-input"
+      />
+    </label>
   );
 }

@@ -11,6 +11,7 @@ import {
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
 import { AppError, badRequest, conflict, notFound } from "~/lib/server/errors.server";
+import { variantPriceSql } from "~/lib/shared/product";
 import { chooseMessage, VARIANT_TEXT, variantOf } from "~/lib/shared/variants";
 import { decimalToNumber } from "~/lib/shared/money";
 import { isUuid } from "~/lib/shared/uuid";
@@ -61,10 +62,10 @@ interface CartRow {
  * variants `v` and products `p` (CART_VIEW_JOIN). A variant without a price
  * of its own has its product's price and sale price.
  */
+const VARIANT_PRICE = variantPriceSql("v", "p");
 const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", ci.variant_id AS "variantId",
             v.sku, v.size, v.colour, p.title, p.image,
-            coalesce(v.price, p.price) AS price,
-            CASE WHEN v.price IS NULL THEN p.sale_price ELSE v.sale_price END AS "salePrice",
+            ${VARIANT_PRICE.price} AS price, ${VARIANT_PRICE.salePrice} AS "salePrice",
             ci.quantity, v.total_stock AS "totalStock",
             (SELECT array_agg(n.message ORDER BY n.created_at, n.id) FROM cart_notices n WHERE n.cart_id = c.id)
               AS notices`;

@@ -57,39 +57,31 @@ export function createS3Storage(config: S3Config, appUrl: string): FileStorage {
     })));
   const { bucket, publicUrl } = config;
   const url = (key: string) => (publicUrl ? `${publicUrl}/${key}` : `${UPLOADS_URL_PREFIX}${key}`);
+  const putObject = async (key: string, data: Uint8Array, contentType: string) => {
+    const { sdk, client } = await s3();
+    await client
+      .send(
+        new sdk.PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+          ContentType: contentType,
+          CacheControl: UPLOAD_CACHE_CONTROL,
+        }),
+      )
+      .catch(unavailable);
+  };
   return {
     publicBaseUrl: publicUrl ? `${publicUrl}/` : `${appUrl.replace(/\/+$/, "")}${UPLOADS_URL_PREFIX}`,
     async put({ data, extension, contentType }) {
       if (!/^[a-z0-9]{2,5}$/.test(extension)) throw new Error(`Unsupported extension: ${extension}`);
       const key = `${randomUUID()}.${extension}`;
-      const { sdk, client } = await s3();
-      await client
-        .send(
-          new sdk.PutObjectCommand({
-            Bucket: bucket,
-            Key: key,
-            Body: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
-            ContentType: contentType,
-            CacheControl: UPLOAD_CACHE_CONTROL,
-          }),
-        )
-        .catch(unavailable);
+      await putObject(key, data, contentType);
       return { key, url: url(key) };
     },
     async write(key, { data, contentType }) {
       if (!isStorageKey(key)) throw new Error(`Not a storage key: ${key}`);
-      const { sdk, client } = await s3();
-      await client
-        .send(
-          new sdk.PutObjectCommand({
-            Bucket: bucket,
-            Key: key,
-            Body: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
-            ContentType: contentType,
-            CacheControl: UPLOAD_CACHE_CONTROL,
-          }),
-        )
-        .catch(unavailable);
+      await putObject(key, data, contentType);
     },
     url,
     keyOf(candidate) {

@@ -224,14 +224,24 @@ export function fieldNameInText(field: { label: string }): string {
 }
 
 /**
- * The product's variants as JSON (VariantJson), in display order: a variant
- * without a price of its own has the product's price and sale price.
+ * A variant's price and sale price as SQL over its row `variant` and its
+ * product's row `product`: its own pair, or the product's pair when it has no
+ * price of its own (a NULL sale price: not on sale). Every read of a
+ * variant's price goes through here.
  */
+export function variantPriceSql(variant: string, product: string): { price: string; salePrice: string } {
+  return {
+    price: `coalesce(${variant}.price, ${product}.price)`,
+    salePrice: `CASE WHEN ${variant}.price IS NULL THEN ${product}.sale_price ELSE ${variant}.sale_price END`,
+  };
+}
+
+/** The product's variants as JSON (VariantJson), in display order, each with its price pair. */
 export function variantsJsonSql(alias: string): string {
+  const priced = variantPriceSql("v", alias);
   return `(SELECT coalesce(json_agg(json_build_object(
             '_id', v.id, 'sku', v.sku, 'size', v.size, 'colour', v.colour, 'totalStock', v.total_stock,
-            'price', coalesce(v.price, ${alias}.price),
-            'salePrice', coalesce(CASE WHEN v.price IS NULL THEN ${alias}.sale_price ELSE v.sale_price END, 0)
+            'price', ${priced.price}, 'salePrice', coalesce(${priced.salePrice}, 0)
           ) ORDER BY v.position, v.id), '[]'::json)
        FROM product_variants v WHERE v.product_id = ${alias}.id)`;
 }

@@ -14,6 +14,7 @@ import { bridgeUrlFor, type PaymentReturn } from "../payment-return.server";
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { lineName, paymentItemOf } from "./order-store.server";
+import { variantPriceSql } from "~/lib/shared/product";
 
 /**
  * Checkout, the first stage (SPEC §2 Checkout, §4 Checkout flow; API.md
@@ -62,6 +63,8 @@ interface PricedLine extends CartLineRow {
   unitCents: number;
 }
 
+const VARIANT_PRICE = variantPriceSql("v", "p");
+
 async function readCartLines(
   cartId: string,
   transaction?: Transaction,
@@ -75,9 +78,7 @@ async function readCartLines(
        FROM cart_items ci
        JOIN product_variants v ON v.id = ci.variant_id
        JOIN products p ON p.id = ci.product_id
-       -- A variant without a price of its own has its product's price and sale price.
-       CROSS JOIN LATERAL (SELECT coalesce(v.price, p.price) AS price,
-                                  CASE WHEN v.price IS NULL THEN p.sale_price ELSE v.sale_price END AS sale_price) priced
+       CROSS JOIN LATERAL (SELECT ${VARIANT_PRICE.price} AS price, ${VARIANT_PRICE.salePrice} AS sale_price) priced
       WHERE ci.cart_id = :cartId
       ORDER BY ci.created_at, ci.id
       ${forUpdate ? "FOR UPDATE OF ci" : ""}`,
