@@ -500,7 +500,11 @@ export async function deleteProduct(id: string): Promise<void> {
  */
 export async function getAdminProductForEdit(
   id: string,
-): Promise<{ product: ProductJson; own: Omit<ProductJson, "variants">; variants: EditableVariant[] }> {
+): Promise<{
+  product: ProductJson;
+  own: Omit<ProductJson, "variants" | "images">;
+  variants: EditableVariant[];
+}> {
   const row = await readAdminProduct(id);
   const variants = await getDb().sequelize.query<{
     _id: string;

@@ -116,6 +116,7 @@ describe("GET /api/shop/products/get", () => {
         "category",
         "description",
         "image",
+        "images",
         "material",
         "price",
         "salePrice",
@@ -125,6 +126,10 @@ describe("GET /api/shop/products/get", () => {
       ].sort(),
     );
     expect(body.data[0].title).toBe("Dear Tee");
+    // A product written without a gallery shows its image as a one-picture gallery.
+    expect(body.data[0].images).toEqual([
+      expect.objectContaining({ url: body.data[0].image, alt: "", colour: null }),
+    ]);
 
     const second = await (
       await callRoute(

@@ -9,6 +9,7 @@ const TABLES = [
   "sessions",
   "products",
   "product_variants",
+  "product_images",
   "cart_notices",
   "carts",
   "cart_items",

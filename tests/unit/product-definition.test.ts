@@ -50,6 +50,7 @@ const row: ProductReadRow = {
   salePrice: null,
   totalStock: 12,
   averageReview: "4.50",
+  images: [{ url: "/images/products/tee.svg", alt: "", width: 600, height: 600, colour: null }],
 };
 
 describe("the product definition", () => {
@@ -68,13 +69,17 @@ describe("the product definition", () => {
 
   it("shows every field in JSON under its JSON name: money as numbers, no sale as 0, a missing text as null", () => {
     const json = toProductJson({ ...row, material: null });
-    expect(Object.keys(json)).toEqual([...PRODUCT_FIELD_LIST.map(jsonKeyOf), "variants"]);
+    expect(Object.keys(json)).toEqual([...PRODUCT_FIELD_LIST.map(jsonKeyOf), "variants", "images"]);
     expect(json).toMatchObject({ _id: row.id, price: 25, salePrice: 0, averageReview: 4.5, material: null });
   });
 
   it("takes input for exactly the fields an admin enters, and documents every field's output", () => {
     expect(Object.keys(productInputSchema.shape)).toEqual(editableNames);
-    expect(Object.keys(productSchema.shape)).toEqual([...PRODUCT_FIELD_LIST.map(jsonKeyOf), "variants"]);
+    expect(Object.keys(productSchema.shape)).toEqual([
+      ...PRODUCT_FIELD_LIST.map(jsonKeyOf),
+      "variants",
+      "images",
+    ]);
   });
 
   it("names a field in its messages by its label in sentence case", () => {

@@ -52,8 +52,9 @@ export function canonicalImageReference(value: unknown): unknown {
 }
 
 /**
- * Every `image` field of a JSON answer, at any depth, as an absolute URL. The
- * API's serialiser applies it to every body, so that no route can forget one.
+ * Every `image` field of a JSON answer, at any depth, and every `url` of an
+ * `images` list (a product's gallery), as an absolute URL. The API's
+ * serialiser applies it to every body, so that no route can forget one.
  */
 export function withPublicImageUrls<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item: unknown) => withPublicImageUrls(item)) as T;
@@ -64,7 +65,18 @@ export function withPublicImageUrls<T>(value: T): T {
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     copy[key] =
-      key === "image" && typeof item === "string" ? publicImageUrl(item) : withPublicImageUrls(item);
+      key === "image" && typeof item === "string"
+        ? publicImageUrl(item)
+        : key === "images" && Array.isArray(item)
+          ? item.map((picture: unknown) => withPictureUrl(picture))
+          : withPublicImageUrls(item);
   }
   return copy as T;
+}
+
+function withPictureUrl(picture: unknown): unknown {
+  const copy = withPublicImageUrls(picture);
+  if (copy === null || typeof copy !== "object" || Array.isArray(copy)) return copy;
+  const url = (copy as { url?: unknown }).url;
+  return typeof url === "string" ? { ...copy, url: publicImageUrl(url) } : copy;
 }

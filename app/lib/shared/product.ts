@@ -29,6 +29,23 @@ import { cheapestVariant, type VariantJson } from "./variants";
 export const MAX_PRICE_CENTS = 100_000_000; // $1,000,000.00
 export const MAX_STOCK = 1_000_000;
 export const MAX_IMAGE_URL_LENGTH = 2048;
+/** A product's gallery: at least one picture (the spec's `image`), at most this many. */
+export const MAX_PRODUCT_IMAGES = 8;
+export const MAX_IMAGE_ALT_LENGTH = 200;
+
+/**
+ * One picture of a product's gallery, in order (API.md "Product images"). The
+ * first is the product's `image`. `width`/`height` are the picture's own (after
+ * the upload's rotation), null when the shop cannot know them (another site's
+ * URL). `colour` names the variant colour it shows, or null.
+ */
+export interface ProductImageJson {
+  url: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
+  colour: string | null;
+}
 
 interface FieldCommon {
   /** The admin form's label; messages use it in sentence case ("Sale Price" → "Sale price"). */
@@ -190,13 +207,14 @@ type InputValue<F> = F extends { kind: "money"; required: true }
  */
 export type ProductJson = { [K in ProductFieldName as JsonKey<K>]: JsonValue<Fields[K]> } & {
   variants: VariantJson[];
+  images: ProductImageJson[];
 };
 
 /** A product row, keyed by field name: the product's own values (its own price, not its variants'). */
 export type ProductRow = { [K in ProductFieldName]: RowValue<Fields[K]> };
 
-/** A product as the catalogue's reads select it (`productColumnsSql`): its row and its variants. */
-export type ProductReadRow = ProductRow & { variants: VariantJson[] };
+/** A product as the catalogue's reads select it (`productColumnsSql`): its row, its variants and its pictures. */
+export type ProductReadRow = ProductRow & { variants: VariantJson[]; images: ProductImageJson[] };
 
 /** A validated product input: money in cents, no sale as null. */
 export type ProductInput = { [K in EditableFieldName]: InputValue<Fields[K]> };
@@ -246,11 +264,33 @@ export function variantsJsonSql(alias: string): string {
        FROM product_variants v WHERE v.product_id = ${alias}.id)`;
 }
 
-/** `alias.column AS "name"`, …, and the variants: the SELECT list that reads a ProductReadRow. */
+/** An upload's key at the end of its URL (a UUID and an extension), as SQL's `substring` takes it. */
+const UPLOAD_KEY_PATTERN = "([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.[a-z0-9]{2,5})$";
+
+/**
+ * The product's gallery as JSON (ProductImageJson), in order. An upload's size
+ * is the pipeline's (`uploaded_images`); a product without gallery rows shows
+ * its `image` alone.
+ */
+export function imagesJsonSql(alias: string): string {
+  const picture = (url: string, alt: string, width: string, height: string, colour: string) =>
+    `json_build_object('url', ${url}, 'alt', ${alt}, 'width', ${width}, 'height', ${height}, 'colour', ${colour})`;
+  return `(SELECT coalesce(
+            json_agg(${picture("i.url", "i.alt", "coalesce(u.width, i.width)", "coalesce(u.height, i.height)", "i.colour")}
+                     ORDER BY i.position),
+            (SELECT json_build_array(${picture(`${alias}.image`, "''", "fu.width", "fu.height", "NULL")})
+               FROM (SELECT NULL) AS one
+               LEFT JOIN uploaded_images fu ON fu.key = substring(${alias}.image from '${UPLOAD_KEY_PATTERN}')))
+       FROM product_images i LEFT JOIN uploaded_images u ON u.key = i.upload_key
+      WHERE i.product_id = ${alias}.id)`;
+}
+
+/** `alias.column AS "name"`, …, the variants and the pictures: the SELECT list that reads a ProductReadRow. */
 export function productColumnsSql(alias: string): string {
   return [
     ...PRODUCT_FIELD_LIST.map((field) => `${alias}.${field.column} AS "${field.name}"`),
     `${variantsJsonSql(alias)} AS "variants"`,
+    `${imagesJsonSql(alias)} AS "images"`,
   ].join(", ");
 }
 
@@ -272,10 +312,10 @@ function jsonValue(field: ProductField, value: unknown): unknown {
 }
 
 /** A product's fields as JSON names them, with its own (not its variants') price. */
-export function productRowJson(row: ProductRow): Omit<ProductJson, "variants"> {
+export function productRowJson(row: ProductRow): Omit<ProductJson, "variants" | "images"> {
   const json: Record<string, unknown> = {};
   for (const field of PRODUCT_FIELD_LIST) json[jsonKeyOf(field)] = jsonValue(field, row[field.name]);
-  return json as Omit<ProductJson, "variants">;
+  return json as Omit<ProductJson, "variants" | "images">;
 }
 
 export function toProductJson(row: ProductReadRow): ProductJson {
@@ -284,6 +324,7 @@ export function toProductJson(row: ProductReadRow): ProductJson {
     ...productRowJson(row),
     ...(cheapest ? { price: cheapest.price, salePrice: cheapest.salePrice } : {}),
     variants: row.variants,
+    images: row.images,
   };
 }
 
@@ -298,7 +339,9 @@ export function toProductColumns(input: ProductInput): ProductColumns {
 }
 
 /** A product's editable values as JSON names them (its own price): the base that a partial update changes. */
-export function editableValuesOf(product: Omit<ProductJson, "variants">): Record<EditableFieldName, unknown> {
+export function editableValuesOf(
+  product: Omit<ProductJson, "variants" | "images">,
+): Record<EditableFieldName, unknown> {
   const values = {} as Record<EditableFieldName, unknown>;
   for (const field of EDITABLE_PRODUCT_FIELDS) values[field.name] = product[field.name];
   return values;
@@ -310,7 +353,7 @@ export const EMPTY_PRODUCT_FORM = Object.fromEntries(
 ) as ProductFormValues;
 
 /** The form's values for an existing product. An optional amount that is absent shows as "0". */
-export function toProductFormValues(product: Omit<ProductJson, "variants">): ProductFormValues {
+export function toProductFormValues(product: Omit<ProductJson, "variants" | "images">): ProductFormValues {
   const values = { ...EMPTY_PRODUCT_FORM };
   for (const field of EDITABLE_PRODUCT_FIELDS) {
     const value = product[field.name];

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
 import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/shared/catalog-options";
-import { PRODUCT_FIELD_LIST, type ProductField } from "~/lib/shared/product";
+import {
+  MAX_IMAGE_ALT_LENGTH,
+  MAX_PRODUCT_IMAGES,
+  PRODUCT_FIELD_LIST,
+  type ProductField,
+} from "~/lib/shared/product";
 import { ALL_SIZES, COLOURS } from "~/lib/shared/variants";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/shared/order-options";
 import { apiPagingSchema } from "~/web/catalog-api.server";
@@ -105,6 +110,25 @@ export const variantSchema = z
   })
   .meta({ id: "Variant", description: "A size and colour of a product, with its own SKU and stock" });
 
+export const productImageSchema = z
+  .object({
+    url: z.string().meta({
+      description: "The picture's original (metadata stripped), as an absolute URL; add ?w= for a width",
+    }),
+    alt: z
+      .string()
+      .max(MAX_IMAGE_ALT_LENGTH)
+      .meta({ description: "Its text alternative; empty for a decorative picture" }),
+    width: z
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: "Its width in pixels; null when unknown (another site's URL)" }),
+    height: z.int().min(1).nullable().meta({ description: "Its height in pixels; null when unknown" }),
+    colour: colourValue.meta({ description: "The variant colour it shows, or null" }),
+  })
+  .meta({ id: "ProductImage", description: "One picture of a product's gallery" });
+
 const productFieldsOutput = Object.fromEntries(
   PRODUCT_FIELD_LIST.map((field) => [
     field.kind === "id" ? field.json : field.name,
@@ -122,6 +146,11 @@ export const productSchema = z
       .array(variantSchema)
       .min(1)
       .meta({ description: "Its sizes and colours in display order (sizes in their scale's order)" }),
+    images: z
+      .array(productImageSchema)
+      .min(1)
+      .max(MAX_PRODUCT_IMAGES)
+      .meta({ description: "Its pictures in order; the first is `image`" }),
   })
   .meta({ id: "Product" });
 
