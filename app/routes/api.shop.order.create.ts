@@ -9,14 +9,16 @@ import { readPaymentReturn } from "~/services/payment-return.server";
  * caller's cart and the catalogue; the body's items, prices and statuses are
  * ignored (API.md), except that a totalAmount that differs answers 409.
  * Optional `returnUrl` and `cancelUrl` (on CORS_ORIGINS or the shop's own
- * origin, else 400) bring the shopper back to the client's own pages.
+ * origin, else 400) bring the shopper back to the client's own pages; a call
+ * from a CORS_ORIGINS origin without `returnUrl` returns to that origin's
+ * `/shop/paypal-return`, the spec's page.
  */
 export const { loader, action } = apiRoute({
   POST: async ({ request }) => {
     await requireApiShopper(request);
     const body = await readJsonObject(request);
     const user = await requireApiShopper(request, body.userId);
-    const paymentReturn = readPaymentReturn(body);
+    const paymentReturn = readPaymentReturn(body, request.headers.get("Origin"));
     const created = await createOrderFromCart(user, {
       addressId: body.addressId,
       addressInfo: body.addressInfo,

@@ -21,6 +21,8 @@ import { PROVIDER_ID_PATTERN } from "./checkout/refusals.server";
  */
 
 export const BRIDGE_PATH = "/checkout-return";
+/** The spec's return page: the shop's own, and the one a spec client has on its origin. */
+export const RETURN_PATH = "/shop/paypal-return";
 export const MAX_RETURN_URL_LENGTH = 2048;
 
 function allowedOrigins(): string[] {
@@ -50,7 +52,10 @@ const clientUrl = (name: string) =>
     })
     .optional()
     .meta({
-      description: `Where the shopper lands after ${name === "returnUrl" ? "approving" : "cancelling"} the payment. Must be on an origin listed in CORS_ORIGINS or the shop's own.`,
+      description:
+        name === "returnUrl"
+          ? `Where the shopper lands after approving the payment. Must be on an origin listed in CORS_ORIGINS or the shop's own. Without it, a call from a CORS_ORIGINS origin returns to that origin's ${RETURN_PATH}; any other call to the shop's own.`
+          : "Where the shopper lands after cancelling the payment. Must be on an origin listed in CORS_ORIGINS or the shop's own. Without it, the shop's own cancel page.",
       format: "uri",
     });
 
@@ -89,8 +94,17 @@ export function bridgeUrlFor(target: string, orderId: string): string {
  * Reads `returnUrl` and `cancelUrl` from a request body: 400 with field
  * errors for a URL on another origin; the client's pages for the ones sent
  * (undefined keeps the shop's own return pages).
+ *
+ * A client that sends no `returnUrl` but calls from an origin of CORS_ORIGINS
+ * (its `Origin` header) is a client of the spec, which knows nothing of
+ * `returnUrl` and has its own `/shop/paypal-return` page: the shopper goes back
+ * there, so that the client completes its own flow. Its cancel stays on the
+ * shop's page unless it names one.
  */
-export function readPaymentReturn(body: Record<string, unknown>): PaymentReturn | undefined {
+export function readPaymentReturn(
+  body: Record<string, unknown>,
+  origin: string | null = null,
+): PaymentReturn | undefined {
   const blank = (value: unknown) => value === undefined || value === null || value === "";
   const parsed = paymentReturnSchema.safeParse({
     returnUrl: blank(body.returnUrl) ? undefined : body.returnUrl,
@@ -100,9 +114,16 @@ export function readPaymentReturn(body: Record<string, unknown>): PaymentReturn 
     const errors = fieldErrorsOf(parsed.error);
     throw badRequest(Object.values(errors).flat()[0]!, errors);
   }
-  const { returnUrl, cancelUrl } = parsed.data;
+  const { cancelUrl } = parsed.data;
+  const returnUrl = parsed.data.returnUrl ?? specClientReturnUrl(origin);
   if (!returnUrl && !cancelUrl) return undefined;
   return { ...(returnUrl ? { returnUrl } : {}), ...(cancelUrl ? { cancelUrl } : {}) };
+}
+
+/** The spec's return page on a CORS_ORIGINS origin that called, or undefined (no such origin, or the shop's own). */
+function specClientReturnUrl(origin: string | null): string | undefined {
+  if (!origin || !getConfig().corsOrigins.includes(origin)) return undefined;
+  return `${origin}${RETURN_PATH}`;
 }
 
 /**

@@ -52,14 +52,13 @@ afterEach(() => {
   mock.reset();
 });
 
-function createOrder(extra: Record<string, unknown>) {
-  return run(
-    createApi,
-    jsonRequest("/api/shop/order/create", {
-      json: { addressInfo: { addressId }, ...extra },
-      cookie: shopper.cookie,
-    }),
-  );
+function createOrder(extra: Record<string, unknown>, origin?: string) {
+  const request = jsonRequest("/api/shop/order/create", {
+    json: { addressInfo: { addressId }, ...extra },
+    cookie: shopper.cookie,
+  });
+  if (origin) request.headers.set("Origin", origin);
+  return run(createApi, request);
 }
 
 /** The bridge's answer to the provider's redirect to `providerTarget`. */
@@ -121,6 +120,51 @@ describe("returnUrl and cancelUrl with the simulator", () => {
     const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
     const target = new URL((await answerSimulatedPayment(providerOrderId, "approve"))!);
     expect(target.pathname).toBe("/shop/paypal-return");
+  });
+
+  it("returns a spec client, which sends no returnUrl, to its own origin's /shop/paypal-return, and it captures", async () => {
+    const created = await createOrder({}, CLIENT);
+    expect(created.status).toBe(201);
+    const { orderId, approvalURL } = (await created.json()) as { orderId: string; approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+
+    const landed = await followBridge((await answerSimulatedPayment(providerOrderId, "approve"))!);
+    expect(landed.status).toBe(303);
+    const location = new URL(landed.headers.get("Location")!);
+    expect(location.origin + location.pathname).toBe(`${CLIENT}/shop/paypal-return`);
+    expect(location.searchParams.get("paymentId")).toBe(providerOrderId);
+    const payerId = location.searchParams.get("PayerID");
+    expect(payerId).toBeTruthy();
+
+    const captured = await run(
+      captureApi,
+      jsonRequest("/api/shop/order/capture", {
+        json: { orderId, paymentId: providerOrderId, payerId },
+        cookie: shopper.cookie,
+      }),
+    );
+    expect(captured.status).toBe(200);
+    expect(await readApi(captured)).toMatchObject({ data: { paymentStatus: "paid" } });
+  });
+
+  it("keeps the shop's own cancel page for a spec client that names none", async () => {
+    const created = await createOrder({}, CLIENT);
+    const { approvalURL } = (await created.json()) as { approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+    const target = new URL((await answerSimulatedPayment(providerOrderId, "cancel"))!);
+    expect(target.origin + target.pathname).toBe(`${getConfig().appUrl}/shop/paypal-cancel`);
+  });
+
+  it.each([
+    ["the shop's own origin", () => new URL(getConfig().appUrl).origin],
+    ["an origin outside CORS_ORIGINS", () => "https://evil.example"],
+  ])("keeps the shop's own return page for a call from %s without returnUrl", async (_name, origin) => {
+    const created = await createOrder({}, origin());
+    expect(created.status).toBe(201);
+    const { approvalURL } = (await created.json()) as { approvalURL: string };
+    const providerOrderId = new URL(approvalURL).pathname.split("/").pop()!;
+    const target = new URL((await answerSimulatedPayment(providerOrderId, "approve"))!);
+    expect(target.origin + target.pathname).toBe(`${getConfig().appUrl}/shop/paypal-return`);
   });
 
   it("accepts a URL on the shop's own origin", async () => {

@@ -10,7 +10,7 @@ import type { AddressSnapshot } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { getAddress, parseAddressInput } from "../addresses.server";
 import { getOrderForUser, type OrderJson } from "../orders.server";
-import { bridgeUrlFor, type PaymentReturn } from "../payment-return.server";
+import { bridgeUrlFor, RETURN_PATH, type PaymentReturn } from "../payment-return.server";
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { lineName, paymentItemOf } from "./order-store.server";
@@ -24,7 +24,7 @@ import { variantPriceSql } from "~/lib/shared/product";
  * the provider's order (PayPal or the simulator).
  */
 
-export const RETURN_PATH = "/shop/paypal-return";
+export { RETURN_PATH };
 export const CANCEL_PATH = "/shop/paypal-cancel";
 
 // --- The cart as the checkout sees it ---------------------------------------------
