@@ -6,6 +6,7 @@ import { CATALOGUE_COLUMNS } from "../../app/lib/shared/catalogue-csv";
 import { getDb } from "../../app/models/db.server";
 import { loader as exportApi } from "../../app/routes/api.admin.products.export";
 import { action as importApi } from "../../app/routes/api.admin.products.import";
+import { action as importPage } from "../../app/routes/admin.products_.import";
 import { loader as listingApi } from "../../app/routes/api.shop.products.get";
 import {
   createProduct,
@@ -404,6 +405,35 @@ describe("POST /api/admin/products/import", () => {
       multipartRequest("/api/admin/products/import", { other: "x" }, callers.admin),
     );
     expect(response.status).toBe(400);
+  });
+});
+
+describe("the admin page's import form (/admin/products/import)", () => {
+  const post = (text: string, fields: Record<string, string> = {}) =>
+    run(
+      importPage,
+      multipartRequest(
+        "/admin/products/import",
+        { ...fields, my_file: file(text, "catalogue.csv", "text/csv") },
+        callers.admin,
+      ),
+    );
+
+  it("answers the refused cells (422) and imports nothing", async () => {
+    const response = await post(csvOf([newRow(), newRow({ size: "L", sku: "", price: "abc" })]));
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { errors: unknown[] };
+    expect(body.errors).toEqual([
+      { row: 3, column: "price", message: "Price must be an amount such as 49.90" },
+    ]);
+    expect((await listAdminProducts({ page: 1, limit: 24 })).pagination.total).toBe(0);
+  });
+
+  it("imports and goes back to the list with its search and a message", async () => {
+    const response = await post(csvOf([newRow()]), { q: "linen" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/admin/products?q=linen");
+    expect((await listAdminProducts({ page: 1, limit: 24, search: "linen" })).pagination.total).toBe(1);
   });
 });
 
