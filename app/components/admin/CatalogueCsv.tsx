@@ -27,7 +27,7 @@ export function CatalogueCsvActions({ search }: { search: string }) {
         action="/admin/products/import"
         encType="multipart/form-data"
         className="admin-csv__import"
-        aria-label="Import products from a CSV file"
+        aria-label="Catalogue import"
       >
         {search ? <input type="hidden" name="q" value={search} /> : null}
         <label className="admin-csv__file">
