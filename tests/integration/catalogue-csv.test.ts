@@ -2,7 +2,8 @@ import { parse } from "csv-parse/sync";
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/server/config.server";
-import { CATALOGUE_COLUMNS } from "../../app/lib/shared/catalogue-csv";
+import { CATALOGUE_COLUMNS, MAX_IMPORT_BYTES } from "../../app/lib/shared/catalogue-csv";
+import { bodyLimitFor, UPLOAD_BODY_LIMIT_BYTES } from "../../server/request-limits";
 import { getDb } from "../../app/models/db.server";
 import { loader as exportApi } from "../../app/routes/api.admin.products.export";
 import { action as importApi } from "../../app/routes/api.admin.products.import";
@@ -396,6 +397,15 @@ describe("POST /api/admin/products/import", () => {
     ]);
     const huge = await importCsv(`${HEADER}\r\n${"x".repeat(10 * 1024 * 1024)}`);
     expect(huge.status).toBe(413);
+  });
+
+  it("lets the server take a file of up to 10 MB on the import paths only", () => {
+    const multipart = { "content-type": "multipart/form-data; boundary=x" };
+    for (const path of ["/api/admin/products/import", "/admin/products/import"])
+      expect(bodyLimitFor({ path, headers: multipart })).toBeGreaterThan(MAX_IMPORT_BYTES);
+    expect(bodyLimitFor({ path: "/api/admin/products/upload-image", headers: multipart })).toBe(
+      UPLOAD_BODY_LIMIT_BYTES,
+    );
   });
 
   it("refuses shoppers and a post without a file", async () => {
