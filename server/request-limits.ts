@@ -2,6 +2,7 @@ import { Transform, type TransformCallback } from "node:stream";
 import type { NextFunction, Request, Response } from "express";
 import { BODY_TOO_LARGE_NAME } from "../app/lib/server/errors.server";
 import { MAX_UPLOAD_BYTES } from "../app/lib/shared/uploads";
+import { MAX_IMPORT_BYTES } from "../app/lib/shared/catalogue-csv";
 
 /**
  * Bounded input (ARCHITECTURE rule 10), before anything reads a body:
@@ -21,11 +22,17 @@ export const UPLOAD_PATHS = new Set([
   "/api/admin/products/upload-image",
 ]);
 
+/** One catalogue CSV file of at most 10 MB plus the multipart framing. */
+export const IMPORT_BODY_LIMIT_BYTES = MAX_IMPORT_BYTES + 512 * 1024;
+/** Pages and API routes that take the catalogue's CSV file (app/services/catalogue-csv.server.ts). */
+export const IMPORT_PATHS = new Set(["/admin/products/import", "/api/admin/products/import"]);
+
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 export const BODY_TOO_LARGE_MESSAGE = "The request body is too large";
 
 export function bodyLimitFor(req: Pick<Request, "path" | "headers">): number {
   const multipart = /^multipart\/form-data/i.test(req.headers["content-type"] ?? "");
+  if (multipart && IMPORT_PATHS.has(req.path.replace(/\/+$/, "") || "/")) return IMPORT_BODY_LIMIT_BYTES;
   return multipart && UPLOAD_PATHS.has(req.path.replace(/\/+$/, "") || "/")
     ? UPLOAD_BODY_LIMIT_BYTES
     : BODY_LIMIT_BYTES;

@@ -8,6 +8,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { CatalogueCsvActions } from "~/components/admin/CatalogueCsv";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { ProductForm } from "~/components/admin/ProductForm";
 import {
@@ -322,8 +323,8 @@ export default function AdminProducts() {
               name="q"
               type="search"
               defaultValue={search}
-              placeholder="Search by title"
-              aria-label="Search products by title"
+              placeholder="Search by title, brand or SKU"
+              aria-label="Search products by title, brand or SKU"
               key={search}
             />
             <Button type="submit" variant="default">
@@ -339,6 +340,8 @@ export default function AdminProducts() {
           </Button>
         </Group>
       </Group>
+
+      <CatalogueCsvActions search={search} />
 
       <Text size="sm" c="dimmed" mb="sm" aria-live="polite">
         {pagination.total === 0

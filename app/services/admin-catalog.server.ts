@@ -1,4 +1,4 @@
-import { Op, QueryTypes, type Transaction } from "sequelize";
+import { QueryTypes, type Transaction } from "sequelize";
 import {
   editableValuesOf,
   productColumnsSql,
@@ -19,7 +19,13 @@ import {
   notFound,
   type FieldErrors,
 } from "~/lib/server/errors.server";
-import { CATEGORY_LABELS, isCategory, type Category } from "~/lib/shared/catalog-options";
+import {
+  BRAND_LABELS,
+  BRANDS,
+  CATEGORY_LABELS,
+  isCategory,
+  type Category,
+} from "~/lib/shared/catalog-options";
 import { centsToDecimal } from "~/lib/shared/money";
 import {
   checkVariants,
@@ -76,20 +82,39 @@ export function normalizeSearch(value: string | null | undefined): string {
 
 const PRODUCT_COLUMNS = productColumnsSql("p");
 
-/** Newest first; `search` matches inside the title, case-insensitive. */
+/**
+ * The admin list's search as SQL over products `p`: inside the title, the
+ * brand (its key or its label: "levi" and "Levi's") or any variant's SKU,
+ * case-insensitive. Empty: every product. The list and the catalogue export
+ * share it, so that the export carries what the list shows.
+ */
+export function adminSearchSql(search: string): { where: string; replacements: Record<string, unknown> } {
+  if (!search) return { where: "TRUE", replacements: {} };
+  const wanted = search.toLowerCase();
+  const brands = BRANDS.filter(
+    (brand) => brand.includes(wanted) || BRAND_LABELS[brand].toLowerCase().includes(wanted),
+  );
+  return {
+    where: `(p.title ILIKE :searchPattern OR p.brand = ANY(ARRAY[:searchBrands]::text[])
+             OR EXISTS (SELECT 1 FROM product_variants sv WHERE sv.product_id = p.id AND sv.sku ILIKE :searchPattern))`,
+    // An empty list would render as ARRAY[]: one value no brand has keeps the SQL valid.
+    replacements: { searchPattern: likePattern(search), searchBrands: brands.length ? brands : [""] },
+  };
+}
+
+/** Newest first; `search` matches the title, the brand or a SKU (adminSearchSql). */
 export async function listAdminProducts(
   query: Paging & { search?: string },
 ): Promise<{ products: ProductJson[]; pagination: Pagination }> {
-  const search = normalizeSearch(query.search);
-  const where = search ? `WHERE p.title ILIKE :pattern` : "";
+  const search = adminSearchSql(normalizeSearch(query.search));
   const rows = await getDb().sequelize.query<ProductReadRow & { total: number }>(
     `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
-       FROM products p ${where}
+       FROM products p WHERE ${search.where}
       ORDER BY p.created_at DESC, p.id DESC
       LIMIT :limit OFFSET :offset`,
     {
       replacements: {
-        pattern: likePattern(search),
+        ...search.replacements,
         limit: query.limit,
         offset: (query.page - 1) * query.limit,
       },
@@ -99,9 +124,12 @@ export async function listAdminProducts(
   // A page past the end has no rows to carry the total: count it.
   const total =
     rows[0]?.total ??
-    (await getDb().models.Product.count({
-      where: search ? { title: { [Op.iLike]: likePattern(search) } } : {},
-    }));
+    (
+      await getDb().sequelize.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM products p WHERE ${search.where}`,
+        { replacements: search.replacements, type: QueryTypes.SELECT },
+      )
+    )[0]!.total;
   return { products: rows.map(toProductJson), pagination: paginationOf(query, total) };
 }
 

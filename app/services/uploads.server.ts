@@ -210,17 +210,27 @@ export function isMultipart(request: Request): boolean {
   return /^multipart\/form-data\s*;/i.test(request.headers.get("Content-Type") ?? "");
 }
 
+/** A file bound other than the image's 5 MB (the catalogue's CSV import), with its own 413 message. */
+export interface FileLimit {
+  maxBytes: number;
+  message: string;
+}
+
 /**
  * Reads a multipart form with at most one file (field my_file) while it
- * streams in: a file above 5 MB stops the read with 413, other file fields
- * are drained and ignored, text fields are bounded.
+ * streams in: a file above 5 MB (or `limit`) stops the read with 413, other
+ * file fields are drained and ignored, text fields are bounded.
  */
-export async function readMultipartForm(request: Request): Promise<MultipartForm> {
+export async function readMultipartForm(request: Request, limit?: FileLimit): Promise<MultipartForm> {
+  const maxFileBytes = limit?.maxBytes ?? MAX_UPLOAD_BYTES;
+  const fileTooLarge = () =>
+    limit ? new AppError(413, limit.message, { [UPLOAD_FIELD]: [limit.message] }) : tooLarge();
   if (!isMultipart(request)) {
     throw new AppError(415, "Send the file as multipart/form-data in the field my_file");
   }
   const declaredLength = Number(request.headers.get("Content-Length") ?? "0");
-  if (Number.isFinite(declaredLength) && declaredLength > MAX_REQUEST_BYTES) throw tooLarge();
+  if (Number.isFinite(declaredLength) && declaredLength > MAX_REQUEST_BYTES - MAX_UPLOAD_BYTES + maxFileBytes)
+    throw fileTooLarge();
 
   let file: File | null = null;
   let textBytes = 0;
@@ -231,7 +241,7 @@ export async function readMultipartForm(request: Request): Promise<MultipartForm
       for await (const chunk of data) {
         if (name !== UPLOAD_FIELD || file) continue; // drain what we do not keep
         size += chunk.byteLength;
-        if (size > MAX_UPLOAD_BYTES) throw tooLarge();
+        if (size > maxFileBytes) throw fileTooLarge();
         chunks.push(chunk);
       }
       // A file input left empty sends a part with no name and no bytes.

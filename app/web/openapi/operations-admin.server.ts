@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/shared/admin-schemas";
 import { variantsInputSchema } from "~/lib/shared/variant-schema";
+import {
+  CATALOGUE_COLUMNS,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  REQUIRED_COLUMNS,
+} from "~/lib/shared/catalogue-csv";
 import type { ApiOperation } from "./operation.server";
 import {
   adminOrderQuerySchema,
@@ -98,6 +104,76 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
       },
     },
     errors: { 400: "No file, or not an image", 413: "Larger than 5 MB" },
+  },
+  {
+    method: "get",
+    path: "/api/admin/products/export",
+    tag: "Admin",
+    summary: "The catalogue as a CSV file, one row per variant",
+    description:
+      `UTF-8 with a byte-order mark, a header row, the columns ${CATALOGUE_COLUMNS.join(", ")}. Prices in ` +
+      "currency units with two decimals (an empty salePrice: not on sale); `image` is an absolute URL. A cell " +
+      "that a spreadsheet would run as a formula starts with an apostrophe, which the import takes off again.",
+    access: "admin",
+    query: z.object({
+      search: z
+        .string()
+        .optional()
+        .meta({ description: "Only the products the admin list's search matches" }),
+    }),
+    success: { 200: { description: "The CSV file", schema: z.string() } },
+    errors: {},
+    produces: "text/csv",
+  },
+  {
+    method: "post",
+    path: "/api/admin/products/import",
+    tag: "Admin",
+    summary: "Import a catalogue CSV file (field my_file): all rows or none",
+    description:
+      "The export's format, the columns in any order; " +
+      `${REQUIRED_COLUMNS.join(", ")} are required, an absent optional column is an empty cell on every row. ` +
+      "Rows with a `productId` are that product's variants; rows without one are new products, grouped by " +
+      "title and brand. A row whose SKU one of the product's variants has updates it, any other row creates a " +
+      "variant (an empty SKU is generated); variants the file leaves out are kept. Every row is judged by the " +
+      "product form's rules; the rows of one product must agree on its own fields. " +
+      `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS} rows.`,
+    access: "admin",
+    multipart: true,
+    body: z.object({
+      my_file: z.string().meta({ format: "binary", description: "The CSV file (UTF-8)" }),
+    }),
+    success: {
+      200: {
+        description: "Imported: `created` and `updated` count variants",
+        schema: z.object({
+          success: z.literal(true),
+          message: z.string(),
+          created: z.number().int().meta({ description: "Variants created (on new or existing products)" }),
+          updated: z.number().int().meta({ description: "Existing variants matched by SKU and written" }),
+        }),
+      },
+    },
+    errors: {
+      400: "No file, or not UTF-8 text",
+      409: "A SKU was taken by another admin meanwhile: import again",
+      413: "Larger than 10 MB",
+      422: "Refused rows, columns or file: nothing was imported",
+    },
+    refusals: {
+      statuses: [422],
+      schema: z.object({
+        success: z.literal(false),
+        message: z.string(),
+        errors: z.array(
+          z.object({
+            row: z.number().int().meta({ description: "As a spreadsheet numbers it: the header is row 1" }),
+            column: z.string().meta({ description: "The column's name; empty for the whole row or file" }),
+            message: z.string(),
+          }),
+        ),
+      }),
+    },
   },
   {
     method: "get",

@@ -303,7 +303,10 @@ export const productListQuerySchema = apiPagingSchema.extend({
 });
 
 export const adminProductQuerySchema = pagingQuerySchema(ADMIN_PAGING).extend({
-  search: z.string().optional().meta({ description: "Part of the title, case-insensitive" }),
+  search: z
+    .string()
+    .optional()
+    .meta({ description: "Part of the title, the brand or a variant's SKU, case-insensitive" }),
 });
 
 export const adminOrderQuerySchema = pagingQuerySchema(ORDERS_PAGING).extend({

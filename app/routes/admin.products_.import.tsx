@@ -1,0 +1,85 @@
+import { Anchor, Title } from "@mantine/core";
+import {
+  json,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { CatalogueCsvActions, ImportErrors } from "~/components/admin/CatalogueCsv";
+import { isAppError } from "~/lib/server/errors.server";
+import { MAX_IMPORT_BYTES, type ImportRowError } from "~/lib/shared/catalogue-csv";
+import { normalizeSearch } from "~/services/admin-catalog.server";
+import {
+  CHOOSE_CSV_MESSAGE,
+  FILE_TOO_LARGE_MESSAGE,
+  importCatalogue,
+  isImportRefused,
+  reportedErrors,
+} from "~/services/catalogue-csv.server";
+import { readMultipartForm } from "~/services/uploads.server";
+import { requireAdmin } from "~/web/auth.server";
+import { redirectWithFlash } from "~/web/session.server";
+import adminStyles from "~/styles/admin.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+
+/** The list the admin came from (its search), where a finished import returns. */
+function listUrl(search: string): string {
+  return search ? `/admin/products?q=${encodeURIComponent(search)}` : "/admin/products";
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return json({ search: normalizeSearch(new URL(request.url).searchParams.get("q")) });
+}
+
+type ActionData = { message: string; errors: ImportRowError[]; search: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  let search = "";
+  try {
+    const { fields, file } = await readMultipartForm(request, {
+      maxBytes: MAX_IMPORT_BYTES,
+      message: FILE_TOO_LARGE_MESSAGE,
+    });
+    search = normalizeSearch(String(fields.get("q") ?? ""));
+    if (!file) return json<ActionData>({ message: CHOOSE_CSV_MESSAGE, errors: [], search }, { status: 400 });
+    const { created, updated } = await importCatalogue(new Uint8Array(await file.arrayBuffer()));
+    return redirectWithFlash(request, listUrl(search), {
+      type: "success",
+      message: `Catalogue imported: ${created} created, ${updated} updated`,
+    });
+  } catch (error) {
+    if (isImportRefused(error))
+      return json<ActionData>(
+        { message: error.message, errors: reportedErrors(error.rowErrors), search },
+        { status: 422 },
+      );
+    if (isAppError(error) && error.status < 500)
+      return json<ActionData>({ message: error.message, errors: [], search }, { status: error.status });
+    throw error;
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: "Import products · ECommerce Shopping" }];
+
+export default function AdminProductsImport() {
+  const loaded = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const search = refused?.search ?? loaded.search;
+  return (
+    <section className="admin-page">
+      <Title order={1} size="h2" mb="md">
+        Import products
+      </Title>
+      {refused ? <ImportErrors message={refused.message} errors={refused.errors} /> : null}
+      <CatalogueCsvActions search={search} />
+      <Anchor component={Link} to={listUrl(search)} mt="md" display="inline-block">
+        Back to the products
+      </Anchor>
+    </section>
+  );
+}

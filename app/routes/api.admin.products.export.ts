@@ -1,0 +1,14 @@
+import { csvResponse } from "~/lib/server/csv.server";
+import { apiRoute } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
+import { normalizeSearch } from "~/services/admin-catalog.server";
+import { exportCatalogue } from "~/services/catalogue-csv.server";
+
+// GET ?search → text/csv, one row per variant (API.md "Back office"), the products the admin list's search matches.
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    await requireApiAdmin(request);
+    const search = normalizeSearch(new URL(request.url).searchParams.get("search"));
+    return csvResponse(exportCatalogue(search), "catalogue.csv");
+  },
+});
