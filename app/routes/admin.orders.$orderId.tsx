@@ -66,9 +66,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     (error) => {
       if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);
       const fields = error.fieldErrors ?? {};
-      const trackingError = fields.trackingNumber?.[0] ?? null;
-      const carrierError = fields.carrier?.[0] ?? null;
-      const statusError = fields.orderStatus?.[0] ?? (trackingError || carrierError ? null : error.message);
+      const trackingError = fields.trackingNumber?.[0];
+      const carrierError = fields.carrier?.[0];
+      const statusError =
+        fields.orderStatus?.[0] ?? (trackingError || carrierError ? undefined : error.message);
       return json({ error: statusError, trackingError, carrierError }, { status: error.status });
     },
   );

@@ -46,7 +46,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     totalAmount,
     customerName: userName,
   }));
-  return json({ orders: rows, pagination, filters, errors: null });
+  return json({
+    orders: rows,
+    pagination,
+    status: filters.status,
+    paymentStatus: filters.paymentStatus,
+    filters,
+    errors: null,
+  });
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin orders · ECommerce Shopping" }];

@@ -302,13 +302,10 @@ export const adminOrderQuerySchema = pagingQuerySchema(ORDERS_PAGING).extend({
     .string()
     .optional()
     .meta({ format: "date", description: "Orders created on this day (UTC) or later, YYYY-MM-DD" }),
-  to: z
-    .string()
-    .optional()
-    .meta({
-      format: "date",
-      description: "Orders created on this day (UTC) or earlier, YYYY-MM-DD; not before from",
-    }),
+  to: z.string().optional().meta({
+    format: "date",
+    description: "Orders created on this day (UTC) or earlier, YYYY-MM-DD; not before from",
+  }),
 });
 
 /** The admin list's filters without its paging: what the orders CSV export takes. */
