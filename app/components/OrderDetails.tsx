@@ -24,6 +24,10 @@ export interface OrderDetailsData {
     colour: string | null;
   }[];
   addressInfo: { address: string; city: string; pincode: string; phone: string; notes: string };
+  /** The parcel's tracking, once the order shipped; trackingUrl is the carrier's page when it has one. */
+  trackingNumber?: string | null;
+  carrier?: string | null;
+  trackingUrl?: string | null;
 }
 
 interface OrderDetailsProps {
@@ -66,6 +70,26 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
             <OrderStatusBadge status={order.orderStatus} />
           </dd>
         </div>
+        {order.carrier ? (
+          <div>
+            <dt>Carrier</dt>
+            <dd>{order.carrier}</dd>
+          </div>
+        ) : null}
+        {order.trackingNumber ? (
+          <div>
+            <dt>Tracking number</dt>
+            <dd data-testid="tracking-number">
+              {order.trackingUrl ? (
+                <a href={order.trackingUrl} target="_blank" rel="noopener noreferrer">
+                  {order.trackingNumber}
+                </a>
+              ) : (
+                order.trackingNumber
+              )}
+            </dd>
+          </div>
+        ) : null}
       </dl>
 
       <section className="order-details__section" aria-labelledby={`items-${order._id}`}>

@@ -142,6 +142,9 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare captureId: CreationOptional<string | null>;
   /** When the order entered payment_status `capturing` (the reconciler's clock). */
   declare captureStartedAt: CreationOptional<Date | null>;
+  /** The parcel's tracking, set by the admin when the order ships (lib/shared/tracking.ts). */
+  declare trackingNumber: CreationOptional<string | null>;
+  declare carrier: CreationOptional<string | null>;
   declare items?: NonAttribute<OrderItem[]>;
   declare user?: NonAttribute<User>;
   declare createdAt: CreationOptional<Date>;
@@ -329,6 +332,8 @@ export function defineModels(sequelize: Sequelize): Models {
       payerId: { type: DataTypes.STRING(64), allowNull: true },
       captureId: { type: DataTypes.STRING(64), allowNull: true },
       captureStartedAt: { type: DataTypes.DATE, allowNull: true },
+      trackingNumber: { type: DataTypes.STRING(64), allowNull: true },
+      carrier: { type: DataTypes.STRING(20), allowNull: true },
       ...timestamps,
     },
     { ...common, tableName: "orders" },

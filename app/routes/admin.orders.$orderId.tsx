@@ -1,4 +1,4 @@
-import { Button, NativeSelect, Stack, Text } from "@mantine/core";
+import { Button, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import {
   json,
   type ActionFunctionArgs,
@@ -10,11 +10,17 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
 import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
+import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
 import { requireAdmin } from "~/web/auth.server";
 import { isAppError } from "~/lib/server/errors.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
-import { getOrderDetails, ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
+import {
+  getOrderDetails,
+  ORDER_STATUS_UPDATED,
+  SHIPPED_WITHOUT_TRACKING,
+  updateOrderStatus,
+} from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
 import urlDialogStyles from "~/styles/url-dialog.css";
 
@@ -49,15 +55,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await request.formData();
   return runOrRefuse(
     async () => {
-      await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData));
+      const order = await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData));
+      // Tracking is optional, like Shopify's: a parcel shipped without it is allowed, and the admin is reminded.
+      const unTracked = order.orderStatus === "inShipping" && !order.trackingNumber;
       return redirectWithFlash(request, `${url.pathname}${url.search}`, {
-        type: "success",
-        message: ORDER_STATUS_UPDATED,
+        type: unTracked ? "info" : "success",
+        message: unTracked ? `${ORDER_STATUS_UPDATED} ${SHIPPED_WITHOUT_TRACKING}` : ORDER_STATUS_UPDATED,
       });
     },
     (error) => {
       if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);
-      return json({ error: error.fieldErrors?.orderStatus?.[0] ?? error.message }, { status: error.status });
+      const fields = error.fieldErrors ?? {};
+      const trackingError = fields.trackingNumber?.[0];
+      const carrierError = fields.carrier?.[0];
+      const statusError =
+        fields.orderStatus?.[0] ?? (trackingError || carrierError ? undefined : error.message);
+      return json({ error: statusError, trackingError, carrierError }, { status: error.status });
     },
   );
 }
@@ -87,6 +100,24 @@ export default function AdminOrderDetails() {
                   label: ORDER_STATUS_LABELS[value] ?? value,
                 })),
               ]}
+            />
+            <NativeSelect
+              name="carrier"
+              label="Carrier"
+              defaultValue={order.carrier ?? ""}
+              error={actionData?.carrierError}
+              data={[
+                { value: "", label: "No carrier" },
+                ...CARRIERS.map((value) => ({ value, label: value })),
+              ]}
+            />
+            <TextInput
+              name="trackingNumber"
+              label="Tracking number"
+              description="When the order ships: the customer sees it in the order and in the shipping mail"
+              defaultValue={order.trackingNumber ?? ""}
+              maxLength={TRACKING_NUMBER_MAX}
+              error={actionData?.trackingError}
             />
             <Button type="submit" loading={navigation.state === "submitting"}>
               Update Order Status

@@ -1,14 +1,13 @@
-import { Button, Group, NativeSelect, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Group, NativeSelect, Text, TextInput, Title } from "@mantine/core";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Outlet, useLoaderData, useSubmit } from "@remix-run/react";
+import { Form, Link, Outlet, useLoaderData, useSubmit } from "@remix-run/react";
 import { Pagination, withParams } from "~/components/admin/Pagination";
-import { useHydrated } from "~/lib/shared/use-hydrated";
-import { OrderTable } from "~/components/OrderTable";
+import { OrderTable, type OrderRowData } from "~/components/OrderTable";
 import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { requireAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/shared/order-options";
-import { listOrders, ORDERS_PAGING, parsePaymentFilter, parseStatusFilter } from "~/services/orders.server";
+import { listOrders, ORDER_SEARCH_MAX, ORDERS_PAGING, parseOrderSearch } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
 import orderStyles from "~/styles/orders.css";
 
@@ -21,9 +20,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
   const paging = parsePaging(params, ORDERS_PAGING, { lenient: true });
-  const status = parseStatusFilter(params.get("status"), { lenient: true });
-  const paymentStatus = parsePaymentFilter(params.get("payment"));
-  const { orders, pagination } = await listOrders({ ...paging, status, paymentStatus });
+  // Unknown statuses mean "all", as a hand-edited URL should; a bad date or search is said, not guessed.
+  const { search, errors } = parseOrderSearch(params, { lenient: true });
+  const filters = {
+    q: search.q ?? (params.get("q") ?? "").slice(0, ORDER_SEARCH_MAX),
+    from: search.from ?? params.get("from") ?? "",
+    to: search.to ?? params.get("to") ?? "",
+    status: search.status ?? null,
+    paymentStatus: search.paymentStatus ?? null,
+  };
+  if (Object.keys(errors).length) {
+    const none: OrderRowData[] = [];
+    return json(
+      { orders: none, pagination: { ...paging, total: 0, pages: 0 }, filters, errors },
+      { status: 400 },
+    );
+  }
+  const { orders, pagination } = await listOrders({ ...paging, ...search });
   // The table shows six fields: send only those.
   const rows = orders.map(({ _id, orderDate, orderStatus, paymentStatus, totalAmount, userName }) => ({
     _id,
@@ -33,20 +46,38 @@ export async function loader({ request }: LoaderFunctionArgs) {
     totalAmount,
     customerName: userName,
   }));
-  return json({ orders: rows, pagination, status, paymentStatus });
+  return json({
+    orders: rows,
+    pagination,
+    status: filters.status,
+    paymentStatus: filters.paymentStatus,
+    filters,
+    errors: null,
+  });
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin orders · ECommerce Shopping" }];
 
 export default function AdminOrders() {
-  const { orders, pagination, status, paymentStatus } = useLoaderData<typeof loader>();
-  const hydrated = useHydrated();
+  const { orders, pagination, filters, errors } = useLoaderData<typeof loader>();
   const submit = useSubmit();
+  const { status, paymentStatus } = filters;
   const list = new URLSearchParams();
+  if (filters.q) list.set("q", filters.q);
   if (status) list.set("status", status);
   if (paymentStatus) list.set("payment", paymentStatus);
+  if (filters.from) list.set("from", filters.from);
+  if (filters.to) list.set("to", filters.to);
+  const filtered = list.toString() !== "";
+  // The export takes the API's names: the same filters, every page.
+  const exportParams = new URLSearchParams(list);
+  exportParams.delete("payment");
+  if (paymentStatus) exportParams.set("paymentStatus", paymentStatus);
+  const exportQuery = exportParams.toString();
+  const exportHref = `/api/admin/orders/export${exportQuery ? `?${exportQuery}` : ""}`;
   if (pagination.page > 1) list.set("page", String(pagination.page));
   const search = list.toString();
+  const problems = errors ? Object.values(errors).flat() : [];
 
   return (
     <section className="admin-page">
@@ -55,47 +86,104 @@ export default function AdminOrders() {
           <Title order={1} size="h3">
             All Orders
           </Title>
-          <Form method="get" action="/admin/orders" className="admin-filter">
-            <NativeSelect
-              name="status"
-              label="Filter by status"
-              defaultValue={status ?? ""}
-              key={status ?? ""}
-              data={[
-                { value: "", label: "All statuses" },
-                ...ALL_ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] ?? value })),
-              ]}
-              onChange={(event) => submit(event.currentTarget.form)}
-            />
-            <NativeSelect
-              name="payment"
-              label="Filter by payment"
-              defaultValue={paymentStatus ?? ""}
-              key={`payment-${paymentStatus ?? ""}`}
-              data={[
-                { value: "", label: "All payments" },
-                ...PAYMENT_STATUSES.map((value) => ({ value, label: paymentStatusLabel(value) })),
-              ]}
-              onChange={(event) => submit(event.currentTarget.form)}
-            />
-            {hydrated ? null : (
-              <Button type="submit" variant="default">
-                Filter
-              </Button>
-            )}
-          </Form>
+          {errors ? null : (
+            <Anchor href={exportHref} download size="sm">
+              Export CSV
+            </Anchor>
+          )}
         </Group>
-        <Text size="sm" c="dimmed" mb="sm">
-          {pagination.total} order{pagination.total === 1 ? "" : "s"}
-          {status ? ` with status ${status}` : ""}
-          {paymentStatus ? ` · ${paymentStatusLabel(paymentStatus)}` : ""}
-        </Text>
-        <OrderTable
-          showCustomer
-          orders={orders}
-          detailsHref={(id) => `/admin/orders/${id}${search ? `?${search}` : ""}`}
-          emptyText={status || paymentStatus ? "No orders with this status." : "No orders yet."}
-        />
+        <Form
+          method="get"
+          action="/admin/orders"
+          className="admin-filter"
+          role="search"
+          style={{ flexWrap: "wrap" }}
+        >
+          <TextInput
+            name="q"
+            type="search"
+            label="Search orders"
+            description="Order number or id, customer email or name"
+            defaultValue={filters.q}
+            key={`q-${filters.q}`}
+            maxLength={ORDER_SEARCH_MAX}
+            error={errors?.q?.[0]}
+          />
+          <TextInput
+            name="from"
+            type="date"
+            label="From"
+            defaultValue={filters.from}
+            key={`from-${filters.from}`}
+            error={errors?.from?.[0]}
+          />
+          <TextInput
+            name="to"
+            type="date"
+            label="To"
+            defaultValue={filters.to}
+            key={`to-${filters.to}`}
+            error={errors?.to?.[0]}
+          />
+          <NativeSelect
+            name="status"
+            label="Filter by status"
+            defaultValue={status ?? ""}
+            key={status ?? ""}
+            data={[
+              { value: "", label: "All statuses" },
+              ...ALL_ORDER_STATUSES.map((value) => ({ value, label: ORDER_STATUS_LABELS[value] ?? value })),
+            ]}
+            onChange={(event) => submit(event.currentTarget.form)}
+          />
+          <NativeSelect
+            name="payment"
+            label="Filter by payment"
+            defaultValue={paymentStatus ?? ""}
+            key={`payment-${paymentStatus ?? ""}`}
+            data={[
+              { value: "", label: "All payments" },
+              ...PAYMENT_STATUSES.map((value) => ({ value, label: paymentStatusLabel(value) })),
+            ]}
+            onChange={(event) => submit(event.currentTarget.form)}
+          />
+          <Button type="submit" variant="default">
+            Filter
+          </Button>
+        </Form>
+        {problems.length ? (
+          <Alert color="red" title="These filters cannot be used" my="sm" role="alert">
+            {problems.map((problem) => (
+              <Text key={problem} size="sm">
+                {problem}
+              </Text>
+            ))}
+            <Anchor component={Link} to="/admin/orders" size="sm">
+              Clear filters
+            </Anchor>
+          </Alert>
+        ) : (
+          <>
+            <Text size="sm" c="dimmed" my="sm" data-testid="order-count">
+              {pagination.total} order{pagination.total === 1 ? "" : "s"}
+              {filtered ? " found" : ""}
+              {status ? ` with status ${status}` : ""}
+              {paymentStatus ? ` · ${paymentStatusLabel(paymentStatus)}` : ""}
+            </Text>
+            {orders.length === 0 && filtered ? (
+              <p className="order-table__empty">
+                No orders match these filters. <Link to="/admin/orders">Clear filters</Link>
+              </p>
+            ) : (
+              <OrderTable
+                showCustomer
+                orders={orders}
+                detailsHref={(id) => `/admin/orders/${id}${search ? `?${search}` : ""}`}
+                emptyText="No orders yet."
+              />
+            )}
+          </>
+        )}
         <Pagination
           page={pagination.page}
           pages={pagination.pages}

@@ -1,16 +1,17 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
-import { listOrders, ORDERS_PAGING, parseStatusFilter } from "~/services/orders.server";
+import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/orders.server";
 
-// GET ?page&limit&status → every order, newest first, with pagination.
+// GET ?q&status&paymentStatus&from&to&page&limit → the matching orders, newest first, with pagination.
 export const { loader, action } = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     const params = new URL(request.url).searchParams;
-    const paging = parsePaging(params, ORDERS_PAGING);
-    const status = parseStatusFilter(params.get("status"));
-    const { orders, pagination } = await listOrders({ ...paging, status });
+    const { search, errors } = parseOrderSearch(params);
+    // One 400 names every problem of the query, the paging's among them.
+    const paging = parsePaging(params, ORDERS_PAGING, { errors });
+    const { orders, pagination } = await listOrders({ ...paging, ...search });
     return apiJson({ success: true, data: orders, pagination });
   },
 });

@@ -1,11 +1,12 @@
-import { QueryTypes } from "sequelize";
+import { QueryTypes, type Transaction } from "sequelize";
 import { orderStatusSchema } from "~/lib/shared/admin-schemas";
 import { getDb } from "~/models/db.server";
-import { AppError, badRequest, conflict, notFound } from "~/lib/server/errors.server";
+import { AppError, badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
 import { getLogger } from "~/lib/server/logger.server";
 import { decimalToNumber } from "~/lib/shared/money";
 import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/shared/order-options";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { isCarrier, CARRIERS, trackingNumberProblem, trackingUrl } from "~/lib/shared/tracking";
 import { isUuid } from "~/lib/shared/uuid";
 import {
   ORDER_STATUSES,
@@ -29,6 +30,8 @@ import { enqueueOrderStatusMail } from "./mail/order-mails.server";
 
 export const ORDER_NOT_FOUND = "Order not found";
 export const ORDER_STATUS_UPDATED = "Order status is updated successfully!";
+export const SHIPPED_WITHOUT_TRACKING =
+  "It has no tracking number yet: add one so that the customer can follow the parcel.";
 export const ORDERS_PAGE_SIZE = 20;
 export const ORDERS_PAGING: PagingLimits = { ...ADMIN_PAGING, defaultLimit: ORDERS_PAGE_SIZE };
 
@@ -61,6 +64,10 @@ export interface OrderJson {
   payerId: string | null;
   /** The customer's user name, for the shipping info. */
   userName: string;
+  /** The parcel's tracking, once the admin set it; trackingUrl where the carrier has a known page. */
+  trackingNumber: string | null;
+  carrier: string | null;
+  trackingUrl: string | null;
 }
 
 interface OrderRow {
@@ -77,6 +84,8 @@ interface OrderRow {
   paymentId: string | null;
   payerId: string | null;
   userName: string;
+  trackingNumber: string | null;
+  carrier: string | null;
 }
 
 interface OrderItemRow {
@@ -97,7 +106,8 @@ const ORDER_COLUMNS = `
   o.order_status AS "orderStatus", o.payment_method AS "paymentMethod",
   o.payment_status AS "paymentStatus", o.total_amount AS "totalAmount",
   o.order_date AS "orderDate", o.order_update_date AS "orderUpdateDate",
-  o.payment_id AS "paymentId", o.payer_id AS "payerId", u.user_name AS "userName"`;
+  o.payment_id AS "paymentId", o.payer_id AS "payerId", u.user_name AS "userName",
+  o.tracking_number AS "trackingNumber", o.carrier`;
 
 function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
@@ -125,6 +135,9 @@ function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
     paymentId: row.paymentId,
     payerId: row.payerId,
     userName: row.userName,
+    trackingNumber: row.trackingNumber,
+    carrier: row.carrier,
+    trackingUrl: trackingUrl(row.carrier, row.trackingNumber),
   };
 }
 
@@ -201,25 +214,222 @@ export function parsePaymentFilter(value: string | null): PaymentStatus | null {
   return value && (PAYMENT_STATUSES as readonly string[]).includes(value) ? (value as PaymentStatus) : null;
 }
 
-/** Every order, newest first, a page at a time, optionally of one order status and one payment status. */
+// --- The admin's order search ------------------------------------------------------
+
+/** What the admin's order list is narrowed to: each one optional, all of them combined. */
+export interface OrderSearch {
+  /** An order id, an order number (its first 8 characters), or part of the customer's email or name. */
+  q?: string | null;
+  status?: OrderStatus | null;
+  paymentStatus?: PaymentStatus | null;
+  /** Calendar days (YYYY-MM-DD), both inclusive, of the order's creation. */
+  from?: string | null;
+  to?: string | null;
+}
+
+export const ORDER_SEARCH_MAX = 200;
+const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * The instant a calendar day starts for the shop. Days are UTC days: the shop
+ * has no time zone setting yet. This is the one place that turns a day into a
+ * timestamp, so that a shop time zone changes only this function.
+ */
+export function startOfShopDay(day: string): Date {
+  return new Date(`${day}T00:00:00.000Z`);
+}
+
+/** The day after `day` (YYYY-MM-DD): an inclusive `to` ends where its next day starts. */
+function nextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** A real calendar day written YYYY-MM-DD ("2024-02-30" is not one). */
+function isCalendarDay(value: string): boolean {
+  const match = CALENDAR_DAY.exec(value);
+  if (!match) return false;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/**
+ * The search of a query string (`q`, `status`, `paymentStatus` or the page's
+ * `payment`, `from`, `to`) and the problems with it, by field. The API answers
+ * the problems with a 400; the page shows them. With `lenient`, an unknown
+ * status or payment status means "all", as the page's filters always did.
+ */
+export function parseOrderSearch(
+  params: URLSearchParams,
+  options: { lenient?: boolean } = {},
+): { search: OrderSearch; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const search: OrderSearch = {};
+  const q = (params.get("q") ?? "").trim();
+  if (q.length > ORDER_SEARCH_MAX) errors.q = [`q must be at most ${ORDER_SEARCH_MAX} characters`];
+  else if (q) search.q = q;
+
+  try {
+    search.status = parseStatusFilter(params.get("status"), options);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    Object.assign(errors, error.fieldErrors);
+  }
+  const payment = params.get("paymentStatus") ?? params.get("payment");
+  search.paymentStatus = parsePaymentFilter(payment);
+  if (!options.lenient && payment && payment !== "all" && !search.paymentStatus) {
+    errors.paymentStatus = [`paymentStatus must be one of: ${PAYMENT_STATUSES.join(", ")}`];
+  }
+
+  for (const name of ["from", "to"] as const) {
+    const value = (params.get(name) ?? "").trim();
+    if (!value) continue;
+    if (isCalendarDay(value)) search[name] = value;
+    else errors[name] = [`${name} must be a date written YYYY-MM-DD, such as 2024-05-31`];
+  }
+  if (search.from && search.to && search.from > search.to) {
+    errors.to = ["to must be the same day as from or later"];
+  }
+  return { search, errors };
+}
+
+/** The search as the API takes it: 400 naming every problem. */
+export function parseOrderSearchStrictly(params: URLSearchParams): OrderSearch {
+  const { search, errors } = parseOrderSearch(params);
+  const messages = Object.values(errors).flat();
+  if (messages.length) throw badRequest(messages[0]!, errors);
+  return search;
+}
+
+/** `%`, `_` and `\` typed into the search are characters to find, not patterns. */
+function likeContaining(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** The first 8 hex digits of an id, as shoppers are shown it (shortOrderNumber), with or without a leading #. */
+const ORDER_NUMBER = /^#?([0-9a-f]{8})$/i;
+
+/**
+ * The search as SQL conditions on `orders o`. Each part is one an index
+ * answers (docs/decisions/0017-order-search.md): an id by the primary key, an
+ * order number as the range of ids it begins, the customer by the trigram
+ * indexes on users (found first, then their orders by orders.user_id), the
+ * dates, status and payment by the order's own indexes.
+ */
+function searchConditions(search: OrderSearch): {
+  conditions: string[];
+  replacements: Record<string, unknown>;
+} {
+  const conditions: string[] = [];
+  const replacements: Record<string, unknown> = {};
+  if (search.q) {
+    const q = search.q;
+    if (isUuid(q)) {
+      conditions.push("o.id = :qId");
+      replacements.qId = q.toLowerCase();
+    } else {
+      const matches = [
+        `o.user_id = ANY (ARRAY(SELECT id FROM users WHERE email ILIKE :qLike OR user_name ILIKE :qLike))`,
+      ];
+      replacements.qLike = likeContaining(q);
+      const number = ORDER_NUMBER.exec(q);
+      if (number) {
+        const prefix = number[1]!.toLowerCase();
+        matches.push("o.id BETWEEN :qIdLow AND :qIdHigh");
+        replacements.qIdLow = `${prefix}-0000-0000-0000-000000000000`;
+        replacements.qIdHigh = `${prefix}-ffff-ffff-ffff-ffffffffffff`;
+      }
+      conditions.push(matches.length > 1 ? `(${matches.join(" OR ")})` : matches[0]!);
+    }
+  }
+  if (search.status) {
+    conditions.push("o.order_status = :status");
+    replacements.status = search.status;
+  }
+  if (search.paymentStatus) {
+    conditions.push("o.payment_status = :paymentStatus");
+    replacements.paymentStatus = search.paymentStatus;
+  }
+  if (search.from) {
+    conditions.push("o.order_date >= :fromInstant");
+    replacements.fromInstant = startOfShopDay(search.from);
+  }
+  if (search.to) {
+    conditions.push("o.order_date < :toInstant");
+    replacements.toInstant = startOfShopDay(nextDay(search.to));
+  }
+  return { conditions, replacements };
+}
+
+/** Every order that matches the search, newest first, a page at a time. */
 export async function listOrders(
-  query: Paging & { status?: OrderStatus | null; paymentStatus?: PaymentStatus | null },
+  query: Paging & OrderSearch,
 ): Promise<{ orders: OrderJson[]; pagination: Pagination }> {
-  const filters: Record<string, unknown> = {};
-  if (query.status) filters.orderStatus = query.status;
-  if (query.paymentStatus) filters.paymentStatus = query.paymentStatus;
-  const conditions = [
-    ...(query.status ? ["o.order_status = :status"] : []),
-    ...(query.paymentStatus ? ["o.payment_status = :paymentStatus"] : []),
-  ];
+  const { conditions, replacements } = searchConditions(query);
   const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
-  const replacements = { status: query.status ?? null, paymentStatus: query.paymentStatus ?? null };
-  const { Order } = getDb().models;
-  const [total, orders] = await Promise.all([
-    Order.count({ where: filters }),
+  const { sequelize } = getDb();
+  const [counted, orders] = await Promise.all([
+    sequelize.query<{ total: string }>(`SELECT count(*) AS total FROM orders o ${where}`, {
+      replacements,
+      type: QueryTypes.SELECT,
+    }),
     queryOrders(where, replacements, query),
   ]);
-  return { orders, pagination: paginationOf(query, total) };
+  return { orders, pagination: paginationOf(query, Number(counted[0]?.total ?? 0)) };
+}
+
+/** How many orders the export reads at a time: a batch's lines are one query, and memory stays flat. */
+export const ORDER_EXPORT_BATCH = 200;
+
+/** An order line as the CSV export writes it: the order's fields beside the line's. */
+export interface OrderExportLine {
+  order: OrderJson & { email: string };
+  item: OrderItemJson | null;
+}
+
+/**
+ * Every order matching the search, newest first, one line at a time (an order
+ * without lines once, with `item` null, so that no order goes missing). Reads
+ * `batchSize` orders per query, continuing after the last one read (keyset:
+ * order date and id), so that an export of any size holds one batch in
+ * memory. Each batch is its own short query: no transaction or connection is
+ * held while the client downloads.
+ */
+export async function* exportOrderLines(
+  search: OrderSearch,
+  batchSize = ORDER_EXPORT_BATCH,
+): AsyncGenerator<OrderExportLine> {
+  const { conditions, replacements } = searchConditions(search);
+  // The date as PostgreSQL prints it keeps its microseconds, which a JavaScript Date would lose.
+  let after: { date: string; id: string } | null = null;
+  for (;;) {
+    const where = [
+      ...conditions,
+      ...(after ? ["(o.order_date, o.id) < (:afterDate::timestamptz, :afterId::uuid)"] : []),
+    ];
+    const rows: (OrderRow & { email: string; cursorDate: string })[] = await getDb().sequelize.query(
+      `SELECT ${ORDER_COLUMNS}, u.email, o.order_date::text AS "cursorDate"
+         FROM orders o JOIN users u ON u.id = o.user_id
+        ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+        ORDER BY o.order_date DESC, o.id DESC
+        LIMIT :batchSize`,
+      {
+        replacements: { ...replacements, batchSize, afterDate: after?.date, afterId: after?.id },
+        type: QueryTypes.SELECT,
+      },
+    );
+    if (!rows.length) return;
+    const items = await itemsOf(rows.map((row) => row.id));
+    for (const row of rows) {
+      const order = { ...toOrderJson(row, items.get(row.id) ?? []), email: row.email };
+      if (!order.cartItems.length) yield { order, item: null };
+      for (const item of order.cartItems) yield { order, item };
+    }
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { date: last.cursorDate, id: last.id };
+  }
 }
 
 /** Any order, for the admin. */
@@ -252,7 +462,57 @@ export const ORDER_LIFECYCLE_TEXT = {
     `This order is ${ORDER_STATUS_LABELS[status].toLowerCase()} and cannot be reopened.`,
   refundFailed:
     "The order is rejected and its stock returned, but the refund could not reach the payment provider. It will be retried automatically; rejecting the order again retries it now.",
+  trackingTooEarly:
+    "A tracking number and carrier can be set when the order moves to In Shipping or Delivered, not before.",
 } as const;
+
+/** The statuses in which the parcel has left: its tracking may be set and is kept from then on. */
+const SHIPPED_STATUSES: readonly OrderStatus[] = ["inShipping", "delivered"];
+
+/** A change of tracking: a field that is absent stays as it is; blank or null clears it. */
+interface TrackingChange {
+  trackingNumber?: string | null;
+  carrier?: string | null;
+}
+
+/** `trackingNumber` and `carrier` of an update's body (JSON or form), with their problems by field. */
+function parseTrackingChange(input: unknown): { change: TrackingChange; errors: FieldErrors } {
+  const body = (input ?? {}) as Record<string, unknown>;
+  const change: TrackingChange = {};
+  const errors: FieldErrors = {};
+  const text = (name: "trackingNumber" | "carrier", label: string): string | null | undefined => {
+    const value = body[name];
+    if (value === undefined) return undefined;
+    if (value === null) return null;
+    if (typeof value !== "string") {
+      errors[name] = [`${label} must be text`];
+      return undefined;
+    }
+    return value.trim() === "" ? null : value.trim();
+  };
+  const trackingNumber = text("trackingNumber", "Tracking number");
+  if (trackingNumber) {
+    const problem = trackingNumberProblem(trackingNumber);
+    if (problem) errors.trackingNumber = [problem];
+  }
+  if (trackingNumber !== undefined && !errors.trackingNumber) change.trackingNumber = trackingNumber;
+  const carrier = text("carrier", "Carrier");
+  if (carrier && !isCarrier(carrier)) errors.carrier = [`Carrier must be one of: ${CARRIERS.join(", ")}`];
+  else if (carrier !== undefined) change.carrier = carrier;
+  return { change, errors };
+}
+
+/** The order's stored tracking, read in the transaction that holds its row lock. */
+async function readTracking(
+  orderId: string,
+  transaction: Transaction,
+): Promise<{ trackingNumber: string | null; carrier: string | null }> {
+  const [row] = await getDb().sequelize.query<{ trackingNumber: string | null; carrier: string | null }>(
+    `SELECT tracking_number AS "trackingNumber", carrier FROM orders WHERE id = :orderId`,
+    { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+  );
+  return row ?? { trackingNumber: null, carrier: null };
+}
 
 /** The statuses that ship goods: only a paid order may take them. */
 const FULFILMENT_STATUSES: readonly AdminOrderStatus[] = ["inProcess", "inShipping", "delivered"];
@@ -269,7 +529,15 @@ const FULFILMENT_STATUSES: readonly AdminOrderStatus[] = ["inProcess", "inShippi
 export async function updateOrderStatus(orderId: string, input: unknown): Promise<OrderJson> {
   if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
   const parsed = orderStatusSchema.safeParse(input);
-  if (!parsed.success) throw badRequest("Please choose a valid order status", fieldErrorsOf(parsed.error));
+  const tracking = parseTrackingChange(input);
+  if (!parsed.success) {
+    throw badRequest("Please choose a valid order status", {
+      ...fieldErrorsOf(parsed.error),
+      ...tracking.errors,
+    });
+  }
+  const trackingProblems = Object.values(tracking.errors).flat();
+  if (trackingProblems.length) throw badRequest(trackingProblems[0]!, tracking.errors);
   const target = parsed.data.orderStatus;
 
   const refundDue = await getDb()
@@ -282,6 +550,22 @@ export async function updateOrderStatus(orderId: string, input: unknown): Promis
         throw conflict(ORDER_LIFECYCLE_TEXT.closed(order.orderStatus));
       if (FULFILMENT_STATUSES.includes(target) && order.paymentStatus !== "paid") {
         throw conflict(ORDER_LIFECYCLE_TEXT.notPaid(target, order.paymentStatus));
+      }
+      // The admin's form sends the stored tracking back with every status: only a change is refused early.
+      const current = await readTracking(order.id, transaction);
+      const changed = (["trackingNumber", "carrier"] as const).filter(
+        (field) => tracking.change[field] !== undefined && tracking.change[field] !== current[field],
+      );
+      if (changed.length && !SHIPPED_STATUSES.includes(target)) {
+        throw conflict(ORDER_LIFECYCLE_TEXT.trackingTooEarly);
+      }
+      if (changed.length) {
+        await updateOrder(
+          order.id,
+          "tracking_number = :trackingNumber, carrier = :carrier",
+          { ...current, ...tracking.change },
+          transaction,
+        );
       }
       if (target === "rejected" && order.paymentStatus === "paid") {
         // Already rejected with the refund due: only the refund is retried.

@@ -50,8 +50,8 @@ test("the orders table filters by status, newest first", async ({ page }, testIn
   await page.goto("/admin/orders");
   await page.getByLabel("Filter by status").selectOption("rejected");
   if (!hasJavaScript(testInfo)) await page.getByRole("button", { name: "Filter" }).click();
-  // The form sends its payment filter too, empty: "all payments".
-  await expect(page).toHaveURL(/\?status=rejected(&payment=)?$/);
+  // The form sends its search, dates and payment filter too, empty: "any" and "all payments".
+  await expect(page).toHaveURL(/\?(q=&from=&to=&)?status=rejected(&payment=)?$/);
   const rows = page.getByTestId("order-row");
   await expect(rows.first()).toContainText(rejected.id);
   for (const badge of await rows.locator(".order-status-badge").allTextContents())

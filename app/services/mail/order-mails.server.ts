@@ -1,5 +1,6 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
+import { trackingUrl } from "~/lib/shared/tracking";
 import { getDb } from "~/models/db.server";
 import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
 import { enqueueMail, type MailKind } from "./outbox.server";
@@ -35,13 +36,16 @@ interface OrderMailRow {
   addressInfo: AddressSnapshot;
   email: string;
   userName: string;
+  trackingNumber: string | null;
+  carrier: string | null;
 }
 
 async function loadOrder(orderId: string, transaction: Transaction) {
   const { sequelize } = getDb();
   const [order] = await sequelize.query<OrderMailRow>(
     `SELECT o.id, o.order_status AS "orderStatus", o.payment_status AS "paymentStatus",
-            o.total_amount AS "totalAmount", o.address_info AS "addressInfo", u.email, u.user_name AS "userName"
+            o.total_amount AS "totalAmount", o.address_info AS "addressInfo", u.email, u.user_name AS "userName",
+            o.tracking_number AS "trackingNumber", o.carrier
        FROM orders o JOIN users u ON u.id = o.user_id
       WHERE o.id = :orderId`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
@@ -52,6 +56,14 @@ async function loadOrder(orderId: string, transaction: Transaction) {
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
   return { order, items };
+}
+
+function trackingOf(order: OrderMailRow): NonNullable<OrderMailData["tracking"]> {
+  return {
+    number: order.trackingNumber,
+    carrier: order.carrier,
+    url: trackingUrl(order.carrier, order.trackingNumber),
+  };
 }
 
 async function enqueueOrderMail(
@@ -67,6 +79,7 @@ async function enqueueOrderMail(
     totalAmount: order.totalAmount,
     address: order.addressInfo,
     orderLink: `${getConfig().appUrl}/shop/account/orders/${order.id}`,
+    tracking: order.trackingNumber || order.carrier ? trackingOf(order) : null,
   };
   return enqueueMail(
     {

@@ -110,6 +110,8 @@ export interface OrderMailData {
   totalAmount: string;
   address: AddressSnapshot;
   orderLink: string;
+  /** The parcel's tracking, where the admin set it; the "on its way" mail shows it. */
+  tracking?: { number: string | null; carrier: string | null; url: string | null } | null;
 }
 
 /** An order line as the order keeps it: the size, colour and SKU as they were when it was bought. */
@@ -176,13 +178,47 @@ ${rows}
 ${button(order.orderLink, "View your order")}`;
 }
 
-function orderMail(order: OrderMailData, subject: string, introduction: string[]): RenderedMail {
-  const text = [`Hello ${order.userName},`, "", ...introduction, "", ...orderText(order)].join("\n");
+/** "Carrier: DHL", "Tracking number: …" and the carrier's page, for the mails that tell of the parcel. */
+function trackingLines(order: OrderMailData): string[] {
+  const tracking = order.tracking;
+  if (!tracking) return [];
+  return [
+    ...(tracking.carrier ? [`Carrier: ${tracking.carrier}`] : []),
+    ...(tracking.number ? [`Tracking number: ${tracking.number}`] : []),
+    ...(tracking.url ? [`Track your parcel: ${tracking.url}`] : []),
+  ];
+}
+
+function trackingHtml(order: OrderMailData): string {
+  const tracking = order.tracking;
+  if (!tracking) return "";
+  const lines = [
+    ...(tracking.carrier ? [`Carrier: ${escapeHtml(tracking.carrier)}`] : []),
+    ...(tracking.number ? [`Tracking number: <strong>${escapeHtml(tracking.number)}</strong>`] : []),
+  ];
+  return `<p>${lines.join("<br>")}</p>\n${tracking.url ? button(tracking.url, "Track your parcel") : ""}`;
+}
+
+function orderMail(
+  order: OrderMailData,
+  subject: string,
+  introduction: string[],
+  options: { tracking?: boolean } = {},
+): RenderedMail {
+  const tracking = options.tracking ? trackingLines(order) : [];
+  const text = [
+    `Hello ${order.userName},`,
+    "",
+    ...introduction,
+    ...(tracking.length ? ["", ...tracking] : []),
+    "",
+    ...orderText(order),
+  ].join("\n");
   const html = htmlDocument(
     subject,
     `<p>Hello ${escapeHtml(order.userName)},</p>
 ${introduction.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
-${orderHtml(order)}`,
+${options.tracking && order.tracking ? `${trackingHtml(order)}\n` : ""}${orderHtml(order)}`,
   );
   return { subject, text, html };
 }
@@ -196,9 +232,12 @@ export function orderMailFor(event: OrderMailEvent, order: OrderMailData): Rende
         "Thank you for your order! Your payment was received and your order is confirmed.",
       ]);
     case "inShipping":
-      return orderMail(order, `Your order is on its way`, [
-        "Good news: your order has been handed over for delivery.",
-      ]);
+      return orderMail(
+        order,
+        `Your order is on its way`,
+        ["Good news: your order has been handed over for delivery."],
+        { tracking: true },
+      );
     case "delivered":
       return orderMail(order, `Your order was delivered`, [
         "Your order was delivered. We hope you enjoy it!",

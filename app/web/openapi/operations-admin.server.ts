@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/shared/admin-schemas";
+import { featureInputSchema, productInputSchema } from "~/lib/shared/admin-schemas";
 import { variantsInputSchema } from "~/lib/shared/variant-schema";
 import {
   CATALOGUE_COLUMNS,
@@ -9,7 +9,9 @@ import {
 } from "~/lib/shared/catalogue-csv";
 import type { ApiOperation } from "./operation.server";
 import {
+  adminOrderExportQuerySchema,
   adminOrderQuerySchema,
+  adminOrderUpdateBodySchema,
   adminProductQuerySchema,
   dataEnvelope,
   featureSchema,
@@ -179,13 +181,28 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     method: "get",
     path: "/api/admin/orders/get",
     tag: "Admin",
-    summary: "Every order, newest first, paged",
+    summary: "Every order matching the filters (all of them combined), newest first, paged",
     access: "admin",
     query: adminOrderQuerySchema,
     success: {
       200: { description: "A page of orders", schema: dataEnvelope(z.array(orderSchema), { paged: true }) },
     },
-    errors: { 400: "A malformed page, limit or status" },
+    errors: {
+      400: "A malformed page, limit, status, payment status or date, from after to, or q too long",
+    },
+  },
+  {
+    method: "get",
+    path: "/api/admin/orders/export",
+    tag: "Admin",
+    summary: "The matching orders as CSV: one row per order line, every page, newest order first",
+    description:
+      "Columns: orderId, createdAt, customerEmail, customerName, orderStatus, paymentStatus, title, sku, size, colour, quantity, unitPrice, lineTotal, orderTotal, carrier, trackingNumber. UTF-8 with a byte-order mark; a cell a spreadsheet would run as a formula starts with an apostrophe.",
+    access: "admin",
+    query: adminOrderExportQuerySchema,
+    produces: "text/csv",
+    success: { 200: { description: "A CSV file (streamed)", schema: z.string() } },
+    errors: { 400: "A malformed status, payment status or date, from after to, or q too long" },
   },
   {
     method: "get",
@@ -200,11 +217,16 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     method: "put",
     path: "/api/admin/orders/update/{id}",
     tag: "Admin",
-    summary: "Set an order's status",
+    summary: "Set an order's status, and its tracking when it ships",
     access: "admin",
-    body: orderStatusSchema,
+    body: adminOrderUpdateBodySchema,
     success: { 200: { description: "The order", schema: orderEnvelope } },
-    errors: { 400: BAD_JSON, 404: "Unknown order", 409: "Not allowed in the order's state", 415: NOT_JSON },
+    errors: {
+      400: BAD_JSON,
+      404: "Unknown order",
+      409: "Not allowed in the order's state (tracking is set from inShipping on)",
+      415: NOT_JSON,
+    },
   },
   {
     method: "post",

@@ -9,11 +9,13 @@ import {
 } from "~/lib/shared/product";
 import { ALL_SIZES, COLOURS } from "~/lib/shared/variants";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/shared/order-options";
+import { orderStatusSchema } from "~/lib/shared/admin-schemas";
 import { apiPagingSchema } from "~/web/catalog-api.server";
 import { pagingQuerySchema } from "~/lib/server/paging.server";
 import { reviewSchema } from "~/lib/shared/review-schema";
 import { ADMIN_PAGING } from "~/services/admin-catalog.server";
-import { ORDERS_PAGING } from "~/services/orders.server";
+import { ORDER_SEARCH_MAX, ORDERS_PAGING } from "~/services/orders.server";
+import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
 import { paymentReturnSchema } from "~/services/payment-return.server";
 import { captureBodySchema } from "~/services/checkout/capture.server";
 import { expectedTotalSchema } from "~/services/checkout/create.server";
@@ -224,6 +226,12 @@ export const orderSchema = z
     paymentId: z.string().nullable().meta({ description: "The payment provider's order id" }),
     payerId: z.string().nullable(),
     userName: z.string(),
+    trackingNumber: z.string().nullable().meta({ description: "Set by the admin when the order ships" }),
+    carrier: z.enum(CARRIERS).nullable(),
+    trackingUrl: z
+      .string()
+      .nullable()
+      .meta({ format: "uri", description: "The carrier's tracking page, for carriers with a known one" }),
   })
   .meta({ id: "Order" });
 
@@ -314,7 +322,43 @@ export const adminOrderQuerySchema = pagingQuerySchema(ORDERS_PAGING).extend({
     .enum(["all", ...ORDER_STATUSES])
     .optional()
     .meta({ description: "Only orders with this orderStatus" }),
+  q: z.string().max(ORDER_SEARCH_MAX).optional().meta({
+    description:
+      "An order id, an order number (the id's first 8 characters), or part of the customer's email or name (case-insensitive)",
+  }),
+  paymentStatus: z
+    .enum(["all", ...PAYMENT_STATUSES])
+    .optional()
+    .meta({ description: "Only orders with this paymentStatus" }),
+  from: z
+    .string()
+    .optional()
+    .meta({ format: "date", description: "Orders created on this day (UTC) or later, YYYY-MM-DD" }),
+  to: z.string().optional().meta({
+    format: "date",
+    description: "Orders created on this day (UTC) or earlier, YYYY-MM-DD; not before from",
+  }),
 });
+
+/** The admin list's filters without its paging: what the orders CSV export takes. */
+/** The admin's update: the status, and the parcel's tracking (absent: unchanged; null or empty: removed). */
+export const adminOrderUpdateBodySchema = orderStatusSchema.extend({
+  trackingNumber: z
+    .string()
+    .max(TRACKING_NUMBER_MAX)
+    .nullable()
+    .optional()
+    .meta({
+      description: `1 to ${TRACKING_NUMBER_MAX} printable characters; set when moving to inShipping or delivered, and kept after`,
+    }),
+  carrier: z
+    .union([z.enum(CARRIERS), z.literal("")])
+    .nullable()
+    .optional()
+    .meta({ description: "The parcel's carrier" }),
+});
+
+export const adminOrderExportQuerySchema = adminOrderQuerySchema.omit({ page: true, limit: true });
 
 /** `{ userId?, productId, quantity }` of cart add and update-cart: the schema the route validates with. */
 export { cartItemBodySchema } from "~/web/cart-api.server";

@@ -1,0 +1,42 @@
+import { csvResponse, csvStream } from "~/lib/server/csv.server";
+import { apiRoute } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
+import { centsToDecimal, toCents } from "~/lib/shared/money";
+import { exportOrderLines, parseOrderSearchStrictly, type OrderExportLine } from "~/services/orders.server";
+
+/**
+ * GET with the admin list's filters (q, status, paymentStatus, from, to) →
+ * text/csv, one row per order line of every matching order (all pages),
+ * newest order first. Streamed while the orders are read in batches.
+ */
+
+const ORDER_EXPORT_COLUMNS: { header: string; value: (line: OrderExportLine) => string | number | null }[] = [
+  { header: "orderId", value: ({ order }) => order._id },
+  { header: "createdAt", value: ({ order }) => order.orderDate },
+  { header: "customerEmail", value: ({ order }) => order.email },
+  { header: "customerName", value: ({ order }) => order.userName },
+  { header: "orderStatus", value: ({ order }) => order.orderStatus },
+  { header: "paymentStatus", value: ({ order }) => order.paymentStatus },
+  { header: "title", value: ({ item }) => item?.title ?? null },
+  { header: "sku", value: ({ item }) => item?.sku ?? null },
+  { header: "size", value: ({ item }) => item?.size ?? null },
+  { header: "colour", value: ({ item }) => item?.colour ?? null },
+  { header: "quantity", value: ({ item }) => item?.quantity ?? null },
+  { header: "unitPrice", value: ({ item }) => (item ? centsToDecimal(toCents(item.price)) : null) },
+  {
+    header: "lineTotal",
+    value: ({ item }) => (item ? centsToDecimal(toCents(item.price) * item.quantity) : null),
+  },
+  { header: "orderTotal", value: ({ order }) => centsToDecimal(toCents(order.totalAmount)) },
+  { header: "carrier", value: ({ order }) => order.carrier },
+  { header: "trackingNumber", value: ({ order }) => order.trackingNumber },
+];
+
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    await requireApiAdmin(request);
+    const search = parseOrderSearchStrictly(new URL(request.url).searchParams);
+    const day = new Date().toISOString().slice(0, 10);
+    return csvResponse(csvStream(ORDER_EXPORT_COLUMNS, exportOrderLines(search)), `orders-${day}.csv`);
+  },
+});
