@@ -2,6 +2,7 @@ import { z } from "zod";
 import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/shared/admin-schemas";
 import { variantsInputSchema } from "~/lib/shared/variant-schema";
 import type { ApiOperation } from "./operation.server";
+import { salesReportQuerySchema, salesReportSchema } from "./report-schemas.server";
 import {
   adminOrderQuerySchema,
   adminProductQuerySchema,
@@ -129,6 +130,16 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     body: orderStatusSchema,
     success: { 200: { description: "The order", schema: orderEnvelope } },
     errors: { 400: BAD_JSON, 404: "Unknown order", 409: "Not allowed in the order's state", 415: NOT_JSON },
+  },
+  {
+    method: "get",
+    path: "/api/admin/reports/sales",
+    tag: "Admin",
+    summary: "Sales of whole days in the shop's time zone (default the last 30), with the period before",
+    access: "admin",
+    query: salesReportQuerySchema,
+    success: { 200: { description: "The sales report", schema: dataEnvelope(salesReportSchema) } },
+    errors: { 400: "A malformed date, from after to, or more than 366 days" },
   },
   {
     method: "post",
