@@ -157,6 +157,9 @@ function PeriodChooser({ chosen }: { chosen: DashboardData["chosen"] }) {
   );
 }
 
+/** The dashboard shows the scarcest variants; the report (and its API) lists more. */
+const DASHBOARD_LOW_STOCK = 12;
+
 const FIGURES = [
   { key: "revenue", label: "Revenue", money: true },
   { key: "orders", label: "Paid orders", money: false },
@@ -249,7 +252,7 @@ function SalesOverview({ data }: { data: DashboardData }) {
           </Title>
           {report.lowStock.length ? (
             <ul className="dashboard-list">
-              {report.lowStock.map((variant) => (
+              {report.lowStock.slice(0, DASHBOARD_LOW_STOCK).map((variant) => (
                 <li key={variant.variantId}>
                   <Link to={`/admin/products?edit=${variant.productId}`}>
                     {variant.title}
@@ -267,6 +270,12 @@ function SalesOverview({ data }: { data: DashboardData }) {
           ) : (
             <Text c="dimmed">Every variant is well stocked.</Text>
           )}
+          {report.lowStock.length > DASHBOARD_LOW_STOCK ? (
+            <Text size="sm" c="dimmed" mt="xs">
+              and {report.lowStock.length - DASHBOARD_LOW_STOCK} more low-stock variants in the{" "}
+              <Link to="/admin/products">products</Link>
+            </Text>
+          ) : null}
         </div>
         <div className="admin-card">
           <Title order={3} size="h5" mb="xs">
