@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Badge, Button, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import {
   json,
   type ActionFunctionArgs,
@@ -6,7 +6,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { BANNER_DEFAULTS } from "~/components/Banner";
@@ -23,13 +23,40 @@ import {
   listFeatures,
 } from "~/services/features.server";
 import { isMultipart, readMultipartForm, storeImage } from "~/services/uploads.server";
+import { ordersAwaitingShipment, salesReport } from "~/services/reports.server";
+import { getConfig } from "~/lib/server/config.server";
+import { formatPrice } from "~/lib/shared/money";
+import { ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
+import {
+  dashboardPeriod,
+  formatChange,
+  previousLabel,
+  REPORT_PRESETS,
+  todayIn,
+} from "~/lib/shared/report-period";
+import { variantLabel } from "~/lib/shared/variants";
+import { formatSignedPrice, SalesChart, shortDate } from "~/components/admin/SalesChart";
 import adminStyles from "~/styles/admin.css";
+import dashboardStyles from "~/styles/admin-dashboard.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: adminStyles },
+  { rel: "stylesheet", href: dashboardStyles },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ features: await listFeatures() });
+  const params = new URL(request.url).searchParams;
+  const chosen = dashboardPeriod(
+    { period: params.get("period"), from: params.get("from"), to: params.get("to") },
+    todayIn(getConfig().shopTimeZone),
+  );
+  const [report, awaitingShipment, features] = await Promise.all([
+    salesReport(chosen.period),
+    ordersAwaitingShipment(),
+    listFeatures(),
+  ]);
+  return json({ chosen, report, awaitingShipment, features }, { status: chosen.error ? 400 : 200 });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -94,8 +121,189 @@ function FeatureImage({ src, index }: { src: string; index: number }) {
   );
 }
 
+type DashboardData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+/** The period chooser: ready-made periods as links, two dates as a GET form (state in the URL, no JS needed). */
+function PeriodChooser({ chosen }: { chosen: DashboardData["chosen"] }) {
+  return (
+    <div className="admin-card">
+      <nav aria-label="Report period" className="dashboard-periods">
+        {REPORT_PRESETS.map((preset) => (
+          <Link
+            key={preset.value}
+            to={`?period=${preset.value}`}
+            className={chosen.preset === preset.value ? "admin-btn admin-btn--dark" : "admin-btn"}
+            aria-current={chosen.preset === preset.value ? "page" : undefined}
+          >
+            {preset.label}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" className="dashboard-dates">
+        <TextInput
+          type="date"
+          name="from"
+          label="From"
+          defaultValue={chosen.period.from}
+          required
+          error={chosen.error ?? undefined}
+        />
+        <TextInput type="date" name="to" label="To" defaultValue={chosen.period.to} required />
+        <Button type="submit" variant="default">
+          Show
+        </Button>
+      </Form>
+    </div>
+  );
+}
+
+/** The dashboard shows the scarcest variants; the report (and its API) lists more. */
+const DASHBOARD_LOW_STOCK = 12;
+
+const FIGURES = [
+  { key: "revenue", label: "Revenue", money: true },
+  { key: "orders", label: "Paid orders", money: false },
+  { key: "averageOrderValue", label: "Average order value", money: true },
+  { key: "units", label: "Units sold", money: false },
+  { key: "refunded", label: "Refunds", money: true },
+] as const;
+
+function FigureCards({ report }: { report: DashboardData["report"] }) {
+  const compared = previousLabel(report);
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" mb="md" className="dashboard-figures">
+      {FIGURES.map((figure) => {
+        const value = report[figure.key];
+        const before = report.previous[figure.key];
+        const show = (amount: number) => (figure.money ? formatSignedPrice(amount) : String(amount));
+        return (
+          <div key={figure.key} className="admin-card dashboard-figure" data-figure={figure.key}>
+            <Text size="sm" c="dimmed">
+              {figure.label}
+            </Text>
+            <Text fw={700} fz="xl" className="dashboard-figure__value">
+              {show(value)}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {formatChange(value, before)} vs {compared} ({show(before)})
+            </Text>
+          </div>
+        );
+      })}
+    </SimpleGrid>
+  );
+}
+
+function SalesOverview({ data }: { data: DashboardData }) {
+  const { report, awaitingShipment, chosen } = data;
+  return (
+    <section aria-labelledby="sales-heading">
+      <Title order={2} size="h3" mb="sm" id="sales-heading">
+        Sales {shortDate(report.from)}
+        {report.from !== report.to ? ` – ${shortDate(report.to)}` : ""}
+      </Title>
+      <PeriodChooser chosen={chosen} />
+      {chosen.error ? (
+        <Alert color="red" mb="md" role="alert">
+          {chosen.error}. Showing the last 30 days.
+        </Alert>
+      ) : null}
+      <FigureCards report={report} />
+      <div className="admin-card">
+        <Title order={3} size="h5" mb="xs">
+          Revenue by day
+        </Title>
+        <SalesChart days={report.byDay} />
+        <Text size="xs" c="dimmed" mt="xs">
+          Days of {report.timeZone}. Revenue is captured money less refunds, on the day each happened.
+        </Text>
+      </div>
+      <div className="dashboard-lists">
+        <div className="admin-card">
+          <Title order={3} size="h5" mb="xs">
+            Waiting to be shipped ({awaitingShipment.total})
+          </Title>
+          {awaitingShipment.orders.length ? (
+            <ul className="dashboard-list">
+              {awaitingShipment.orders.map((order) => (
+                <li key={order._id}>
+                  <Link to={`/admin/orders/${order._id}`}>
+                    {order.userName} · {formatPrice(order.totalAmount)}
+                  </Link>{" "}
+                  <Badge size="sm" variant="light">
+                    {ORDER_STATUS_LABELS[order.orderStatus]}
+                  </Badge>
+                  {order.capturedAt ? (
+                    <Text span size="xs" c="dimmed">
+                      {" "}
+                      paid {order.capturedAt.slice(0, 10)}
+                    </Text>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Text c="dimmed">Nothing waiting: every paid order is on its way.</Text>
+          )}
+        </div>
+        <div className="admin-card">
+          <Title order={3} size="h5" mb="xs">
+            Low on stock
+          </Title>
+          {report.lowStock.length ? (
+            <ul className="dashboard-list">
+              {report.lowStock.slice(0, DASHBOARD_LOW_STOCK).map((variant) => (
+                <li key={variant.variantId}>
+                  <Link to={`/admin/products?edit=${variant.productId}`}>
+                    {variant.title}
+                    {variant.size || variant.colour ? ` · ${variantLabel(variant)}` : ""}
+                  </Link>{" "}
+                  <Text span size="xs" c="dimmed">
+                    {variant.sku}
+                  </Text>{" "}
+                  <Badge size="sm" color={variant.totalStock === 0 ? "red" : "yellow"} variant="light">
+                    {variant.totalStock === 0 ? "Sold out" : `${variant.totalStock} left`}
+                  </Badge>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Text c="dimmed">Every variant is well stocked.</Text>
+          )}
+          {report.lowStock.length > DASHBOARD_LOW_STOCK ? (
+            <Text size="sm" c="dimmed" mt="xs">
+              and {report.lowStock.length - DASHBOARD_LOW_STOCK} more low-stock variants in the{" "}
+              <Link to="/admin/products">products</Link>
+            </Text>
+          ) : null}
+        </div>
+        <div className="admin-card">
+          <Title order={3} size="h5" mb="xs">
+            Top products
+          </Title>
+          {report.topProducts.length ? (
+            <ol className="dashboard-list">
+              {report.topProducts.map((product) => (
+                <li key={product.productId}>
+                  <Link to={`/admin/products?edit=${product.productId}`}>{product.title}</Link>{" "}
+                  <Text span size="sm">
+                    {formatPrice(product.revenue)} · {product.units} sold
+                  </Text>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <Text c="dimmed">No sales in this period.</Text>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
 export default function AdminDashboard() {
-  const { features } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { features } = data;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -109,6 +317,7 @@ export default function AdminDashboard() {
       <Title order={1} size="h2" mb="md">
         Dashboard
       </Title>
+      <SalesOverview data={data} />
       <div className="admin-card">
         <Title order={2} size="h4" mb="sm">
           Feature Images

@@ -2,6 +2,8 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { orderStatusSchema } from "~/lib/shared/admin-schemas";
 import { getDb } from "~/models/db.server";
 import { AppError, badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
+import { getConfig } from "~/lib/server/config.server";
+import { shopDayStartSql } from "~/lib/server/shop-day.server";
 import { getLogger } from "~/lib/server/logger.server";
 import { decimalToNumber } from "~/lib/shared/money";
 import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/shared/order-options";
@@ -230,15 +232,6 @@ export interface OrderSearch {
 export const ORDER_SEARCH_MAX = 200;
 const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/**
- * The instant a calendar day starts for the shop. Days are UTC days: the shop
- * has no time zone setting yet. This is the one place that turns a day into a
- * timestamp, so that a shop time zone changes only this function.
- */
-export function startOfShopDay(day: string): Date {
-  return new Date(`${day}T00:00:00.000Z`);
-}
-
 /** The day after `day` (YYYY-MM-DD): an inclusive `to` ends where its next day starts. */
 function nextDay(day: string): string {
   const date = new Date(`${day}T00:00:00.000Z`);
@@ -351,13 +344,15 @@ function searchConditions(search: OrderSearch): {
     conditions.push("o.payment_status = :paymentStatus");
     replacements.paymentStatus = search.paymentStatus;
   }
+  // Days are the shop's days (SHOP_TIMEZONE), as on the dashboard.
+  if (search.from || search.to) replacements.shopTimeZone = getConfig().shopTimeZone;
   if (search.from) {
-    conditions.push("o.order_date >= :fromInstant");
-    replacements.fromInstant = startOfShopDay(search.from);
+    conditions.push(`o.order_date >= ${shopDayStartSql("fromDay", "shopTimeZone")}`);
+    replacements.fromDay = search.from;
   }
   if (search.to) {
-    conditions.push("o.order_date < :toInstant");
-    replacements.toInstant = startOfShopDay(nextDay(search.to));
+    conditions.push(`o.order_date < ${shopDayStartSql("dayAfterTo", "shopTimeZone")}`);
+    replacements.dayAfterTo = nextDay(search.to);
   }
   return { conditions, replacements };
 }

@@ -13,6 +13,7 @@ import { productVariantsDown, productVariantsUp } from "./0011-product-variants"
 import { uploadedImagesDown, uploadedImagesUp } from "./0012-uploaded-images";
 import { productImagesDown, productImagesUp } from "./0013-product-images";
 import { orderSearchAndTrackingDown, orderSearchAndTrackingUp } from "./0014-order-search-and-tracking";
+import { orderMoneyTimesDown, orderMoneyTimesUp } from "./0016-order-money-times";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -37,4 +38,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
     up: orderSearchAndTrackingUp,
     down: orderSearchAndTrackingDown,
   },
+  { name: "0016-order-money-times", up: orderMoneyTimesUp, down: orderMoneyTimesDown },
 ];

@@ -9,7 +9,8 @@ import { loader as listApi } from "../../app/routes/api.admin.orders.get";
 import { action as updateApi } from "../../app/routes/api.admin.orders.update.$id";
 import { loader as shopperDetailsApi } from "../../app/routes/api.shop.order.details.$orderId";
 import { shortOrderNumber } from "../../app/lib/shared/order-options";
-import { exportOrderLines, listOrders, startOfShopDay } from "../../app/services/orders.server";
+import { exportOrderLines, listOrders } from "../../app/services/orders.server";
+import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import {
   createCallers,
@@ -93,7 +94,34 @@ describe("order search", () => {
     expect(idsOf((await apiList("from=2024-05-02&to=2024-05-03")).body)).toEqual([last.id, first.id]);
     expect(idsOf((await apiList("from=2024-05-03")).body)).toEqual([after.id, last.id]);
     expect(idsOf((await apiList("to=2024-05-01")).body)).toEqual([before.id]);
-    expect(startOfShopDay("2024-05-02").toISOString()).toBe("2024-05-02T00:00:00.000Z");
+  });
+
+  it("reads the days in the shop's time zone (SHOP_TIMEZONE), daylight saving included", async () => {
+    const original = getConfig();
+    setConfig({ ...original, shopTimeZone: "Europe/Berlin" });
+    try {
+      // Berlin is UTC+2 in May: its 2 May starts at 22:00 UTC on 1 May.
+      const lastOfFirst = await createOrderRow({
+        userId: jane.id,
+        orderDate: new Date("2024-05-01T21:59:59.999Z"),
+      });
+      const firstOfSecond = await createOrderRow({
+        userId: jane.id,
+        orderDate: new Date("2024-05-01T22:00:00.000Z"),
+      });
+      const lastOfSecond = await createOrderRow({
+        userId: jane.id,
+        orderDate: new Date("2024-05-02T21:59:59.999Z"),
+      });
+      await createOrderRow({ userId: jane.id, orderDate: new Date("2024-05-02T22:00:00.000Z") });
+      expect(idsOf((await apiList("from=2024-05-02&to=2024-05-02")).body)).toEqual([
+        lastOfSecond.id,
+        firstOfSecond.id,
+      ]);
+      expect(idsOf((await apiList("to=2024-05-01")).body)).toEqual([lastOfFirst.id]);
+    } finally {
+      setConfig(original);
+    }
   });
 
   it("combines the search with status, payment and dates", async () => {

@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { isTimeZone } from "../shared/report-period";
+import { LOW_STOCK_THRESHOLD } from "../shared/variants";
 
 /**
  * The one place that reads process.env. Everything else asks `getConfig()`.
@@ -177,6 +179,15 @@ const envSchema = z
         .max(3600, "must be between 1 and 3600")
         .default(10),
     ),
+    SHOP_TIMEZONE: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .refine(isTimeZone, { message: "must be an IANA time zone name such as Europe/Berlin or UTC" })
+        .default("UTC"),
+    ),
+    LOW_STOCK_THRESHOLD: wholeNumber(1, 1_000_000, LOW_STOCK_THRESHOLD),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -268,6 +279,10 @@ export interface AppConfig {
   metricsToken: string | null;
   /** Uploads in an S3-compatible bucket instead of uploadDir; null: the local folder. */
   s3: S3Config | null;
+  /** The IANA time zone whose calendar days the reports count in (app/services/reports.server.ts). */
+  shopTimeZone: string;
+  /** A variant with less stock than this is on the dashboard's low-stock list. */
+  lowStockThreshold: number;
 }
 
 export interface S3Config {
@@ -387,6 +402,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       dir: path.join(dataDir, "mail"),
       pollSeconds: parsed.MAIL_POLL_SECONDS,
     },
+    shopTimeZone: parsed.SHOP_TIMEZONE,
+    lowStockThreshold: parsed.LOW_STOCK_THRESHOLD,
   };
 }
 

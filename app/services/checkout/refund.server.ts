@@ -20,7 +20,11 @@ import { enqueueOrderStatusMail } from "../mail/order-mails.server";
  * leaves "refund due", which the reconciler finishes.
  */
 
-/** Inside `transaction` (the order locked): rejected, refund due for `captureId`. */
+/**
+ * Inside `transaction` (the order locked): rejected, refund due for `captureId`.
+ * The money did move, so the capture keeps (or takes) its time: the sales
+ * report counts it, and takes it off again when the refund goes through.
+ */
 export async function markRefundDue(
   orderId: string,
   captureId: string,
@@ -30,7 +34,8 @@ export async function markRefundDue(
   await updateOrder(
     orderId,
     `order_status = 'rejected', payment_status = 'paid', capture_id = :captureId,
-     payer_id = COALESCE(:payerId, payer_id), capture_started_at = NULL`,
+     payer_id = COALESCE(:payerId, payer_id), capture_started_at = NULL,
+     captured_at = COALESCE(captured_at, now())`,
     { captureId, payerId },
     transaction,
   );
@@ -67,7 +72,7 @@ export async function finishRefund(orderId: string, amountCents?: number): Promi
       locked.orderStatus === "rejected" &&
       locked.captureId === captureId
     ) {
-      await updateOrder(orderId, "payment_status = 'refunded'", {}, transaction);
+      await updateOrder(orderId, "payment_status = 'refunded', refunded_at = now()", {}, transaction);
       await enqueueOrderStatusMail(orderId, transaction);
     }
   });

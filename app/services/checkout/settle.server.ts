@@ -108,7 +108,7 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
       await updateOrder(
         order.id,
         `payment_status = 'paid', order_status = 'confirmed', payer_id = COALESCE(:payerId, payer_id),
-         capture_id = :captureId, capture_started_at = NULL`,
+         capture_id = :captureId, capture_started_at = NULL, captured_at = now()`,
         { payerId: money.payerId, captureId: money.captureId },
         transaction,
       );

@@ -8,6 +8,7 @@ import {
   REQUIRED_COLUMNS,
 } from "~/lib/shared/catalogue-csv";
 import type { ApiOperation } from "./operation.server";
+import { salesReportQuerySchema, salesReportSchema } from "./report-schemas.server";
 import {
   adminOrderExportQuerySchema,
   adminOrderQuerySchema,
@@ -227,6 +228,16 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
       409: "Not allowed in the order's state (tracking is set from inShipping on)",
       415: NOT_JSON,
     },
+  },
+  {
+    method: "get",
+    path: "/api/admin/reports/sales",
+    tag: "Admin",
+    summary: "Sales of whole days in the shop's time zone (default the last 30), with the period before",
+    access: "admin",
+    query: salesReportQuerySchema,
+    success: { 200: { description: "The sales report", schema: dataEnvelope(salesReportSchema) } },
+    errors: { 400: "A malformed date, from after to, or more than 366 days" },
   },
   {
     method: "post",

@@ -1,0 +1,13 @@
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
+import { reportPeriodOf, salesReport } from "~/services/reports.server";
+
+// GET ?from=YYYY-MM-DD&to=YYYY-MM-DD → the sales report of those shop days (default: the last 30).
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    await requireApiAdmin(request);
+    const params = new URL(request.url).searchParams;
+    const period = reportPeriodOf({ from: params.get("from"), to: params.get("to") });
+    return apiJson({ success: true, data: await salesReport(period) });
+  },
+});
