@@ -20,6 +20,13 @@ import { finishRefund, markRefundDue } from "./checkout/refund.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { readOrderState, returnStock, updateOrder } from "./checkout/order-store.server";
 import { enqueueOrderStatusMail } from "./mail/order-mails.server";
+import {
+  expectedVersionOf,
+  recordAudit,
+  refuseStaleVersion,
+  SYSTEM_CHANGE,
+  type AuditBy,
+} from "./audit.server";
 
 /**
  * Orders as the admin and the shopper see them (SPEC §3 field names). The
@@ -61,6 +68,8 @@ export interface OrderJson {
   payerId: string | null;
   /** The customer's user name, for the shipping info. */
   userName: string;
+  /** Raised by every change of the order: an admin's update names the one it was based on. */
+  version: number;
 }
 
 interface OrderRow {
@@ -77,6 +86,7 @@ interface OrderRow {
   paymentId: string | null;
   payerId: string | null;
   userName: string;
+  version: number;
 }
 
 interface OrderItemRow {
@@ -97,7 +107,7 @@ const ORDER_COLUMNS = `
   o.order_status AS "orderStatus", o.payment_method AS "paymentMethod",
   o.payment_status AS "paymentStatus", o.total_amount AS "totalAmount",
   o.order_date AS "orderDate", o.order_update_date AS "orderUpdateDate",
-  o.payment_id AS "paymentId", o.payer_id AS "payerId", u.user_name AS "userName"`;
+  o.payment_id AS "paymentId", o.payer_id AS "payerId", u.user_name AS "userName", o.version`;
 
 function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
@@ -125,6 +135,7 @@ function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
     paymentId: row.paymentId,
     payerId: row.payerId,
     userName: row.userName,
+    version: row.version,
   };
 }
 
@@ -265,17 +276,40 @@ const FULFILMENT_STATUSES: readonly AdminOrderStatus[] = ["inProcess", "inShippi
  * cancelled order stays closed. Rejecting a paid order returns its stock and
  * refunds it through the gateway in one recoverable step (refund.server.ts):
  * a refund that does not go through answers 502 and the reconciler retries it.
+ *
+ * With `version` (the one the update was based on), an order changed since
+ * answers 409. A change of status is recorded in the audit log as `by`'s.
  */
-export async function updateOrderStatus(orderId: string, input: unknown): Promise<OrderJson> {
+export async function updateOrderStatus(
+  orderId: string,
+  input: unknown,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<OrderJson> {
   if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
   const parsed = orderStatusSchema.safeParse(input);
   if (!parsed.success) throw badRequest("Please choose a valid order status", fieldErrorsOf(parsed.error));
   const target = parsed.data.orderStatus;
+  const expectedVersion =
+    input !== null && typeof input === "object" ? expectedVersionOf(input as Record<string, unknown>) : null;
 
   const refundDue = await getDb()
     .sequelize.transaction(async (transaction) => {
       const order = await readOrderState({ id: orderId }, transaction);
       if (!order) throw notFound(ORDER_NOT_FOUND);
+      const [{ version } = { version: 0 }] = await getDb().sequelize.query<{ version: number }>(
+        `SELECT version FROM orders WHERE id = :orderId`,
+        { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+      );
+      refuseStaleVersion(expectedVersion, version);
+      if (order.orderStatus !== target) {
+        await recordAudit(transaction, {
+          ...by,
+          action: "update",
+          entity: "order",
+          entityId: order.id,
+          changes: { orderStatus: [order.orderStatus, target] },
+        });
+      }
       if (order.paymentStatus === "capturing") throw conflict(ORDER_LIFECYCLE_TEXT.capturing);
       const closed = order.orderStatus === "rejected" || order.orderStatus === "cancelled";
       if (closed && order.orderStatus !== target)
@@ -306,7 +340,7 @@ export async function updateOrderStatus(orderId: string, input: unknown): Promis
 
   if (refundDue) {
     try {
-      await finishRefund(orderId);
+      await finishRefund(orderId, undefined, by);
     } catch (error) {
       getLogger().warn({ err: error, orderId }, "The refund failed and will be retried");
       throw new AppError(502, ORDER_LIFECYCLE_TEXT.refundFailed);

@@ -11,6 +11,7 @@ import { productCountsDown, productCountsUp } from "./0009-product-counts";
 import { productMaterialDown, productMaterialUp } from "./0010-product-material";
 import { productVariantsDown, productVariantsUp } from "./0011-product-variants";
 import { uploadedImagesDown, uploadedImagesUp } from "./0012-uploaded-images";
+import { auditLogAndVersionsDown, auditLogAndVersionsUp } from "./0015-audit-log-and-versions";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -29,4 +30,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0010-product-material", up: productMaterialUp, down: productMaterialDown },
   { name: "0011-product-variants", up: productVariantsUp, down: productVariantsDown },
   { name: "0012-uploaded-images", up: uploadedImagesUp, down: uploadedImagesDown },
+  { name: "0015-audit-log-and-versions", up: auditLogAndVersionsUp, down: auditLogAndVersionsDown },
 ];

@@ -50,6 +50,7 @@ const row: ProductReadRow = {
   salePrice: null,
   totalStock: 12,
   averageReview: "4.50",
+  version: 3,
 };
 
 describe("the product definition", () => {

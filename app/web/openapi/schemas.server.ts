@@ -77,6 +77,8 @@ function productFieldOutputByKind(field: ProductField): z.ZodType {
       return z.int().min(0);
     case "rating":
       return z.number().min(0).max(5);
+    case "version":
+      return z.int().min(1);
   }
 }
 
