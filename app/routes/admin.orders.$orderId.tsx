@@ -11,17 +11,23 @@ import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
 import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { requireAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
+import { AuditHistory } from "~/components/admin/AuditHistory";
+import { historyOf } from "~/services/audit.server";
+import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
 import { isAppError } from "~/lib/server/errors.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { getOrderDetails, ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
 import urlDialogStyles from "~/styles/url-dialog.css";
+import auditStyles from "~/styles/audit.css";
 
 // The order table and details styles (orders.css) come with the parent route, admin.orders.
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
   { rel: "stylesheet", href: urlDialogStyles },
+  { rel: "stylesheet", href: auditStyles },
 ];
 
 /** Back to the list with its filter and page. */
@@ -33,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   try {
     const order = await getOrderDetails(params.orderId ?? "");
-    return json({ order });
+    return json({ order, history: await historyOf("order", order._id) });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;
     return redirectWithFlash(request, listUrl(new URL(request.url)), {
@@ -43,13 +49,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const by = auditByOf(await requireAdmin(request), context);
   const url = new URL(request.url);
   const formData = await request.formData();
   return runOrRefuse(
     async () => {
-      await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData));
+      await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData), by);
       return redirectWithFlash(request, `${url.pathname}${url.search}`, {
         type: "success",
         message: ORDER_STATUS_UPDATED,
@@ -57,7 +63,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     },
     (error) => {
       if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);
-      return json({ error: error.fieldErrors?.orderStatus?.[0] ?? error.message }, { status: error.status });
+      // The admin's choice and the version it was based on come back: a stale update keeps both until reloaded.
+      return json(
+        {
+          error: error.fieldErrors?.orderStatus?.[0] ?? error.message,
+          sent: {
+            orderStatus: String(formData.get("orderStatus") ?? ""),
+            version: String(formData.get("version") ?? ""),
+          },
+        },
+        { status: error.status },
+      );
     },
   );
 }
@@ -65,21 +81,39 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Order details · ECommerce Shopping" }];
 
 export default function AdminOrderDetails() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, history } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const navigation = useNavigation();
   const selectable = (ADMIN_ORDER_STATUSES as readonly string[]).includes(order.orderStatus);
+  const stale = actionData?.error === VERSION_CONFLICT_MESSAGE;
+  const chosen = actionData?.sent.orderStatus || (selectable ? order.orderStatus : "");
+  const basedOn = actionData?.sent.version || String(order.version);
   return (
     <UrlDialog title="Order Details" closeTo={`/admin/orders${location.search}`} size="lg">
       <OrderDetails order={order} customerName={order.userName}>
-        <Form method="post" className="order-status-form" key={order.orderUpdateDate}>
+        <Form method="post" className="order-status-form" key={`${order.orderUpdateDate} ${chosen}`}>
           <Stack gap="sm">
+            <input type="hidden" name="version" value={basedOn} />
             <NativeSelect
               name="orderStatus"
               label="Order Status"
-              defaultValue={selectable ? order.orderStatus : ""}
-              error={actionData?.error}
+              defaultValue={chosen}
+              error={
+                actionData?.error ? (
+                  <>
+                    {actionData.error}
+                    {stale ? (
+                      <>
+                        {" "}
+                        <a href={`${location.pathname}${location.search}`} data-testid="order-reload">
+                          Reload the order
+                        </a>
+                      </>
+                    ) : null}
+                  </>
+                ) : undefined
+              }
               data={[
                 ...(selectable ? [] : [{ value: "", label: "Choose a status" }]),
                 ...ADMIN_ORDER_STATUSES.map((value) => ({
@@ -99,6 +133,7 @@ export default function AdminOrderDetails() {
             ) : null}
           </Stack>
         </Form>
+        <AuditHistory entries={history} fullLogHref={`/admin/audit?entity=order&entityId=${order._id}`} />
       </OrderDetails>
     </UrlDialog>
   );

@@ -13,6 +13,7 @@ import {
 import { EDITABLE_PRODUCT_FIELDS, productRowJson, type ProductReadRow } from "~/lib/shared/product";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
+import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
 import type { VariantJson } from "~/lib/shared/variants";
 
 /**
@@ -306,7 +307,7 @@ export async function historyOf(entity: AuditEntity, entityId: string): Promise<
 
 // --- Versions ---------------------------------------------------------------------------------
 
-export const VERSION_CONFLICT_MESSAGE = "Changed by someone else: reload and try again";
+export { VERSION_CONFLICT_MESSAGE };
 const VERSION_MESSAGE = "version must be a whole number from 1 (the version the edit was based on)";
 
 /**

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { featureInputSchema, orderStatusSchema, productInputSchema } from "~/lib/shared/admin-schemas";
 import { variantsInputSchema } from "~/lib/shared/variant-schema";
+import { VERSION_CONFLICT_MESSAGE } from "~/services/audit.server";
 import type { ApiOperation } from "./operation.server";
 import {
   adminOrderQuerySchema,
   adminProductQuerySchema,
+  auditEntrySchema,
+  auditQueryOpenApiSchema,
   dataEnvelope,
   featureSchema,
   messageEnvelope,
@@ -29,6 +32,14 @@ const productBodySchema = z.object({
   variants: variantsInputSchema.optional(),
 });
 const orderEnvelope = dataEnvelope(orderSchema);
+/** The `version` an admin edit was based on: optional, and without it the edit applies as the spec's clients expect. */
+const editVersion = z
+  .int()
+  .min(1)
+  .optional()
+  .meta({
+    description: "The version the edit was based on: 409 when the thing changed since; omit to apply anyway",
+  });
 const featureEnvelope = dataEnvelope(featureSchema);
 
 export const ADMIN_OPERATIONS: ApiOperation[] = [
@@ -64,9 +75,14 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     tag: "Admin",
     summary: "Change some fields of a product",
     access: "admin",
-    body: productBodySchema.partial(),
+    body: productBodySchema.partial().extend({ version: editVersion }),
     success: { 200: { description: "The product", schema: productEnvelope } },
-    errors: { 400: BAD_JSON, 404: "Unknown product", 409: "A SKU another product has", 415: NOT_JSON },
+    errors: {
+      400: BAD_JSON,
+      404: "Unknown product",
+      409: `A SKU another product has, or "${VERSION_CONFLICT_MESSAGE}" (the product changed since \`version\`)`,
+      415: NOT_JSON,
+    },
   },
   {
     method: "delete",
@@ -126,9 +142,29 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     tag: "Admin",
     summary: "Set an order's status",
     access: "admin",
-    body: orderStatusSchema,
+    body: orderStatusSchema.extend({ version: editVersion }),
     success: { 200: { description: "The order", schema: orderEnvelope } },
-    errors: { 400: BAD_JSON, 404: "Unknown order", 409: "Not allowed in the order's state", 415: NOT_JSON },
+    errors: {
+      400: BAD_JSON,
+      404: "Unknown order",
+      409: `Not allowed in the order's state, or "${VERSION_CONFLICT_MESSAGE}" (the order changed since \`version\`)`,
+      415: NOT_JSON,
+    },
+  },
+  {
+    method: "get",
+    path: "/api/admin/audit",
+    tag: "Admin",
+    summary: "The audit log: every admin change, newest first, paged (read only: no entry can change)",
+    access: "admin",
+    query: auditQueryOpenApiSchema,
+    success: {
+      200: {
+        description: "A page of entries",
+        schema: dataEnvelope(z.array(auditEntrySchema), { paged: true }),
+      },
+    },
+    errors: { 400: "An unknown entity or action, a malformed entityId, date, page or limit" },
   },
   {
     method: "post",
