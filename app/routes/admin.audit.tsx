@@ -3,9 +3,9 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuditChanges } from "~/components/admin/AuditHistory";
 import { Pagination, withParams } from "~/components/admin/Pagination";
-import { auditTimeText } from "~/lib/shared/audit";
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditTimeText } from "~/lib/shared/audit";
 import { requireAdmin } from "~/web/auth.server";
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, listAudit, parseAuditQueryLeniently } from "~/services/audit.server";
+import { listAudit, parseAuditQueryLeniently } from "~/services/audit.server";
 import adminStyles from "~/styles/admin.css";
 import auditStyles from "~/styles/audit.css";
 

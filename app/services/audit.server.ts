@@ -13,7 +13,13 @@ import {
 import { EDITABLE_PRODUCT_FIELDS, productRowJson, type ProductReadRow } from "~/lib/shared/product";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
-import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
+import {
+  AUDIT_ACTIONS,
+  AUDIT_ENTITIES,
+  VERSION_CONFLICT_MESSAGE,
+  type AuditAction,
+  type AuditEntity,
+} from "~/lib/shared/audit";
 import type { VariantJson } from "~/lib/shared/variants";
 
 /**
@@ -31,12 +37,7 @@ import type { VariantJson } from "~/lib/shared/variants";
  * (or the reverse).
  */
 
-export const AUDIT_ENTITIES = ["product", "order", "feature", "user"] as const;
-export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
-
-/** create, update, delete; `refund` for money sent back; `promote` for a user made admin. */
-export const AUDIT_ACTIONS = ["create", "update", "delete", "refund", "promote"] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction, type AuditEntity };
 
 export type AuditChanges = Record<string, [unknown, unknown]>;
 

@@ -3,6 +3,13 @@
  * (the rules live in app/services/audit.server.ts).
  */
 
+export const AUDIT_ENTITIES = ["product", "order", "feature", "user"] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+/** create, update, delete; `refund` for money sent back; `promote` for a user made admin. */
+export const AUDIT_ACTIONS = ["create", "update", "delete", "refund", "promote"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /** A stale edit's answer (409): the page shows it with a link that reloads the thing. */
 export const VERSION_CONFLICT_MESSAGE = "Changed by someone else: reload and try again";
 

@@ -33,13 +33,9 @@ const productBodySchema = z.object({
 });
 const orderEnvelope = dataEnvelope(orderSchema);
 /** The `version` an admin edit was based on: optional, and without it the edit applies as the spec's clients expect. */
-const editVersion = z
-  .int()
-  .min(1)
-  .optional()
-  .meta({
-    description: "The version the edit was based on: 409 when the thing changed since; omit to apply anyway",
-  });
+const editVersion = z.int().min(1).optional().meta({
+  description: "The version the edit was based on: 409 when the thing changed since; omit to apply anyway",
+});
 const featureEnvelope = dataEnvelope(featureSchema);
 
 export const ADMIN_OPERATIONS: ApiOperation[] = [
