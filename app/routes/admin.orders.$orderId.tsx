@@ -63,17 +63,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     },
     (error) => {
       if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);
-      // The admin's choice and the version it was based on come back: a stale update keeps both until reloaded.
-      return json(
-        {
-          error: error.fieldErrors?.orderStatus?.[0] ?? error.message,
-          sent: {
-            orderStatus: String(formData.get("orderStatus") ?? ""),
-            version: String(formData.get("version") ?? ""),
-          },
-        },
-        { status: error.status },
-      );
+      const message = error.fieldErrors?.orderStatus?.[0] ?? error.message;
+      // A stale update keeps the admin's choice and the version it was based on until they reload: the
+      // page's fresh data must not turn a second click into an overwrite of what they have not seen.
+      const sent =
+        message === VERSION_CONFLICT_MESSAGE
+          ? {
+              orderStatus: String(formData.get("orderStatus") ?? ""),
+              version: String(formData.get("version") ?? ""),
+            }
+          : undefined;
+      return json({ error: message, ...(sent ? { sent } : {}) }, { status: error.status });
     },
   );
 }
@@ -87,8 +87,9 @@ export default function AdminOrderDetails() {
   const navigation = useNavigation();
   const selectable = (ADMIN_ORDER_STATUSES as readonly string[]).includes(order.orderStatus);
   const stale = actionData?.error === VERSION_CONFLICT_MESSAGE;
-  const chosen = actionData?.sent.orderStatus || (selectable ? order.orderStatus : "");
-  const basedOn = actionData?.sent.version || String(order.version);
+  const sent = actionData && "sent" in actionData ? actionData.sent : undefined;
+  const chosen = sent?.orderStatus || (selectable ? order.orderStatus : "");
+  const basedOn = sent?.version || String(order.version);
   return (
     <UrlDialog title="Order Details" closeTo={`/admin/orders${location.search}`} size="lg">
       <OrderDetails order={order} customerName={order.userName}>
