@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { registerSchema, type RegisterInput } from "../app/lib/shared/schemas";
 import { createOrPromoteAdmin } from "../app/services/users.server";
+import { SCRIPT_CHANGE } from "../app/services/audit.server";
 import { exitWithUsageError, withDatabase } from "./with-database";
 
 const USAGE = "Usage: npm run create-admin -- --email E --password P --name N";
@@ -29,7 +30,7 @@ function readArguments(): RegisterInput {
 
 const input = readArguments();
 await withDatabase(async () => {
-  const { user, action } = await createOrPromoteAdmin(input);
+  const { user, action } = await createOrPromoteAdmin(input, SCRIPT_CHANGE);
   const said = {
     created: `Created admin ${user.email}.`,
     promoted: `Promoted existing user ${user.email} to admin (password unchanged).`,

@@ -52,7 +52,9 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
 
 /** The product's fields as the model holds them: its definition's rows, the read-only ones filled in by the shop. */
 type ProductAttributes = {
-  [K in keyof ProductRow]: K extends "id" | "averageReview" ? CreationOptional<ProductRow[K]> : ProductRow[K];
+  [K in keyof ProductRow]: K extends "id" | "averageReview" | "version"
+    ? CreationOptional<ProductRow[K]>
+    : ProductRow[K];
 };
 
 // The product's attributes come from its one definition (lib/shared/product.ts), merged into the
@@ -239,6 +241,8 @@ function productColumn(field: ProductField): ModelAttributeColumnOptions {
       return { ...column, type: DataTypes.INTEGER, allowNull: false };
     case "rating":
       return { ...column, type: DataTypes.DECIMAL(3, 2), allowNull: false, defaultValue: "0" };
+    case "version":
+      return { ...column, type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 };
   }
 }
 

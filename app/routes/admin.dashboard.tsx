@@ -12,6 +12,7 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
 import { BANNER_DEFAULTS } from "~/components/Banner";
 import { ImageUpload } from "~/components/ImageUpload";
 import { requireAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { badRequest, type AppError } from "~/lib/server/errors.server";
 import { redirectWithRefusal, runOrRefuse } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
@@ -59,8 +60,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ chosen, report, awaitingShipment, features }, { status: chosen.error ? 400 : 200 });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const by = auditByOf(await requireAdmin(request), context);
   const refuse = (error: AppError) => {
     if (error.status === 404) return redirectWithRefusal(request, "/admin/dashboard", error);
     const detail = error.fieldErrors ? Object.values(error.fieldErrors).flat()[0] : undefined;
@@ -70,19 +71,22 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!isMultipart(request)) {
       const formData = await request.formData();
       if (formData.get("intent") !== "delete") throw badRequest("Unknown action");
-      await deleteFeature(String(formData.get("id") ?? ""));
+      await deleteFeature(String(formData.get("id") ?? ""), by);
       return redirectWithFlash(request, "/admin/dashboard", { type: "success", message: FEATURE_DELETED });
     }
     // With JavaScript the image is uploaded already (its URL is in `image`);
     // without, the file travels with this form.
     const { fields, file } = await readMultipartForm(request);
     const image = file ? (await storeImage(file)).url : fields.get("image");
-    await addFeature({
-      image,
-      title: fields.get("title"),
-      subtitle: fields.get("subtitle"),
-      link: fields.get("link"),
-    });
+    await addFeature(
+      {
+        image,
+        title: fields.get("title"),
+        subtitle: fields.get("subtitle"),
+        link: fields.get("link"),
+      },
+      by,
+    );
     return redirectWithFlash(request, "/admin/dashboard", { type: "success", message: FEATURE_ADDED });
   }, refuse);
 }

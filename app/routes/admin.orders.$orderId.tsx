@@ -12,6 +12,10 @@ import { OrderDetails } from "~/components/OrderDetails";
 import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
 import { requireAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
+import { AuditHistory } from "~/components/admin/AuditHistory";
+import { historyOf } from "~/services/audit.server";
+import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
 import { isAppError } from "~/lib/server/errors.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
@@ -23,11 +27,13 @@ import {
 } from "~/services/orders.server";
 import adminStyles from "~/styles/admin.css";
 import urlDialogStyles from "~/styles/url-dialog.css";
+import auditStyles from "~/styles/audit.css";
 
 // The order table and details styles (orders.css) come with the parent route, admin.orders.
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
   { rel: "stylesheet", href: urlDialogStyles },
+  { rel: "stylesheet", href: auditStyles },
 ];
 
 /** Back to the list with its filter and page. */
@@ -39,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   try {
     const order = await getOrderDetails(params.orderId ?? "");
-    return json({ order });
+    return json({ order, history: await historyOf("order", order._id) });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;
     return redirectWithFlash(request, listUrl(new URL(request.url)), {
@@ -49,13 +55,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const by = auditByOf(await requireAdmin(request), context);
   const url = new URL(request.url);
   const formData = await request.formData();
   return runOrRefuse(
     async () => {
-      const order = await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData));
+      const order = await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData), by);
       // Tracking is optional, like Shopify's: a parcel shipped without it is allowed, and the admin is reminded.
       const unTracked = order.orderStatus === "inShipping" && !order.trackingNumber;
       return redirectWithFlash(request, `${url.pathname}${url.search}`, {
@@ -70,7 +76,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const carrierError = fields.carrier?.[0];
       const statusError =
         fields.orderStatus?.[0] ?? (trackingError || carrierError ? undefined : error.message);
-      return json({ error: statusError, trackingError, carrierError }, { status: error.status });
+      // A stale update keeps the admin's input and the version it was based on until they reload: the
+      // page's fresh data must not turn a second click into an overwrite of what they have not seen.
+      const sent =
+        error.message === VERSION_CONFLICT_MESSAGE
+          ? {
+              orderStatus: String(formData.get("orderStatus") ?? ""),
+              carrier: String(formData.get("carrier") ?? ""),
+              trackingNumber: String(formData.get("trackingNumber") ?? ""),
+              version: String(formData.get("version") ?? ""),
+            }
+          : undefined;
+      return json(
+        { error: statusError, trackingError, carrierError, ...(sent ? { sent } : {}) },
+        { status: error.status },
+      );
     },
   );
 }
@@ -78,21 +98,40 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Order details · ECommerce Shopping" }];
 
 export default function AdminOrderDetails() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, history } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const navigation = useNavigation();
   const selectable = (ADMIN_ORDER_STATUSES as readonly string[]).includes(order.orderStatus);
+  const stale = actionData?.error === VERSION_CONFLICT_MESSAGE;
+  const sent = actionData && "sent" in actionData ? actionData.sent : undefined;
+  const chosen = sent?.orderStatus || (selectable ? order.orderStatus : "");
+  const basedOn = sent?.version || String(order.version);
   return (
     <UrlDialog title="Order Details" closeTo={`/admin/orders${location.search}`} size="lg">
       <OrderDetails order={order} customerName={order.userName}>
-        <Form method="post" className="order-status-form" key={order.orderUpdateDate}>
+        <Form method="post" className="order-status-form" key={`${order.orderUpdateDate} ${chosen}`}>
           <Stack gap="sm">
+            <input type="hidden" name="version" value={basedOn} />
             <NativeSelect
               name="orderStatus"
               label="Order Status"
-              defaultValue={selectable ? order.orderStatus : ""}
-              error={actionData?.error}
+              defaultValue={chosen}
+              error={
+                actionData?.error ? (
+                  <>
+                    {actionData.error}
+                    {stale ? (
+                      <>
+                        {" "}
+                        <a href={`${location.pathname}${location.search}`} data-testid="order-reload">
+                          Reload the order
+                        </a>
+                      </>
+                    ) : null}
+                  </>
+                ) : undefined
+              }
               data={[
                 ...(selectable ? [] : [{ value: "", label: "Choose a status" }]),
                 ...ADMIN_ORDER_STATUSES.map((value) => ({
@@ -104,7 +143,7 @@ export default function AdminOrderDetails() {
             <NativeSelect
               name="carrier"
               label="Carrier"
-              defaultValue={order.carrier ?? ""}
+              defaultValue={sent ? sent.carrier : (order.carrier ?? "")}
               error={actionData?.carrierError}
               data={[
                 { value: "", label: "No carrier" },
@@ -115,7 +154,7 @@ export default function AdminOrderDetails() {
               name="trackingNumber"
               label="Tracking number"
               description="When the order ships: the customer sees it in the order and in the shipping mail"
-              defaultValue={order.trackingNumber ?? ""}
+              defaultValue={sent ? sent.trackingNumber : (order.trackingNumber ?? "")}
               maxLength={TRACKING_NUMBER_MAX}
               error={actionData?.trackingError}
             />
@@ -130,6 +169,7 @@ export default function AdminOrderDetails() {
             ) : null}
           </Stack>
         </Form>
+        <AuditHistory entries={history} fullLogHref={`/admin/audit?entity=order&entityId=${order._id}`} />
       </OrderDetails>
     </UrlDialog>
   );

@@ -20,6 +20,9 @@ import {
 import { VariantStock } from "~/components/admin/VariantStock";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { requireAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
+import { AuditHistory } from "~/components/admin/AuditHistory";
+import { historyOf } from "~/services/audit.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { isAppError, type AppError, type FieldErrors } from "~/lib/server/errors.server";
 import { CATEGORY_LABELS, isCategory, type Category } from "~/lib/shared/catalog-options";
@@ -50,10 +53,12 @@ import { EMPTY_PRODUCT_FORM, toProductFormValues, type ProductJson } from "~/lib
 import { isMultipart, readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
 import adminStyles from "~/styles/admin.css";
 import urlDialogStyles from "~/styles/url-dialog.css";
+import auditStyles from "~/styles/audit.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
   { rel: "stylesheet", href: urlDialogStyles },
+  { rel: "stylesheet", href: auditStyles },
 ];
 
 /** The list's own search params (search and page): kept across panels and redirects. */
@@ -101,6 +106,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     editing: editForm?.product ?? null,
     // The form's values: the product's own price, and each variant's own price pair.
     editForm: editForm ? { own: editForm.own, variants: editForm.variants } : null,
+    // Who changed the product being edited, and what: its latest audit entries.
+    history: editForm ? await historyOf("product", editForm.product._id) : null,
     deleting,
   });
 }
@@ -179,8 +186,8 @@ function changeVariantRows(
   return { result: withRows(result, changed), status: 200 };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const by = auditByOf(await requireAdmin(request), context);
   const url = new URL(request.url);
 
   if (!isMultipart(request)) {
@@ -189,7 +196,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithFlash(request, listUrl(url), { type: "error", message: "Unknown action" });
     }
     return submitOrRedirect(request, listUrl(url), async () => {
-      await deleteProduct(String(formData.get("id") ?? ""));
+      await deleteProduct(String(formData.get("id") ?? ""), by);
       return redirectWithFlash(request, listUrl(url), { type: "success", message: PRODUCT_DELETED });
     });
   }
@@ -229,10 +236,10 @@ export async function action({ request }: ActionFunctionArgs) {
   };
   return runOrRefuse(async () => {
     if (intent === "update") {
-      await updateProduct(String(fields.get("id") ?? ""), values);
+      await updateProduct(String(fields.get("id") ?? ""), values, by);
       return redirectWithFlash(request, listUrl(url), { type: "success", message: PRODUCT_UPDATED });
     }
-    await createProduct(values);
+    await createProduct(values, by);
     // A new product is the newest: it shows first on the first page.
     const search = normalizeSearch(url.searchParams.get("q"));
     return redirectWithFlash(
@@ -299,7 +306,8 @@ function ProductCard({ product, params }: { product: ProductJson; params: URLSea
 }
 
 export default function AdminProducts() {
-  const { products, pagination, search, panel, editing, editForm, deleting } = useLoaderData<typeof loader>();
+  const { products, pagination, search, panel, editing, editForm, history, deleting } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const navigation = useNavigation();
@@ -379,7 +387,15 @@ export default function AdminProducts() {
             defaultVariants={editForm ? variantFormRows(editForm.variants) : [{}]}
             lastResult={actionData?.result}
             action={formAction}
+            version={editing?.version}
+            reloadTo={editing ? withParams("/admin/products", list, { edit: editing._id }) : undefined}
           />
+          {editing && history ? (
+            <AuditHistory
+              entries={history}
+              fullLogHref={`/admin/audit?entity=product&entityId=${editing._id}`}
+            />
+          ) : null}
         </UrlDialog>
       ) : null}
 

@@ -20,6 +20,7 @@ import {
 } from "~/services/catalogue-csv.server";
 import { readMultipartForm } from "~/services/uploads.server";
 import { requireAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css";
 
@@ -37,8 +38,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ActionData = { message: string; errors: ImportRowError[]; search: string };
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const by = auditByOf(await requireAdmin(request), context);
   let search = "";
   try {
     const { fields, file } = await readMultipartForm(request, {
@@ -47,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     search = normalizeSearch(String(fields.get("q") ?? ""));
     if (!file) return json<ActionData>({ message: CHOOSE_CSV_MESSAGE, errors: [], search }, { status: 400 });
-    const { created, updated } = await importCatalogue(new Uint8Array(await file.arrayBuffer()));
+    const { created, updated } = await importCatalogue(new Uint8Array(await file.arrayBuffer()), by);
     return redirectWithFlash(request, listUrl(search), {
       type: "success",
       message: `Catalogue imported: ${created} created, ${updated} updated`,

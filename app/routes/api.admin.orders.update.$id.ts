@@ -1,13 +1,14 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
 
 // PUT { orderStatus } → the updated order and the spec's message.
 export const { loader, action } = apiRoute({
-  PUT: async ({ request, params }) => {
-    await requireApiAdmin(request);
+  PUT: async ({ request, params, context }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
     const body = await readJsonObject(request);
-    const order = await updateOrderStatus(params.id ?? "", body);
+    const order = await updateOrderStatus(params.id ?? "", body, by);
     return apiJson({ success: true, message: ORDER_STATUS_UPDATED, data: order });
   },
 });

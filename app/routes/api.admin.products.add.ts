@@ -1,12 +1,13 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_ADDED, createProduct } from "~/services/admin-catalog.server";
 
 export const { loader, action } = apiRoute({
-  POST: async ({ request }) => {
-    await requireApiAdmin(request);
+  POST: async ({ request, context }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
     const body = await readJsonObject(request);
-    const product = await createProduct(body);
+    const product = await createProduct(body, by);
     return apiJson({ success: true, message: PRODUCT_ADDED, data: product }, { status: 201 });
   },
 });

@@ -1,11 +1,12 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_DELETED, deleteProduct } from "~/services/admin-catalog.server";
 
 export const { loader, action } = apiRoute({
-  DELETE: async ({ request, params }) => {
-    await requireApiAdmin(request);
-    await deleteProduct(params.id ?? "");
+  DELETE: async ({ request, params, context }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
+    await deleteProduct(params.id ?? "", by);
     return apiJson({ success: true, message: PRODUCT_DELETED });
   },
 });

@@ -1,13 +1,14 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_UPDATED, updateProduct } from "~/services/admin-catalog.server";
 
 // PUT with the fields to change (the others keep their values).
 export const { loader, action } = apiRoute({
-  PUT: async ({ request, params }) => {
-    await requireApiAdmin(request);
+  PUT: async ({ request, params, context }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
     const body = await readJsonObject(request);
-    const product = await updateProduct(params.id ?? "", body);
+    const product = await updateProduct(params.id ?? "", body, by);
     return apiJson({ success: true, message: PRODUCT_UPDATED, data: product });
   },
 });

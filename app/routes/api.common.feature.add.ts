@@ -1,12 +1,13 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { addFeature, FEATURE_ADDED } from "~/services/features.server";
 
 export const { loader, action } = apiRoute({
-  POST: async ({ request }) => {
-    await requireApiAdmin(request);
+  POST: async ({ request, context }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
     const body = await readJsonObject(request);
-    const feature = await addFeature(body);
+    const feature = await addFeature(body, by);
     return apiJson({ success: true, message: FEATURE_ADDED, data: feature }, { status: 201 });
   },
 });

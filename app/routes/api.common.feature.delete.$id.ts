@@ -1,11 +1,12 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { deleteFeature, FEATURE_DELETED } from "~/services/features.server";
 
 export const { loader, action } = apiRoute({
-  DELETE: async ({ request, params }) => {
-    await requireApiAdmin(request);
-    await deleteFeature(params.id ?? "");
+  DELETE: async ({ request, params, context }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
+    await deleteFeature(params.id ?? "", by);
     return apiJson({ success: true, message: FEATURE_DELETED });
   },
 });

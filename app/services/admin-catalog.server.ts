@@ -48,6 +48,14 @@ import { canonicalImageReference } from "~/lib/server/public-url.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
+import {
+  expectedVersionOf,
+  productChanges,
+  recordAudit,
+  refuseStaleVersion,
+  SYSTEM_CHANGE,
+  type AuditBy,
+} from "./audit.server";
 
 /**
  * The admin's catalogue: add, edit and delete products, and the paged,
@@ -414,7 +422,8 @@ function soleVariant(stock: number): VariantInput {
   return { _id: null, sku: null, size: null, colour: null, totalStock: stock, price: null, salePrice: null };
 }
 
-export async function createProduct(input: unknown): Promise<ProductJson> {
+/** `by`: who adds it, for the audit log (the shop itself when nobody is named). */
+export async function createProduct(input: unknown, by: AuditBy = SYSTEM_CHANGE): Promise<ProductJson> {
   const { product, variants } = await validateProductInput(input);
   const { sequelize, models } = getDb();
   const id = await withSkuConflicts(() =>
@@ -426,6 +435,14 @@ export async function createProduct(input: unknown): Promise<ProductJson> {
         [],
         transaction,
       );
+      const after = await readAdminProduct(created.id, transaction);
+      await recordAudit(transaction, {
+        ...by,
+        action: "create",
+        entity: "product",
+        entityId: created.id,
+        changes: productChanges(null, after),
+      });
       return created.id;
     }),
   );
@@ -439,9 +456,19 @@ export async function createProduct(input: unknown): Promise<ProductJson> {
  * the list replaces the product's sizes and colours; without, a one-variant
  * product takes `totalStock` as its variant's stock, and a product with
  * several refuses a different total (its stock is set per variant).
+ *
+ * With `version` (the one the edit was based on), a product changed since
+ * answers 409 and nothing is written. Each edit that changes something raises
+ * the version once and leaves one audit entry naming `by` and every field it
+ * changed; an edit that changes nothing leaves neither.
  */
-export async function updateProduct(id: string, input: Record<string, unknown>): Promise<ProductJson> {
+export async function updateProduct(
+  id: string,
+  input: Record<string, unknown>,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<ProductJson> {
   const current = productRowJson(await readAdminProduct(id));
+  const expectedVersion = expectedVersionOf(input);
   // The product's own price is the base, not its cheapest variant's.
   const merged: Record<string, unknown> = editableValuesOf(current);
   for (const key of Object.keys(merged)) {
@@ -451,11 +478,38 @@ export async function updateProduct(id: string, input: Record<string, unknown>):
   // Checked before the transaction: the image's check may ask the storage (no network inside it).
   const { product, variants } = await validateProductInput(merged);
   const { sequelize, models } = getDb();
+  // The edit itself; the transaction around it checks the version and records what it changed.
+  const writeEdit = async (existing: VariantRow[], transaction: Transaction): Promise<void> => {
+    const { totalStock, ...columns } = toProductColumns(product);
+    if (variants) {
+      await models.Product.update(columns, { where: { id }, transaction });
+      await replaceVariants(
+        { id, title: product.title, brand: product.brand },
+        variants,
+        existing,
+        transaction,
+      );
+      return;
+    }
+    refuseSizesOfAnotherScale(existing, product.category);
+    if (existing.length > 1) {
+      const [stock] = await sequelize.query<{ sum: number }>(
+        `SELECT coalesce(sum(total_stock), 0)::int AS sum FROM product_variants WHERE product_id = :id`,
+        { replacements: { id }, type: QueryTypes.SELECT, transaction },
+      );
+      if (hasOwn(input, "totalStock") && totalStock !== (stock?.sum ?? 0))
+        throw badRequest(STOCK_PER_VARIANT_MESSAGE, { totalStock: [STOCK_PER_VARIANT_MESSAGE] });
+      await models.Product.update(columns, { where: { id }, transaction });
+      return;
+    }
+    // One variant: the product's stock is its stock (a trigger passes it on).
+    await models.Product.update({ ...columns, totalStock }, { where: { id }, transaction });
+  };
   await withSkuConflicts(() =>
     sequelize.transaction(async (transaction) => {
       // Lock order: the product row, then its variants (as checkout and the triggers take them).
-      const [locked] = await sequelize.query<{ id: string }>(
-        `SELECT id FROM products WHERE id = :id FOR UPDATE`,
+      const [locked] = await sequelize.query<{ id: string; version: number }>(
+        `SELECT id, version FROM products WHERE id = :id FOR UPDATE`,
         {
           replacements: { id },
           type: QueryTypes.SELECT,
@@ -463,31 +517,20 @@ export async function updateProduct(id: string, input: Record<string, unknown>):
         },
       );
       if (!locked) throw notFound(PRODUCT_NOT_FOUND);
+      refuseStaleVersion(expectedVersion, locked.version);
       const existing = await lockedVariants(id, transaction);
-      const { totalStock, ...columns } = toProductColumns(product);
-      if (variants) {
-        await models.Product.update(columns, { where: { id }, transaction });
-        await replaceVariants(
-          { id, title: product.title, brand: product.brand },
-          variants,
-          existing,
+      const before = await readAdminProduct(id, transaction);
+      await writeEdit(existing, transaction);
+      const after = await readAdminProduct(id, transaction);
+      const changes = productChanges(before, after);
+      if (Object.keys(changes).length === 0) return;
+      // A change of the product's own columns raised the version already (a trigger); one of its variants alone did not.
+      if (after.version === before.version)
+        await sequelize.query(`UPDATE products SET version = version + 1 WHERE id = :id`, {
+          replacements: { id },
           transaction,
-        );
-        return;
-      }
-      refuseSizesOfAnotherScale(existing, product.category);
-      if (existing.length > 1) {
-        const [stock] = await sequelize.query<{ sum: number }>(
-          `SELECT coalesce(sum(total_stock), 0)::int AS sum FROM product_variants WHERE product_id = :id`,
-          { replacements: { id }, type: QueryTypes.SELECT, transaction },
-        );
-        if (hasOwn(input, "totalStock") && totalStock !== (stock?.sum ?? 0))
-          throw badRequest(STOCK_PER_VARIANT_MESSAGE, { totalStock: [STOCK_PER_VARIANT_MESSAGE] });
-        await models.Product.update(columns, { where: { id }, transaction });
-        return;
-      }
-      // One variant: the product's stock is its stock (a trigger passes it on).
-      await models.Product.update({ ...columns, totalStock }, { where: { id }, transaction });
+        });
+      await recordAudit(transaction, { ...by, action: "update", entity: "product", entityId: id, changes });
     }),
   );
   if (current.image !== product.image) await deleteUploadIfUnused(current.image);
@@ -514,11 +557,31 @@ function refuseSizesOfAnotherScale(variants: readonly VariantRow[], category: Ca
  * (ON DELETE CASCADE), order lines keep their snapshot with product_id NULL,
  * reviews go. Its uploaded image goes too when nothing else shows it.
  */
-export async function deleteProduct(id: string): Promise<void> {
-  const current = await getAdminProduct(id);
-  const count = await getDb().models.Product.destroy({ where: { id } });
-  if (count === 0) throw notFound(PRODUCT_NOT_FOUND);
-  await deleteUploadIfUnused(current.image);
+export async function deleteProduct(id: string, by: AuditBy = SYSTEM_CHANGE): Promise<void> {
+  const { sequelize, models } = getDb();
+  const image = await sequelize.transaction(async (transaction) => {
+    if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
+    const [locked] = await sequelize.query<{ id: string }>(
+      `SELECT id FROM products WHERE id = :id FOR UPDATE`,
+      {
+        replacements: { id },
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
+    if (!locked) throw notFound(PRODUCT_NOT_FOUND);
+    const before = await readAdminProduct(id, transaction);
+    await models.Product.destroy({ where: { id }, transaction });
+    await recordAudit(transaction, {
+      ...by,
+      action: "delete",
+      entity: "product",
+      entityId: id,
+      changes: productChanges(before, null),
+    });
+    return before.image;
+  });
+  await deleteUploadIfUnused(image);
 }
 
 /**
@@ -526,9 +589,7 @@ export async function deleteProduct(id: string): Promise<void> {
  * its cheapest variant's) and its variants with their own prices, so that a
  * save never turns the product's price into a variant's override.
  */
-export async function getAdminProductForEdit(
-  id: string,
-): Promise<{
+export async function getAdminProductForEdit(id: string): Promise<{
   product: ProductJson;
   own: Omit<ProductJson, "variants" | "images">;
   variants: EditableVariant[];

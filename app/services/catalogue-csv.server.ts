@@ -21,8 +21,10 @@ import { centsToDecimal } from "~/lib/shared/money";
 import {
   EDITABLE_PRODUCT_FIELDS,
   fieldNameInText,
+  productColumnsSql,
   variantPriceSql,
   type ProductInput,
+  type ProductReadRow,
 } from "~/lib/shared/product";
 import { productInputSchema } from "~/lib/shared/product-schema";
 import { isUuid } from "~/lib/shared/uuid";
@@ -43,6 +45,13 @@ import {
 import { getDb } from "~/models/db.server";
 import { adminSearchSql, normalizeSearch, SKU_CONFLICT_MESSAGE } from "./admin-catalog.server";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
+import {
+  productChanges,
+  recordAudits,
+  SYSTEM_CHANGE,
+  type AuditBy,
+  type AuditEntryInput,
+} from "./audit.server";
 
 /**
  * The catalogue in bulk (API.md "Back office"): the CSV export, one row per
@@ -581,8 +590,22 @@ function planWrites(
 const SIZE_ORDER = ALL_SIZES.map((size) => size.value);
 const COLOUR_ORDER = COLOURS.map((colour) => colour.value);
 
+/** The products `ids` as the catalogue reads them (fields, variants, pictures), for the audit's before and after. */
+async function readProducts(
+  ids: readonly string[],
+  transaction: Transaction,
+): Promise<Map<string, ProductReadRow>> {
+  if (!ids.length) return new Map();
+  const rows = await getDb().sequelize.query<ProductReadRow>(
+    `SELECT ${productColumnsSql("p")} FROM products p WHERE p.id = ANY($1::uuid[])`,
+    { bind: [ids], type: QueryTypes.SELECT, transaction },
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 async function writeImport(
   groups: readonly ProductGroup[],
+  by: AuditBy,
   transaction: Transaction,
 ): Promise<ImportSummary & { replacedImages: string[] }> {
   const { sequelize } = getDb();
@@ -599,6 +622,7 @@ async function writeImport(
        FROM product_variants WHERE product_id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
     { bind: [existingIds], type: QueryTypes.SELECT, transaction },
   );
+  const before = await readProducts(existingIds, transaction);
   const skus = groups.flatMap((group) =>
     group.rows.map((entry) => entry.variant.sku?.toLowerCase()).filter((sku) => sku !== undefined),
   );
@@ -721,7 +745,57 @@ async function writeImport(
       WHERE v.id = o.id AND v.position <> o.position`,
     { bind: [touched, SIZE_ORDER, COLOUR_ORDER], transaction },
   );
+  // A new image replaces the gallery's first picture and keeps the others, as an admin edit without
+  // `images` does; the gallery's trigger keeps products.image on it.
+  if (existingGroups.length) {
+    await sequelize.query(
+      `UPDATE product_images i SET url = t.image, width = NULL, height = NULL
+         FROM unnest($1::uuid[], $2::text[]) AS t(id, image)
+        WHERE i.product_id = t.id AND i.position = 0 AND i.url <> t.image`,
+      {
+        bind: [
+          existingGroups.map((group) => group.productId),
+          existingGroups.map((group) => shared(group).image),
+        ],
+        transaction,
+      },
+    );
+  }
+  await recordImport(before, [...existingIds, ...newIds.values()], by, transaction);
   return { created: inserts.length, updated: updates.length, replacedImages };
+}
+
+/**
+ * One audit entry per product the import created or changed (each changed
+ * field and variant, before and after), in the import's transaction; an
+ * existing product whose variants alone changed gets its version raised,
+ * as an admin edit does (its own columns' change raised it already).
+ */
+async function recordImport(
+  before: ReadonlyMap<string, ProductReadRow>,
+  ids: readonly string[],
+  by: AuditBy,
+  transaction: Transaction,
+): Promise<void> {
+  const after = await readProducts(ids, transaction);
+  const entries: AuditEntryInput[] = [];
+  const bumped: string[] = [];
+  for (const id of ids) {
+    const previous = before.get(id) ?? null;
+    const current = after.get(id);
+    if (!current) continue;
+    const changes = productChanges(previous, current);
+    if (!Object.keys(changes).length) continue;
+    entries.push({ ...by, action: previous ? "update" : "create", entity: "product", entityId: id, changes });
+    if (previous && previous.version === current.version) bumped.push(id);
+  }
+  if (bumped.length) {
+    await getDb().sequelize.query(`UPDATE products SET version = version + 1 WHERE id = ANY($1::uuid[])`, {
+      bind: [bumped],
+      transaction,
+    });
+  }
+  await recordAudits(transaction, entries);
 }
 
 function productColumnArrays(products: readonly ProductInput[]): unknown[][] {
@@ -754,13 +828,16 @@ function variantColumnArrays(writes: readonly VariantWrite[]): unknown[][] {
  * refused cells (CatalogueImportRefused); a SKU taken meanwhile by another
  * admin is a 409.
  */
-export async function importCatalogue(bytes: Uint8Array): Promise<ImportSummary> {
+export async function importCatalogue(
+  bytes: Uint8Array,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<ImportSummary> {
   const { rows } = await readCatalogueFile(bytes);
   const groups = await judgeRows(rows);
   const { sequelize } = getDb();
   let result: Awaited<ReturnType<typeof writeImport>>;
   try {
-    result = await sequelize.transaction((transaction) => writeImport(groups, transaction));
+    result = await sequelize.transaction((transaction) => writeImport(groups, by, transaction));
   } catch (error) {
     const constraint = (error as { parent?: { constraint?: string } }).parent?.constraint;
     if (isUniqueViolation(error) && constraint === "product_variants_sku_key")

@@ -7,6 +7,7 @@ import { canonicalImageReference } from "~/lib/server/public-url.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
+import { changedFields, recordAudit, SYSTEM_CHANGE, type AuditBy } from "./audit.server";
 
 /** The home page's feature images (banners): list, add (an uploaded image), delete. */
 
@@ -73,7 +74,10 @@ function ownPath(value: unknown, keepQuery = false): unknown {
  * Adds a feature image; `image` must be one that this shop served (upload
  * first). `title`, `subtitle` and `link` (a path on the shop) are optional.
  */
-export async function addFeature(input: Record<string, unknown>): Promise<FeatureJson> {
+export async function addFeature(
+  input: Record<string, unknown>,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<FeatureJson> {
   const parsed = featureInputSchema.safeParse({
     image: canonicalImageReference(input.image),
     title: input.title,
@@ -93,19 +97,44 @@ export async function addFeature(input: Record<string, unknown>): Promise<Featur
   const { image, title, subtitle, link } = parsed.data;
   // created_at is PostgreSQL's (microseconds), not Sequelize's JavaScript Date (milliseconds): banners added
   // within one millisecond would tie, and their random ids would then decide the banner's order.
-  const [row] = await getDb().sequelize.query<FeatureRow>(
-    `INSERT INTO feature_images (image, title, subtitle, link) VALUES ($1, $2, $3, $4)
-     RETURNING id, image, title, subtitle, link`,
-    { bind: [image, title ?? null, subtitle ?? null, link ?? null], type: QueryTypes.SELECT },
-  );
-  return toFeatureJson(row!);
+  const { sequelize } = getDb();
+  return sequelize.transaction(async (transaction) => {
+    const [row] = await sequelize.query<FeatureRow>(
+      `INSERT INTO feature_images (image, title, subtitle, link) VALUES ($1, $2, $3, $4)
+       RETURNING id, image, title, subtitle, link`,
+      { bind: [image, title ?? null, subtitle ?? null, link ?? null], type: QueryTypes.SELECT, transaction },
+    );
+    const feature = toFeatureJson(row!);
+    await recordAudit(transaction, {
+      ...by,
+      action: "create",
+      entity: "feature",
+      entityId: feature._id,
+      changes: changedFields(null, feature, FEATURE_FIELDS),
+    });
+    return feature;
+  });
 }
 
-export async function deleteFeature(id: string): Promise<void> {
+const FEATURE_FIELDS = ["image", "title", "subtitle", "link"] as const;
+
+export async function deleteFeature(id: string, by: AuditBy = SYSTEM_CHANGE): Promise<void> {
   if (!isUuid(id)) throw notFound(FEATURE_NOT_FOUND);
-  const { FeatureImage } = getDb().models;
-  const row = await FeatureImage.findByPk(id, { attributes: ["id", "image"], raw: true });
-  if (!row) throw notFound(FEATURE_NOT_FOUND);
-  await FeatureImage.destroy({ where: { id } });
-  await deleteUploadIfUnused(row.image);
+  const { sequelize } = getDb();
+  const image = await sequelize.transaction(async (transaction) => {
+    const [row] = await sequelize.query<FeatureRow>(
+      `DELETE FROM feature_images WHERE id = $1 RETURNING id, image, title, subtitle, link`,
+      { bind: [id], type: QueryTypes.SELECT, transaction },
+    );
+    if (!row) throw notFound(FEATURE_NOT_FOUND);
+    await recordAudit(transaction, {
+      ...by,
+      action: "delete",
+      entity: "feature",
+      entityId: id,
+      changes: changedFields(toFeatureJson(row), null, FEATURE_FIELDS),
+    });
+    return row.image;
+  });
+  await deleteUploadIfUnused(image);
 }

@@ -23,6 +23,14 @@ import { finishRefund, markRefundDue } from "./checkout/refund.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { readOrderState, returnStock, updateOrder } from "./checkout/order-store.server";
 import { enqueueOrderStatusMail } from "./mail/order-mails.server";
+import {
+  expectedVersionOf,
+  recordAudit,
+  refuseStaleVersion,
+  SYSTEM_CHANGE,
+  type AuditBy,
+  type AuditChanges,
+} from "./audit.server";
 
 /**
  * Orders as the admin and the shopper see them (SPEC §3 field names). The
@@ -70,6 +78,8 @@ export interface OrderJson {
   trackingNumber: string | null;
   carrier: string | null;
   trackingUrl: string | null;
+  /** Raised by every change of the order: an admin's update names the one it was based on. */
+  version: number;
 }
 
 interface OrderRow {
@@ -88,6 +98,7 @@ interface OrderRow {
   userName: string;
   trackingNumber: string | null;
   carrier: string | null;
+  version: number;
 }
 
 interface OrderItemRow {
@@ -109,7 +120,7 @@ const ORDER_COLUMNS = `
   o.payment_status AS "paymentStatus", o.total_amount AS "totalAmount",
   o.order_date AS "orderDate", o.order_update_date AS "orderUpdateDate",
   o.payment_id AS "paymentId", o.payer_id AS "payerId", u.user_name AS "userName",
-  o.tracking_number AS "trackingNumber", o.carrier`;
+  o.tracking_number AS "trackingNumber", o.carrier, o.version`;
 
 function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
@@ -140,6 +151,7 @@ function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
     trackingNumber: row.trackingNumber,
     carrier: row.carrier,
     trackingUrl: trackingUrl(row.carrier, row.trackingNumber),
+    version: row.version,
   };
 }
 
@@ -520,8 +532,15 @@ const FULFILMENT_STATUSES: readonly AdminOrderStatus[] = ["inProcess", "inShippi
  * cancelled order stays closed. Rejecting a paid order returns its stock and
  * refunds it through the gateway in one recoverable step (refund.server.ts):
  * a refund that does not go through answers 502 and the reconciler retries it.
+ *
+ * With `version` (the one the update was based on), an order changed since
+ * answers 409. A change of status is recorded in the audit log as `by`'s.
  */
-export async function updateOrderStatus(orderId: string, input: unknown): Promise<OrderJson> {
+export async function updateOrderStatus(
+  orderId: string,
+  input: unknown,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<OrderJson> {
   if (!isUuid(orderId)) throw notFound(ORDER_NOT_FOUND);
   const parsed = orderStatusSchema.safeParse(input);
   const tracking = parseTrackingChange(input);
@@ -534,11 +553,18 @@ export async function updateOrderStatus(orderId: string, input: unknown): Promis
   const trackingProblems = Object.values(tracking.errors).flat();
   if (trackingProblems.length) throw badRequest(trackingProblems[0]!, tracking.errors);
   const target = parsed.data.orderStatus;
+  const expectedVersion =
+    input !== null && typeof input === "object" ? expectedVersionOf(input as Record<string, unknown>) : null;
 
   const refundDue = await getDb()
     .sequelize.transaction(async (transaction) => {
       const order = await readOrderState({ id: orderId }, transaction);
       if (!order) throw notFound(ORDER_NOT_FOUND);
+      const [{ version } = { version: 0 }] = await getDb().sequelize.query<{ version: number }>(
+        `SELECT version FROM orders WHERE id = :orderId`,
+        { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+      );
+      refuseStaleVersion(expectedVersion, version);
       if (order.paymentStatus === "capturing") throw conflict(ORDER_LIFECYCLE_TEXT.capturing);
       const closed = order.orderStatus === "rejected" || order.orderStatus === "cancelled";
       if (closed && order.orderStatus !== target)
@@ -561,6 +587,22 @@ export async function updateOrderStatus(orderId: string, input: unknown): Promis
           { ...current, ...tracking.change },
           transaction,
         );
+      }
+      // One entry for the admin's one save: the status and the tracking it changed.
+      const changes: AuditChanges = {
+        ...(order.orderStatus !== target ? { orderStatus: [order.orderStatus, target] } : {}),
+        ...Object.fromEntries(
+          changed.map((field) => [field, [current[field], tracking.change[field] ?? null]]),
+        ),
+      };
+      if (Object.keys(changes).length) {
+        await recordAudit(transaction, {
+          ...by,
+          action: "update",
+          entity: "order",
+          entityId: order.id,
+          changes,
+        });
       }
       if (target === "rejected" && order.paymentStatus === "paid") {
         // Already rejected with the refund due: only the refund is retried.
@@ -585,7 +627,7 @@ export async function updateOrderStatus(orderId: string, input: unknown): Promis
 
   if (refundDue) {
     try {
-      await finishRefund(orderId);
+      await finishRefund(orderId, undefined, by);
     } catch (error) {
       getLogger().warn({ err: error, orderId }, "The refund failed and will be retried");
       throw new AppError(502, ORDER_LIFECYCLE_TEXT.refundFailed);

@@ -3,6 +3,7 @@ import { conflict, isUniqueViolation } from "~/lib/server/errors.server";
 import { getDummyPasswordHash, hashPassword, verifyPassword } from "~/lib/server/password.server";
 import type { RegisterInput } from "~/lib/shared/schemas";
 import type { Role } from "~/models/index.server";
+import { recordAudit, SCRIPT_CHANGE, type AuditBy } from "./audit.server";
 
 /** The user as the session and the API show it: never the password hash. */
 export interface SessionUser {
@@ -69,26 +70,50 @@ export async function findSessionUser(id: string): Promise<SessionUser | null> {
   return user ? toSessionUser(user) : null;
 }
 
-/** Creates an admin, or promotes the existing user with that email. */
-export async function createOrPromoteAdmin(input: RegisterInput): Promise<{
+/**
+ * Creates an admin, or promotes the existing user with that email; either is
+ * on record in the audit log as `by`'s (the create-admin script's by default).
+ */
+export async function createOrPromoteAdmin(
+  input: RegisterInput,
+  by: AuditBy = SCRIPT_CHANGE,
+): Promise<{
   user: SessionUser;
   action: "created" | "promoted" | "unchanged";
 }> {
-  const { User } = getDb().models;
+  const { sequelize, models } = getDb();
+  const { User } = models;
   const email = input.email.trim().toLowerCase();
-  const existing = await User.findOne({ where: { email } });
-  if (existing) {
-    if (existing.role === "admin")
-      return { user: toSessionUser(existing.get({ plain: true })), action: "unchanged" };
-    existing.role = "admin";
-    await existing.save();
-    return { user: toSessionUser(existing.get({ plain: true })), action: "promoted" };
-  }
-  const user = await User.create({
-    userName: input.userName.trim(),
-    email,
-    passwordHash: await hashPassword(input.password),
-    role: "admin",
+  // Hashed before the transaction: it takes a while, and a transaction holds its connection.
+  const passwordHash = await hashPassword(input.password);
+  return sequelize.transaction(async (transaction) => {
+    const existing = await User.findOne({ where: { email }, transaction, lock: transaction.LOCK.UPDATE });
+    if (existing) {
+      if (existing.role === "admin")
+        return { user: toSessionUser(existing.get({ plain: true })), action: "unchanged" as const };
+      const before = existing.role;
+      existing.role = "admin";
+      await existing.save({ transaction });
+      await recordAudit(transaction, {
+        ...by,
+        action: "promote",
+        entity: "user",
+        entityId: existing.id,
+        changes: { role: [before, "admin"] },
+      });
+      return { user: toSessionUser(existing.get({ plain: true })), action: "promoted" as const };
+    }
+    const user = await User.create(
+      { userName: input.userName.trim(), email, passwordHash, role: "admin" },
+      { transaction },
+    );
+    await recordAudit(transaction, {
+      ...by,
+      action: "create",
+      entity: "user",
+      entityId: user.id,
+      changes: { userName: [null, user.userName], email: [null, email], role: [null, "admin"] },
+    });
+    return { user: toSessionUser(user.get({ plain: true })), action: "created" as const };
   });
-  return { user: toSessionUser(user.get({ plain: true })), action: "created" };
 }

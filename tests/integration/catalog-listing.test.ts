@@ -123,6 +123,7 @@ describe("GET /api/shop/products/get", () => {
         "title",
         "totalStock",
         "variants",
+        "version",
       ].sort(),
     );
     expect(body.data[0].title).toBe("Dear Tee");

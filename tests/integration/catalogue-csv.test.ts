@@ -418,6 +418,72 @@ describe("POST /api/admin/products/import", () => {
   });
 });
 
+describe("an import on record", () => {
+  const auditOf = () =>
+    getDb().sequelize.query<{
+      action: string;
+      entity_id: string;
+      actor_name: string;
+      changes: Record<string, unknown>;
+    }>(`SELECT action, entity_id, actor_name, changes FROM audit_log WHERE entity = 'product' ORDER BY seq`, {
+      type: QueryTypes.SELECT,
+    });
+
+  it("writes one audit entry per product it creates or changes, naming the admin and each change", async () => {
+    const tee = await teeWithSizes();
+    const untouched = await createProduct({
+      ...newRow(),
+      title: "Untouched",
+      price: 10,
+      salePrice: 0,
+      totalStock: 1,
+    });
+    const entriesBefore = (await auditOf()).length;
+    const { version } = await getAdminProduct(tee._id);
+    const { rows } = await exportCsv();
+    const edited = rows.map((row) => (row.sku === "TEE-S" ? { ...row, totalStock: "9" } : row));
+    const { status } = await importCsv(
+      csvOf([...edited, newRow({ title: "Wool Scarf", size: "", colour: "", category: "accessories" })]),
+    );
+    expect(status).toBe(200);
+
+    const entries = (await auditOf()).slice(entriesBefore);
+    expect(entries).toHaveLength(2);
+    const [update, create] = entries;
+    expect(update).toMatchObject({ action: "update", entity_id: tee._id, actor_name: "Ada Admin" });
+    expect(update!.changes).toEqual({ "variant TEE-S totalStock": [3, 9] });
+    expect(create).toMatchObject({ action: "create" });
+    expect(entries.map((entry) => entry.entity_id)).not.toContain(untouched._id);
+    // A change of its variants alone raises the product's version, as an admin edit does.
+    expect((await getAdminProduct(tee._id)).version).toBe(version + 1);
+    expect((await getAdminProduct(untouched._id)).version).toBe(untouched.version);
+  });
+
+  it("leaves no entry when the file is refused", async () => {
+    await teeWithSizes();
+    const entriesBefore = (await auditOf()).length;
+    const { status } = await importCsv(csvOf([newRow(), newRow({ price: "-1", sku: "X-1" })]));
+    expect(status).toBe(422);
+    expect(await auditOf()).toHaveLength(entriesBefore);
+  });
+
+  it("puts a new image in the gallery's first place and keeps the other pictures", async () => {
+    const tee = await teeWithSizes();
+    const second = "/images/products/a-line-denim-skirt.svg";
+    await getDb().sequelize.query(
+      `DELETE FROM product_images WHERE product_id = :id;
+       INSERT INTO product_images (product_id, position, url, alt) VALUES (:id, 0, :first, 'Front'), (:id, 1, :second, 'Back')`,
+      { replacements: { id: tee._id, first: IMAGE, second } },
+    );
+    const replacement = "/images/products/adicolor-track-jacket.svg";
+    const { rows } = await exportCsv();
+    await importCsv(csvOf(rows.map((row) => ({ ...row, image: replacement }))));
+    const product = await getAdminProduct(tee._id);
+    expect(product.image).toBe(replacement);
+    expect(product.images.map((picture) => picture.url)).toEqual([replacement, second]);
+  });
+});
+
 describe("the admin page's import form (/admin/products/import)", () => {
   const post = (text: string, fields: Record<string, string> = {}) =>
     run(

@@ -22,6 +22,7 @@ const TABLES = [
   "mail_outbox",
   "password_reset_tokens",
   "uploaded_images",
+  "audit_log",
 ];
 
 async function existingTables(): Promise<string[]> {

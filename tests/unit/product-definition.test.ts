@@ -51,6 +51,7 @@ const row: ProductReadRow = {
   totalStock: 12,
   averageReview: "4.50",
   images: [{ url: "/images/products/tee.svg", alt: "", width: 600, height: 600, colour: null }],
+  version: 3,
 };
 
 describe("the product definition", () => {

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import type { SubmissionResult } from "@conform-to/react";
 import { Button, NativeSelect, Stack, Text, TextInput, Textarea } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
+import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ImageUpload } from "~/components/ImageUpload";
 import {
@@ -38,6 +39,10 @@ interface ProductFormProps {
   lastResult?: SubmissionResult<string[]> | null;
   /** The URL the form posts to (the page, with its search params). */
   action: string;
+  /** The product's version when the page loaded: a save answers 409 when it changed since. */
+  version?: number;
+  /** Where a stale save's "reload" link goes (the edit form, fresh). */
+  reloadTo?: string;
 }
 
 /** The rows the admin sent, as the server gave them back (without JavaScript, after a row was added or removed). */
@@ -58,6 +63,8 @@ export function ProductForm({
   defaultVariants,
   lastResult,
   action,
+  version,
+  reloadTo,
 }: ProductFormProps) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -91,6 +98,11 @@ export function ProductForm({
   const missingId = `${form.id}-missing`;
   const imageError = fields.image.errors?.[0] ?? (lastResult?.error?.my_file ?? [])[0];
   const saveIntent = mode === "new" ? "create" : "update";
+  // A refused save keeps the version it was based on: the page's data is fresh after the refusal, and saving
+  // the kept input on top of it would overwrite the other change unseen. Only the reload link moves it on.
+  const sentVersion = (lastResult?.initialValue as { version?: unknown } | undefined)?.version;
+  const basedOn = typeof sentVersion === "string" && sentVersion ? sentVersion : version;
+  const stale = form.errors?.[0] === VERSION_CONFLICT_MESSAGE;
 
   return (
     <Form
@@ -104,8 +116,16 @@ export function ProductForm({
     >
       <Stack gap="md">
         {form.errors?.length ? (
-          <Text c="red.7" size="sm" role="alert" id={form.errorId}>
+          <Text c="red.7" size="sm" role="alert" id={form.errorId} data-testid="product-form-error">
             {form.errors[0]}
+            {stale && reloadTo ? (
+              <>
+                {" "}
+                <a href={reloadTo} data-testid="product-form-reload">
+                  Reload the product
+                </a>
+              </>
+            ) : null}
           </Text>
         ) : null}
         {/* Enter in a field saves: the first submit button is the form's default, not a row's Remove. */}
@@ -119,6 +139,7 @@ export function ProductForm({
           disabled={hydrated && !complete}
         />
         {productId ? <input type="hidden" name="id" value={productId} /> : null}
+        {basedOn !== undefined ? <input type="hidden" name="version" value={String(basedOn)} /> : null}
         {EDITABLE_PRODUCT_FIELDS.map((field) =>
           // The stock is the variants' sum: the table below sets it per size.
           field.name === "totalStock" ? null : field.kind === "image" ? (

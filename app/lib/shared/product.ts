@@ -85,6 +85,8 @@ export type ProductField = FieldCommon &
     | { kind: "count"; required: true; max: number }
     /** The average of the reviews, 0 to 5 (DECIMAL(3,2)). */
     | { kind: "rating" }
+    /** Raised by every change (INTEGER, from 1): an admin's edit names the one it was based on. */
+    | { kind: "version" }
   );
 
 export const PRODUCT_FIELDS = {
@@ -160,6 +162,14 @@ export const PRODUCT_FIELDS = {
     placeholder: "Enter total stock",
   },
   averageReview: { kind: "rating", label: "Average review", column: "average_review", readOnly: true },
+  version: {
+    kind: "version",
+    label: "Version",
+    column: "version",
+    readOnly: true,
+    jsonDescription:
+      "Raised by every change; send it back with an admin edit to get 409 when someone else changed the product since",
+  },
 } as const satisfies Record<string, ProductField>;
 
 type Fields = typeof PRODUCT_FIELDS;
@@ -176,7 +186,7 @@ type JsonKey<K extends ProductFieldName> = Fields[K] extends { json: infer J ext
 /** A field's value in JSON (pages and the API). */
 type JsonValue<F> = F extends { kind: "choice" }
   ? OptionOf<F>
-  : F extends { kind: "money" | "count" | "rating" }
+  : F extends { kind: "money" | "count" | "rating" | "version" }
     ? number
     : F extends { kind: "id" | "image" } | { required: true }
       ? string

@@ -1,12 +1,13 @@
 import type { Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
-import { toCents } from "~/lib/shared/money";
+import { centsToNumber, toCents } from "~/lib/shared/money";
 import { PaymentProviderError } from "~/payments/errors.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { readOrderState, updateOrder } from "./order-store.server";
 import { getLogger } from "~/lib/server/logger.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { enqueueOrderStatusMail } from "../mail/order-mails.server";
+import { recordAudit, SYSTEM_CHANGE, type AuditBy } from "../audit.server";
 
 /**
  * Money that goes back, in one recoverable step. An order rejected after its
@@ -46,9 +47,15 @@ export async function markRefundDue(
  * to the order total (a capture of another amount passes what was captured).
  * Returns false when there is nothing to refund (already refunded, not
  * rejected, or no capture to refund). Throws the gateway's error (502) when
- * the provider cannot be reached: the order stays "refund due".
+ * the provider cannot be reached: the order stays "refund due". The refund
+ * is on record (audit log) as `by`'s: the admin who rejected the order, or the
+ * shop itself (a capture that could not stand, the reconciler).
  */
-export async function finishRefund(orderId: string, amountCents?: number): Promise<boolean> {
+export async function finishRefund(
+  orderId: string,
+  amountCents?: number,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<boolean> {
   const order = await readOrderState({ id: orderId });
   if (!order || order.orderStatus !== "rejected" || order.paymentStatus !== "paid" || !order.captureId) {
     if (order?.orderStatus === "rejected" && order.paymentStatus === "paid") {
@@ -73,6 +80,13 @@ export async function finishRefund(orderId: string, amountCents?: number): Promi
       locked.captureId === captureId
     ) {
       await updateOrder(orderId, "payment_status = 'refunded', refunded_at = now()", {}, transaction);
+      await recordAudit(transaction, {
+        ...by,
+        action: "refund",
+        entity: "order",
+        entityId: orderId,
+        changes: { paymentStatus: ["paid", "refunded"], refundedAmount: [0, centsToNumber(cents)] },
+      });
       await enqueueOrderStatusMail(orderId, transaction);
     }
   });

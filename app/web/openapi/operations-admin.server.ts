@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { featureInputSchema, productInputSchema } from "~/lib/shared/admin-schemas";
 import { variantsInputSchema } from "~/lib/shared/variant-schema";
+import { VERSION_CONFLICT_MESSAGE } from "~/services/audit.server";
 import {
   CATALOGUE_COLUMNS,
   MAX_IMPORT_BYTES,
@@ -14,6 +15,8 @@ import {
   adminOrderQuerySchema,
   adminOrderUpdateBodySchema,
   adminProductQuerySchema,
+  auditEntrySchema,
+  auditQueryOpenApiSchema,
   dataEnvelope,
   featureSchema,
   messageEnvelope,
@@ -38,6 +41,10 @@ const productBodySchema = z.object({
   variants: variantsInputSchema.optional(),
 });
 const orderEnvelope = dataEnvelope(orderSchema);
+/** The `version` an admin edit was based on: optional, and without it the edit applies as the spec's clients expect. */
+const editVersion = z.int().min(1).optional().meta({
+  description: "The version the edit was based on: 409 when the thing changed since; omit to apply anyway",
+});
 const featureEnvelope = dataEnvelope(featureSchema);
 
 export const ADMIN_OPERATIONS: ApiOperation[] = [
@@ -73,9 +80,14 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     tag: "Admin",
     summary: "Change some fields of a product",
     access: "admin",
-    body: productBodySchema.partial(),
+    body: productBodySchema.partial().extend({ version: editVersion }),
     success: { 200: { description: "The product", schema: productEnvelope } },
-    errors: { 400: BAD_JSON, 404: "Unknown product", 409: "A SKU another product has", 415: NOT_JSON },
+    errors: {
+      400: BAD_JSON,
+      404: "Unknown product",
+      409: `A SKU another product has, or "${VERSION_CONFLICT_MESSAGE}" (the product changed since \`version\`)`,
+      415: NOT_JSON,
+    },
   },
   {
     method: "delete",
@@ -220,12 +232,12 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     tag: "Admin",
     summary: "Set an order's status, and its tracking when it ships",
     access: "admin",
-    body: adminOrderUpdateBodySchema,
+    body: adminOrderUpdateBodySchema.extend({ version: editVersion }),
     success: { 200: { description: "The order", schema: orderEnvelope } },
     errors: {
       400: BAD_JSON,
       404: "Unknown order",
-      409: "Not allowed in the order's state (tracking is set from inShipping on)",
+      409: `Not allowed in the order's state (tracking is set from inShipping on), or "${VERSION_CONFLICT_MESSAGE}" (the order changed since \`version\`)`,
       415: NOT_JSON,
     },
   },
@@ -238,6 +250,21 @@ export const ADMIN_OPERATIONS: ApiOperation[] = [
     query: salesReportQuerySchema,
     success: { 200: { description: "The sales report", schema: dataEnvelope(salesReportSchema) } },
     errors: { 400: "A malformed date, from after to, or more than 366 days" },
+  },
+  {
+    method: "get",
+    path: "/api/admin/audit",
+    tag: "Admin",
+    summary: "The audit log: every admin change, newest first, paged (read only: no entry can change)",
+    access: "admin",
+    query: auditQueryOpenApiSchema,
+    success: {
+      200: {
+        description: "A page of entries",
+        schema: dataEnvelope(z.array(auditEntrySchema), { paged: true }),
+      },
+    },
+    errors: { 400: "An unknown entity or action, a malformed entityId, date, page or limit" },
   },
   {
     method: "post",

@@ -19,6 +19,7 @@ import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
 import { paymentReturnSchema } from "~/services/payment-return.server";
 import { captureBodySchema } from "~/services/checkout/capture.server";
 import { expectedTotalSchema } from "~/services/checkout/create.server";
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_PAGING, auditQuerySchema } from "~/services/audit.server";
 
 /**
  * The shapes of the JSON API's answers (API.md), as zod schemas. The OpenAPI
@@ -84,6 +85,8 @@ function productFieldOutputByKind(field: ProductField): z.ZodType {
       return z.int().min(0);
     case "rating":
       return z.number().min(0).max(5);
+    case "version":
+      return z.int().min(1);
   }
 }
 
@@ -232,6 +235,10 @@ export const orderSchema = z
       .string()
       .nullable()
       .meta({ format: "uri", description: "The carrier's tracking page, for carriers with a known one" }),
+    version: z.int().min(1).meta({
+      description:
+        "Raised by every change; send it back with an admin update to get 409 when someone else changed the order since",
+    }),
   })
   .meta({ id: "Order" });
 
@@ -316,6 +323,26 @@ export const adminProductQuerySchema = pagingQuerySchema(ADMIN_PAGING).extend({
     .optional()
     .meta({ description: "Part of the title, the brand or a variant's SKU, case-insensitive" }),
 });
+
+export const auditEntrySchema = z
+  .object({
+    _id: uuid,
+    at: timestamp,
+    actor: z
+      .object({ id: uuid.nullable(), userName: z.string() })
+      .meta({ description: 'Who made the change; id null for a script ("script") or the shop ("system")' }),
+    action: z.enum(AUDIT_ACTIONS),
+    entity: z.enum(AUDIT_ENTITIES),
+    entityId: uuid,
+    changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).meta({
+      description:
+        'Each changed field: [before, after] (null before when created, null after when deleted); a variant\'s fields are "variant <SKU> <field>"',
+    }),
+    ip: z.string().nullable().meta({ description: "The client's address; null for scripts" }),
+  })
+  .meta({ id: "AuditEntry" });
+
+export const auditQueryOpenApiSchema = pagingQuerySchema(AUDIT_PAGING).extend(auditQuerySchema.shape);
 
 export const adminOrderQuerySchema = pagingQuerySchema(ORDERS_PAGING).extend({
   status: z

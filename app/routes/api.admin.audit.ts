@@ -1,0 +1,12 @@
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
+import { listAudit, parseAuditQuery } from "~/services/audit.server";
+
+// GET only: an entry is never changed or deleted (any other method answers 405).
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    await requireApiAdmin(request);
+    const { entries, pagination } = await listAudit(parseAuditQuery(new URL(request.url).searchParams));
+    return apiJson({ success: true, data: entries, pagination });
+  },
+});
