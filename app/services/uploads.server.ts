@@ -264,8 +264,9 @@ export async function readMultipartForm(request: Request): Promise<MultipartForm
 }
 
 /**
- * Removes an uploaded file that nothing refers to any more: no product, no
- * feature image and no order line (orders keep their snapshot's picture).
+ * Removes an uploaded file that nothing refers to any more: no product (its
+ * `image` or any picture of its gallery), no feature image and no order line
+ * (orders keep their snapshot's picture).
  * URLs of other stores or of /images are left alone.
  */
 export async function deleteUploadIfUnused(url: string | null | undefined): Promise<boolean> {
@@ -275,6 +276,7 @@ export async function deleteUploadIfUnused(url: string | null | undefined): Prom
   if (!key) return false;
   const rows = await getDb().sequelize.query<{ used: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM products WHERE image = :url)
+         OR EXISTS (SELECT 1 FROM product_images WHERE url = :url)
          OR EXISTS (SELECT 1 FROM feature_images WHERE image = :url)
          OR EXISTS (SELECT 1 FROM order_items WHERE image = :url) AS used`,
     { replacements: { url }, type: QueryTypes.SELECT },
