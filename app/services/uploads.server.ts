@@ -196,14 +196,16 @@ function tooLarge() {
 /** Text fields are short (the longest is a product description): a bound for the whole form. */
 const MAX_TEXT_FIELD_BYTES = 64 * 1024;
 const MAX_TEXT_TOTAL_BYTES = 256 * 1024;
-/** Room for the boundaries and text fields around the one file. */
-const MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + MAX_TEXT_TOTAL_BYTES + 64 * 1024;
+/** Room for the boundaries and text fields around the files. */
+const requestBound = (maxFiles: number) => maxFiles * MAX_UPLOAD_BYTES + MAX_TEXT_TOTAL_BYTES + 64 * 1024;
 
 export interface MultipartForm {
   /** The text fields. */
   fields: FormData;
   /** The file of the `my_file` field, or null when none was chosen. */
   file: File | null;
+  /** Every file of the `my_file` field, in order (at most `maxFiles`). */
+  files: File[];
 }
 
 export function isMultipart(request: Request): boolean {
@@ -211,32 +213,37 @@ export function isMultipart(request: Request): boolean {
 }
 
 /**
- * Reads a multipart form with at most one file (field my_file) while it
+ * Reads a multipart form with at most `maxFiles` files (field my_file; one
+ * unless the form takes several, such as a product's pictures) while it
  * streams in: a file above 5 MB stops the read with 413, other file fields
- * are drained and ignored, text fields are bounded.
+ * and files beyond `maxFiles` are drained and ignored, text fields are bounded.
  */
-export async function readMultipartForm(request: Request): Promise<MultipartForm> {
+export async function readMultipartForm(
+  request: Request,
+  { maxFiles = 1 }: { maxFiles?: number } = {},
+): Promise<MultipartForm> {
   if (!isMultipart(request)) {
     throw new AppError(415, "Send the file as multipart/form-data in the field my_file");
   }
   const declaredLength = Number(request.headers.get("Content-Length") ?? "0");
-  if (Number.isFinite(declaredLength) && declaredLength > MAX_REQUEST_BYTES) throw tooLarge();
+  if (Number.isFinite(declaredLength) && declaredLength > requestBound(maxFiles)) throw tooLarge();
 
-  let file: File | null = null;
+  const files: File[] = [];
   let textBytes = 0;
   const handler: UploadHandler = async ({ name, filename, contentType, data }) => {
     if (typeof filename === "string") {
+      const keep = name === UPLOAD_FIELD && files.length < maxFiles;
       const chunks: Uint8Array[] = [];
       let size = 0;
       for await (const chunk of data) {
-        if (name !== UPLOAD_FIELD || file) continue; // drain what we do not keep
+        if (!keep) continue; // drain what we do not keep
         size += chunk.byteLength;
         if (size > MAX_UPLOAD_BYTES) throw tooLarge();
         chunks.push(chunk);
       }
       // A file input left empty sends a part with no name and no bytes.
-      if (name === UPLOAD_FIELD && !file && (filename !== "" || size > 0)) {
-        file = new File([Buffer.concat(chunks)], "upload", { type: contentType });
+      if (keep && (filename !== "" || size > 0)) {
+        files.push(new File([Buffer.concat(chunks)], "upload", { type: contentType }));
       }
       return undefined;
     }
@@ -260,7 +267,7 @@ export async function readMultipartForm(request: Request): Promise<MultipartForm
     if (error instanceof AppError) throw error;
     throw badRequest("The form data could not be read");
   }
-  return { fields, file };
+  return { fields, file: files[0] ?? null, files };
 }
 
 /**

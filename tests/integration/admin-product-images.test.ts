@@ -4,6 +4,7 @@ import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
+import { action as adminProductsAction } from "../../app/routes/admin.products";
 import { action as addApi } from "../../app/routes/api.admin.products.add";
 import { action as editApi } from "../../app/routes/api.admin.products.edit.$id";
 import {
@@ -18,7 +19,9 @@ import {
   createCallers,
   createOrderRow,
   file,
+  multipartRequest,
   jsonRequest,
+  JPEG_BYTES,
   PNG_BYTES,
   readApi,
   run,
@@ -418,5 +421,117 @@ describe("editing a product's pictures", () => {
     }
     const final = await getAdminProduct(product._id);
     expect(final.image).toBe(final.images[0]!.url);
+  });
+});
+
+describe("the products page's Pictures without JavaScript", () => {
+  const formFields = {
+    title: "Form Tee",
+    description: "Posted by the page",
+    category: "men",
+    brand: "nike",
+    price: "20",
+    "variants[0].size": "M",
+    "variants[0].colour": "black",
+    "variants[0].totalStock": "2",
+  };
+
+  /** A multipart post with several files in my_file, as a browser sends `<input type=file multiple>`. */
+  function post(fields: Record<string, string>, files: File[] = [], query = "?panel=new") {
+    const request = multipartRequest(`/admin/products${query}`, fields, callers.admin);
+    return request.formData().then((body) => {
+      for (const picture of files) body.append("my_file", picture);
+      return run(
+        adminProductsAction,
+        new Request(request.url, { method: "POST", body, headers: { Cookie: callers.admin } }),
+      );
+    });
+  }
+
+  async function replyOf(response: Response) {
+    return (
+      (await response.json()) as {
+        result: {
+          error?: Record<string, string[]>;
+          initialValue: { images?: { url: string; alt?: string }[] };
+        };
+      }
+    ).result;
+  }
+
+  it("adds a product with several files chosen at once, in their order", async () => {
+    const response = await post({ ...formFields, intent: "create" }, [
+      file(PNG_BYTES, "one.png", "image/png"),
+      file(JPEG_BYTES, "two.jpg", "image/jpeg"),
+    ]);
+    expect(response.status).toBe(302);
+    const [row] = await getDb().sequelize.query<{ id: string }>(`SELECT id FROM products`, {
+      type: QueryTypes.SELECT,
+    });
+    const urls = (await galleryRows(row!.id)).map((picture) => picture.url);
+    expect(urls).toEqual([expect.stringMatching(/\.png$/), expect.stringMatching(/\.jpg$/)]);
+    expect(await imageColumn(row!.id)).toBe(urls[0]);
+  });
+
+  it("Upload pictures stores the files and brings the form back with them, saving nothing", async () => {
+    const response = await post(
+      { ...formFields, intent: "pictures-upload", "images[0].url": TEE, "images[0].alt": "Drawing" },
+      [file(PNG_BYTES, "one.png", "image/png")],
+    );
+    expect(response.status).toBe(200);
+    const result = await replyOf(response);
+    expect(result.initialValue.images).toEqual([
+      { url: TEE, alt: "Drawing", colour: "" },
+      { url: expect.stringMatching(/^\/uploads\/.+\.png$/), alt: "", colour: "" },
+    ]);
+    expect(stored(result.initialValue.images![1]!.url)).toBe(true);
+    expect(await getDb().models.Product.count()).toBe(0);
+  });
+
+  it("Move up, Move down and Remove change the list and save nothing", async () => {
+    const pictures = {
+      "images[0].url": TEE,
+      "images[0].alt": "Tee",
+      "images[1].url": POLO,
+      "images[1].alt": "Polo",
+      "images[1].colour": "black",
+    };
+    const up = await replyOf(await post({ ...formFields, ...pictures, intent: "picture-up-1" }));
+    expect(up.initialValue.images).toEqual([
+      { url: POLO, alt: "Polo", colour: "black" },
+      { url: TEE, alt: "Tee", colour: "" },
+    ]);
+    const down = await replyOf(await post({ ...formFields, ...pictures, intent: "picture-down-0" }));
+    expect(down.initialValue.images!.map((picture) => picture.url)).toEqual([POLO, TEE]);
+    const removed = await replyOf(await post({ ...formFields, ...pictures, intent: "picture-remove-0" }));
+    expect(removed.initialValue.images).toEqual([{ url: POLO, alt: "Polo", colour: "black" }]);
+    expect(await getDb().models.Product.count()).toBe(0);
+  });
+
+  it("shows a picture's error beside it (its field), keeping the list", async () => {
+    const response = await post({
+      ...formFields,
+      intent: "create",
+      "images[0].url": TEE,
+      "images[1].url": POLO,
+      "images[1].colour": "red",
+    });
+    expect(response.status).toBe(400);
+    const result = await replyOf(response);
+    expect(result.error?.["images[1].colour"]).toEqual([
+      "Picture 2: Red is not one of this product's colours (Black)",
+    ]);
+    expect(result.initialValue.images!.map((picture) => picture.url)).toEqual([TEE, POLO]);
+  });
+
+  it("refuses more than eight pictures with the files", async () => {
+    const eight = Object.fromEntries(
+      Array.from({ length: 8 }, (_, index) => [`images[${index}].url`, `/uploads/${index}.png`]),
+    );
+    const response = await post({ ...formFields, intent: "create", ...eight }, [
+      file(PNG_BYTES, "nine.png", "image/png"),
+    ]);
+    expect(response.status).toBe(400);
+    expect((await replyOf(response)).error?.images?.[0]).toMatch(/at most 8 pictures/);
   });
 });
