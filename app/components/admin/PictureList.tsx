@@ -212,7 +212,18 @@ export function PictureList({
         </ol>
       ) : null}
       {remaining > 0 || uploading > 0 ? (
-        <div className="picture-list__add">
+        <div
+          className="picture-list__add"
+          // With JavaScript, files dropped here upload like chosen ones.
+          onDragOver={(event) => {
+            if (hydrated) event.preventDefault();
+          }}
+          onDrop={(event) => {
+            if (!hydrated) return;
+            event.preventDefault();
+            upload(event.dataTransfer.files);
+          }}
+        >
           <label htmlFor={inputId} className="picture-list__label">
             Add pictures ({Math.max(0, remaining)} of {MAX_PRODUCT_IMAGES} left)
           </label>
