@@ -1,7 +1,12 @@
 import { useEffect, useId, useRef, useState, type MouseEvent } from "react";
 import { DEFAULT_UPLOAD_ENDPOINT, uploadImageFile } from "~/components/ImageUpload";
 import { MAX_IMAGE_ALT_LENGTH, MAX_PRODUCT_IMAGES } from "~/lib/shared/product";
-import { looksLikeImageFile, MAX_UPLOAD_BYTES, TOO_LARGE_MESSAGE } from "~/lib/shared/uploads";
+import {
+  looksLikeImageFile,
+  MAX_UPLOAD_BYTES,
+  PLEASE_UPLOAD_IMAGE,
+  TOO_LARGE_MESSAGE,
+} from "~/lib/shared/uploads";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { colourLabel } from "~/lib/shared/variants";
 import { PICTURE_INTENTS, changePictureRows, type PictureFormRow } from "./picture-rows";
@@ -88,7 +93,7 @@ export function PictureList({
     if (inputRef.current) inputRef.current.value = "";
     for (const file of taken) {
       if (!looksLikeImageFile(file)) {
-        setAlert(`${file.name}: please choose an image file`);
+        setAlert(`${file.name}: ${PLEASE_UPLOAD_IMAGE}`);
         continue;
       }
       if (file.size > MAX_UPLOAD_BYTES) {

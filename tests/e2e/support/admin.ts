@@ -50,3 +50,17 @@ export async function chooseImage(
     await scope.getByLabel("Upload Image").setInputFiles(file);
   }
 }
+
+/**
+ * Chooses `file` in the product form's Pictures list: with JavaScript it is
+ * uploaded at once and its row awaited; without, the file waits in the form.
+ */
+export async function choosePicture(
+  scope: Locator,
+  testInfo: TestInfo,
+  file: { name: string; mimeType: string; buffer: Buffer },
+) {
+  const rows = await scope.getByTestId("picture-row").count();
+  await scope.getByLabel(/^Add pictures/).setInputFiles(file);
+  if (hasJavaScript(testInfo)) await expect(scope.getByTestId("picture-row")).toHaveCount(rows + 1);
+}
