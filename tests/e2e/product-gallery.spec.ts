@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import type { Page } from "@playwright/test";
+import type { Locator, Page, TestInfo } from "@playwright/test";
 import { DEMO_SHOPPER, expect, signInByApi, test } from "./support/fixtures";
 import { flash, hasJavaScript, signInAsAdmin } from "./support/admin";
 
@@ -26,6 +26,21 @@ async function jpeg(colour: Colour) {
   return { name: `${colour}.jpg`, mimeType: "image/jpeg", buffer };
 }
 
+/** The project runs without JavaScript (no-js, mobile-no-js). */
+const withoutJavaScript = (testInfo: TestInfo) => testInfo.project.use.javaScriptEnabled === false;
+
+/** Whether the track shows the picture `name`: its left edge is the track's (within a pixel or two). */
+async function expectShown(gallery: Locator, name: string) {
+  const track = gallery.locator(".gallery__track");
+  const picture = gallery.getByRole("img", { name, exact: true });
+  await expect
+    .poll(async () => {
+      const [trackBox, pictureBox] = await Promise.all([track.boundingBox(), picture.boundingBox()]);
+      return trackBox && pictureBox ? Math.abs(pictureBox.x - trackBox.x) : Number.POSITIVE_INFINITY;
+    })
+    .toBeLessThan(2);
+}
+
 /** Which of the three colours an image served by the shop is. */
 async function colourOf(page: Page, src: string): Promise<Colour> {
   const response = await page.request.get(src);
@@ -43,6 +58,9 @@ test("an admin uploads three photos, moves one up and removes one; the first is 
   const title = `E2E Gallery ${testInfo.project.name} ${Date.now()}`;
   await page.goto("/admin/products?panel=new");
   const panel = page.getByRole("dialog", { name: "Add New Product" });
+  // With JavaScript the list uploads at once: wait until it has taken over from the plain form.
+  if (hasJavaScript(testInfo))
+    await expect(panel.getByRole("button", { name: "Upload pictures" })).toHaveCount(0);
   await panel
     .getByLabel(/^Add pictures \(8 of 8 left\)$/)
     .setInputFiles(await Promise.all((["red", "green", "blue"] as const).map(jpeg)));
@@ -126,9 +144,8 @@ test("a shopper picks the second picture by its thumbnail, with and without Java
   );
   await second.click();
   await expect(second).toHaveAttribute("aria-current", "true");
-  await expect(gallery.getByRole("img", { name: "The tee in green" })).toBeInViewport({ ratio: 0.9 });
-  await expect(gallery.getByRole("img", { name: "The tee in red" })).not.toBeInViewport({ ratio: 0.5 });
-  if (!hasJavaScript(testInfo)) expect(new URL(page.url()).searchParams.get("picture")).toBe("2");
+  await expectShown(gallery, "The tee in green");
+  if (withoutJavaScript(testInfo)) expect(new URL(page.url()).searchParams.get("picture")).toBe("2");
 });
 
 test("on a phone the shopper swipes to the second picture", async ({ page }, testInfo) => {
@@ -139,9 +156,9 @@ test("on a phone the shopper swipes to the second picture", async ({ page }, tes
   const track = gallery.locator(".gallery__track");
   // A swipe is the track's own scroll (scroll snapping settles it on a picture).
   await track.evaluate((element) => element.scrollTo({ left: element.clientWidth, behavior: "instant" }));
-  await expect(gallery.getByRole("img", { name: "The tee in green" })).toBeInViewport({ ratio: 0.9 });
+  await expectShown(gallery, "The tee in green");
   // With JavaScript the current thumbnail follows the swipe.
-  if (hasJavaScript(testInfo))
+  if (!withoutJavaScript(testInfo))
     await expect(gallery.getByRole("link", { name: /^Show picture 2 of 3/ })).toHaveAttribute(
       "aria-current",
       "true",

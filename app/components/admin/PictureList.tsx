@@ -53,6 +53,12 @@ export function PictureList({
   useEffect(() => onCountChange?.(rows.length), [rows.length, onCountChange]);
 
   const remaining = MAX_PRODUCT_IMAGES - rows.length - uploading;
+  // Files chosen before the scripts ran are uploaded once they do (the input then no longer posts them).
+  useEffect(() => {
+    if (hydrated && inputRef.current?.files?.length) upload(inputRef.current.files);
+    // Only when the scripts take over.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hydrated]);
   const errorOf = (name: string) => shownErrors?.[name]?.[0];
   const listError = errorOf("images") ?? errorOf("image") ?? errorOf("my_file");
 

@@ -60,6 +60,9 @@ export async function choosePicture(
   testInfo: TestInfo,
   file: { name: string; mimeType: string; buffer: Buffer },
 ) {
+  // With JavaScript the list uploads at once: wait until it has taken over from the plain form.
+  if (hasJavaScript(testInfo))
+    await expect(scope.getByRole("button", { name: "Upload pictures" })).toHaveCount(0);
   const rows = await scope.getByTestId("picture-row").count();
   await scope.getByLabel(/^Add pictures/).setInputFiles(file);
   if (hasJavaScript(testInfo)) await expect(scope.getByTestId("picture-row")).toHaveCount(rows + 1);
