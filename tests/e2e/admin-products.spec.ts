@@ -208,6 +208,8 @@ test("with JavaScript, the upload refuses non-images and reports a failed upload
   test.skip(!hasJavaScript(testInfo), "the upload area's alerts need JavaScript");
   await page.goto("/admin/products?panel=new");
   const panel = page.getByRole("dialog", { name: "Add New Product" });
+  // The list has taken over from the plain form (its "Upload pictures" button is the plain form's).
+  await expect(panel.getByRole("button", { name: "Upload pictures" })).toHaveCount(0);
   const input = panel.getByTestId("picture-files");
 
   await input.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
@@ -240,6 +242,7 @@ test("with JavaScript, a dropped image uploads while the form waits, and a broke
   await page.goto("/admin/products?panel=new");
   const panel = page.getByRole("dialog", { name: "Add New Product" });
   const add = panel.getByRole("button", { name: "Add", exact: true });
+  await expect(panel.getByRole("button", { name: "Upload pictures" })).toHaveCount(0);
 
   // Hold the upload for a moment so that the uploading state can be seen.
   let release = () => {};
