@@ -78,7 +78,9 @@ describe("seedDemoCatalog", () => {
     );
     expect(rows).toHaveLength(DEMO_PRODUCTS.length);
     for (const row of rows)
-      expect(row.pictures).toEqual([{ url: row.image, alt: row.title, width: 600, height: 600, position: 0 }]);
+      expect(row.pictures).toEqual([
+        { url: row.image, alt: row.title, width: 600, height: 600, position: 0 },
+      ]);
   });
 
   it("adds exactly 3 feature images", async () => {
