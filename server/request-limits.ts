@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import { BODY_TOO_LARGE_NAME } from "../app/lib/server/errors.server";
 import { MAX_UPLOAD_BYTES } from "../app/lib/shared/uploads";
 import { MAX_IMPORT_BYTES } from "../app/lib/shared/catalogue-csv";
+import { MAX_PRODUCT_IMAGES } from "../app/lib/shared/product";
 
 /**
  * Bounded input (ARCHITECTURE rule 10), before anything reads a body:
@@ -16,11 +17,11 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** One image of at most 5 MB plus the form's text fields and multipart framing. */
 export const UPLOAD_BODY_LIMIT_BYTES = MAX_UPLOAD_BYTES + 512 * 1024;
 /** Pages and API routes that take a multipart upload (app/services/uploads.server.ts). */
-export const UPLOAD_PATHS = new Set([
-  "/admin/products",
-  "/admin/dashboard",
-  "/api/admin/products/upload-image",
-]);
+export const UPLOAD_PATHS = new Set(["/admin/dashboard", "/api/admin/products/upload-image"]);
+
+/** A product's pictures chosen at once in the admin form without JavaScript: up to eight images. */
+export const PICTURES_BODY_LIMIT_BYTES = MAX_PRODUCT_IMAGES * MAX_UPLOAD_BYTES + 512 * 1024;
+export const PICTURES_PATHS = new Set(["/admin/products"]);
 
 /** One catalogue CSV file of at most 10 MB plus the multipart framing. */
 export const IMPORT_BODY_LIMIT_BYTES = MAX_IMPORT_BYTES + 512 * 1024;
@@ -32,10 +33,11 @@ export const BODY_TOO_LARGE_MESSAGE = "The request body is too large";
 
 export function bodyLimitFor(req: Pick<Request, "path" | "headers">): number {
   const multipart = /^multipart\/form-data/i.test(req.headers["content-type"] ?? "");
-  if (multipart && IMPORT_PATHS.has(req.path.replace(/\/+$/, "") || "/")) return IMPORT_BODY_LIMIT_BYTES;
-  return multipart && UPLOAD_PATHS.has(req.path.replace(/\/+$/, "") || "/")
-    ? UPLOAD_BODY_LIMIT_BYTES
-    : BODY_LIMIT_BYTES;
+  const path = req.path.replace(/\/+$/, "") || "/";
+  if (!multipart) return BODY_LIMIT_BYTES;
+  if (IMPORT_PATHS.has(path)) return IMPORT_BODY_LIMIT_BYTES;
+  if (PICTURES_PATHS.has(path)) return PICTURES_BODY_LIMIT_BYTES;
+  return UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT_BYTES : BODY_LIMIT_BYTES;
 }
 
 function wantsJson(req: Request): boolean {

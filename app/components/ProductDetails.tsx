@@ -9,6 +9,7 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
 import { AddToCartForm } from "./AddToCartForm";
 import { withMantineOverlayStyles } from "./FlashToast";
 import type ProductModalType from "./ProductModal";
+import { ProductGallery } from "./ProductGallery";
 import { ProductPrices } from "./ProductPrices";
 import { StarPicker, StarRating } from "./StarRating";
 import { chooseMessage, lowStockText } from "~/lib/shared/variants";
@@ -119,7 +120,7 @@ function ReviewForm({
 }
 
 /**
- * Everything about one product (SPEC §2 Product details): image, title,
+ * Everything about one product (SPEC §2 Product details): its pictures, title,
  * description, prices, the average rating with two decimals, add to cart,
  * the reviews and "Write a review". Used by the dialog and the product page.
  */
@@ -145,14 +146,11 @@ export function ProductDetails({
   return (
     <div className="product-details">
       <div className="product-details__media">
-        {/* The product's image is the largest paint of its page and dialog: fetched first, never lazily. */}
-        <img
-          src={product.image}
-          alt={product.title}
-          width={600}
-          height={600}
-          loading="eager"
-          {...{ fetchpriority: "high" }}
+        <ProductGallery
+          images={product.images}
+          title={product.title}
+          idPrefix={`${titleAs ?? "dialog"}-${product._id}`}
+          colour={purchase.colour}
         />
         {badge ? <span className={`product-badge product-badge--${badge.tone}`}>{badge.label}</span> : null}
       </div>
@@ -189,6 +187,7 @@ export function ProductDetails({
             idPrefix={`${titleAs ?? "dialog"}-${product._id}`}
             error={purchase.error}
             onChoose={purchase.choose}
+            onColour={purchase.chooseColour}
           />
           {purchase.chosen && product.variants.length > 1 ? (
             <p className="variant-picker__stock" aria-live="polite">
@@ -248,11 +247,15 @@ function useVariantChoice(product: ProductJson, chooseRefused: boolean) {
   const [chosenId, setChosenId] = useState<string | null>(
     product.variants.length === 1 ? (product.variants[0]?._id ?? null) : null,
   );
+  // The colour chosen so far (before a size, too): the gallery shows its pictures.
+  const [colour, setColour] = useState<string | null>(null);
   const chosen = product.variants.find((variant) => variant._id === chosenId) ?? null;
   return {
     chosen,
     error: chooseRefused && !chosen ? chooseMessage(product.variants) : null,
     choose: setChosenId,
+    colour,
+    chooseColour: setColour,
   };
 }
 

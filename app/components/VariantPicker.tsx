@@ -29,17 +29,25 @@ export function VariantPicker({
   idPrefix,
   error,
   onChoose,
+  onColour,
 }: {
   variants: readonly VariantJson[];
   idPrefix: string;
   error: string | null;
   onChoose: (variantId: string | null) => void;
+  /** The colour chosen (before a size is, too): the gallery shows that colour's pictures. */
+  onColour?: (colour: string | null) => void;
 }) {
   const fieldset = useRef<HTMLFieldSetElement>(null);
+  const chooseVariant = (variantId: string) => {
+    onChoose(variantId);
+    const colour = variants.find((variant) => variant._id === variantId)?.colour;
+    if (colour) onColour?.(colour);
+  };
   // A choice made before the scripts ran counts as well.
   useEffect(() => {
     const checked = fieldset.current?.querySelector<HTMLInputElement>("input:checked");
-    if (checked) onChoose(checked.value);
+    if (checked) chooseVariant(checked.value);
     // Only once, for what the server's HTML already held.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -52,6 +60,7 @@ export function VariantPicker({
         idPrefix={idPrefix}
         refused={error !== null}
         onChoose={onChoose}
+        onColour={onColour}
       />
     );
   const prices = new Set(variants.map(payPrice));
@@ -81,7 +90,7 @@ export function VariantPicker({
                 disabled={soldOut}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? errorId : undefined}
-                onChange={() => onChoose(variant._id)}
+                onChange={() => chooseVariant(variant._id)}
               />
               <label htmlFor={id} className="variant-option__label">
                 {swatch ? (
@@ -135,11 +144,13 @@ function SizeAndColourPicker({
   idPrefix,
   refused,
   onChoose,
+  onColour,
 }: {
   variants: readonly VariantJson[];
   idPrefix: string;
   refused: boolean;
   onChoose: (variantId: string | null) => void;
+  onColour?: (colour: string | null) => void;
 }) {
   const [colour, setColour] = useState<string | null>(null);
   const [size, setSize] = useState<string | null>(null);
@@ -147,6 +158,7 @@ function SizeAndColourPicker({
   const choose = (nextSize: string | null, nextColour: string | null) => {
     setSize(nextSize);
     setColour(nextColour);
+    if (nextColour !== colour) onColour?.(nextColour);
     onChoose(variantOf(variants, nextSize, nextColour)?._id ?? null);
   };
   // Choices made before the scripts ran count as well (only once, for what the server's HTML held).

@@ -18,6 +18,13 @@ import {
   variantFormRows,
 } from "~/components/admin/variant-rows";
 import { VariantStock } from "~/components/admin/VariantStock";
+import {
+  changePictureRows,
+  PICTURE_INTENTS,
+  pictureFormRows,
+  sentPictureRows,
+  type PictureFormRow,
+} from "~/components/admin/picture-rows";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { requireAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
@@ -49,7 +56,12 @@ import {
   PRODUCT_UPDATED,
   updateProduct,
 } from "~/services/admin-catalog.server";
-import { EMPTY_PRODUCT_FORM, toProductFormValues, type ProductJson } from "~/lib/shared/product";
+import {
+  EMPTY_PRODUCT_FORM,
+  MAX_PRODUCT_IMAGES,
+  toProductFormValues,
+  type ProductJson,
+} from "~/lib/shared/product";
 import { isMultipart, readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
 import adminStyles from "~/styles/admin.css";
 import urlDialogStyles from "~/styles/url-dialog.css";
@@ -145,6 +157,17 @@ function withRows(result: SubmissionResult<string[]>, rows: VariantRow[]): Submi
   >;
 }
 
+/** conform's reply with the pictures the form should show. */
+function withPictureRows(
+  result: SubmissionResult<string[]>,
+  rows: PictureFormRow[],
+): SubmissionResult<string[]> {
+  const images = rows.map((row) => ({ ...row }));
+  return { ...result, initialValue: { ...result.initialValue, images } } as SubmissionResult<string[]>;
+}
+
+const TOO_MANY_PICTURES = `A product has at most ${MAX_PRODUCT_IMAGES} pictures: remove some before adding more`;
+
 /** The service names a row's field `variants.2.size`; the form's input is `variants[2].size`. */
 function formFieldErrors(errors: FieldErrors): FieldErrors {
   return Object.fromEntries(
@@ -201,27 +224,57 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
 
-  const form = await submitOrReply(sentForm(new FormData()), () => readMultipartForm(request), {
-    fieldErrors: uploadError,
-  });
+  const form = await submitOrReply(
+    sentForm(new FormData()),
+    () => readMultipartForm(request, { maxFiles: MAX_PRODUCT_IMAGES }),
+    { fieldErrors: uploadError },
+  );
   if (!form.ok) return json<ActionData>({ result: form.result }, { status: form.init.status });
-  const { fields, file } = form.value;
-  if (file) {
-    // Without JavaScript the file travels with the form: store it first, then
-    // the product refers to it (and a failed save keeps it: no second upload).
-    const stored = await submitOrReply(sentForm(fields), () => storeImage(file), {
-      fieldErrors: uploadError,
-    });
-    if (!stored.ok) return json<ActionData>({ result: stored.result }, { status: stored.init.status });
-    fields.set("image", stored.value.url);
+  const { fields, files } = form.value;
+  // The form's pictures (`images[0].url`, …); a post that names none and sends one file with an `image`
+  // is the single-image form's shape, and stays so.
+  const sentPictures = sentPictureRows(sentForm(fields).payload.images);
+  const withPictures = sentPictures.length > 0 || (files.length > 0 && !fields.has("image"));
+  if (files.length) {
+    if (sentPictures.length + files.length > MAX_PRODUCT_IMAGES) {
+      const result = sentForm(fields).reply({ fieldErrors: { images: [TOO_MANY_PICTURES] } });
+      return json<ActionData>({ result }, { status: 400 });
+    }
+    // Without JavaScript the files travel with the form: store them first, then
+    // the product refers to them (and a failed save keeps them: no second upload).
+    for (const file of files) {
+      const stored = await submitOrReply(sentForm(fields), () => storeImage(file), {
+        fieldErrors: uploadError,
+      });
+      if (!stored.ok) return json<ActionData>({ result: stored.result }, { status: stored.init.status });
+      if (withPictures) {
+        const index = sentPictureRows(sentForm(fields).payload.images).length;
+        fields.set(`images[${index}].url`, stored.value.url);
+      } else fields.set("image", stored.value.url);
+    }
   }
 
   const intent = String(fields.get("intent") ?? "");
   const submission = sentForm(fields);
   const rowChange = changeVariantRows(intent, submission);
   if (rowChange) return json<ActionData>({ result: rowChange.result }, { status: rowChange.status });
+  const pictures = sentPictureRows(submission.payload.images);
+  const changedPictures = intent === PICTURE_INTENTS.upload ? pictures : changePictureRows(intent, pictures);
+  if (changedPictures) {
+    const result = submission.reply();
+    return json<ActionData>({ result: withPictureRows(result, changedPictures) }, { status: 200 });
+  }
   const values: Record<string, unknown> = { ...submission.payload };
   delete values[UPLOAD_FIELD];
+  delete values.images;
+  if (withPictures || pictures.length) {
+    delete values.image;
+    values.images = pictures.map((picture) => ({
+      url: picture.url,
+      alt: picture.alt,
+      colour: picture.colour || null,
+    }));
+  }
   // The page's form sends its variant table's rows; a post with a totalStock and no rows is today's
   // one-stock shape. A form whose rows were all removed is told that the product needs one.
   const rows = variantRowsOf(submission.payload);
@@ -262,7 +315,17 @@ function ProductCard({ product, params }: { product: ProductJson; params: URLSea
   const stockBadge = badge && badge.tone !== "sale" ? badge : null;
   return (
     <li className="admin-product-card" data-testid="admin-product-card">
-      <img src={product.image} alt="" loading="lazy" width={300} height={300} />
+      <div className="admin-product-card__picture">
+        <img src={product.image} alt="" loading="lazy" width={300} height={300} />
+        {product.images.length > 1 ? (
+          <span
+            className="admin-product-card__more"
+            aria-label={`${product.images.length - 1} more pictures`}
+          >
+            +{product.images.length - 1}
+          </span>
+        ) : null}
+      </div>
       <div className="admin-product-card__body">
         <h2>{product.title}</h2>
         <p className="admin-price">
@@ -385,6 +448,7 @@ export default function AdminProducts() {
             productId={editing?._id}
             defaultValue={editForm ? toProductFormValues(editForm.own) : EMPTY_PRODUCT_FORM}
             defaultVariants={editForm ? variantFormRows(editForm.variants) : [{}]}
+            defaultPictures={editing ? pictureFormRows(editing.images) : []}
             lastResult={actionData?.result}
             action={formAction}
             version={editing?.version}

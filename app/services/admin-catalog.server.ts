@@ -9,7 +9,7 @@ import {
   type ProductJson,
   type ProductReadRow,
 } from "~/lib/shared/product";
-import { productInputSchema } from "~/lib/shared/product-schema";
+import { productInputSchema, readProductImages, type ProductImageInput } from "~/lib/shared/product-schema";
 import { getDb } from "~/models/db.server";
 import {
   AppError,
@@ -56,6 +56,15 @@ import {
   SYSTEM_CHANGE,
   type AuditBy,
 } from "./audit.server";
+import {
+  checkPictureColours,
+  checkPicturesServed,
+  galleryWithImage,
+  lockedPictures,
+  pictureOfImage,
+  writePictures,
+  type GalleryPicture,
+} from "./product-gallery.server";
 
 /**
  * The admin's catalogue: add, edit and delete products, and the paged,
@@ -156,26 +165,51 @@ export async function getAdminProduct(id: string): Promise<ProductJson> {
   return toProductJson(await readAdminProduct(id));
 }
 
-/** A validated product: its own fields and, when the input named them, its sizes and colours. */
+/** A validated product: its own fields and, when the input named them, its sizes and colours and its pictures. */
 export interface ValidProduct {
   product: ProductInput;
   /** In the input's order, sizes spelt as the scale does; null when the input had no `variants`. */
   variants: VariantInput[] | null;
+  /** In the input's order, each one this shop served; null when the input had no `images`. */
+  images: GalleryPicture[] | null;
 }
 
 const hasOwn = (record: Record<string, unknown>, key: string) =>
   Object.prototype.hasOwnProperty.call(record, key) && record[key] !== undefined;
 
+/** `images` with each URL as the database keeps it (this shop's absolute URLs become paths). */
+function canonicalPictures(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((item: unknown) =>
+    item !== null && typeof item === "object" && !Array.isArray(item) && "url" in item
+      ? { ...item, url: canonicalImageReference((item as { url: unknown }).url) }
+      : item,
+  );
+}
+
+/** A refusal whose errors all concern the pictures says the first of them ("Picture 3: …"). */
+function invalidProduct(errors: FieldErrors) {
+  const keys = Object.keys(errors);
+  const aboutPictures = keys.length > 0 && keys.every((key) => key === "images" || key.startsWith("images."));
+  return badRequest(aboutPictures ? errors[keys[0]!]![0]! : INVALID_PRODUCT_MESSAGE, errors);
+}
+
 /**
  * Validates any input (JSON or form) against API.md's rules; throws 400 with field errors.
  * The absolute URL of an image on this shop is taken as the path the database keeps.
  * With `variants`, the product's stock is their sum (a `totalStock` beside them is not read).
+ * With `images`, `image` is the first picture's URL, and a picture's colour must be one of
+ * the variants' (those sent, else `currentColours`: the product's, or none for a new one).
  */
-export async function validateProductInput(input: unknown): Promise<ValidProduct> {
+export async function validateProductInput(
+  input: unknown,
+  currentColours: readonly (string | null)[] = [],
+): Promise<ValidProduct> {
   const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : null;
   let candidate: unknown = input;
   let variants: VariantInput[] | null = null;
   let items: (VariantInput | null)[] | null = null;
+  let pictures: ProductImageInput[] | null = null;
   const errors: FieldErrors = {};
   if (record) {
     candidate = "image" in record ? { ...record, image: canonicalImageReference(record.image) } : record;
@@ -184,22 +218,40 @@ export async function validateProductInput(input: unknown): Promise<ValidProduct
       const stock = (items ?? []).reduce((sum, variant) => sum + (variant?.totalStock ?? 0), 0);
       candidate = { ...(candidate as Record<string, unknown>), totalStock: stock };
     }
+    if (hasOwn(record, "images")) {
+      pictures = readProductImages(canonicalPictures(record.images), errors);
+      // The spec's `image` is the first picture, whatever else was sent beside the list.
+      if (pictures) candidate = { ...(candidate as Record<string, unknown>), image: pictures[0]!.url };
+    }
   }
   const parsed = productInputSchema.safeParse(candidate);
   if (!parsed.success) Object.assign(errors, fieldErrorsOf(parsed.error));
+  // With a list that was refused, `image` (its first picture) has been said to be wrong already.
+  if (record && hasOwn(record, "images") && !pictures) delete errors.image;
   if (items) {
     const category = parsed.success ? parsed.data.category : categoryOf(record?.category);
     const checked = checkVariants(items, category);
     Object.assign(errors, checked.errors);
     variants = checked.variants.filter((variant): variant is VariantInput => variant !== null);
   }
-  if (Object.keys(errors).length || !parsed.success) throw badRequest(INVALID_PRODUCT_MESSAGE, errors);
+  if (pictures)
+    checkPictureColours(
+      pictures,
+      variants ? variants.map((variant) => variant.colour) : currentColours,
+      errors,
+    );
+  if (Object.keys(errors).length || !parsed.success) throw invalidProduct(errors);
+  if (pictures) {
+    const images = await checkPicturesServed(pictures, errors);
+    if (Object.keys(errors).length) throw invalidProduct(errors);
+    return { product: parsed.data, variants, images };
+  }
   if (!(await uploadExists(parsed.data.image))) {
     throw badRequest(INVALID_PRODUCT_MESSAGE, {
       image: ["This image was not uploaded to the shop: upload it again"],
     });
   }
-  return { product: parsed.data, variants };
+  return { product: parsed.data, variants, images: null };
 }
 
 /**
@@ -424,7 +476,9 @@ function soleVariant(stock: number): VariantInput {
 
 /** `by`: who adds it, for the audit log (the shop itself when nobody is named). */
 export async function createProduct(input: unknown, by: AuditBy = SYSTEM_CHANGE): Promise<ProductJson> {
-  const { product, variants } = await validateProductInput(input);
+  const { product, variants, images } = await validateProductInput(input);
+  // Without `images`, the spec's `image` alone is a one-picture gallery.
+  const gallery = images ?? [await pictureOfImage(product.image)];
   const { sequelize, models } = getDb();
   const id = await withSkuConflicts(() =>
     sequelize.transaction(async (transaction) => {
@@ -435,6 +489,7 @@ export async function createProduct(input: unknown, by: AuditBy = SYSTEM_CHANGE)
         [],
         transaction,
       );
+      await writePictures(created.id, gallery, transaction);
       const after = await readAdminProduct(created.id, transaction);
       await recordAudit(transaction, {
         ...by,
@@ -455,7 +510,10 @@ export async function createProduct(input: unknown, by: AuditBy = SYSTEM_CHANGE)
  * validated again (a sale price must stay below the price). With `variants`
  * the list replaces the product's sizes and colours; without, a one-variant
  * product takes `totalStock` as its variant's stock, and a product with
- * several refuses a different total (its stock is set per variant).
+ * several refuses a different total (its stock is set per variant). With
+ * `images` the list replaces the gallery; without, an `image` that differs
+ * from the first picture replaces that picture and the others stay. Uploads
+ * that no longer show anywhere are deleted once the change is committed.
  *
  * With `version` (the one the edit was based on), a product changed since
  * answers 409 and nothing is written. Each edit that changes something raises
@@ -467,7 +525,8 @@ export async function updateProduct(
   input: Record<string, unknown>,
   by: AuditBy = SYSTEM_CHANGE,
 ): Promise<ProductJson> {
-  const current = productRowJson(await readAdminProduct(id));
+  const currentRow = await readAdminProduct(id);
+  const current = productRowJson(currentRow);
   const expectedVersion = expectedVersionOf(input);
   // The product's own price is the base, not its cheapest variant's.
   const merged: Record<string, unknown> = editableValuesOf(current);
@@ -475,39 +534,18 @@ export async function updateProduct(
     if (Object.prototype.hasOwnProperty.call(input, key)) merged[key] = input[key];
   }
   if (hasOwn(input, "variants")) merged.variants = input.variants;
+  if (hasOwn(input, "images")) merged.images = input.images;
   // Checked before the transaction: the image's check may ask the storage (no network inside it).
-  const { product, variants } = await validateProductInput(merged);
-  const { sequelize, models } = getDb();
-  // The edit itself; the transaction around it checks the version and records what it changed.
-  const writeEdit = async (existing: VariantRow[], transaction: Transaction): Promise<void> => {
-    const { totalStock, ...columns } = toProductColumns(product);
-    if (variants) {
-      await models.Product.update(columns, { where: { id }, transaction });
-      await replaceVariants(
-        { id, title: product.title, brand: product.brand },
-        variants,
-        existing,
-        transaction,
-      );
-      return;
-    }
-    refuseSizesOfAnotherScale(existing, product.category);
-    if (existing.length > 1) {
-      const [stock] = await sequelize.query<{ sum: number }>(
-        `SELECT coalesce(sum(total_stock), 0)::int AS sum FROM product_variants WHERE product_id = :id`,
-        { replacements: { id }, type: QueryTypes.SELECT, transaction },
-      );
-      if (hasOwn(input, "totalStock") && totalStock !== (stock?.sum ?? 0))
-        throw badRequest(STOCK_PER_VARIANT_MESSAGE, { totalStock: [STOCK_PER_VARIANT_MESSAGE] });
-      await models.Product.update(columns, { where: { id }, transaction });
-      return;
-    }
-    // One variant: the product's stock is its stock (a trigger passes it on).
-    await models.Product.update({ ...columns, totalStock }, { where: { id }, transaction });
-  };
-  await withSkuConflicts(() =>
+  const { product, variants, images } = await validateProductInput(
+    merged,
+    currentRow.variants.map((variant) => variant.colour),
+  );
+  const replacingFirst = images ? null : await pictureOfImage(product.image);
+  const { sequelize } = getDb();
+  const picturesBefore = await withSkuConflicts(() =>
     sequelize.transaction(async (transaction) => {
-      // Lock order: the product row, then its variants (as checkout and the triggers take them).
+      // Lock order: the product row, then its variants (as checkout and the triggers take them), then
+      // its pictures.
       const [locked] = await sequelize.query<{ id: string; version: number }>(
         `SELECT id, version FROM products WHERE id = :id FOR UPDATE`,
         {
@@ -519,22 +557,74 @@ export async function updateProduct(
       if (!locked) throw notFound(PRODUCT_NOT_FOUND);
       refuseStaleVersion(expectedVersion, locked.version);
       const existing = await lockedVariants(id, transaction);
+      const pictures = await lockedPictures(id, transaction);
       const before = await readAdminProduct(id, transaction);
-      await writeEdit(existing, transaction);
+      await updateProductRow(id, input, product, variants, existing, transaction);
+      // The colours the product has now: another admin may have changed them since the check above.
+      const colours = (variants ?? existing).map((variant) => variant.colour);
+      if (images) {
+        const errors: FieldErrors = {};
+        checkPictureColours(images, colours, errors);
+        if (Object.keys(errors).length) throw invalidProduct(errors);
+      }
+      await writePictures(id, images ?? galleryWithImage(pictures, replacingFirst!, colours), transaction);
       const after = await readAdminProduct(id, transaction);
       const changes = productChanges(before, after);
-      if (Object.keys(changes).length === 0) return;
-      // A change of the product's own columns raised the version already (a trigger); one of its variants alone did not.
+      if (Object.keys(changes).length === 0) return pictures;
+      // A change of the product's own columns raised the version already (a trigger); its variants or
+      // pictures alone did not.
       if (after.version === before.version)
         await sequelize.query(`UPDATE products SET version = version + 1 WHERE id = :id`, {
           replacements: { id },
           transaction,
         });
       await recordAudit(transaction, { ...by, action: "update", entity: "product", entityId: id, changes });
+      return pictures;
     }),
   );
-  if (current.image !== product.image) await deleteUploadIfUnused(current.image);
+  const kept = new Set(images ? images.map((picture) => picture.url) : [product.image]);
+  if (!images) for (const picture of picturesBefore.slice(1)) kept.add(picture.url);
+  const gone = new Set(
+    [current.image, ...picturesBefore.map((picture) => picture.url)].filter((url) => !kept.has(url)),
+  );
+  for (const url of gone) await deleteUploadIfUnused(url);
   return getAdminProduct(id);
+}
+
+/** The product's row and variants, inside updateProduct's transaction (the rows locked). */
+async function updateProductRow(
+  id: string,
+  input: Record<string, unknown>,
+  product: ProductInput,
+  variants: VariantInput[] | null,
+  existing: VariantRow[],
+  transaction: Transaction,
+): Promise<void> {
+  const { sequelize, models } = getDb();
+  const { totalStock, ...columns } = toProductColumns(product);
+  if (variants) {
+    await models.Product.update(columns, { where: { id }, transaction });
+    await replaceVariants(
+      { id, title: product.title, brand: product.brand },
+      variants,
+      existing,
+      transaction,
+    );
+    return;
+  }
+  refuseSizesOfAnotherScale(existing, product.category);
+  if (existing.length > 1) {
+    const [stock] = await sequelize.query<{ sum: number }>(
+      `SELECT coalesce(sum(total_stock), 0)::int AS sum FROM product_variants WHERE product_id = :id`,
+      { replacements: { id }, type: QueryTypes.SELECT, transaction },
+    );
+    if (hasOwn(input, "totalStock") && totalStock !== (stock?.sum ?? 0))
+      throw badRequest(STOCK_PER_VARIANT_MESSAGE, { totalStock: [STOCK_PER_VARIANT_MESSAGE] });
+    await models.Product.update(columns, { where: { id }, transaction });
+    return;
+  }
+  // One variant: the product's stock is its stock (a trigger passes it on).
+  await models.Product.update({ ...columns, totalStock }, { where: { id }, transaction });
 }
 
 /** A category change without `variants` keeps the sizes, so they must be of the new category's scale. */
@@ -555,11 +645,11 @@ function refuseSizesOfAnotherScale(variants: readonly VariantRow[], category: Ca
 /**
  * Deletes a product. The database does the rest: cart lines go with it
  * (ON DELETE CASCADE), order lines keep their snapshot with product_id NULL,
- * reviews go. Its uploaded image goes too when nothing else shows it.
+ * reviews go, its pictures too. Its uploaded pictures go from the storage when nothing else shows them.
  */
 export async function deleteProduct(id: string, by: AuditBy = SYSTEM_CHANGE): Promise<void> {
   const { sequelize, models } = getDb();
-  const image = await sequelize.transaction(async (transaction) => {
+  const before = await sequelize.transaction(async (transaction) => {
     if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
     const [locked] = await sequelize.query<{ id: string }>(
       `SELECT id FROM products WHERE id = :id FOR UPDATE`,
@@ -570,18 +660,19 @@ export async function deleteProduct(id: string, by: AuditBy = SYSTEM_CHANGE): Pr
       },
     );
     if (!locked) throw notFound(PRODUCT_NOT_FOUND);
-    const before = await readAdminProduct(id, transaction);
+    const row = await readAdminProduct(id, transaction);
     await models.Product.destroy({ where: { id }, transaction });
     await recordAudit(transaction, {
       ...by,
       action: "delete",
       entity: "product",
       entityId: id,
-      changes: productChanges(before, null),
+      changes: productChanges(row, null),
     });
-    return before.image;
+    return row;
   });
-  await deleteUploadIfUnused(image);
+  for (const url of new Set([before.image, ...before.images.map((picture) => picture.url)]))
+    await deleteUploadIfUnused(url);
 }
 
 /**

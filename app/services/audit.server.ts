@@ -181,6 +181,10 @@ export function productChanges(before: ProductReadRow | null, after: ProductRead
   for (const variant of before?.variants ?? []) {
     if (!kept.has(variant._id)) changes[`variant ${variant.sku}`] = [variantSummary(variant), null];
   }
+  // The gallery as a whole (its order matters): each picture's URL, alt text and colour.
+  const gallery = (row: ProductReadRow | null) =>
+    row ? row.images.map(({ url, alt, colour }) => ({ url, alt, colour })) : null;
+  if (!same(gallery(before), gallery(after))) changes.images = [gallery(before), gallery(after)];
   return changes;
 }
 

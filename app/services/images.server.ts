@@ -395,7 +395,8 @@ export async function backfillImages(log: (message: string) => void = () => {}):
   const storage = getStorage();
   const report: BackfillReport = { processed: 0, skipped: 0, missing: 0, unreadable: 0 };
   const references = await getDb().sequelize.query<{ image: string }>(
-    `SELECT image FROM products UNION SELECT image FROM feature_images UNION SELECT image FROM order_items`,
+    `SELECT image FROM products UNION SELECT url FROM product_images
+     UNION SELECT image FROM feature_images UNION SELECT image FROM order_items`,
     { type: QueryTypes.SELECT },
   );
   const keys = [

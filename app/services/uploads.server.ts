@@ -196,14 +196,17 @@ function tooLarge() {
 /** Text fields are short (the longest is a product description): a bound for the whole form. */
 const MAX_TEXT_FIELD_BYTES = 64 * 1024;
 const MAX_TEXT_TOTAL_BYTES = 256 * 1024;
-/** Room for the boundaries and text fields around the one file. */
-const MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + MAX_TEXT_TOTAL_BYTES + 64 * 1024;
+/** Room for the boundaries and text fields around the files. */
+const requestBound = (maxFiles: number, maxFileBytes: number) =>
+  maxFiles * maxFileBytes + MAX_TEXT_TOTAL_BYTES + 64 * 1024;
 
 export interface MultipartForm {
   /** The text fields. */
   fields: FormData;
   /** The file of the `my_file` field, or null when none was chosen. */
   file: File | null;
+  /** Every file of the `my_file` field, in order (at most `maxFiles`). */
+  files: File[];
 }
 
 export function isMultipart(request: Request): boolean {
@@ -217,36 +220,43 @@ export interface FileLimit {
 }
 
 /**
- * Reads a multipart form with at most one file (field my_file) while it
- * streams in: a file above 5 MB (or `limit`) stops the read with 413, other
- * file fields are drained and ignored, text fields are bounded.
+ * Reads a multipart form with at most `maxFiles` files (field my_file; one
+ * unless the form takes several, such as a product's pictures) while it
+ * streams in: a file above 5 MB (or the `maxBytes` of a FileLimit) stops the
+ * read with 413, other file fields and files beyond `maxFiles` are drained and
+ * ignored, text fields are bounded.
  */
-export async function readMultipartForm(request: Request, limit?: FileLimit): Promise<MultipartForm> {
-  const maxFileBytes = limit?.maxBytes ?? MAX_UPLOAD_BYTES;
+export async function readMultipartForm(
+  request: Request,
+  options: { maxFiles?: number } & Partial<FileLimit> = {},
+): Promise<MultipartForm> {
+  const maxFiles = options.maxFiles ?? 1;
+  const maxFileBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
   const fileTooLarge = () =>
-    limit ? new AppError(413, limit.message, { [UPLOAD_FIELD]: [limit.message] }) : tooLarge();
+    options.message ? new AppError(413, options.message, { [UPLOAD_FIELD]: [options.message] }) : tooLarge();
   if (!isMultipart(request)) {
     throw new AppError(415, "Send the file as multipart/form-data in the field my_file");
   }
   const declaredLength = Number(request.headers.get("Content-Length") ?? "0");
-  if (Number.isFinite(declaredLength) && declaredLength > MAX_REQUEST_BYTES - MAX_UPLOAD_BYTES + maxFileBytes)
+  if (Number.isFinite(declaredLength) && declaredLength > requestBound(maxFiles, maxFileBytes))
     throw fileTooLarge();
 
-  let file: File | null = null;
+  const files: File[] = [];
   let textBytes = 0;
   const handler: UploadHandler = async ({ name, filename, contentType, data }) => {
     if (typeof filename === "string") {
+      const keep = name === UPLOAD_FIELD && files.length < maxFiles;
       const chunks: Uint8Array[] = [];
       let size = 0;
       for await (const chunk of data) {
-        if (name !== UPLOAD_FIELD || file) continue; // drain what we do not keep
+        if (!keep) continue; // drain what we do not keep
         size += chunk.byteLength;
         if (size > maxFileBytes) throw fileTooLarge();
         chunks.push(chunk);
       }
       // A file input left empty sends a part with no name and no bytes.
-      if (name === UPLOAD_FIELD && !file && (filename !== "" || size > 0)) {
-        file = new File([Buffer.concat(chunks)], "upload", { type: contentType });
+      if (keep && (filename !== "" || size > 0)) {
+        files.push(new File([Buffer.concat(chunks)], "upload", { type: contentType }));
       }
       return undefined;
     }
@@ -270,12 +280,13 @@ export async function readMultipartForm(request: Request, limit?: FileLimit): Pr
     if (error instanceof AppError) throw error;
     throw badRequest("The form data could not be read");
   }
-  return { fields, file };
+  return { fields, file: files[0] ?? null, files };
 }
 
 /**
- * Removes an uploaded file that nothing refers to any more: no product, no
- * feature image and no order line (orders keep their snapshot's picture).
+ * Removes an uploaded file that nothing refers to any more: no product (its
+ * `image` or any picture of its gallery), no feature image and no order line
+ * (orders keep their snapshot's picture).
  * URLs of other stores or of /images are left alone.
  */
 export async function deleteUploadIfUnused(url: string | null | undefined): Promise<boolean> {
@@ -285,6 +296,7 @@ export async function deleteUploadIfUnused(url: string | null | undefined): Prom
   if (!key) return false;
   const rows = await getDb().sequelize.query<{ used: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM products WHERE image = :url)
+         OR EXISTS (SELECT 1 FROM product_images WHERE url = :url)
          OR EXISTS (SELECT 1 FROM feature_images WHERE image = :url)
          OR EXISTS (SELECT 1 FROM order_items WHERE image = :url) AS used`,
     { replacements: { url }, type: QueryTypes.SELECT },

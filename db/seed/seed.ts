@@ -1,4 +1,6 @@
-import { QueryTypes } from "sequelize";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { QueryTypes, type Transaction } from "sequelize";
 import type { Database } from "../../app/models/db.server";
 import { hashPassword } from "../../app/lib/server/password.server";
 import { EDITABLE_PRODUCT_FIELDS } from "../../app/lib/shared/product";
@@ -79,7 +81,62 @@ async function insertProductsWithVariants(db: Database, products: readonly Omit<
       ),
       { fields: ["productId", "sku", "size", "colour", "position", "totalStock"], transaction },
     );
+    // One drawing per product: the demo has no photos of its colours, so each gallery is that drawing.
+    await insertDrawingPictures(
+      db,
+      products.map((product, at) => ({ productId: created[at]!.id, url: product.image, alt: product.title })),
+      transaction,
+    );
   });
+}
+
+/** The drawings' declared sizes, each file read once (public/ is part of the release). */
+const drawingSizes = new Map<string, Promise<{ width: number; height: number } | null>>();
+
+function drawingSize(url: string): Promise<{ width: number; height: number } | null> {
+  let size = drawingSizes.get(url);
+  if (!size) {
+    size = readFile(path.join(process.cwd(), "public", url), "utf8").then(
+      (text) => {
+        const tag = /<svg\b[^>]*>/i.exec(text)?.[0];
+        const width = tag && /\swidth="(\d+)(?:px)?"/.exec(tag)?.[1];
+        const height = tag && /\sheight="(\d+)(?:px)?"/.exec(tag)?.[1];
+        return width && height ? { width: Number(width), height: Number(height) } : null;
+      },
+      () => null,
+    );
+    drawingSizes.set(url, size);
+  }
+  return size;
+}
+
+/**
+ * Each product's gallery as its one drawing (`/images/...`), with the drawing's
+ * declared size and the product's title as its alt text (the drawing shows the
+ * product, nothing more). Used by the demo catalogue and the end-to-end seeds.
+ */
+export async function insertDrawingPictures(
+  db: Database,
+  pictures: readonly { productId: string; url: string; alt: string }[],
+  transaction: Transaction,
+): Promise<void> {
+  if (pictures.length === 0) return;
+  const sizes = await Promise.all(pictures.map((picture) => drawingSize(picture.url)));
+  await db.sequelize.query(
+    `INSERT INTO product_images (product_id, position, url, alt, width, height)
+     SELECT t.product_id, 0, t.url, t.alt, t.width, t.height
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::int[]) AS t(product_id, url, alt, width, height)`,
+    {
+      bind: [
+        pictures.map((picture) => picture.productId),
+        pictures.map((picture) => picture.url),
+        pictures.map((picture) => picture.alt.slice(0, 200)),
+        sizes.map((size) => size?.width ?? null),
+        sizes.map((size) => size?.height ?? null),
+      ],
+      transaction,
+    },
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from "./support/fixtures";
-import { chooseImage, flash, hasJavaScript, pngFile, signInAsAdmin } from "./support/admin";
+import { choosePicture, flash, hasJavaScript, pngFile, signInAsAdmin } from "./support/admin";
 
 test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
@@ -18,15 +18,15 @@ test("an admin adds a product with an image, edits it and deletes it", async ({ 
     await expect(add).toBeDisabled();
     // The disabled button says what is missing.
     await expect(panel.getByTestId("product-form-missing")).toHaveText(
-      "To add the product, fill in: Image, Title, Description, Category, Brand, Price",
+      "To add the product, fill in: Pictures, Title, Description, Category, Brand, Price",
     );
-    await expect(add).toHaveAccessibleDescription(/fill in: Image, Title/);
+    await expect(add).toHaveAccessibleDescription(/fill in: Pictures, Title/);
   }
 
-  await chooseImage(panel, testInfo, pngFile("tee.png"));
+  await choosePicture(panel, testInfo, pngFile("tee.png"));
   if (hasJavaScript(testInfo)) {
-    await expect(panel.getByText("Image uploaded")).toBeVisible();
-    await expect(panel.getByRole("img", { name: "Selected image preview" })).toBeVisible();
+    // The uploaded picture shows in the Pictures list.
+    await expect(panel.getByTestId("picture-row").locator("img")).toBeVisible();
   }
   await panel.getByLabel("Title", { exact: true }).fill(title);
   await panel.getByLabel("Description", { exact: true }).fill("A tee added by the end-to-end tests");
@@ -86,8 +86,7 @@ test("an admin adds a product with an image, edits it and deletes it", async ({ 
 test("the server explains invalid fields in the panel", async ({ page }, testInfo) => {
   await page.goto("/admin/products?panel=new");
   const panel = page.getByRole("dialog", { name: "Add New Product" });
-  await chooseImage(panel, testInfo, pngFile());
-  if (hasJavaScript(testInfo)) await expect(panel.getByText("Image uploaded")).toBeVisible();
+  await choosePicture(panel, testInfo, pngFile());
   await panel.getByLabel("Title", { exact: true }).fill("Bad prices");
   await panel.getByLabel("Description", { exact: true }).fill("Sale above price");
   await panel.getByLabel("Category", { exact: true }).selectOption("women");
@@ -110,8 +109,7 @@ test("an admin adds size rows, sets their stock and sees the stock per size in t
   const title = `E2E Sized Tee ${testInfo.project.name} ${Date.now()}`;
   await page.goto("/admin/products?panel=new");
   const panel = page.getByRole("dialog", { name: "Add New Product" });
-  await chooseImage(panel, testInfo, pngFile("sized.png"));
-  if (hasJavaScript(testInfo)) await expect(panel.getByText("Image uploaded")).toBeVisible();
+  await choosePicture(panel, testInfo, pngFile("sized.png"));
   await panel.getByLabel("Title", { exact: true }).fill(title);
   await panel.getByLabel("Description", { exact: true }).fill("A tee in three sizes");
   await panel.getByLabel("Category", { exact: true }).selectOption("men");
@@ -210,10 +208,14 @@ test("with JavaScript, the upload refuses non-images and reports a failed upload
   test.skip(!hasJavaScript(testInfo), "the upload area's alerts need JavaScript");
   await page.goto("/admin/products?panel=new");
   const panel = page.getByRole("dialog", { name: "Add New Product" });
-  const input = panel.getByTestId("image-upload-input");
+  // The list has taken over from the plain form (its "Upload pictures" button is the plain form's).
+  await expect(panel.getByRole("button", { name: "Upload pictures" })).toHaveCount(0);
+  const input = panel.getByTestId("picture-files");
 
   await input.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
-  await expect(panel.getByRole("alert").filter({ hasText: "Please upload an image file" })).toBeVisible();
+  await expect(
+    panel.getByRole("alert").filter({ hasText: "notes.txt: Please upload an image file" }),
+  ).toBeVisible();
 
   // A renamed text file passes the browser's look at the name; the server reads the bytes.
   await input.setInputFiles({
@@ -221,25 +223,26 @@ test("with JavaScript, the upload refuses non-images and reports a failed upload
     mimeType: "image/png",
     buffer: Buffer.from("not a picture"),
   });
-  const failed = panel.getByRole("alert").filter({ hasText: "Upload failed" });
+  const failed = panel.getByRole("alert").filter({ hasText: "upload failed" });
   await expect(failed).toBeVisible();
   await expect(failed).toContainText("Please upload an image file (jpg, jpeg, png, gif, webp, svg or bmp)");
-  await expect(panel.getByText("Drag & drop or click to upload image")).toBeVisible();
+  await expect(panel.getByTestId("picture-row")).toHaveCount(0);
 
   // A good file, then the remove button clears it.
   await input.setInputFiles(pngFile());
-  await expect(panel.getByText("Image uploaded")).toBeVisible();
-  await panel.getByRole("button", { name: "Remove image" }).click();
-  await expect(panel.getByText("Drag & drop or click to upload image")).toBeVisible();
+  await expect(panel.getByTestId("picture-row")).toHaveCount(1);
+  await panel.getByRole("button", { name: "Remove picture 1" }).click();
+  await expect(panel.getByTestId("picture-row")).toHaveCount(0);
 });
 
-test("with JavaScript, a dropped image uploads with progress, and a broken connection is reported", async ({
+test("with JavaScript, a dropped image uploads while the form waits, and a broken connection is reported", async ({
   page,
 }, testInfo) => {
   test.skip(!hasJavaScript(testInfo), "drag and drop and progress need JavaScript");
   await page.goto("/admin/products?panel=new");
   const panel = page.getByRole("dialog", { name: "Add New Product" });
   const add = panel.getByRole("button", { name: "Add", exact: true });
+  await expect(panel.getByRole("button", { name: "Upload pictures" })).toHaveCount(0);
 
   // Hold the upload for a moment so that the uploading state can be seen.
   let release = () => {};
@@ -254,19 +257,18 @@ test("with JavaScript, a dropped image uploads with progress, and a broken conne
     transfer.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
     return transfer;
   }, pngFile().buffer.toString("base64"));
-  await panel.locator(".image-upload__drop").dispatchEvent("drop", { dataTransfer });
-  await expect(panel.getByRole("status").filter({ hasText: /Uploading… \d+%/ })).toBeVisible();
-  await expect(panel.getByRole("progressbar", { name: "Upload progress" })).toBeAttached();
+  await panel.locator(".picture-list__add").dispatchEvent("drop", { dataTransfer });
+  await expect(panel.getByRole("status").filter({ hasText: "Uploading 1 picture…" })).toBeVisible();
   await expect(add).toBeDisabled();
   release();
-  await expect(panel.getByText("Image uploaded")).toBeVisible();
+  await expect(panel.getByTestId("picture-row")).toHaveCount(1);
   await page.unroute("**/api/admin/products/upload-image");
 
-  // A connection that breaks: the selection is cleared and the reason shown.
-  await panel.getByRole("button", { name: "Remove image" }).click();
+  // A connection that breaks: nothing joins the list and the reason is shown.
+  await panel.getByRole("button", { name: "Remove picture 1" }).click();
   await page.route("**/api/admin/products/upload-image", (route) => route.abort("connectionreset"));
-  await panel.getByTestId("image-upload-input").setInputFiles(pngFile());
-  const failed = panel.getByRole("alert").filter({ hasText: "Upload failed" });
+  await panel.getByTestId("picture-files").setInputFiles(pngFile());
+  const failed = panel.getByRole("alert").filter({ hasText: "upload failed" });
   await expect(failed).toContainText("Network error occurred");
-  await expect(panel.getByText("Drag & drop or click to upload image")).toBeVisible();
+  await expect(panel.getByTestId("picture-row")).toHaveCount(0);
 });

@@ -583,7 +583,7 @@ describe("the products page (works without JavaScript)", () => {
     expect(existsSync(uploadPath(row!.image))).toBe(true);
   });
 
-  it("sends the form back with field errors, keeping an uploaded file", async () => {
+  it("sends the form back with field errors, keeping an uploaded file as its first picture", async () => {
     const response = await run(
       adminProductsAction,
       multipartRequest(
@@ -612,7 +612,8 @@ describe("the products page (works without JavaScript)", () => {
       salePrice: ["Sale price must be lower than the price"],
       "variants[0].totalStock": ["Stock cannot be negative"],
     });
-    expect(result.initialValue.image).toMatch(/^\/uploads\//);
+    // The form's file is its first picture now (the Pictures list): kept, so that no second upload is needed.
+    expect((result.initialValue.images as unknown as { url: string }[])[0]?.url).toMatch(/^\/uploads\//);
     expect(result.initialValue).not.toHaveProperty("my_file");
     expect(await getDb().models.Product.count()).toBe(0);
   });

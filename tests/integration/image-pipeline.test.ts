@@ -416,10 +416,21 @@ describe("images:backfill", () => {
     await createProductRow({ image: old.url });
     await createProductRow({ image: svg.url });
     await createProductRow({ image: "https://cdn.example/elsewhere.jpg" });
-    await createProductRow({ image: "/images/demo/tee.svg" });
+    const drawing = await createProductRow({ image: "/images/demo/tee.svg" });
+    // A later picture of a gallery is an upload the database refers to as well.
+    const back = await storage.put({
+      data: await phonePhoto(400, 300),
+      extension: "jpg",
+      contentType: "image/jpeg",
+    });
+    await getDb().sequelize.query(
+      `INSERT INTO product_images (product_id, position, url, alt) VALUES (:id, 0, '/images/demo/tee.svg', ''), (:id, 1, :url, 'Back')`,
+      { replacements: { id: drawing.id, url: back.url } },
+    );
 
     const first = await backfillImages();
-    expect(first).toMatchObject({ processed: 2, missing: 0, unreadable: 0 });
+    expect(first).toMatchObject({ processed: 3, missing: 0, unreadable: 0 });
+    expect(await imageInfo(back.url)).toMatchObject({ width: 300, height: 400 });
     const info = (await imageInfo(old.url))!;
     expect(info).toMatchObject({ width: 1000, height: 600, widths: [160, 320, 480, 640, 960, 1000] });
     // The original at the same key is now upright and metadata-free.

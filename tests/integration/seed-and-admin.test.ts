@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { QueryTypes } from "sequelize";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../support/worker-database";
 import { getDb } from "../../app/models/db.server";
@@ -61,6 +62,25 @@ describe("seedDemoCatalog", () => {
     const products = await allProducts();
     expect(products.filter((p) => p.totalStock >= 1 && p.totalStock <= 9).length).toBeGreaterThanOrEqual(3);
     expect(products.filter((p) => p.totalStock === 0).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("gives every product a gallery of its drawing, with the drawing's size and the title as alt text", async () => {
+    await seedDemoCatalog(getDb());
+    const rows = await getDb().sequelize.query<{
+      title: string;
+      image: string;
+      pictures: { url: string; alt: string; width: number; height: number; position: number }[];
+    }>(
+      `SELECT p.title, p.image, json_agg(json_build_object('url', i.url, 'alt', i.alt, 'width', i.width,
+              'height', i.height, 'position', i.position)) AS pictures
+         FROM products p JOIN product_images i ON i.product_id = p.id GROUP BY p.id`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(rows).toHaveLength(DEMO_PRODUCTS.length);
+    for (const row of rows)
+      expect(row.pictures).toEqual([
+        { url: row.image, alt: row.title, width: 600, height: 600, position: 0 },
+      ]);
   });
 
   it("adds exactly 3 feature images", async () => {

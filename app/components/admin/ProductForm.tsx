@@ -4,15 +4,16 @@ import { Button, NativeSelect, Stack, Text, TextInput, Textarea } from "@mantine
 import { Form, useNavigation } from "@remix-run/react";
 import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ImageUpload } from "~/components/ImageUpload";
 import {
   EDITABLE_PRODUCT_FIELDS,
-  PRODUCT_FIELDS,
   type EditableFieldName,
   type ProductField,
   type ProductFormValues,
 } from "~/lib/shared/product";
 import { useHydrated } from "~/lib/shared/use-hydrated";
+import type { PictureFormRow } from "./picture-rows";
+import { sentPictureRows } from "./picture-rows";
+import { PictureList } from "./PictureList";
 import type { VariantFormRow } from "./variant-rows";
 import { VariantTable } from "./VariantTable";
 
@@ -36,6 +37,8 @@ interface ProductFormProps {
   defaultValue: ProductFormValues;
   /** The variant table's rows: the product's variants, or one empty row for a new product. */
   defaultVariants: VariantFormRow[];
+  /** The product's pictures, or none for a new product. */
+  defaultPictures: PictureFormRow[];
   lastResult?: SubmissionResult<string[]> | null;
   /** The URL the form posts to (the page, with its search params). */
   action: string;
@@ -61,6 +64,7 @@ export function ProductForm({
   productId,
   defaultValue,
   defaultVariants,
+  defaultPictures,
   lastResult,
   action,
   version,
@@ -77,26 +81,38 @@ export function ProductForm({
     // browser only keeps Add disabled until the required fields are filled. No schema runs here:
     // it would bring zod into the admin's JavaScript (docs/decisions/0008).
   });
-  const initialImage = String(fields.image.initialValue ?? defaultValue.image ?? "");
-  const [imageUrl, setImageUrl] = useState(initialImage);
+  // The pictures the server sent back (a refused save, a picture moved without JavaScript), else the product's.
+  const [initialPictures] = useState(() =>
+    lastResult?.initialValue && "images" in lastResult.initialValue
+      ? sentPictureRows(lastResult.initialValue.images)
+      : defaultPictures,
+  );
+  const [pictureCount, setPictureCount] = useState(initialPictures.length);
   const [missingFields, setMissingFields] = useState(() => missingFieldsOf((name) => defaultValue[name]));
   const [category, setCategory] = useState(() =>
     String(fields.category.initialValue ?? defaultValue.category),
   );
   const [initialRows] = useState(() => sentRows(lastResult) ?? defaultVariants);
+  const [colours, setColours] = useState(() => coloursOf(initialRows.map((row) => row.colour ?? "")));
   const recompute = useCallback(() => {
     if (!formRef.current) return;
     const data = new FormData(formRef.current);
     setMissingFields(missingFieldsOf((name) => String(data.get(name) ?? "")));
     setCategory(String(data.get("category") ?? ""));
+    const chosen = [...data.entries()]
+      .filter(([name]) => /^variants\[\d+\]\.colour$/.test(name))
+      .map(([, value]) => String(value));
+    setColours((current) => {
+      const next = coloursOf(chosen);
+      return next.join() === current.join() ? current : next;
+    });
   }, []);
   useEffect(recompute, [recompute, lastResult]);
 
   const submitting = navigation.state === "submitting" && navigation.formAction === action;
-  const missing = [...(imageUrl.trim() ? [] : [PRODUCT_FIELDS.image.label]), ...missingFields];
+  const missing = [...(pictureCount > 0 ? [] : ["Pictures"]), ...missingFields];
   const complete = missing.length === 0;
   const missingId = `${form.id}-missing`;
-  const imageError = fields.image.errors?.[0] ?? (lastResult?.error?.my_file ?? [])[0];
   const saveIntent = mode === "new" ? "create" : "update";
   // A refused save keeps the version it was based on: the page's data is fresh after the refusal, and saving
   // the kept input on top of it would overwrite the other change unseen. Only the reload link moves it on.
@@ -143,12 +159,13 @@ export function ProductForm({
         {EDITABLE_PRODUCT_FIELDS.map((field) =>
           // The stock is the variants' sum: the table below sets it per size.
           field.name === "totalStock" ? null : field.kind === "image" ? (
-            <ImageUpload
+            // The image is the first picture: the list sends them all.
+            <PictureList
               key={field.name}
-              name={field.name}
-              initialUrl={initialImage}
-              error={imageError}
-              onUrlChange={setImageUrl}
+              initialRows={initialPictures}
+              colours={colours}
+              errors={lastResult?.error}
+              onCountChange={setPictureCount}
             />
           ) : (
             <FieldInput key={fields[field.name].key} field={field} meta={fields[field.name]} />
@@ -175,6 +192,11 @@ export function ProductForm({
       </Stack>
     </Form>
   );
+}
+
+/** The distinct colours of the variant rows, in their order. */
+function coloursOf(values: readonly string[]): string[] {
+  return [...new Set(values.filter((value) => value !== ""))];
 }
 
 type FieldMeta = ReturnType<typeof useForm<ProductFormValues>>[1][EditableFieldName];

@@ -2,8 +2,10 @@ import { z } from "zod";
 import {
   EDITABLE_PRODUCT_FIELDS,
   fieldNameInText,
+  MAX_IMAGE_ALT_LENGTH,
   MAX_IMAGE_URL_LENGTH,
   MAX_PRICE_CENTS,
+  MAX_PRODUCT_IMAGES,
   type EditableFieldName,
   type ProductField,
   type ProductInput,
@@ -209,3 +211,107 @@ export const productInputSchema = z
   });
 
 export type { ProductInput };
+
+// --- The gallery's input ----------------------------------------------------------------------------
+
+export const IMAGES_COUNT_MESSAGE = `Give between 1 and ${MAX_PRODUCT_IMAGES} pictures`;
+export const pictureName = (index: number) => `Picture ${index + 1}`;
+
+/**
+ * One picture of `images` (API.md "Product images"): its URL, its alt text
+ * and the variant colour it shows. readProductImages puts the picture's name
+ * before each message ("Picture 3: …"): an error in a list of eight must say
+ * which one. Whether the URL is one this shop served, and whether the colour
+ * is one of the product's, is the service's to check (it needs the storage
+ * and the variants).
+ */
+export const productImageInputSchema = z.object(
+  {
+    url: z
+      .string({ error: "the URL must be text" })
+      .trim()
+      .min(1, "upload the picture")
+      .max(MAX_IMAGE_URL_LENGTH, `the URL must be at most ${MAX_IMAGE_URL_LENGTH} characters`)
+      .refine(
+        (value) => value === "" || value.length > MAX_IMAGE_URL_LENGTH || isImageReference(value),
+        "the URL must be a picture uploaded to the shop",
+      )
+      .meta({
+        description: "An upload's URL (as upload-image answered it) or one of the shop's /images paths",
+      }),
+    alt: z
+      .preprocess(
+        (value) => (value === undefined || value === null ? "" : value),
+        z
+          .string({ error: "the alt text must be text" })
+          .trim()
+          .max(MAX_IMAGE_ALT_LENGTH, `the alt text must be at most ${MAX_IMAGE_ALT_LENGTH} characters`)
+          .refine((value) => !hasControlCharacter(value), controlCharacterMessage("the alt text")),
+      )
+      .meta({
+        type: ["string", "null"],
+        description: "What the picture shows, for those who cannot see it; empty for a decorative one",
+      }),
+    colour: z
+      .preprocess(
+        (value) => (isMissing(value) ? null : value),
+        z.string({ error: "the colour must be text" }).trim().toLowerCase().nullable(),
+      )
+      .meta({
+        type: ["string", "null"],
+        description: "The variant colour it shows: one of the product's variants' colours, or null",
+      }),
+  },
+  { error: "give it as an object such as { url, alt }" },
+);
+
+export type ProductImageInput = z.output<typeof productImageInputSchema>;
+
+/** `images` as the API documents it; readProductImages applies it picture by picture. */
+export const productImagesInputSchema = z
+  .array(productImageInputSchema, { error: IMAGES_COUNT_MESSAGE })
+  .min(1, IMAGES_COUNT_MESSAGE)
+  .max(MAX_PRODUCT_IMAGES, IMAGES_COUNT_MESSAGE)
+  .meta({
+    description:
+      `The product's pictures in order (1 to ${MAX_PRODUCT_IMAGES}, none twice); the first becomes \`image\`. ` +
+      "On edit the list replaces the gallery. Without it, on add `image` alone is a one-picture gallery; on " +
+      "edit an `image` that differs from the first picture replaces that picture and the others stay.",
+  });
+
+/**
+ * The gallery's list rule and each picture's, one by one (like the variants):
+ * 1 to 8 pictures, none twice. Errors are keyed `images` and `images.2.alt`,
+ * each message naming its picture; the valid list, or null when anything is wrong.
+ */
+export function readProductImages(
+  value: unknown,
+  errors: Record<string, string[]>,
+): ProductImageInput[] | null {
+  if (!Array.isArray(value) || value.length < 1 || value.length > MAX_PRODUCT_IMAGES) {
+    errors.images = [IMAGES_COUNT_MESSAGE];
+    return null;
+  }
+  const seen = new Map<string, number>();
+  let valid = true;
+  const pictures = value.map((item: unknown, index) => {
+    const entry = productImageInputSchema.safeParse(item);
+    if (!entry.success) {
+      valid = false;
+      for (const issue of entry.error.issues)
+        (errors[["images", index, ...issue.path].join(".")] ??= []).push(
+          `${pictureName(index)}: ${issue.message}`,
+        );
+      return null;
+    }
+    const earlier = seen.get(entry.data.url);
+    if (earlier !== undefined) {
+      valid = false;
+      (errors[`images.${index}.url`] ??= []).push(
+        `${pictureName(index)}: the same picture as picture ${earlier + 1}`,
+      );
+    } else seen.set(entry.data.url, index);
+    return entry.data;
+  });
+  return valid ? (pictures as ProductImageInput[]) : null;
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { featureInputSchema, productInputSchema } from "~/lib/shared/admin-schemas";
+import { productImagesInputSchema } from "~/lib/shared/product-schema";
 import { variantsInputSchema } from "~/lib/shared/variant-schema";
 import { VERSION_CONFLICT_MESSAGE } from "~/services/audit.server";
 import {
@@ -31,14 +32,21 @@ const NOT_JSON = "The body is not JSON";
 
 const productEnvelope = dataEnvelope(productSchema);
 
-/** The product's fields with its sizes and colours (API.md): without `variants`, `totalStock` is its one variant's. */
+/**
+ * The product's fields with its sizes and colours and its pictures (API.md): without `variants`, `totalStock`
+ * is its one variant's; with `images`, `image` is their first.
+ */
 const productBodySchema = z.object({
   ...productInputSchema.shape,
+  image: productInputSchema.shape.image.optional().meta({
+    description: "Required without images (a one-picture gallery); with images, their first is used",
+  }),
   totalStock: productInputSchema.shape.totalStock.optional().meta({
     type: ["integer", "string"],
     description: "Required without variants (the one variant's stock); with variants, their sum is used",
   }),
   variants: variantsInputSchema.optional(),
+  images: productImagesInputSchema.optional(),
 });
 const orderEnvelope = dataEnvelope(orderSchema);
 /** The `version` an admin edit was based on: optional, and without it the edit applies as the spec's clients expect. */

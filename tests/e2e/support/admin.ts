@@ -50,3 +50,20 @@ export async function chooseImage(
     await scope.getByLabel("Upload Image").setInputFiles(file);
   }
 }
+
+/**
+ * Chooses `file` in the product form's Pictures list: with JavaScript it is
+ * uploaded at once and its row awaited; without, the file waits in the form.
+ */
+export async function choosePicture(
+  scope: Locator,
+  testInfo: TestInfo,
+  file: { name: string; mimeType: string; buffer: Buffer },
+) {
+  // With JavaScript the list uploads at once: wait until it has taken over from the plain form.
+  if (hasJavaScript(testInfo))
+    await expect(scope.getByRole("button", { name: "Upload pictures" })).toHaveCount(0);
+  const rows = await scope.getByTestId("picture-row").count();
+  await scope.getByLabel(/^Add pictures/).setInputFiles(file);
+  if (hasJavaScript(testInfo)) await expect(scope.getByTestId("picture-row")).toHaveCount(rows + 1);
+}

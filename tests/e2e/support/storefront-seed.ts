@@ -1,6 +1,7 @@
 import path from "node:path";
 import { createDatabase, type Database } from "../../../app/models/db.server";
 import { startEmbeddedPostgres } from "../../../app/models/embedded-postgres.server";
+import { insertDrawingPictures } from "../../../db/seed/seed";
 
 /**
  * Test-only data for the storefront's end-to-end tests, written straight into
@@ -65,18 +66,26 @@ async function paidOrder(db: Database, email: string, productId: string) {
   return { orderId: order.id };
 }
 
+const DRAWING = "/images/products/classic-canvas-tote-bag.svg";
+
 async function product(db: Database, title: string, totalStock: number) {
-  const row = await db.models.Product.create({
-    title,
-    description: "A product made for one end-to-end test.",
-    category: "accessories",
-    brand: "puma",
-    price: "12.00",
-    salePrice: null,
-    totalStock,
-    image: "/images/products/classic-canvas-tote-bag.svg",
+  return db.sequelize.transaction(async (transaction) => {
+    const row = await db.models.Product.create(
+      {
+        title,
+        description: "A product made for one end-to-end test.",
+        category: "accessories",
+        brand: "puma",
+        price: "12.00",
+        salePrice: null,
+        totalStock,
+        image: DRAWING,
+      },
+      { transaction },
+    );
+    await insertDrawingPictures(db, [{ productId: row.id, url: DRAWING, alt: title }], transaction);
+    return { productId: row.id };
   });
-  return { productId: row.id };
 }
 
 /**
@@ -100,10 +109,11 @@ async function sizedProduct(db: Database, title: string) {
         price: "18.00",
         salePrice: null,
         totalStock: 0,
-        image: "/images/products/classic-canvas-tote-bag.svg",
+        image: DRAWING,
       },
       { transaction },
     );
+    await insertDrawingPictures(db, [{ productId: product.id, url: DRAWING, alt: title }], transaction);
     const sizes = [
       ["S", 0],
       ["M", 5],
@@ -145,10 +155,11 @@ async function sizedColouredProduct(db: Database, title: string) {
         price: "18.00",
         salePrice: null,
         totalStock: 0,
-        image: "/images/products/classic-canvas-tote-bag.svg",
+        image: DRAWING,
       },
       { transaction },
     );
+    await insertDrawingPictures(db, [{ productId: product.id, url: DRAWING, alt: title }], transaction);
     const variants = [
       ["S", "black", 5, null],
       ["S", "white", 5, null],
