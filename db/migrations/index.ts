@@ -14,6 +14,7 @@ import { uploadedImagesDown, uploadedImagesUp } from "./0012-uploaded-images";
 import { productImagesDown, productImagesUp } from "./0013-product-images";
 import { orderSearchAndTrackingDown, orderSearchAndTrackingUp } from "./0014-order-search-and-tracking";
 import { orderMoneyTimesDown, orderMoneyTimesUp } from "./0016-order-money-times";
+import { salesRollupsDown, salesRollupsUp } from "./0021-sales-rollups";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -39,4 +40,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
     down: orderSearchAndTrackingDown,
   },
   { name: "0016-order-money-times", up: orderMoneyTimesUp, down: orderMoneyTimesDown },
+  { name: "0021-sales-rollups", up: salesRollupsUp, down: salesRollupsDown },
 ];
