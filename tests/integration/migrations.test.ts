@@ -22,6 +22,9 @@ const TABLES = [
   "mail_outbox",
   "password_reset_tokens",
   "uploaded_images",
+  "sales_rollup_zone",
+  "sales_days",
+  "product_sales_days",
 ];
 
 async function existingTables(): Promise<string[]> {
