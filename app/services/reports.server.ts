@@ -1,7 +1,6 @@
-import { shopDayStartSql } from "~/lib/server/shop-day.server";
 import { QueryTypes, Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
-import { badRequest } from "~/lib/server/errors.server";
+import { badRequest, serviceUnavailable } from "~/lib/server/errors.server";
 import { centsToNumber, decimalToNumber } from "~/lib/shared/money";
 import {
   addDays,
@@ -83,29 +82,23 @@ export function reportPeriodOf(query: { from?: string | null; to?: string | null
 interface DayRow {
   day: string;
   orders: number;
-  cents: string;
+  capturedCents: string;
+  refundedCents: string;
+  units: number;
 }
 
-// The instants a period's days start, passed as constants so the planner estimates each range from
-// the index's statistics (a STABLE expression in the condition hides the range from it).
-const DAY_START = (name: string) => `CAST(:${name} AS timestamptz)`;
-
-function figures(
-  days: readonly string[],
-  captured: Map<string, DayRow>,
-  refunds: Map<string, number>,
-  units: number,
-): SalesFigures {
+function figures(days: readonly string[], byDate: Map<string, DayRow>): SalesFigures {
   let capturedCents = 0;
   let refundedCents = 0;
   let orders = 0;
+  let units = 0;
   for (const day of days) {
-    const row = captured.get(day);
-    if (row) {
-      capturedCents += Number(row.cents);
-      orders += row.orders;
-    }
-    refundedCents += refunds.get(day) ?? 0;
+    const row = byDate.get(day);
+    if (!row) continue;
+    capturedCents += Number(row.capturedCents);
+    refundedCents += Number(row.refundedCents);
+    orders += row.orders;
+    units += row.units;
   }
   return {
     revenue: centsToNumber(capturedCents - refundedCents),
@@ -116,10 +109,29 @@ function figures(
   };
 }
 
+/** How often the report rebuilds the rollups for the shop's zone before it gives up (another process wants another zone). */
+const ZONE_ATTEMPTS = 3;
+
+/**
+ * Cuts the rollups' days in `timeZone` unless they already are (migration
+ * 0021-sales-rollups, `rebuild_sales_rollups`): after a change of
+ * SHOP_TIMEZONE the first report pays for one set-based rebuild, and the
+ * database function makes concurrent callers take turns.
+ */
+async function ensureRollupZone(timeZone: string): Promise<void> {
+  await getDb().sequelize.query("SELECT rebuild_sales_rollups(:timeZone)", {
+    replacements: { timeZone },
+    type: QueryTypes.SELECT,
+  });
+}
+
 /**
  * The sales report of `period` (and of the period of the same length just
  * before it), read in one snapshot so that the cards, the days and the lists
- * agree with each other.
+ * agree with each other. The figures come from the per-day rollups that the
+ * database keeps with every change of an order (migration
+ * 0021-sales-rollups): a period reads one row per day and one per day and
+ * product sold, never the orders themselves.
  */
 export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
   const { shopTimeZone: timeZone, lowStockThreshold } = getConfig();
@@ -134,82 +146,65 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
     lowLimit: LOW_STOCK_LIMIT,
   };
   const { sequelize } = getDb();
-  const rows = await sequelize.transaction(
-    { isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ, readOnly: true },
-    async (transaction) => {
-      // Each shop day's first instant (lib/server/shop-day.server.ts), computed once for the statements below.
-      const [starts] = await sequelize.query<Record<"previousFrom" | "from" | "end", string>>(
-        `SELECT ${(["previousFrom", "from", "end"] as const)
-          .map((name) => `to_json(${shopDayStartSql(name)}) #>> '{}' AS "${name}"`)
-          .join(", ")}`,
-        { replacements, type: QueryTypes.SELECT, transaction },
-      );
-      const select = <T extends object>(sql: string) =>
-        sequelize.query<T>(sql, {
-          replacements: { ...replacements, ...starts },
-          type: QueryTypes.SELECT,
-          transaction,
-        });
-      const captured = await select<DayRow>(
-        `SELECT (captured_at AT TIME ZONE :timeZone)::date::text AS day, count(*)::int AS orders,
-                sum((total_amount * 100)::bigint)::text AS cents
-           FROM orders
-          WHERE captured_at >= ${DAY_START("previousFrom")} AND captured_at < ${DAY_START("end")}
-          GROUP BY 1`,
-      );
-      const refunds = await select<{ day: string; cents: string }>(
-        `SELECT (refunded_at AT TIME ZONE :timeZone)::date::text AS day,
-                sum((total_amount * 100)::bigint)::text AS cents
-           FROM orders
-          WHERE refunded_at >= ${DAY_START("previousFrom")} AND refunded_at < ${DAY_START("end")}
-          GROUP BY 1`,
-      );
-      const units = await select<{ current: boolean; units: string }>(
-        `SELECT o.captured_at >= ${DAY_START("from")} AS current, sum(oi.quantity)::text AS units
-           FROM orders o JOIN order_items oi ON oi.order_id = o.id
-          WHERE o.captured_at >= ${DAY_START("previousFrom")} AND o.captured_at < ${DAY_START("end")}
-          GROUP BY 1`,
-      );
-      // Best sellers leave out rejected orders: their money goes back.
-      const top = await select<{ productId: string; title: string; units: string; cents: string }>(
-        `SELECT oi.product_id AS "productId", p.title, sum(oi.quantity)::text AS units,
-                sum((oi.price * 100)::bigint * oi.quantity)::text AS cents
-           FROM orders o
-           JOIN order_items oi ON oi.order_id = o.id
-           JOIN products p ON p.id = oi.product_id
-          WHERE o.captured_at >= ${DAY_START("from")} AND o.captured_at < ${DAY_START("end")}
-            AND o.order_status <> 'rejected'
-          GROUP BY oi.product_id, p.title
-          ORDER BY sum((oi.price * 100)::bigint * oi.quantity) DESC, sum(oi.quantity) DESC, p.title
-          LIMIT :topLimit`,
-      );
-      const lowStock = await select<LowStockVariant>(
-        `SELECT v.product_id AS "productId", v.id AS "variantId", v.sku, p.title, v.size, v.colour,
-                v.total_stock AS "totalStock"
-           FROM product_variants v JOIN products p ON p.id = v.product_id
-          WHERE v.total_stock < :threshold
-          ORDER BY v.total_stock, p.title, v.position, v.id
-          LIMIT :lowLimit`,
-      );
-      return { captured, refunds, units, top, lowStock };
-    },
-  );
+  const read = () =>
+    sequelize.transaction(
+      { isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ, readOnly: true },
+      async (transaction) => {
+        const select = <T extends object>(sql: string) =>
+          sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction });
+        // The snapshot's rollups must be cut in the shop's zone; otherwise rebuild and read again.
+        const [built] = await select<{ zone: string }>("SELECT zone FROM sales_rollup_zone");
+        if (built?.zone !== timeZone) return null;
+        const days = await select<DayRow>(
+          `SELECT day::text AS day, orders, captured_cents::text AS "capturedCents",
+                  refunded_cents::text AS "refundedCents", units
+             FROM sales_days
+            WHERE day >= CAST(:previousFrom AS date) AND day < CAST(:end AS date)`,
+        );
+        // Best sellers leave out rejected orders (the rollup never counts their lines).
+        const top = await select<{ productId: string; title: string; units: string; cents: string }>(
+          `SELECT s.product_id AS "productId", p.title, sum(s.units)::text AS units, sum(s.cents)::text AS cents
+             FROM product_sales_days s JOIN products p ON p.id = s.product_id
+            WHERE s.day >= CAST(:from AS date) AND s.day < CAST(:end AS date)
+            GROUP BY s.product_id, p.title
+           HAVING sum(s.lines) > 0
+            ORDER BY sum(s.cents) DESC, sum(s.units) DESC, p.title
+            LIMIT :topLimit`,
+        );
+        const lowStock = await select<LowStockVariant>(
+          `SELECT v.product_id AS "productId", v.id AS "variantId", v.sku, p.title, v.size, v.colour,
+                  v.total_stock AS "totalStock"
+             FROM product_variants v JOIN products p ON p.id = v.product_id
+            WHERE v.total_stock < :threshold
+            ORDER BY v.total_stock, p.title, v.position, v.id
+            LIMIT :lowLimit`,
+        );
+        return { days, top, lowStock };
+      },
+    );
+  let rows = await read();
+  for (let attempt = 1; !rows && attempt < ZONE_ATTEMPTS; attempt += 1) {
+    await ensureRollupZone(timeZone);
+    rows = await read();
+  }
+  if (!rows) throw serviceUnavailable();
 
-  const captured = new Map(rows.captured.map((row) => [row.day, row]));
-  const refunds = new Map(rows.refunds.map((row) => [row.day, Number(row.cents)]));
-  const unitsOf = (current: boolean) => Number(rows.units.find((row) => row.current === current)?.units ?? 0);
+  const byDate = new Map(rows.days.map((row) => [row.day, row]));
   const days = periodDays(period);
   return {
     from: period.from,
     to: period.to,
     timeZone,
-    ...figures(days, captured, refunds, unitsOf(true)),
-    previous: figures(periodDays(previous), captured, refunds, unitsOf(false)),
-    byDay: days.map((date) => ({
-      date,
-      revenue: centsToNumber(Number(captured.get(date)?.cents ?? 0) - (refunds.get(date) ?? 0)),
-      orders: captured.get(date)?.orders ?? 0,
-    })),
+    ...figures(days, byDate),
+    previous: figures(periodDays(previous), byDate),
+    byDay: days.map((date) => {
+      const row = byDate.get(date);
+      return {
+        date,
+        revenue: centsToNumber(row ? Number(row.capturedCents) - Number(row.refundedCents) : 0),
+        orders: row?.orders ?? 0,
+      };
+    }),
     topProducts: rows.top.map((row) => ({
       productId: row.productId,
       title: row.title,

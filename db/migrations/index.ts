@@ -15,6 +15,7 @@ import { productImagesDown, productImagesUp } from "./0013-product-images";
 import { orderSearchAndTrackingDown, orderSearchAndTrackingUp } from "./0014-order-search-and-tracking";
 import { orderMoneyTimesDown, orderMoneyTimesUp } from "./0016-order-money-times";
 import { auditLogAndVersionsDown, auditLogAndVersionsUp } from "./0015-audit-log-and-versions";
+import { salesRollupsDown, salesRollupsUp } from "./0021-sales-rollups";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -39,6 +40,7 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
     up: orderSearchAndTrackingUp,
     down: orderSearchAndTrackingDown,
   },
-  { name: "0016-order-money-times", up: orderMoneyTimesUp, down: orderMoneyTimesDown },
   { name: "0015-audit-log-and-versions", up: auditLogAndVersionsUp, down: auditLogAndVersionsDown },
+  { name: "0016-order-money-times", up: orderMoneyTimesUp, down: orderMoneyTimesDown },
+  { name: "0021-sales-rollups", up: salesRollupsUp, down: salesRollupsDown },
 ];

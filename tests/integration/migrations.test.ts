@@ -23,6 +23,9 @@ const TABLES = [
   "password_reset_tokens",
   "uploaded_images",
   "audit_log",
+  "sales_rollup_zone",
+  "sales_days",
+  "product_sales_days",
 ];
 
 async function existingTables(): Promise<string[]> {
