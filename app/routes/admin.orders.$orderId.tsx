@@ -9,6 +9,7 @@ import {
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
+import { withImageSizes } from "~/services/images.server";
 import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { requireAdmin } from "~/web/auth.server";
 import { isAppError } from "~/lib/server/errors.server";
@@ -32,7 +33,8 @@ function listUrl(url: URL): string {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   try {
-    const order = await getOrderDetails(params.orderId ?? "");
+    const found = await getOrderDetails(params.orderId ?? "");
+    const order = { ...found, cartItems: await withImageSizes(found.cartItems) };
     return json({ order });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;

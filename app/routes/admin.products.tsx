@@ -10,6 +10,7 @@ import {
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { ProductForm } from "~/components/admin/ProductForm";
+import { Picture } from "~/components/Picture";
 import {
   CHOOSE_CATEGORY_FOR_SIZES,
   missingSizeRows,
@@ -254,7 +255,17 @@ function ProductCard({ product, params }: { product: ProductJson; params: URLSea
   const stockBadge = badge && badge.tone !== "sale" ? badge : null;
   return (
     <li className="admin-product-card" data-testid="admin-product-card">
-      <img src={product.image} alt="" loading="lazy" width={300} height={300} />
+      <Picture
+        picture={{
+          url: product.image,
+          width: product.images[0]?.width ?? null,
+          height: product.images[0]?.height ?? null,
+          alt: "",
+        }}
+        // The grid's auto-fill columns of at least 14rem (admin.css .admin-product-grid): one column on a
+        // phone, about 300px wide from there on.
+        sizes="(max-width: 559px) calc(100vw - 2rem), 320px"
+      />
       <div className="admin-product-card__body">
         <h2>{product.title}</h2>
         <p className="admin-price">
