@@ -217,7 +217,6 @@ interface LighthouseRun {
   lcp: number;
   cls: number;
   tbt: number;
-  renderBlocking: number;
 }
 
 async function lighthouseRun(url: string, cookie: string): Promise<LighthouseRun> {
@@ -232,16 +231,12 @@ async function lighthouseRun(url: string, cookie: string): Promise<LighthouseRun
     });
     const lhr = result!.lhr;
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-    const blocking = lhr.audits["render-blocking-insight"] ?? lhr.audits["render-blocking-resources"];
     return {
       score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       fcp: audit("first-contentful-paint"),
       lcp: audit("largest-contentful-paint"),
       cls: audit("cumulative-layout-shift"),
       tbt: audit("total-blocking-time"),
-      renderBlocking: Number(
-        (blocking?.metricSavings as { FCP?: number } | undefined)?.FCP ?? blocking?.numericValue ?? 0,
-      ),
     };
   } finally {
     await chrome.kill();
@@ -317,7 +312,7 @@ async function main() {
     const lighthouseRows = (["listing", "product"] as const).map((page) => {
       const runs = lighthouseRuns[page].filter((run) => Number.isFinite(run.lcp));
       const pick = (key: keyof LighthouseRun) => median(runs.map((run) => run[key]));
-      return `| ${page === "listing" ? "page of 8 photo products (search)" : "product page"} | ${pick("score")} (${runs.map((run) => run.score).join(", ")}) | ${seconds(pick("fcp"))} | ${seconds(pick("lcp"))} | ${pick("cls").toFixed(3)} | ${pick("tbt").toFixed(0)} ms | ${pick("renderBlocking").toFixed(0)} ms |`;
+      return `| ${page === "listing" ? "page of 8 photo products (search)" : "product page"} | ${pick("score")} (${runs.map((run) => run.score).join(", ")}) | ${seconds(pick("fcp"))} | ${seconds(pick("lcp"))} | ${pick("cls").toFixed(3)} | ${pick("tbt").toFixed(0)} ms |`;
     });
     const section = `## Page weight with camera photos (\`npm run bench:pages\`)
 
@@ -332,10 +327,10 @@ Image bytes of the first screen (a fresh visit, no scrolling, Chromium):
 | --- | --- | --- | --- | --- | --- |
 ${weightRows.join("\n")}
 
-Lighthouse ${"13"}, mobile (simulated slow 4G, 4× CPU), aims: score ≥ 98, LCP ≤ 1.8 s, CLS 0:
+Lighthouse 13, mobile (simulated slow 4G, 4× CPU), aims: score ≥ 98, LCP ≤ 1.8 s, CLS 0:
 
-| page | score | FCP | LCP | CLS | TBT | render-blocking (FCP savings) |
-| --- | --- | --- | --- | --- | --- | --- |
+| page | score | FCP | LCP | CLS | TBT |
+| --- | --- | --- | --- | --- | --- |
 ${lighthouseRows.join("\n")}
 `;
     console.log(section);
