@@ -97,6 +97,8 @@ function FeatureImage({ feature, index }: { feature: FeatureView; index: number 
       // The list's full width (admin.css .feature-image, 300px high, cropped): the page less the
       // 16rem sidebar and the content's 1rem padding on wide screens (app.css .admin-sidebar).
       sizes="(min-width: 1024px) calc(100vw - 18rem), calc(100vw - 2rem)"
+      // Loaded at once, as before: a broken picture further down must say so without being scrolled to.
+      priority="eager"
       onError={() => setFailed(true)}
     />
   );
