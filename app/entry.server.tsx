@@ -2,7 +2,9 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-r
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { documentResponse } from "./lib/server/document-body.server";
+import { inlineStylesOf } from "./lib/server/inline-styles.server";
 import { getLogger } from "./lib/server/logger.server";
+import { InlineStylesProvider } from "./lib/shared/inline-styles";
 import { NonceProvider } from "./lib/shared/nonce";
 import "./web/request.server";
 
@@ -24,7 +26,9 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce ?? "";
   const markup = renderToString(
     <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      <InlineStylesProvider value={inlineStylesOf(remixContext)}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </InlineStylesProvider>
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");

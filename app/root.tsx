@@ -14,6 +14,7 @@ import { FlashToast } from "~/components/FlashToast";
 import { ClientLinkNavigation } from "~/components/PlainLink";
 import { ToastHost } from "~/components/ToastHost";
 import { MantineProvider } from "~/lib/shared/mantine-provider";
+import { InlineStyles } from "~/lib/shared/inline-styles";
 import { useNonce } from "~/lib/shared/nonce";
 import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css";
@@ -24,7 +25,6 @@ export const links: LinksFunction = () => [
   // by the areas that render Mantine components (admin, auth, the payment simulator), and loaded with the
   // storefront's drawer, modal and notifications (docs/decisions/0008).
   { rel: "stylesheet", href: appStyles },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
 export const meta: MetaFunction = () => [
@@ -50,7 +50,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* The first paint's CSS: the page's stylesheets inline, linked below for the cache (decision 0019). */}
+        <InlineStyles nonce={nonce} />
       </head>
       <body>
         <MantineProvider
@@ -68,6 +70,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <FlashToast toast={data?.flash} />
           {children}
         </MantineProvider>
+        {/* After the content, a stylesheet link holds up no paint above it; scripts wait for it. */}
+        <Links />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,5 +1,9 @@
 import { useEffect, useRef, useState, type TouchEvent } from "react";
 import { useHydrated } from "~/lib/shared/use-hydrated";
+import { Picture } from "./Picture";
+
+/** The size of the demo banners' drawings (public/images), the box any banner without a known size gets. */
+const BANNER_DRAWING_SIZE = { width: 1600, height: 600 };
 
 /** SPEC §9: the banner moves on every 15000 ms; a swipe needs 50 pixels. */
 export const BANNER_INTERVAL_MS = 15_000;
@@ -8,6 +12,9 @@ export const SWIPE_THRESHOLD_PX = 50;
 export interface BannerImage {
   _id: string;
   image: string;
+  /** The image's own size when it is a processed upload (its srcset and box), else null. */
+  imageWidth?: number | null;
+  imageHeight?: number | null;
   title?: string | null;
   subtitle?: string | null;
   link?: string | null;
@@ -91,16 +98,18 @@ export function Banner({ images }: { images: BannerImage[] }) {
               aria-label={`${slide + 1} of ${count}`}
               aria-hidden={hydrated && slide !== index ? true : undefined}
             >
-              <img
-                src={image.image}
-                // The artwork is decoration: what it advertises is the text beside it.
-                alt=""
-                width={1600}
-                height={600}
-                loading={slide === 0 ? "eager" : "lazy"}
-                // React 18 passes the attribute through only in lower case.
-                {...(slide === 0 ? { fetchpriority: "high" } : {})}
-                decoding="async"
+              <Picture
+                picture={{
+                  url: image.image,
+                  width: image.imageWidth ?? BANNER_DRAWING_SIZE.width,
+                  height: image.imageHeight ?? BANNER_DRAWING_SIZE.height,
+                  // The artwork is decoration: what it advertises is the text beside it.
+                  alt: "",
+                }}
+                // Every slide spans the banner, which spans the page (storefront.css .banner__slide img).
+                sizes="100vw"
+                // The first slide is the home page's largest first-screen picture.
+                priority={slide === 0 ? "high" : "lazy"}
               />
               <div className="banner__text">
                 <h2 className="banner__title">{image.title || BANNER_DEFAULTS.title}</h2>

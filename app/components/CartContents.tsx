@@ -12,6 +12,7 @@ import {
 } from "~/lib/shared/cart";
 import { variantLabel } from "~/lib/shared/variants";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
+import { Picture } from "./Picture";
 import { useCartSubmit, type ShopCart } from "./useShopCart";
 
 /**
@@ -99,7 +100,12 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
       data-product-id={item.productId}
       data-variant-id={item.variantId}
     >
-      <img className="cart-line__image" src={item.image} alt="" width={80} height={80} loading="lazy" />
+      <Picture
+        className="cart-line__image"
+        picture={{ url: item.image, width: item.imageWidth, height: item.imageHeight, alt: "" }}
+        // The line's fixed 4.5rem box (storefront.css .cart-line__image).
+        sizes="72px"
+      />
       <div className="cart-line__main">
         <h3 className="cart-line__title">{item.title}</h3>
         {option ? (

@@ -4,6 +4,7 @@ import { paymentStatusLabel } from "~/lib/shared/order-options";
 import { colourLabel, sizeLabel } from "~/lib/shared/variants";
 import { datePart } from "./OrderTable";
 import { OrderStatusBadge } from "./OrderStatusBadge";
+import { Picture } from "./Picture";
 
 /** What the details view needs: plain data, so the admin and the shopper's history share it. */
 export interface OrderDetailsData {
@@ -22,6 +23,10 @@ export interface OrderDetailsData {
     sku: string | null;
     size: string | null;
     colour: string | null;
+    /** The picture as it was ordered, with its own size when it is a processed upload. */
+    image?: string;
+    imageWidth?: number | null;
+    imageHeight?: number | null;
   }[];
   addressInfo: { address: string; city: string; pincode: string; phone: string; notes: string };
   /** The parcel's tracking, once the order shipped; trackingUrl is the carrier's page when it has one. */
@@ -97,6 +102,19 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
         <ul className="order-details__items">
           {order.cartItems.map((item, index) => (
             <li key={`${item.productId ?? "removed"}-${index}`}>
+              {item.image ? (
+                <Picture
+                  className="order-details__image"
+                  picture={{
+                    url: item.image,
+                    width: item.imageWidth ?? null,
+                    height: item.imageHeight ?? null,
+                    alt: "",
+                  }}
+                  // The line's fixed 3rem box (orders.css .order-details__image).
+                  sizes="48px"
+                />
+              ) : null}
               <span>Title: {item.title}</span>
               {item.size ? <span>Size: {sizeLabel(item.size)}</span> : null}
               {item.colour ? <span>Colour: {colourLabel(item.colour)}</span> : null}

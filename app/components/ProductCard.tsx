@@ -4,7 +4,19 @@ import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { productBadge, type ProductCardData } from "~/lib/shared/product-display";
 import { AddToCartForm } from "./AddToCartForm";
 import { isModifiedClick, PlainLink } from "./PlainLink";
+import { Picture, type PicturePriority } from "./Picture";
 import { ProductPrices } from "./ProductPrices";
+
+/**
+ * A card's picture width per breakpoint, from storefront.css's product grid: two columns beside a 1rem
+ * gutter and a 0.75rem gap below 640 px; above, auto-fill columns of at least 13.5rem beside the listing's
+ * 14rem filters (at most about 300 px wide below 1024 px, 250 px above), or of at least 15rem on the
+ * full-width grids of home and search (at most about 320 px).
+ */
+export const CARD_SIZES = {
+  listing: "(max-width: 639px) calc(50vw - 22px), (max-width: 1023px) 300px, 250px",
+  fullWidth: "(max-width: 639px) calc(50vw - 22px), 320px",
+} as const;
 
 /**
  * One product in a grid. Deliberately plain markup (the grid repeats it 24
@@ -18,30 +30,31 @@ export function ProductCard({
   product,
   detailsHref,
   redirectTo,
-  eager = false,
+  priority = "lazy",
+  sizes = CARD_SIZES.listing,
 }: {
   product: ProductCardData;
   detailsHref: string;
   /** The page's URL, where the cart action brings the shopper back to. */
   redirectTo: string;
-  /** Above the fold: load the image at once instead of lazily. */
-  eager?: boolean;
+  /** Above the fold: `eager`, or `high` for the page's largest first-screen picture. */
+  priority?: PicturePriority;
+  sizes?: string;
 }) {
   const badge = productBadge(product);
   const chooseText = product.choice === "colour" ? "Choose colour" : "Choose size";
   return (
     <article className="product-card">
       <div className="product-card__media">
-        <img
-          src={product.image}
-          alt={product.title}
-          width={300}
-          height={300}
-          loading={eager ? "eager" : "lazy"}
-          // Above the fold, the first image is the page's largest paint (LCP): fetch it first.
-          // React 18 passes the attribute through only in lower case.
-          {...(eager ? { fetchpriority: "high" } : {})}
-          decoding={eager ? undefined : "async"}
+        <Picture
+          picture={{
+            url: product.image,
+            width: product.imageWidth,
+            height: product.imageHeight,
+            alt: product.title,
+          }}
+          sizes={sizes}
+          priority={priority}
         />
         {badge ? <span className={`product-badge product-badge--${badge.tone}`}>{badge.label}</span> : null}
       </div>
@@ -123,17 +136,25 @@ function useCardSubmission() {
   return grid;
 }
 
-/** The product grid; the first row loads its images at once. */
+/**
+ * The product grid. The first row (four cards on a laptop, the first two of them on a phone's first
+ * screen) loads its pictures at once, the rest lazily; the first card's picture is fetched first unless
+ * something larger leads the page (the home page's banner: `firstIsLargest={false}`).
+ */
 export function ProductGrid({
   products,
   detailsHref,
   redirectTo,
   eagerCount = 4,
+  firstIsLargest = true,
+  sizes = CARD_SIZES.listing,
 }: {
   products: ProductCardData[];
   detailsHref: (productId: string) => string;
   redirectTo: string;
   eagerCount?: number;
+  firstIsLargest?: boolean;
+  sizes?: string;
 }) {
   const grid = useCardSubmission();
   return (
@@ -144,7 +165,8 @@ export function ProductGrid({
           product={product}
           detailsHref={detailsHref(product._id)}
           redirectTo={redirectTo}
-          eager={index < eagerCount}
+          priority={index >= eagerCount ? "lazy" : index === 0 && firstIsLargest ? "high" : "eager"}
+          sizes={sizes}
         />
       ))}
     </div>

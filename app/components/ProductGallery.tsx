@@ -1,6 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import type { ProductImageJson } from "~/lib/shared/product";
+import { Picture } from "./Picture";
 
 /**
  * A product's pictures: one large picture on a horizontal scroll-snap track
@@ -16,37 +17,13 @@ import type { ProductImageJson } from "~/lib/shared/product";
  * and a colour chosen in the variant picker shows its first picture.
  */
 
-/** The one place a picture becomes an <img> (the shared responsive picture replaces it here). */
-function GalleryImage({
-  picture,
-  alt,
-  eager,
-  className,
-  size,
-}: {
-  picture: ProductImageJson;
-  alt: string;
-  eager: boolean;
-  className?: string;
-  /** The box's width in CSS pixels when the picture's own size is unknown. */
-  size: number;
-}) {
-  const width = picture.width ?? size;
-  const height = picture.height ?? size;
-  return (
-    <img
-      src={picture.url}
-      alt={alt}
-      width={width}
-      height={height}
-      className={className}
-      loading={eager ? "eager" : "lazy"}
-      decoding={eager ? "auto" : "async"}
-      // The shown picture is the largest paint of the page and the dialog: fetched first.
-      {...(eager ? { fetchpriority: "high" } : {})}
-    />
-  );
-}
+/**
+ * The large picture's width as the layout gives it (storefront.css .product-details): the page's width
+ * on a phone, half of the at most 1200px content (or of the dialog) from 768px on.
+ */
+const SLIDE_SIZES = "(min-width: 768px) min(50vw, 600px), calc(100vw - 2rem)";
+/** A thumbnail's box: 4rem (.gallery__thumb). */
+const THUMB_SIZES = "64px";
 
 /** The picture to show first: `?picture=N` (1-based), else the first of `?colour=`, else the first. */
 export function initialPictureIndex(images: readonly ProductImageJson[], params: URLSearchParams): number {
@@ -152,11 +129,11 @@ export function ProductGallery({
             // The picture the URL asked for comes first, so that it shows without any scrolling.
             style={index === initial && index !== 0 ? { order: -1 } : undefined}
           >
-            <GalleryImage
-              picture={picture}
-              alt={pictureAlt(picture, index, count, title)}
-              eager={index === initial}
-              size={600}
+            <Picture
+              picture={{ ...picture, alt: pictureAlt(picture, index, count, title) }}
+              sizes={SLIDE_SIZES}
+              // The shown picture is the largest paint of the page and the dialog: fetched first.
+              priority={index === initial ? "high" : "lazy"}
             />
           </div>
         ))}
@@ -172,7 +149,7 @@ export function ProductGallery({
                 aria-label={`Show picture ${index + 1} of ${count}${picture.alt ? `: ${picture.alt}` : ""}`}
                 onClick={onThumbnail(index)}
               >
-                <GalleryImage picture={picture} alt="" eager={false} size={64} />
+                <Picture picture={{ ...picture, alt: "" }} sizes={THUMB_SIZES} />
               </a>
             </li>
           ))}

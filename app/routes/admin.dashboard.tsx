@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { BANNER_DEFAULTS } from "~/components/Banner";
 import { ImageUpload } from "~/components/ImageUpload";
+import { Picture } from "~/components/Picture";
 import { requireAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { badRequest, type AppError } from "~/lib/server/errors.server";
@@ -21,7 +22,8 @@ import {
   deleteFeature,
   FEATURE_ADDED,
   FEATURE_DELETED,
-  listFeatures,
+  listFeatureViews,
+  type FeatureView,
 } from "~/services/features.server";
 import { isMultipart, readMultipartForm, storeImage } from "~/services/uploads.server";
 import { ordersAwaitingShipment, salesReport } from "~/services/reports.server";
@@ -55,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [report, awaitingShipment, features] = await Promise.all([
     salesReport(chosen.period),
     ordersAwaitingShipment(),
-    listFeatures(),
+    listFeatureViews(),
   ]);
   return json({ chosen, report, awaitingShipment, features }, { status: chosen.error ? 400 : 200 });
 }
@@ -94,7 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Admin dashboard · ECommerce Shopping" }];
 
 /** A feature image at the spec's 300px height; "Failed to load image" when it cannot load. */
-function FeatureImage({ src, index }: { src: string; index: number }) {
+function FeatureImage({ feature, index }: { feature: FeatureView; index: number }) {
   const [failed, setFailed] = useState(false);
   const ref = useRef<HTMLImageElement>(null);
   // An image can fail before React listens (during hydration): check once mounted.
@@ -114,12 +116,20 @@ function FeatureImage({ src, index }: { src: string; index: number }) {
     );
   }
   return (
-    <img
-      ref={ref}
-      src={src}
-      alt={`Feature image ${index + 1}`}
+    <Picture
+      imgRef={ref}
+      picture={{
+        url: feature.image,
+        width: feature.imageWidth,
+        height: feature.imageHeight,
+        alt: `Feature image ${index + 1}`,
+      }}
       className="feature-image"
-      height={300}
+      // The list's full width (admin.css .feature-image, 300px high, cropped): the page less the
+      // 16rem sidebar and the content's 1rem padding on wide screens (app.css .admin-sidebar).
+      sizes="(min-width: 1024px) calc(100vw - 18rem), calc(100vw - 2rem)"
+      // Loaded at once, as before: a broken picture further down must say so without being scrolled to.
+      priority="eager"
       onError={() => setFailed(true)}
     />
   );
@@ -359,7 +369,7 @@ export default function AdminDashboard() {
       <ul className="feature-list" aria-label="Feature images">
         {features.map((feature, index) => (
           <li key={feature._id} className="feature-list__item">
-            <FeatureImage src={feature.image} index={index} />
+            <FeatureImage feature={feature} index={index} />
             <p className="feature-list__text">
               <strong>{feature.title || BANNER_DEFAULTS.title}</strong>
               {feature.subtitle ? ` · ${feature.subtitle}` : ""} → {feature.link || BANNER_DEFAULTS.link}

@@ -9,6 +9,7 @@ import {
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
+import { withImageSizes } from "~/services/images.server";
 import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
 import { requireAdmin } from "~/web/auth.server";
@@ -44,7 +45,8 @@ function listUrl(url: URL): string {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   try {
-    const order = await getOrderDetails(params.orderId ?? "");
+    const found = await getOrderDetails(params.orderId ?? "");
+    const order = { ...found, cartItems: await withImageSizes(found.cartItems) };
     return json({ order, history: await historyOf("order", order._id) });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;

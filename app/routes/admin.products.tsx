@@ -11,6 +11,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import { CatalogueCsvActions } from "~/components/admin/CatalogueCsv";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { ProductForm } from "~/components/admin/ProductForm";
+import { Picture } from "~/components/Picture";
 import {
   CHOOSE_CATEGORY_FOR_SIZES,
   missingSizeRows,
@@ -316,7 +317,17 @@ function ProductCard({ product, params }: { product: ProductJson; params: URLSea
   return (
     <li className="admin-product-card" data-testid="admin-product-card">
       <div className="admin-product-card__picture">
-        <img src={product.image} alt="" loading="lazy" width={300} height={300} />
+        <Picture
+          picture={{
+            url: product.image,
+            width: product.images[0]?.width ?? null,
+            height: product.images[0]?.height ?? null,
+            alt: "",
+          }}
+          // The grid's auto-fill columns of at least 14rem (admin.css .admin-product-grid): one column on a
+          // phone, about 300px wide from there on.
+          sizes="(max-width: 559px) calc(100vw - 2rem), 320px"
+        />
         {product.images.length > 1 ? (
           <span
             className="admin-product-card__more"

@@ -9,6 +9,7 @@ import {
 import { Form, useLoaderData } from "@remix-run/react";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
+import { withImageSizes } from "~/services/images.server";
 import { requireShopper } from "~/web/auth.server";
 import { isAppError, type AppError } from "~/lib/server/errors.server";
 import { isPayableAgain } from "~/lib/shared/order-options";
@@ -31,7 +32,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: urlDialogS
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
   try {
-    const order = await getOrderForUser(user.id, params.orderId ?? "");
+    const found = await getOrderForUser(user.id, params.orderId ?? "");
+    const order = { ...found, cartItems: await withImageSizes(found.cartItems) };
     return json({ order, customerName: user.userName });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;

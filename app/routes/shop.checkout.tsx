@@ -9,6 +9,7 @@ import {
 import { Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AddressManager } from "~/components/AddressManager";
+import { Picture } from "~/components/Picture";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
@@ -140,7 +141,11 @@ export default function CheckoutPage() {
             <ul className="checkout-items" aria-label="Cart items">
               {summary.items.map((item) => (
                 <li key={item.variantId} className="checkout-item" data-testid="checkout-item">
-                  <img src={item.image} alt="" width={64} height={64} loading="lazy" />
+                  <Picture
+                    picture={{ url: item.image, width: item.imageWidth, height: item.imageHeight, alt: "" }}
+                    // The line's fixed 4rem box (checkout.css .checkout-item img).
+                    sizes="64px"
+                  />
                   <div>
                     <p className="checkout-item__title">{item.title}</p>
                     {variantLabel(item) ? <p className="checkout-item__meta">{variantLabel(item)}</p> : null}

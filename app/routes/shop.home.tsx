@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { Banner } from "~/components/Banner";
 import { FlashToast } from "~/components/FlashToast";
-import { ProductGrid } from "~/components/ProductCard";
+import { CARD_SIZES, ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { BrandTiles, CategoryTiles } from "~/components/ShopTiles";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
@@ -81,7 +81,10 @@ export default function HomePage() {
           products={products}
           detailsHref={page.detailsHref}
           redirectTo={page.formAction}
+          // Below the banner, the categories and the brands: never on the first screen.
           eagerCount={0}
+          firstIsLargest={false}
+          sizes={CARD_SIZES.fullWidth}
         />
         <p className="home-section__more">
           <Link to="/shop/listing" className="sf-button">

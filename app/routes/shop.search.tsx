@@ -3,7 +3,7 @@ import { Form, useLoaderData, useNavigate, useNavigation } from "@remix-run/reac
 import { useEffect, useRef, useState } from "react";
 import { FlashToast } from "~/components/FlashToast";
 import { Pagination } from "~/components/ListingControls";
-import { ProductGrid } from "~/components/ProductCard";
+import { CARD_SIZES, ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
@@ -151,6 +151,7 @@ export default function SearchPage() {
                 products={products}
                 detailsHref={storefront.detailsHref}
                 redirectTo={storefront.formAction}
+                sizes={CARD_SIZES.fullWidth}
               />
               <Pagination
                 page={page}

@@ -8,6 +8,7 @@ import {
   type CartLineView,
   type CartView,
 } from "~/lib/shared/cart";
+import { uploadedImageJoinSql } from "~/lib/shared/images";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
 import { AppError, badRequest, conflict, notFound } from "~/lib/server/errors.server";
@@ -50,6 +51,8 @@ interface CartRow {
   colour: string | null;
   title: string | null;
   image: string | null;
+  imageWidth: number | null;
+  imageHeight: number | null;
   price: string | null;
   salePrice: string | null;
   quantity: number | null;
@@ -64,14 +67,15 @@ interface CartRow {
  */
 const VARIANT_PRICE = variantPriceSql("v", "p");
 const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", ci.variant_id AS "variantId",
-            v.sku, v.size, v.colour, p.title, p.image,
+            v.sku, v.size, v.colour, p.title, p.image, pi.width AS "imageWidth", pi.height AS "imageHeight",
             ${VARIANT_PRICE.price} AS price, ${VARIANT_PRICE.salePrice} AS "salePrice",
             ci.quantity, v.total_stock AS "totalStock",
             (SELECT array_agg(n.message ORDER BY n.created_at, n.id) FROM cart_notices n WHERE n.cart_id = c.id)
               AS notices`;
 const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci
               JOIN product_variants v ON v.id = ci.variant_id
-              JOIN products p ON p.id = ci.product_id) ON ci.cart_id = c.id`;
+              JOIN products p ON p.id = ci.product_id
+              ${uploadedImageJoinSql("p.image", "pi")}) ON ci.cart_id = c.id`;
 /** In the order the lines were added. */
 const CART_VIEW_ORDER = `ORDER BY ci.created_at, ci.id`;
 
@@ -97,6 +101,8 @@ function cartViewOf(userId: string, rows: CartRow[]): CartView {
       colour: row.colour,
       title: row.title ?? "",
       image: row.image ?? "",
+      imageWidth: row.imageWidth,
+      imageHeight: row.imageHeight,
       price: decimalToNumber(row.price),
       salePrice: decimalToNumber(row.salePrice),
       quantity: row.quantity ?? 0,
@@ -156,7 +162,9 @@ export async function getCart(userId: string): Promise<CartJson> {
   return {
     _id: view._id,
     userId: view.userId,
-    items: view.items.map(({ totalStock: _stock, ...item }): CartItemJson => item),
+    items: view.items.map(
+      ({ totalStock: _stock, imageWidth: _width, imageHeight: _height, ...item }): CartItemJson => item,
+    ),
   };
 }
 

@@ -14,7 +14,7 @@ import {
 } from "~/lib/shared/product";
 import type { OptionCounts } from "~/lib/shared/variants";
 import type { ListingFilters } from "~/lib/shared/listing-params";
-import { listFeatures, type FeatureJson } from "./features.server";
+import { listFeatureViews, type FeatureView } from "./features.server";
 import type { ReviewJson } from "./reviews.server";
 
 /**
@@ -359,8 +359,8 @@ async function searchBySimilarity(allWords: string[], paging: Paging): Promise<P
 export const MAX_BANNER_IMAGES = 10;
 
 /** The home banner's images: the admin's feature images, oldest first. */
-export function listFeatureImages(): Promise<FeatureJson[]> {
-  return listFeatures(MAX_BANNER_IMAGES);
+export function listFeatureImages(): Promise<FeatureView[]> {
+  return listFeatureViews(MAX_BANNER_IMAGES);
 }
 
 /** A sitemap file holds at most 50,000 URLs (sitemaps.org). */

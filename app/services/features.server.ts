@@ -5,6 +5,7 @@ import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/server/errors.server";
 import { canonicalImageReference } from "~/lib/server/public-url.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { uploadedImageJoinSql } from "~/lib/shared/images";
 import { isUuid } from "~/lib/shared/uuid";
 import { deleteUploadIfUnused, uploadExists } from "./uploads.server";
 import { changedFields, recordAudit, SYSTEM_CHANGE, type AuditBy } from "./audit.server";
@@ -40,21 +41,38 @@ export const FEATURE_NOT_FOUND = "Feature image not found";
 export const FEATURE_ADDED = "Feature image added successfully";
 export const FEATURE_DELETED = "Feature image deleted successfully";
 
+/** A feature image as the pages show it: with its image's own size when it is a processed upload. */
+export interface FeatureView extends FeatureJson {
+  imageWidth: number | null;
+  imageHeight: number | null;
+}
+
 /**
  * Oldest first: the order in which they were added is the banner's order.
  * `limit` caps the list (the home banner shows a handful).
  */
+export async function listFeatureViews(limit?: number): Promise<FeatureView[]> {
+  const rows = await getDb().sequelize.query<
+    FeatureRow & { imageWidth: number | null; imageHeight: number | null }
+  >(
+    `SELECT f.id, f.image, f.title, f.subtitle, f.link, fi.width AS "imageWidth", fi.height AS "imageHeight"
+       FROM feature_images f ${uploadedImageJoinSql("f.image", "fi")}
+      ORDER BY f.created_at ASC, f.id ASC
+      ${limit === undefined ? "" : "LIMIT :limit"}`,
+    { replacements: { limit: limit ?? null }, type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => ({
+    ...toFeatureJson(row),
+    imageWidth: row.imageWidth,
+    imageHeight: row.imageHeight,
+  }));
+}
+
+/** The feature images as the API answers them (API.md): listFeatureViews without the sizes. */
 export async function listFeatures(limit?: number): Promise<FeatureJson[]> {
-  const rows = await getDb().models.FeatureImage.findAll({
-    attributes: ["id", "image", "title", "subtitle", "link"],
-    order: [
-      ["createdAt", "ASC"],
-      ["id", "ASC"],
-    ],
-    limit,
-    raw: true,
-  });
-  return rows.map(toFeatureJson);
+  return (await listFeatureViews(limit)).map(
+    ({ imageWidth: _width, imageHeight: _height, ...feature }) => feature,
+  );
 }
 
 /** An absolute URL on this shop's own origin becomes the path it names (with its query, for links). */

@@ -442,3 +442,18 @@ export async function backfillImages(log: (message: string) => void = () => {}):
   }
   return report;
 }
+
+/**
+ * Lines (order lines) with their image's own size, `imageWidth`/`imageHeight` (null when the image is
+ * not a processed upload), for pages whose lines come from a Sequelize read rather than SQL that can join
+ * `uploaded_images` itself (uploadedImageJoinSql): one query for all of them.
+ */
+export async function withImageSizes<T extends { image: string }>(
+  lines: readonly T[],
+): Promise<(T & { imageWidth: number | null; imageHeight: number | null })[]> {
+  const infos = await imageInfos(lines.map((line) => line.image));
+  return lines.map((line) => {
+    const info = infos.get(line.image);
+    return { ...line, imageWidth: info?.width ?? null, imageHeight: info?.height ?? null };
+  });
+}

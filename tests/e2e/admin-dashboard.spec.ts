@@ -21,7 +21,8 @@ test("an admin uploads a feature image and deletes it", async ({ page }, testInf
   await expect(flash(page, testInfo, "Feature image added successfully")).toBeVisible();
   await expect(list.getByRole("listitem")).toHaveCount(before + 1);
   const added = list.getByRole("img", { name: `Feature image ${before + 1}` });
-  await expect(added).toHaveAttribute("src", /^\/uploads\/[0-9a-f-]{36}\.png$/);
+  // The upload's stored width beside it (a 1-pixel PNG has one), never the original.
+  await expect(added).toHaveAttribute("src", /^\/uploads\/[0-9a-f-]{36}-w\d+\.webp$/);
   await expect(added).toHaveCSS("height", "300px");
   if (hasJavaScript(testInfo)) {
     // The selection is cleared after a successful add.

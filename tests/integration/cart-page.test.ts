@@ -45,6 +45,9 @@ describe("the shop layout's cart", () => {
             colour: null,
             title: "Tee",
             image: tee.image,
+            // A drawing, not an upload: no size of its own to read.
+            imageWidth: null,
+            imageHeight: null,
             price: 12.5,
             salePrice: 0,
             quantity: 2,

@@ -74,7 +74,19 @@ describe("the listing page loader", () => {
     expect(data.state).toEqual({ ...NO_FILTERS, category: ["men"], sortBy: "title-atoz", page: 1 });
     expect(data.pagination).toEqual({ page: 1, limit: 24, total: 1, pages: 1 });
     expect(Object.keys(data.products[0]).sort()).toEqual(
-      ["_id", "brand", "category", "choice", "image", "price", "salePrice", "title", "totalStock"].sort(),
+      [
+        "_id",
+        "brand",
+        "category",
+        "choice",
+        "image",
+        "imageWidth",
+        "imageHeight",
+        "price",
+        "salePrice",
+        "title",
+        "totalStock",
+      ].sort(),
     );
     expect(data.details).toMatchObject({ _id: product.id, reviewCount: 2, averageReview: 1.5 });
     expect(data.details.reviews.map((r: { userName: string }) => r.userName)).toEqual(["Buyer 1", "Buyer 0"]);

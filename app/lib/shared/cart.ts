@@ -67,6 +67,9 @@ export interface CartJson {
 /** A line with its variant's current stock, for the panel's courtesy check. */
 export interface CartLineView extends CartItemJson {
   totalStock: number;
+  /** The image's own size when it is a processed upload (its srcset and box), else null. */
+  imageWidth: number | null;
+  imageHeight: number | null;
 }
 
 export interface CartView {

@@ -40,12 +40,42 @@ export function pickWidth(stored: readonly number[], requested: number): number 
   return sorted.find((width) => width >= requested) ?? sorted.at(-1) ?? null;
 }
 
-/** The URL of one width of an upload: its own URL with `?w=` (and `format` when not the default). */
-export function imageWidthUrl(
-  url: string,
-  width: number,
-  format: ImageFormat = DEFAULT_IMAGE_FORMAT,
-): string {
-  const query = format === DEFAULT_IMAGE_FORMAT ? `w=${width}` : `w=${width}&format=${format}`;
-  return `${url}${url.includes("?") ? "&" : "?"}${query}`;
+/** The extensions the pipeline stores widths for (images.server.ts): SVG and BMP uploads have none. */
+const PROCESSED_EXTENSIONS = "jpg|png|gif|webp";
+/** An upload's key at the end of its URL: the UUID the shop generated and its extension. */
+const UPLOAD_KEY_AT_END = new RegExp(
+  `([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\.(${PROCESSED_EXTENSIONS})$`,
+);
+
+/**
+ * The URL of one stored width of an upload: the width's own key beside the original's,
+ * `/uploads/<uuid>.jpg` → `/uploads/<uuid>-w320.avif` (or the same under S3_PUBLIC_URL),
+ * a static, immutable file that needs no lookup (docs/decisions/0019). Null for any URL
+ * that is not a processed upload (a drawing under /images, another site's picture, SVG, BMP).
+ */
+export function imageWidthUrl(url: string, width: number, format: ImageFormat): string | null {
+  const match = UPLOAD_KEY_AT_END.exec(url);
+  if (!match || !Number.isInteger(width) || width < 1) return null;
+  return `${url.slice(0, match.index)}${match[1]}-w${width}.${format}`;
+}
+
+/**
+ * The `srcset` of an upload `width` pixels wide in one format: every stored width with
+ * its `w` descriptor, never wider than the original. Empty for a URL with no stored widths.
+ */
+export function imageSrcSet(url: string, width: number | null, format: ImageFormat): string {
+  if (!width || !imageWidthUrl(url, width, format)) return "";
+  return widthsFor(width)
+    .map((candidate) => `${imageWidthUrl(url, candidate, format)} ${candidate}w`)
+    .join(", ");
+}
+
+/**
+ * SQL: `LEFT JOIN uploaded_images <alias>` on the upload key at the end of the URL in `urlSql`,
+ * so that a read path (cart, checkout and order lines, feature images) selects `<alias>.width` and
+ * `<alias>.height` in the same query; both are NULL for anything that is not a processed upload.
+ */
+export function uploadedImageJoinSql(urlSql: string, alias: string): string {
+  return `LEFT JOIN uploaded_images ${alias}
+         ON ${alias}.key = substring(${urlSql} from '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.[a-z0-9]{2,5})$')`;
 }

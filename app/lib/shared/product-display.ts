@@ -46,13 +46,20 @@ export type { ProductJson } from "./product";
 export type ProductCardData = Pick<
   ProductJson,
   "_id" | "image" | "title" | "category" | "brand" | "price" | "salePrice" | "totalStock"
-> & { choice: VariantChoice };
+> & {
+  choice: VariantChoice;
+  /** The first picture's own size (`images[0]`, whose URL is `image`): the card's srcset and box. */
+  imageWidth: number | null;
+  imageHeight: number | null;
+};
 
 export function toCardData(product: ProductJson): ProductCardData {
   return {
     choice: choiceOf(product.variants),
     _id: product._id,
     image: product.image,
+    imageWidth: product.images[0]?.width ?? null,
+    imageHeight: product.images[0]?.height ?? null,
     title: product.title,
     category: product.category,
     brand: product.brand,

@@ -15,6 +15,7 @@ import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refu
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { lineName, paymentItemOf } from "./order-store.server";
 import { variantPriceSql } from "~/lib/shared/product";
+import { uploadedImageJoinSql } from "~/lib/shared/images";
 
 /**
  * Checkout, the first stage (SPEC §2 Checkout, §4 Checkout flow; API.md
@@ -32,6 +33,9 @@ export const CANCEL_PATH = "/shop/paypal-cancel";
 /** A cart line (catalogue prices, like the cart API) with what the checkout adds to it. */
 export interface CheckoutLine extends CartItemJson {
   totalStock: number;
+  /** The image's own size when it is a processed upload (the page's srcset and box), else null. */
+  imageWidth: number | null;
+  imageHeight: number | null;
   /** What one unit costs: the sale price when above 0, else the price. */
   unitPrice: number;
   lineTotal: number;
@@ -51,6 +55,8 @@ interface CartLineRow {
   colour: string | null;
   title: string;
   image: string;
+  imageWidth: number | null;
+  imageHeight: number | null;
   price: string;
   salePrice: string | null;
   /** What one unit costs: the sale price when above 0, else the price. */
@@ -72,12 +78,13 @@ async function readCartLines(
 ): Promise<PricedLine[]> {
   const rows = await getDb().sequelize.query<CartLineRow>(
     `SELECT ci.product_id AS "productId", ci.variant_id AS "variantId", v.sku, v.size, v.colour,
-            ci.quantity, p.title, p.image, priced.price, priced.sale_price AS "salePrice",
+            ci.quantity, p.title, p.image, pi.width AS "imageWidth", pi.height AS "imageHeight", priced.price, priced.sale_price AS "salePrice",
             CASE WHEN priced.sale_price > 0 THEN priced.sale_price ELSE priced.price END AS "effectivePrice",
             v.total_stock AS "totalStock"
        FROM cart_items ci
        JOIN product_variants v ON v.id = ci.variant_id
        JOIN products p ON p.id = ci.product_id
+       ${uploadedImageJoinSql("p.image", "pi")}
        CROSS JOIN LATERAL (SELECT ${VARIANT_PRICE.price} AS price, ${VARIANT_PRICE.salePrice} AS sale_price) priced
       WHERE ci.cart_id = :cartId
       ORDER BY ci.created_at, ci.id
@@ -96,6 +103,8 @@ function toCheckoutLine(line: PricedLine): CheckoutLine {
     colour: line.colour,
     title: line.title,
     image: line.image,
+    imageWidth: line.imageWidth,
+    imageHeight: line.imageHeight,
     price: centsToNumber(toCents(line.price)),
     salePrice: line.salePrice === null ? 0 : centsToNumber(toCents(line.salePrice)),
     quantity: line.quantity,

@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { EntryContext } from "@remix-run/node";
+import { getConfig } from "./config.server";
+import { getLogger } from "./logger.server";
+
+/** Where remix.config.js puts the browser build, as URLs (publicPath) and on disk (BUILD_DIR/client). */
+const PUBLIC_PATH = "/build/";
+
+/** The build's stylesheets by URL: fingerprinted, so a file read once never changes. */
+const stylesheets = new Map<string, string | null>();
+
+function stylesheetText(href: string): string | null {
+  let text = stylesheets.get(href);
+  if (text === undefined) {
+    const file = path.join(getConfig().buildDir, "client", href.slice(PUBLIC_PATH.length));
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      // Without its text the page still gets the stylesheet through its link, only later.
+      getLogger().warn({ err: error, href }, "A stylesheet to inline could not be read");
+      text = null;
+    }
+    stylesheets.set(href, text);
+  }
+  return text;
+}
+
+/**
+ * The stylesheets the matched routes link (their `links` exports, in route order), as one text for an
+ * inline `<style>`: the first paint then needs no stylesheet request (docs/decisions/0019).
+ */
+export function inlineStylesOf(remixContext: EntryContext): string {
+  const hrefs = new Set<string>();
+  for (const match of remixContext.staticHandlerContext.matches) {
+    const links = remixContext.routeModules[match.route.id]?.links?.() ?? [];
+    for (const link of links) {
+      if (!("rel" in link) || link.rel !== "stylesheet" || typeof link.href !== "string") continue;
+      if (link.href.startsWith(PUBLIC_PATH)) hrefs.add(link.href);
+    }
+  }
+  return [...hrefs]
+    .map(stylesheetText)
+    .filter((text): text is string => text !== null)
+    .join("\n");
+}

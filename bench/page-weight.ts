@@ -1,0 +1,348 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromium, type Browser } from "playwright-core";
+import sharp from "sharp";
+import { DEMO_ACCOUNTS } from "../db/seed/seed";
+import { machineTicks, stealPercent } from "./proc-cpu";
+import { writeResultsSection } from "./results-file";
+
+/**
+ * `npm run bench:pages`: what a page of camera photos weighs (docs/decisions/0019).
+ *
+ * 1. Builds into BUILD_DIR (default build-bench) unless that build is newer than every source file.
+ * 2. Starts the production server on BENCH_PAGES_PORT (default 3196) with an embedded PostgreSQL of its
+ *    own (BENCH_PAGES_DATA_DIR, default .data-benchpages, kept between runs).
+ * 3. Unless they exist, creates 8 products whose pictures are camera-sized photos made here with sharp
+ *    (2400×3200 JPEG of about 1 MB, noise over a smooth texture so that they compress like photos; never
+ *    stored in the repository), uploaded through the admin's upload API as an admin's browser does.
+ * 4. In Chromium (playwright-core, /usr/bin/chromium), sums the image bytes the first screen fetches:
+ *    the search page of those 8 products at 375 px @3× and 1280 px @1×, a product page at 375 px @3×.
+ * 5. Runs Lighthouse (mobile: simulated slow 4G, 4× CPU slowdown) on that page of photos and the
+ *    product page.
+ * Each figure is the median of BENCH_ROUNDS rounds (default 3); the load average and the steal of the run
+ * go with them, since this 2-core virtual machine is shared. Writes its section of bench/RESULTS.md.
+ */
+
+const PORT = Number(process.env.BENCH_PAGES_PORT ?? 3196);
+const DATA_DIR = path.resolve(process.env.BENCH_PAGES_DATA_DIR ?? ".data-benchpages");
+const BUILD_DIR = process.env.BUILD_DIR || "build-bench";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const BASE = `http://127.0.0.1:${PORT}`;
+const KB = 1024;
+/** The word that finds the bench's products, and nothing of the demo catalogue. */
+const KEYWORD = "benchphoto";
+const PHOTO_COUNT = 8;
+/** Chromium on this machine: no connection may leave it (/work/.library/env/machines/node.md). */
+const CHROMIUM_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const AIMS = { phoneListing: 400 * KB, desktopListing: 500 * KB, phoneProduct: 250 * KB };
+
+const log = (message: string) => console.error(`[bench:pages] ${message}`);
+
+function ensureFreshBuild() {
+  const result = spawnSync(process.execPath, ["scripts/build.js", "--if-stale"], {
+    env: { ...process.env, BUILD_DIR, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (result.status !== 0) throw new Error("the build failed (node scripts/build.js --if-stale)");
+}
+
+let stopping = false;
+function startServer(): ChildProcess {
+  const server = spawn(process.execPath, [path.join(BUILD_DIR, "server", "index.js")], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: "",
+      DATA_DIR,
+      BUILD_DIR,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      APP_URL: BASE,
+      SESSION_SECRET: "bench-pages-session-secret-0123456789abcdef",
+      LOG_REQUESTS: "false",
+      WEB_CONCURRENCY: "1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  server.on("exit", (code, signal) => {
+    if (!stopping) log(`the server stopped unexpectedly (code ${code}, signal ${signal})`);
+  });
+  return server;
+}
+
+async function waitForServer(server: ChildProcess, timeoutMs = 60_000) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (server.exitCode !== null) throw new Error("The server exited before it answered");
+    try {
+      if ((await fetch(`${BASE}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server did not answer on ${BASE}/healthz within ${timeoutMs / 1000} s`);
+}
+
+async function signIn(role: "user" | "admin"): Promise<string> {
+  const account = DEMO_ACCOUNTS.find((candidate) => candidate.role === role)!;
+  const response = await fetch(`${BASE}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: account.email, password: account.password }),
+  });
+  if (!response.ok) throw new Error(`Signing in ${account.email} failed: ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+/** A camera-sized photo: smooth random colour fields with fine grain, JPEG, about 1 MB. */
+async function cameraPhoto(): Promise<Buffer> {
+  const [width, height] = [2400, 3200];
+  const coarse = await sharp(randomBytes(120 * 160 * 3), { raw: { width: 120, height: 160, channels: 3 } })
+    .resize(width, height, { kernel: "cubic" })
+    .raw()
+    .toBuffer();
+  const grain = randomBytes(coarse.length);
+  for (let index = 0; index < coarse.length; index += 1) {
+    coarse[index] = Math.max(0, Math.min(255, coarse[index]! + (grain[index]! & 7) - 4));
+  }
+  return sharp(coarse, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 82 })
+    .toBuffer();
+}
+
+async function productIdsOfPhotos(): Promise<string[]> {
+  const answer = (await (await fetch(`${BASE}/api/shop/search/${KEYWORD}`)).json()) as {
+    data?: { _id: string }[];
+  };
+  return (answer.data ?? []).map((product) => product._id);
+}
+
+/** The bench's 8 photo products: made once per data folder, through the admin's upload and add APIs. */
+async function ensurePhotoProducts(adminCookie: string): Promise<string[]> {
+  const existing = await productIdsOfPhotos();
+  if (existing.length >= PHOTO_COUNT) return existing;
+  for (let index = existing.length; index < PHOTO_COUNT; index += 1) {
+    const photo = await cameraPhoto();
+    const form = new FormData();
+    form.append(
+      "my_file",
+      new Blob([new Uint8Array(photo)], { type: "image/jpeg" }),
+      `camera-${index + 1}.jpg`,
+    );
+    const started = Date.now();
+    const upload = await fetch(`${BASE}/api/admin/products/upload-image`, {
+      method: "POST",
+      headers: { Cookie: adminCookie, Origin: BASE },
+      body: form,
+    });
+    if (!upload.ok) throw new Error(`The upload answered ${upload.status}: ${await upload.text()}`);
+    const { result } = (await upload.json()) as { result: { url: string } };
+    log(`photo ${index + 1}: ${(photo.length / KB).toFixed(0)} KB uploaded in ${Date.now() - started} ms`);
+    const add = await fetch(`${BASE}/api/admin/products/add`, {
+      method: "POST",
+      headers: { Cookie: adminCookie, Origin: BASE, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        title: `Benchphoto jacket ${index + 1}`,
+        description: "A camera photo of a jacket, made by the page-weight bench.",
+        category: "men",
+        brand: "zara",
+        price: 49.99,
+        salePrice: 0,
+        totalStock: 20,
+        image: result.url,
+      }),
+    });
+    if (!add.ok) throw new Error(`Adding a product answered ${add.status}: ${await add.text()}`);
+  }
+  return productIdsOfPhotos();
+}
+
+interface Screen {
+  name: string;
+  width: number;
+  height: number;
+  scale: number;
+  mobile: boolean;
+}
+const PHONE: Screen = { name: "375 px @3×", width: 375, height: 812, scale: 3, mobile: true };
+const DESKTOP: Screen = { name: "1280 px @1×", width: 1280, height: 800, scale: 1, mobile: false };
+
+/** The image bytes (as sent) a fresh visit of `url` fetches before the page settles, without scrolling. */
+async function imageBytes(browser: Browser, url: string, screen: Screen, cookie: string) {
+  const context = await browser.newContext({
+    viewport: { width: screen.width, height: screen.height },
+    deviceScaleFactor: screen.scale,
+    isMobile: screen.mobile,
+    hasTouch: screen.mobile,
+  });
+  const [name, value] = cookie.split(";")[0]!.split(/=(.*)/s) as [string, string];
+  await context.addCookies([{ name, value, url: BASE }]);
+  const page = await context.newPage();
+  const sizes: Promise<number>[] = [];
+  const urls: string[] = [];
+  page.on("requestfinished", (request) => {
+    if (request.resourceType() !== "image") return;
+    urls.push(request.url());
+    sizes.push(request.sizes().then((size) => size.responseBodySize));
+  });
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForLoadState("networkidle");
+  const bytes = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
+  await context.close();
+  return { bytes, count: urls.length, largest: urls };
+}
+
+interface LighthouseRun {
+  score: number;
+  fcp: number;
+  lcp: number;
+  cls: number;
+  tbt: number;
+}
+
+async function lighthouseRun(url: string, cookie: string): Promise<LighthouseRun> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance"],
+      extraHeaders: { Cookie: cookie },
+    });
+    const lhr = result!.lhr;
+    const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+    return {
+      score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+      fcp: audit("first-contentful-paint"),
+      lcp: audit("largest-contentful-paint"),
+      cls: audit("cumulative-layout-shift"),
+      tbt: audit("total-blocking-time"),
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/** The median of the rounds that produced a figure (a Lighthouse run that failed gives NaN, and a score of 0). */
+const median = (values: number[]) => {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (!sorted.length) return NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const kb = (bytes: number) => `${(bytes / KB).toFixed(0)} KB`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+
+async function main() {
+  ensureFreshBuild();
+  const server = startServer();
+  const stop = async () => {
+    stopping = true;
+    if (server.exitCode !== null) return;
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+  };
+  try {
+    await waitForServer(server);
+    const shopper = await signIn("user");
+    const ids = await ensurePhotoProducts(await signIn("admin"));
+    const listingUrl = `${BASE}/shop/search?keyword=${KEYWORD}`;
+    const productUrl = `${BASE}/shop/product/${ids[0]}`;
+    const loadBefore = loadAverage();
+    const ticks = machineTicks();
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.slice(1) });
+    const weights = {
+      phoneListing: [] as number[],
+      desktopListing: [] as number[],
+      phoneProduct: [] as number[],
+    };
+    try {
+      for (let round = 0; round < ROUNDS; round += 1) {
+        weights.phoneListing.push((await imageBytes(browser, listingUrl, PHONE, shopper)).bytes);
+        weights.desktopListing.push((await imageBytes(browser, listingUrl, DESKTOP, shopper)).bytes);
+        weights.phoneProduct.push((await imageBytes(browser, productUrl, PHONE, shopper)).bytes);
+      }
+    } finally {
+      await browser.close();
+    }
+    const lighthouseRuns: Record<"listing" | "product", LighthouseRun[]> = { listing: [], product: [] };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      lighthouseRuns.listing.push(await lighthouseRun(listingUrl, shopper));
+      lighthouseRuns.product.push(await lighthouseRun(productUrl, shopper));
+    }
+    const steal = stealPercent(ticks, machineTicks());
+    const loadAfter = loadAverage();
+
+    const weightRows = (
+      [
+        ["page of 8 photo products (search)", PHONE.name, weights.phoneListing, AIMS.phoneListing],
+        ["page of 8 photo products (search)", DESKTOP.name, weights.desktopListing, AIMS.desktopListing],
+        ["product page", PHONE.name, weights.phoneProduct, AIMS.phoneProduct],
+      ] as const
+    ).map(([page, screen, values, aim]) => {
+      const value = median(values);
+      return `| ${page} | ${screen} | ${kb(value)} | ${values.map(kb).join(", ")} | ≤ ${kb(aim)} | ${value <= aim ? "met" : "MISSED"} |`;
+    });
+    const lighthouseRows = (["listing", "product"] as const).map((page) => {
+      const runs = lighthouseRuns[page].filter((run) => Number.isFinite(run.lcp));
+      const pick = (key: keyof LighthouseRun) => median(runs.map((run) => run[key]));
+      return `| ${page === "listing" ? "page of 8 photo products (search)" : "product page"} | ${pick("score")} (${runs.map((run) => run.score).join(", ")}) | ${seconds(pick("fcp"))} | ${seconds(pick("lcp"))} | ${pick("cls").toFixed(3)} | ${pick("tbt").toFixed(0)} ms |`;
+    });
+    const section = `## Page weight with camera photos (\`npm run bench:pages\`)
+
+Run ${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds, medians (each round's figure after it). Load average
+before ${loadBefore}, after ${loadAfter}; steal ${steal === null ? "unknown" : `${steal.toFixed(1)} %`} of the machine's time.
+8 products whose pictures are 2400×3200 JPEG photos (about 1 MB each, generated at run time) uploaded through
+the admin API.
+
+Image bytes of the first screen (a fresh visit, no scrolling, Chromium):
+
+| page | screen | image bytes | rounds | aim | |
+| --- | --- | --- | --- | --- | --- |
+${weightRows.join("\n")}
+
+Lighthouse 13, mobile (simulated slow 4G, 4× CPU), aims: score ≥ 98, LCP ≤ 1.8 s, CLS 0:
+
+| page | score | FCP | LCP | CLS | TBT |
+| --- | --- | --- | --- | --- | --- |
+${lighthouseRows.join("\n")}
+`;
+    console.log(section);
+    if (process.env.BENCH_WRITE !== "false") {
+      await writeResultsSection("## Page weight with camera photos (`npm run bench:pages`)", section);
+    }
+  } finally {
+    await stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
