@@ -12,6 +12,7 @@ import { productMaterialDown, productMaterialUp } from "./0010-product-material"
 import { productVariantsDown, productVariantsUp } from "./0011-product-variants";
 import { uploadedImagesDown, uploadedImagesUp } from "./0012-uploaded-images";
 import { productImagesDown, productImagesUp } from "./0013-product-images";
+import { deliveryAndDiscountsDown, deliveryAndDiscountsUp } from "./0020-delivery-and-discounts";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -31,4 +32,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0011-product-variants", up: productVariantsUp, down: productVariantsDown },
   { name: "0012-uploaded-images", up: uploadedImagesUp, down: uploadedImagesDown },
   { name: "0013-product-images", up: productImagesUp, down: productImagesDown },
+  { name: "0020-delivery-and-discounts", up: deliveryAndDiscountsUp, down: deliveryAndDiscountsDown },
 ];

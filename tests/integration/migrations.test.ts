@@ -22,6 +22,9 @@ const TABLES = [
   "mail_outbox",
   "password_reset_tokens",
   "uploaded_images",
+  "shipping_methods",
+  "discount_codes",
+  "discount_code_uses",
 ];
 
 async function existingTables(): Promise<string[]> {
