@@ -142,6 +142,16 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare captureId: CreationOptional<string | null>;
   /** When the order entered payment_status `capturing` (the reconciler's clock). */
   declare captureStartedAt: CreationOptional<Date | null>;
+  /** The money's parts (lib/shared/order-money.ts); without them the database takes subtotal = total. */
+  declare subtotal: CreationOptional<string>;
+  declare shippingAmount: CreationOptional<string>;
+  declare discountAmount: CreationOptional<string>;
+  /** The delivery option and the code as they were when ordered (snapshots). */
+  declare shippingMethodId: CreationOptional<string | null>;
+  declare shippingMethodName: CreationOptional<string | null>;
+  declare shippingMethodPrice: CreationOptional<string | null>;
+  declare discountCode: CreationOptional<string | null>;
+  declare discountCodeId: CreationOptional<string | null>;
   declare items?: NonAttribute<OrderItem[]>;
   declare user?: NonAttribute<User>;
   declare createdAt: CreationOptional<Date>;
@@ -161,6 +171,8 @@ export class OrderItem extends Model<InferAttributes<OrderItem>, InferCreationAt
   declare image: string;
   declare price: string;
   declare quantity: number;
+  /** The line's share of the order's discount, in cents. */
+  declare discountCents: CreationOptional<number>;
 }
 
 export class Review extends Model<InferAttributes<Review>, InferCreationAttributes<Review>> {
@@ -329,6 +341,14 @@ export function defineModels(sequelize: Sequelize): Models {
       payerId: { type: DataTypes.STRING(64), allowNull: true },
       captureId: { type: DataTypes.STRING(64), allowNull: true },
       captureStartedAt: { type: DataTypes.DATE, allowNull: true },
+      subtotal: money(true),
+      shippingAmount: { ...money(), defaultValue: "0.00" },
+      discountAmount: { ...money(), defaultValue: "0.00" },
+      shippingMethodId: { type: DataTypes.UUID, allowNull: true },
+      shippingMethodName: { type: DataTypes.STRING(60), allowNull: true },
+      shippingMethodPrice: money(true),
+      discountCode: { type: DataTypes.STRING(40), allowNull: true },
+      discountCodeId: { type: DataTypes.UUID, allowNull: true },
       ...timestamps,
     },
     { ...common, tableName: "orders" },
@@ -346,6 +366,7 @@ export function defineModels(sequelize: Sequelize): Models {
       image: { type: DataTypes.TEXT, allowNull: false },
       price: money(),
       quantity: { type: DataTypes.INTEGER, allowNull: false },
+      discountCents: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     },
     { ...common, tableName: "order_items", timestamps: false },
   );
