@@ -152,7 +152,7 @@ export function assertValidPaymentInput(input: CreatePaymentInput): void {
   }
   if (breakdown.itemTotalCents + breakdown.shippingCents - breakdown.discountCents !== input.totalCents) {
     throw new Error(
-      `The payment total ${input.totalCents} is not item total ${breakdown.itemTotalCents} + shipping ${breakdown.shippingCents} − discount ${breakdown.discountCents}`,
+      `The payment total ${input.totalCents} is not the sum of item total ${breakdown.itemTotalCents} + shipping ${breakdown.shippingCents} − discount ${breakdown.discountCents}`,
     );
   }
   if (input.currency !== "USD") throw new Error(`Unsupported currency ${String(input.currency)}`);
