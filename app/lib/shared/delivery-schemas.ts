@@ -19,24 +19,30 @@ function amount(what: string, { positive = false } = {}) {
   const message = `${what} must be an amount such as 4.95`;
   return z.preprocess(
     blankToUndefined,
-    z.union([z.number(), z.string()], { error: message }).transform((value, context) => {
-      let cents: number;
-      try {
-        cents = toCents(typeof value === "string" ? value.trim() : value);
-      } catch {
-        context.addIssue({ code: "custom", message });
-        return z.NEVER;
-      }
-      if (cents < 0 || (positive && cents === 0)) {
-        context.addIssue({ code: "custom", message: `${what} must be ${positive ? "above" : "at least"} 0` });
-        return z.NEVER;
-      }
-      if (cents > 99_999_999) {
-        context.addIssue({ code: "custom", message: `${what} is too large` });
-        return z.NEVER;
-      }
-      return cents;
-    }),
+    z
+      .union([z.number(), z.string()], { error: message })
+      .transform((value, context) => {
+        let cents: number;
+        try {
+          cents = toCents(typeof value === "string" ? value.trim() : value);
+        } catch {
+          context.addIssue({ code: "custom", message });
+          return z.NEVER;
+        }
+        if (cents < 0 || (positive && cents === 0)) {
+          context.addIssue({
+            code: "custom",
+            message: `${what} must be ${positive ? "above" : "at least"} 0`,
+          });
+          return z.NEVER;
+        }
+        if (cents > 99_999_999) {
+          context.addIssue({ code: "custom", message: `${what} is too large` });
+          return z.NEVER;
+        }
+        return cents;
+      })
+      .optional(),
   );
 }
 
@@ -47,17 +53,24 @@ function wholeNumber(what: string, min: number) {
       const blank = blankToUndefined(value);
       return typeof blank === "string" && /^\d+$/.test(blank.trim()) ? Number(blank) : blank;
     },
-    z.int({ error: message }).min(min, { error: message }).max(1_000_000, { error: `${what} is too large` }),
+    z
+      .int({ error: message })
+      .min(min, { error: message })
+      .max(1_000_000, { error: `${what} is too large` })
+      .optional(),
   );
 }
 
 function flag(defaultValue: boolean) {
-  return z.preprocess((value) => {
-    if (value === undefined || value === null || value === "") return defaultValue;
-    if (value === "true" || value === "on" || value === "1") return true;
-    if (value === "false" || value === "off" || value === "0") return false;
-    return value;
-  }, z.boolean({ error: "active must be true or false" }));
+  return z.preprocess(
+    (value) => {
+      if (value === undefined || value === null || value === "") return defaultValue;
+      if (value === "true" || value === "on" || value === "1") return true;
+      if (value === "false" || value === "off" || value === "0") return false;
+      return value;
+    },
+    z.boolean({ error: "active must be true or false" }),
+  );
 }
 
 // --- Delivery options -------------------------------------------------------------
@@ -69,10 +82,7 @@ export const shippingMethodInputSchema = z
       .trim()
       .min(1, { error: "name is required: the option's name, such as Standard" })
       .max(60, { error: "name can be at most 60 characters" }),
-    price: z.preprocess(
-      (value) => (blankToUndefined(value) === undefined ? null : value),
-      z.union([z.null(), amount("price")]),
-    ),
+    price: amount("price").optional(),
     estimatedDaysMin: wholeNumber("estimatedDaysMin", 0).optional(),
     estimatedDaysMax: wholeNumber("estimatedDaysMax", 0).optional(),
     estimatedText: z.preprocess(
@@ -84,8 +94,12 @@ export const shippingMethodInputSchema = z
     position: wholeNumber("position", 0).optional(),
   })
   .superRefine((input, context) => {
-    if (input.price === null) {
-      context.addIssue({ code: "custom", path: ["price"], message: "price is required, such as 4.95 (0 for free)" });
+    if (input.price === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["price"],
+        message: "price is required, such as 4.95 (0 for free)",
+      });
     }
     if ((input.estimatedDaysMin === undefined) !== (input.estimatedDaysMax === undefined)) {
       context.addIssue({
@@ -170,7 +184,11 @@ function listOf<T extends string>(what: string, allowed: readonly T[]) {
   return z.preprocess(
     (value) => {
       if (value === undefined || value === null || value === "") return [];
-      if (typeof value === "string") return value.split(",").map((part) => part.trim()).filter(Boolean);
+      if (typeof value === "string")
+        return value
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean);
       return value;
     },
     z.array(z.enum(allowed as unknown as [T, ...T[]], { error: message }), { error: message }).max(20),
@@ -181,10 +199,7 @@ export const discountInputSchema = z
   .object({
     code: discountCodeSchema,
     type: z.enum(DISCOUNT_TYPES, { error: "type must be percent or fixed" }),
-    value: z.preprocess(
-      (value) => (blankToUndefined(value) === undefined ? null : value),
-      z.union([z.null(), amount("value", { positive: true })]),
-    ),
+    value: amount("value", { positive: true }).optional(),
     minSubtotal: amount("minSubtotal").optional(),
     startsAt: dateTime("startsAt"),
     endsAt: dateTime("endsAt"),
@@ -195,8 +210,12 @@ export const discountInputSchema = z
     active: flag(true),
   })
   .superRefine((input, context) => {
-    if (input.value === null) {
-      context.addIssue({ code: "custom", path: ["value"], message: "value is required: the percent or the amount off" });
+    if (input.value === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: "value is required: the percent or the amount off",
+      });
     } else if (input.type === "percent" && input.value > 10_000) {
       context.addIssue({ code: "custom", path: ["value"], message: "A percent value can be at most 100" });
     }
