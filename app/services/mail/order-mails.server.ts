@@ -32,6 +32,11 @@ interface OrderMailRow {
   orderStatus: OrderStatus;
   paymentStatus: PaymentStatus;
   totalAmount: string;
+  subtotal: string;
+  shippingAmount: string;
+  discountAmount: string;
+  shippingMethodName: string | null;
+  discountCode: string | null;
   addressInfo: AddressSnapshot;
   email: string;
   userName: string;
@@ -41,7 +46,9 @@ async function loadOrder(orderId: string, transaction: Transaction) {
   const { sequelize } = getDb();
   const [order] = await sequelize.query<OrderMailRow>(
     `SELECT o.id, o.order_status AS "orderStatus", o.payment_status AS "paymentStatus",
-            o.total_amount AS "totalAmount", o.address_info AS "addressInfo", u.email, u.user_name AS "userName"
+            o.total_amount AS "totalAmount", o.address_info AS "addressInfo", u.email, u.user_name AS "userName",
+            o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
+            o.shipping_method_name AS "shippingMethodName", o.discount_code AS "discountCode"
        FROM orders o JOIN users u ON u.id = o.user_id
       WHERE o.id = :orderId`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
@@ -65,6 +72,13 @@ async function enqueueOrderMail(
     userName: order.userName,
     items,
     totalAmount: order.totalAmount,
+    money: {
+      subtotal: order.subtotal,
+      shippingAmount: order.shippingAmount,
+      discountAmount: order.discountAmount,
+      shippingMethodName: order.shippingMethodName,
+      discountCode: order.discountCode,
+    },
     address: order.addressInfo,
     orderLink: `${getConfig().appUrl}/shop/account/orders/${order.id}`,
   };
