@@ -57,6 +57,7 @@ interface CartRow {
   quantity: number | null;
   totalStock: number | null;
   notices: string[] | null;
+  discountCode: string | null;
 }
 
 /**
@@ -70,7 +71,7 @@ const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", ci.va
             ${VARIANT_PRICE.price} AS price, ${VARIANT_PRICE.salePrice} AS "salePrice",
             ci.quantity, v.total_stock AS "totalStock",
             (SELECT array_agg(n.message ORDER BY n.created_at, n.id) FROM cart_notices n WHERE n.cart_id = c.id)
-              AS notices`;
+              AS notices, c.discount_code AS "discountCode"`;
 const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci
               JOIN product_variants v ON v.id = ci.variant_id
               JOIN products p ON p.id = ci.product_id) ON ci.cart_id = c.id`;
@@ -105,7 +106,13 @@ function cartViewOf(userId: string, rows: CartRow[]): CartView {
       totalStock: row.totalStock ?? 0,
     });
   }
-  return { _id: rows[0]?.cartId ?? null, userId, items, notices: rows[0]?.notices ?? [] };
+  return {
+    _id: rows[0]?.cartId ?? null,
+    userId,
+    items,
+    notices: rows[0]?.notices ?? [],
+    discountCode: rows[0]?.discountCode ?? null,
+  };
 }
 
 /**

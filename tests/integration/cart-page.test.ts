@@ -52,6 +52,7 @@ describe("the shop layout's cart", () => {
           },
         ],
         notices: [],
+        discountCode: null,
       },
     });
   });

@@ -78,6 +78,8 @@ export interface CartView {
   items: CartLineView[];
   /** What changed in the cart since the shopper's last visit (a size the shop stopped selling). */
   notices: string[];
+  /** The discount code the shopper applied (checked again whenever the cart is priced). */
+  discountCode: string | null;
 }
 
 /** The route id of the shop layout (app/routes/shop.tsx), whose loader every shop page shares. */

@@ -249,3 +249,6 @@ export interface AppliedDiscountJson {
   code: string;
   amount: number;
 }
+
+/** The intents of the discount code forms (the cart page and the checkout page post them to their own action). */
+export const DISCOUNT_INTENTS = { apply: "discount-apply", remove: "discount-remove" } as const;
