@@ -105,7 +105,12 @@ export function DiscountCodeForm({ action, discount, discountAmount, error }: Di
         </Form>
       )}
       {error ? (
-        <p id="discount-code-error" className="discount-code__error" role="alert" data-testid="discount-error">
+        <p
+          id="discount-code-error"
+          className="discount-code__error"
+          role="alert"
+          data-testid="discount-error"
+        >
           {error}
         </p>
       ) : null}

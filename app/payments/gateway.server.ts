@@ -166,7 +166,8 @@ export function breakdownOf(input: CreatePaymentInput): {
 } {
   return {
     itemTotalCents:
-      input.itemTotalCents ?? input.items.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0),
+      input.itemTotalCents ??
+      input.items.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0),
     shippingCents: input.shippingCents ?? 0,
     discountCents: input.discountCents ?? 0,
   };

@@ -129,12 +129,16 @@ export default function PaymentSimulatorPage() {
           <dl className="simulator-breakdown" data-testid="simulator-breakdown">
             <Group justify="space-between">
               <dt>Item total</dt>
-              <dd data-testid="simulator-item-total">{formatPrice(centsToDecimal(payment.itemTotalCents))}</dd>
+              <dd data-testid="simulator-item-total">
+                {formatPrice(centsToDecimal(payment.itemTotalCents))}
+              </dd>
             </Group>
             {payment.discountCents ? (
               <Group justify="space-between">
                 <dt>Discount</dt>
-                <dd data-testid="simulator-discount">−{formatPrice(centsToDecimal(payment.discountCents))}</dd>
+                <dd data-testid="simulator-discount">
+                  −{formatPrice(centsToDecimal(payment.discountCents))}
+                </dd>
               </Group>
             ) : null}
             {payment.shippingCents ? (

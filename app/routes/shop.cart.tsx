@@ -15,7 +15,13 @@ import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
-import { CART_ACTION_PATH, CART_TEXT, isCartIntent, unitPriceCents, type CartIntent } from "~/lib/shared/cart";
+import {
+  CART_ACTION_PATH,
+  CART_TEXT,
+  isCartIntent,
+  unitPriceCents,
+  type CartIntent,
+} from "~/lib/shared/cart";
 import { centsToNumber } from "~/lib/shared/money";
 import { computeOrderMoney } from "~/lib/shared/order-money";
 import { parsePositiveInteger, withParam } from "~/lib/shared/listing-params";
@@ -61,7 +67,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (cart.discountCode === null) {
     // No code: the money is the lines' (the same module prices them), with no further query.
     const money = computeOrderMoney(
-      cart.items.map((item) => ({ unitCents: unitPriceCents(item), quantity: item.quantity, category: "", brand: "" })),
+      cart.items.map((item) => ({
+        unitCents: unitPriceCents(item),
+        quantity: item.quantity,
+        category: "",
+        brand: "",
+      })),
       null,
       null,
     );
@@ -191,7 +202,8 @@ export default function CartPage() {
   const cart = useShopCart();
   const { money, discountRefusal, hasItems } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const discountError = actionData && "discountError" in actionData ? actionData.discountError : discountRefusal;
+  const discountError =
+    actionData && "discountError" in actionData ? actionData.discountError : discountRefusal;
   return (
     <section className="cart-page" aria-labelledby="cart-page-title">
       <h1 id="cart-page-title" className="cart-page__title">

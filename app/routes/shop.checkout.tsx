@@ -236,7 +236,12 @@ export default function CheckoutPage() {
             <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
             {!hydrated && summary.shippingMethods.length > 1 ? (
               // Without JavaScript the summary is repriced by reloading the page with the option chosen.
-              <button type="submit" formMethod="get" formAction="/shop/checkout" className="sf-button sf-button--block">
+              <button
+                type="submit"
+                formMethod="get"
+                formAction="/shop/checkout"
+                className="sf-button sf-button--block"
+              >
                 Update total
               </button>
             ) : null}

@@ -474,7 +474,8 @@ export async function applyCartDiscount(userId: string, code: unknown): Promise<
   const { sequelize } = getDb();
   await sequelize.transaction(async (transaction) => {
     const pricing = await priceCart(userId, { discountCode: parsed.data }, transaction);
-    if (!pricing.lines.length) throw badRequest(CART_TEXT.emptyForDiscount, { code: [CART_TEXT.emptyForDiscount] });
+    if (!pricing.lines.length)
+      throw badRequest(CART_TEXT.emptyForDiscount, { code: [CART_TEXT.emptyForDiscount] });
     if (pricing.discountRefusal || !pricing.discount) {
       const message = pricing.discountRefusal ?? CART_TEXT.emptyForDiscount;
       throw badRequest(message, { code: [message] });

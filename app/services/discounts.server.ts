@@ -78,7 +78,11 @@ function toJson(row: DiscountCodeRow): DiscountCodeJson {
 
 /** The code as the money module applies it. A percent's value in cents is its basis points (10.00 → 1000). */
 export function discountRuleOf(row: DiscountCodeRow): DiscountRule {
-  const limits = { minSubtotalCents: toCents(row.minSubtotal), categories: row.categories, brands: row.brands };
+  const limits = {
+    minSubtotalCents: toCents(row.minSubtotal),
+    categories: row.categories,
+    brands: row.brands,
+  };
   return row.type === "percent"
     ? { type: "percent", basisPoints: toCents(row.value), ...limits }
     : { type: "fixed", cents: toCents(row.value), ...limits };
@@ -103,12 +107,16 @@ export const discountRefusals = {
   usedUp: (code: string) => `The discount code "${code}" has been used up.`,
   perCustomer: (code: string) =>
     `You have already used the discount code "${code}" the allowed number of times.`,
-  minimum: (shortByCents: number) => `Spend ${formatPrice(centsToDecimal(shortByCents))} more to use this code.`,
+  minimum: (shortByCents: number) =>
+    `Spend ${formatPrice(centsToDecimal(shortByCents))} more to use this code.`,
   noEligibleLines: (code: string) => `The discount code "${code}" applies to none of the items in your cart.`,
 } as const;
 
 /** Reads a code by its text, regardless of case (null when there is none or the text cannot be a code). */
-export async function findDiscountCode(code: string, transaction?: Transaction): Promise<DiscountCodeRow | null> {
+export async function findDiscountCode(
+  code: string,
+  transaction?: Transaction,
+): Promise<DiscountCodeRow | null> {
   if (!DISCOUNT_CODE_PATTERN.test(code)) return null;
   const [row] = await getDb().sequelize.query<DiscountCodeRow>(
     `SELECT ${COLUMNS} FROM discount_codes d WHERE lower(d.code) = lower(:code)`,
@@ -139,7 +147,8 @@ export async function discountCodeRefusal(
   transaction?: Transaction,
 ): Promise<string | null> {
   if (!row || !row.active) return discountRefusals.unknown(code);
-  if (row.startsAt && new Date(row.startsAt) > now) return discountRefusals.notYetValid(row.code, row.startsAt);
+  if (row.startsAt && new Date(row.startsAt) > now)
+    return discountRefusals.notYetValid(row.code, row.startsAt);
   if (row.endsAt && new Date(row.endsAt) <= now) return discountRefusals.expired(row.code, row.endsAt);
   if (row.usageLimit !== null && row.uses >= row.usageLimit) return discountRefusals.usedUp(row.code);
   if (row.perCustomerLimit !== null && (await usesBy(row.id, userId, transaction)) >= row.perCustomerLimit) {
@@ -202,7 +211,11 @@ export async function reserveDiscountUse(
     `SELECT count(*)::int AS total, count(*) FILTER (WHERE user_id = :userId)::int AS mine,
             count(*) FILTER (WHERE order_id = :orderId)::int AS own
        FROM discount_code_uses WHERE discount_code_id = :codeId`,
-    { replacements: { codeId: order.codeId, userId: order.userId, orderId }, type: QueryTypes.SELECT, transaction },
+    {
+      replacements: { codeId: order.codeId, userId: order.userId, orderId },
+      type: QueryTypes.SELECT,
+      transaction,
+    },
   );
   if (counts!.own > 0) return null;
   if (locked.usageLimit !== null && counts!.total >= locked.usageLimit) {
@@ -269,7 +282,8 @@ function parseInput(input: unknown) {
 }
 
 function codeTaken(error: unknown): never {
-  if (isUniqueViolation(error)) throw badRequest(DISCOUNT_TEXT.codeTaken, { code: [DISCOUNT_TEXT.codeTaken] });
+  if (isUniqueViolation(error))
+    throw badRequest(DISCOUNT_TEXT.codeTaken, { code: [DISCOUNT_TEXT.codeTaken] });
   throw error;
 }
 

@@ -122,7 +122,8 @@ function parseInput(input: unknown) {
 }
 
 function nameTaken(error: unknown): never {
-  if (isUniqueViolation(error)) throw badRequest(SHIPPING_TEXT.nameTaken, { name: [SHIPPING_TEXT.nameTaken] });
+  if (isUniqueViolation(error))
+    throw badRequest(SHIPPING_TEXT.nameTaken, { name: [SHIPPING_TEXT.nameTaken] });
   throw error;
 }
 

@@ -71,7 +71,10 @@ function breakdownIssue(unit: MockOrder["body"]["purchase_units"][number]): stri
   if (!breakdown) return null;
   const items = (unit.items ?? []) as { unit_amount?: Money; quantity?: string }[];
   if (items.length) {
-    const sum = items.reduce((total, item) => total + centsOf(item.unit_amount) * Number(item.quantity ?? 1), 0);
+    const sum = items.reduce(
+      (total, item) => total + centsOf(item.unit_amount) * Number(item.quantity ?? 1),
+      0,
+    );
     if (sum !== centsOf(breakdown.item_total)) return "ITEM_TOTAL_MISMATCH";
   }
   const added = ["item_total", "shipping", "handling", "tax_total", "insurance"].reduce(

@@ -108,7 +108,10 @@ export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
  * The shopper's cart with catalogue prices, the chosen delivery option (the
  * cheapest by default) and their cart's discount code: what an order would cost now.
  */
-export async function getCheckoutSummary(userId: string, choice: PricingChoice = {}): Promise<CheckoutSummary> {
+export async function getCheckoutSummary(
+  userId: string,
+  choice: PricingChoice = {},
+): Promise<CheckoutSummary> {
   return checkoutSummaryOf(await priceCart(userId, choice));
 }
 
@@ -254,7 +257,10 @@ export async function createOrderFromCart(
   input: CreateOrderInput,
 ): Promise<CreatedOrder> {
   const expectedCents = parseExpectedTotal(input.totalAmount);
-  const choice: PricingChoice = { shippingMethodId: input.shippingMethodId, discountCode: input.discountCode };
+  const choice: PricingChoice = {
+    shippingMethodId: input.shippingMethodId,
+    discountCode: input.discountCode,
+  };
   // A client of the spec's API knows only items: it sends neither field (docs/decisions/0020).
   const specClient = input.shippingMethodId === undefined && input.discountCode === undefined;
   const { sequelize, models } = getDb();

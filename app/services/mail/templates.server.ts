@@ -204,7 +204,9 @@ ${rows}
       ([label, value]) =>
         `<tr><td ${cell} colspan="3">${escapeHtml(label)}</td><td ${number}>${escapeHtml(value)}</td></tr>`,
     )
-    .join("")}<tr><th ${cell} colspan="3">Total</th><th ${number}>${escapeHtml(formatPrice(order.totalAmount))}</th></tr></tfoot>
+    .join(
+      "",
+    )}<tr><th ${cell} colspan="3">Total</th><th ${number}>${escapeHtml(formatPrice(order.totalAmount))}</th></tr></tfoot>
 </table>
 <p><strong>Delivery address</strong><br>${addressLines(order.address).map(escapeHtml).join("<br>")}</p>
 ${button(order.orderLink, "View your order")}`;

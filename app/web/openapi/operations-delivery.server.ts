@@ -27,7 +27,11 @@ const shippingMethodBody = z.object({
   price: amount,
   estimatedDaysMin: z.int().min(0).optional(),
   estimatedDaysMax: z.int().min(0).optional(),
-  estimatedText: z.string().max(100).optional().meta({ description: "Instead of the days, such as 'Next day'" }),
+  estimatedText: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: "Instead of the days, such as 'Next day'" }),
   freeOver: amount.optional().meta({ description: "Free from this subtotal after the discount" }),
   active: z.boolean().optional().meta({ default: true }),
   position: z.int().min(0).optional(),
@@ -58,7 +62,9 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
     tag: "Delivery and discounts",
     summary: "The delivery options, cheapest first (none: delivery is free)",
     access: "public",
-    success: { 200: { description: "The active options", schema: dataEnvelope(z.array(shippingMethodSchema)) } },
+    success: {
+      200: { description: "The active options", schema: dataEnvelope(z.array(shippingMethodSchema)) },
+    },
     errors: {},
   },
   {
@@ -90,7 +96,9 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
     tag: "Admin",
     summary: "Every delivery option, active or not",
     access: "admin",
-    success: { 200: { description: "The options", schema: dataEnvelope(z.array(adminShippingMethodSchema)) } },
+    success: {
+      200: { description: "The options", schema: dataEnvelope(z.array(adminShippingMethodSchema)) },
+    },
     errors: {},
   },
   {

@@ -339,9 +339,9 @@ export const orderCreateBodySchema = paymentReturnSchema.extend({
     .optional()
     .meta({ description: `\`{ addressId }\` or the address fields (${ADDRESS_FIELDS.join(", ")})` }),
   totalAmount: expectedTotalSchema,
-  shippingMethodId: uuid
-    .optional()
-    .meta({ description: "An active delivery option (GET /api/shop/shipping-methods); default: the cheapest" }),
+  shippingMethodId: uuid.optional().meta({
+    description: "An active delivery option (GET /api/shop/shipping-methods); default: the cheapest",
+  }),
   discountCode: z
     .string()
     .optional()
@@ -401,7 +401,6 @@ export const cartDiscountBodySchema = z.object({
   userId: uuid.optional(),
   code: discountCodeSchema,
 });
-
 
 /** The body the capture validates (checkout/capture.server.ts), with the order id it checks apart. */
 export const orderCaptureBodySchema = captureBodySchema.extend({
