@@ -20,6 +20,8 @@ export default defineConfig({
       "tests/integration/checkout-create.test.ts",
       "tests/integration/checkout-capture.test.ts",
       "tests/integration/checkout-concurrency.test.ts",
+      "tests/integration/checkout-discount-concurrency.test.ts",
+      "tests/integration/checkout-delivery-discount.test.ts",
       "tests/integration/checkout-variants.test.ts",
       "tests/integration/checkout-paypal.test.ts",
       "tests/integration/checkout-reconcile.test.ts",

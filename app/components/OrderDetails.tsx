@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { formatPrice } from "~/lib/shared/money";
+import { formatPrice, toCents } from "~/lib/shared/money";
+import { shippingLabel } from "~/lib/shared/order-money";
 import { paymentStatusLabel } from "~/lib/shared/order-options";
 import { colourLabel, sizeLabel } from "~/lib/shared/variants";
 import { datePart } from "./OrderTable";
@@ -11,6 +12,12 @@ export interface OrderDetailsData {
   _id: string;
   orderDate: string;
   totalAmount: number;
+  /** The money's parts (orders made before delivery options have subtotal = total and zeros). */
+  subtotal: number;
+  shippingAmount: number;
+  discountAmount: number;
+  shippingMethod: { name: string; price: number } | null;
+  discountCode: string | null;
   paymentMethod: string;
   paymentStatus: string;
   orderStatus: string;
@@ -58,8 +65,24 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
           <dd>{datePart(order.orderDate)}</dd>
         </div>
         <div>
+          <dt>Subtotal</dt>
+          <dd data-testid="order-subtotal">{formatPrice(order.subtotal)}</dd>
+        </div>
+        {order.discountAmount > 0 ? (
+          <div>
+            <dt>Discount{order.discountCode ? ` (${order.discountCode})` : ""}</dt>
+            <dd data-testid="order-discount">−{formatPrice(order.discountAmount)}</dd>
+          </div>
+        ) : null}
+        {order.shippingMethod ? (
+          <div>
+            <dt>Delivery ({order.shippingMethod.name})</dt>
+            <dd data-testid="order-shipping">{shippingLabel(toCents(order.shippingAmount))}</dd>
+          </div>
+        ) : null}
+        <div>
           <dt>Order Price</dt>
-          <dd>{formatPrice(order.totalAmount)}</dd>
+          <dd data-testid="order-total">{formatPrice(order.totalAmount)}</dd>
         </div>
         <div>
           <dt>Payment method</dt>

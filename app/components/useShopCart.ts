@@ -32,7 +32,7 @@ export interface ShopCart {
   notices: string[];
 }
 
-const EMPTY_CART: CartView = { _id: null, userId: "", items: [], notices: [] };
+const EMPTY_CART: CartView = { _id: null, userId: "", items: [], notices: [], discountCode: null };
 
 function isCartActionPath(formAction: string | undefined): boolean {
   if (!formAction) return false;

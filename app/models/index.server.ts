@@ -147,6 +147,16 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   /** The parcel's tracking, set by the admin when the order ships (lib/shared/tracking.ts). */
   declare trackingNumber: CreationOptional<string | null>;
   declare carrier: CreationOptional<string | null>;
+  /** The money's parts (lib/shared/order-money.ts); without them the database takes subtotal = total. */
+  declare subtotal: CreationOptional<string>;
+  declare shippingAmount: CreationOptional<string>;
+  declare discountAmount: CreationOptional<string>;
+  /** The delivery option and the code as they were when ordered (snapshots). */
+  declare shippingMethodId: CreationOptional<string | null>;
+  declare shippingMethodName: CreationOptional<string | null>;
+  declare shippingMethodPrice: CreationOptional<string | null>;
+  declare discountCode: CreationOptional<string | null>;
+  declare discountCodeId: CreationOptional<string | null>;
   declare items?: NonAttribute<OrderItem[]>;
   declare user?: NonAttribute<User>;
   declare createdAt: CreationOptional<Date>;
@@ -166,6 +176,8 @@ export class OrderItem extends Model<InferAttributes<OrderItem>, InferCreationAt
   declare image: string;
   declare price: string;
   declare quantity: number;
+  /** The line's share of the order's discount, in cents. */
+  declare discountCents: CreationOptional<number>;
 }
 
 export class Review extends Model<InferAttributes<Review>, InferCreationAttributes<Review>> {
@@ -338,6 +350,14 @@ export function defineModels(sequelize: Sequelize): Models {
       captureStartedAt: { type: DataTypes.DATE, allowNull: true },
       trackingNumber: { type: DataTypes.STRING(64), allowNull: true },
       carrier: { type: DataTypes.STRING(20), allowNull: true },
+      subtotal: money(true),
+      shippingAmount: { ...money(), defaultValue: "0.00" },
+      discountAmount: { ...money(), defaultValue: "0.00" },
+      shippingMethodId: { type: DataTypes.UUID, allowNull: true },
+      shippingMethodName: { type: DataTypes.STRING(60), allowNull: true },
+      shippingMethodPrice: money(true),
+      discountCode: { type: DataTypes.STRING(40), allowNull: true },
+      discountCodeId: { type: DataTypes.UUID, allowNull: true },
       ...timestamps,
     },
     { ...common, tableName: "orders" },
@@ -355,6 +375,7 @@ export function defineModels(sequelize: Sequelize): Models {
       image: { type: DataTypes.TEXT, allowNull: false },
       price: money(),
       quantity: { type: DataTypes.INTEGER, allowNull: false },
+      discountCents: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     },
     { ...common, tableName: "order_items", timestamps: false },
   );

@@ -27,8 +27,15 @@ export interface PaymentLineItem {
 export interface CreatePaymentInput {
   /** Our order id: the provider order carries it as reference_id and custom_id. */
   orderId: string;
+  /** At their prices before the discount: their sum is the item total. */
   items: PaymentLineItem[];
-  /** Must equal the sum of unitAmountCents × quantity. */
+  /** The items' sum (PayPal's breakdown.item_total); when left out, the items are summed. */
+  itemTotalCents?: number;
+  /** The delivery (breakdown.shipping); 0 when left out. */
+  shippingCents?: number;
+  /** What the discount takes off (breakdown.discount); 0 when left out. */
+  discountCents?: number;
+  /** Must equal itemTotal + shipping − discount (PayPal refuses anything else). */
   totalCents: number;
   currency: PaymentCurrency;
   /** Absolute URLs on this shop: the provider appends ?token=<providerOrderId>&PayerID=<payer>. */
@@ -136,10 +143,34 @@ export function assertValidPaymentInput(input: CreatePaymentInput): void {
     }
     sum += item.unitAmountCents * item.quantity;
   }
-  if (sum !== input.totalCents) {
-    throw new Error(`The payment total ${input.totalCents} is not the sum of its items ${sum}`);
+  const breakdown = breakdownOf(input);
+  if (sum !== breakdown.itemTotalCents) {
+    throw new Error(`The item total ${breakdown.itemTotalCents} is not the sum of the items ${sum}`);
+  }
+  for (const [part, cents] of Object.entries(breakdown)) {
+    if (!Number.isSafeInteger(cents) || cents < 0) throw new Error(`Invalid ${part}: ${cents}`);
+  }
+  if (breakdown.itemTotalCents + breakdown.shippingCents - breakdown.discountCents !== input.totalCents) {
+    throw new Error(
+      `The payment total ${input.totalCents} is not the sum of item total ${breakdown.itemTotalCents} + shipping ${breakdown.shippingCents} − discount ${breakdown.discountCents}`,
+    );
   }
   if (input.currency !== "USD") throw new Error(`Unsupported currency ${String(input.currency)}`);
+}
+
+/** The parts of the payment's amount, with the defaults filled in. */
+export function breakdownOf(input: CreatePaymentInput): {
+  itemTotalCents: number;
+  shippingCents: number;
+  discountCents: number;
+} {
+  return {
+    itemTotalCents:
+      input.itemTotalCents ??
+      input.items.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0),
+    shippingCents: input.shippingCents ?? 0,
+    discountCents: input.discountCents ?? 0,
+  };
 }
 
 /** Checks a capture against the amount our order expects. */

@@ -25,6 +25,7 @@ import {
 import {
   assertCaptureAmount,
   assertValidPaymentInput,
+  breakdownOf,
   type CaptureInput,
   type CaptureResult,
   type CaptureStatus,
@@ -267,6 +268,8 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PaymentGatew
     async createOrder(input: CreatePaymentInput): Promise<CreatedPayment> {
       assertValidPaymentInput(input);
       const money = (cents: number) => ({ currencyCode: input.currency, value: centsToDecimal(cents) });
+      // PayPal checks value = item_total + shipping − discount, and item_total = Σ items.
+      const parts = breakdownOf(input);
       const body: OrderRequest = {
         intent: CheckoutPaymentIntent.Capture,
         purchaseUnits: [
@@ -276,7 +279,11 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PaymentGatew
             description: `${BRAND_NAME} order`,
             amount: {
               ...money(input.totalCents),
-              breakdown: { itemTotal: money(input.totalCents) },
+              breakdown: {
+                itemTotal: money(parts.itemTotalCents),
+                ...(parts.shippingCents ? { shipping: money(parts.shippingCents) } : {}),
+                ...(parts.discountCents ? { discount: money(parts.discountCents) } : {}),
+              },
             },
             items: input.items.map((item) => ({
               name: item.name.slice(0, 127),

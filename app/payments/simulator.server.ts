@@ -14,6 +14,7 @@ import {
 import {
   assertCaptureAmount,
   assertValidPaymentInput,
+  breakdownOf,
   type CaptureInput,
   type CaptureResult,
   type CaptureStatus,
@@ -49,6 +50,9 @@ interface SimulatedOrderRow {
   order_reference: string;
   items: PaymentLineItem[];
   amount_cents: number;
+  item_total_cents: number | null;
+  shipping_cents: number;
+  discount_cents: number;
   currency: string;
   return_url: string;
   cancel_url: string;
@@ -63,6 +67,10 @@ export interface SimulatedPayment {
   providerOrderId: string;
   orderId: string;
   items: PaymentLineItem[];
+  /** The amount's parts, as PayPal's breakdown: itemTotal + shipping − discount = amount. */
+  itemTotalCents: number;
+  shippingCents: number;
+  discountCents: number;
   amountCents: number;
   currency: string;
   status: SimulatedStatus;
@@ -135,7 +143,8 @@ function simulatedId(prefix: string, length: number): string {
   return id;
 }
 
-const ORDER_COLUMNS = `o.id, o.request_id, o.order_reference, o.items, o.amount_cents, o.currency,
+const ORDER_COLUMNS = `o.id, o.request_id, o.order_reference, o.items, o.amount_cents, o.item_total_cents,
+  o.shipping_cents, o.discount_cents, o.currency,
   o.return_url, o.cancel_url, o.status, o.payer_id, o.capture_id,
   COALESCE((SELECT SUM(r.amount_cents) FROM payment_simulator_refunds r WHERE r.capture_id = o.capture_id), 0)::int
     AS refunded_cents`;
@@ -210,6 +219,10 @@ export async function getSimulatedPayment(providerOrderId: string): Promise<Simu
     providerOrderId: row.id,
     orderId: row.order_reference,
     items: row.items,
+    // Orders recorded before the breakdown was kept had only items.
+    itemTotalCents: row.item_total_cents ?? row.amount_cents,
+    shippingCents: row.shipping_cents,
+    discountCents: row.discount_cents,
     amountCents: row.amount_cents,
     currency: row.currency,
     status: row.status,
@@ -263,6 +276,7 @@ export function createSimulatorGateway(): PaymentGateway {
 
     async createOrder(input: CreatePaymentInput): Promise<CreatedPayment> {
       assertValidPaymentInput(input);
+      const parts = breakdownOf(input);
       await providerLatency();
       const returnUrl = ownUrl(input.returnUrl, "return URL");
       const cancelUrl = ownUrl(input.cancelUrl, "cancel URL");
@@ -270,8 +284,9 @@ export function createSimulatorGateway(): PaymentGateway {
       // The same request id creates the order once (PayPal-Request-Id).
       await pool.query(
         `INSERT INTO payment_simulator_orders
-           (id, request_id, order_reference, items, amount_cents, currency, return_url, cancel_url)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           (id, request_id, order_reference, items, amount_cents, currency, return_url, cancel_url,
+            item_total_cents, shipping_cents, discount_cents)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (request_id) DO NOTHING`,
         [
           simulatedId("SIM", 17),
@@ -282,6 +297,9 @@ export function createSimulatorGateway(): PaymentGateway {
           input.currency,
           returnUrl,
           cancelUrl,
+          parts.itemTotalCents,
+          parts.shippingCents,
+          parts.discountCents,
         ],
       );
       const { rows } = await pool.query<{ id: string; status: SimulatedStatus }>(

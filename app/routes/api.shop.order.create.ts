@@ -4,10 +4,13 @@ import { createOrderFromCart } from "~/services/checkout.server";
 import { readPaymentReturn } from "~/services/payment-return.server";
 
 /**
- * POST { userId?, addressInfo: { addressId } | the address fields, totalAmount? }
+ * POST { userId?, addressInfo: { addressId } | the address fields, totalAmount?, shippingMethodId?,
+ * discountCode? }
  * → 201 { success, approvalURL, orderId, data }. The order is built from the
  * caller's cart and the catalogue; the body's items, prices and statuses are
- * ignored (API.md), except that a totalAmount that differs answers 409.
+ * ignored (API.md), except that a totalAmount that differs answers 409. The
+ * delivery option defaults to the cheapest, the code to the cart's; an
+ * unknown option or a code that cannot be used answers 400 saying which.
  * Optional `returnUrl` and `cancelUrl` (on CORS_ORIGINS or the shop's own
  * origin, else 400) bring the shopper back to the client's own pages; a call
  * from a CORS_ORIGINS origin without `returnUrl` returns to that origin's
@@ -23,6 +26,8 @@ export const { loader, action } = apiRoute({
       addressId: body.addressId,
       addressInfo: body.addressInfo,
       totalAmount: body.totalAmount,
+      shippingMethodId: body.shippingMethodId,
+      discountCode: body.discountCode,
       paymentReturn,
     });
     return apiJson(

@@ -125,6 +125,29 @@ export default function PaymentSimulatorPage() {
               ))}
             </Table.Tbody>
           </Table>
+          {/* PayPal's breakdown: what the amount is made of. */}
+          <dl className="simulator-breakdown" data-testid="simulator-breakdown">
+            <Group justify="space-between">
+              <dt>Item total</dt>
+              <dd data-testid="simulator-item-total">
+                {formatPrice(centsToDecimal(payment.itemTotalCents))}
+              </dd>
+            </Group>
+            {payment.discountCents ? (
+              <Group justify="space-between">
+                <dt>Discount</dt>
+                <dd data-testid="simulator-discount">
+                  −{formatPrice(centsToDecimal(payment.discountCents))}
+                </dd>
+              </Group>
+            ) : null}
+            {payment.shippingCents ? (
+              <Group justify="space-between">
+                <dt>Shipping</dt>
+                <dd data-testid="simulator-shipping">{formatPrice(centsToDecimal(payment.shippingCents))}</dd>
+              </Group>
+            ) : null}
+          </dl>
           <Group justify="space-between">
             <Text fw={700}>Amount to pay</Text>
             <Text fw={700} size="xl" data-testid="simulator-amount">

@@ -1,25 +1,39 @@
 import {
   json,
   type ActionFunctionArgs,
+  type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
   type TypedResponse,
 } from "@remix-run/node";
-import { useActionData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
+import checkoutStyles from "~/styles/checkout.css";
+import { getCheckoutSummary } from "~/services/checkout.server";
+import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/web/discount-actions.server";
 import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
 import { requireShopper } from "~/web/auth.server";
-import { CART_ACTION_PATH, CART_TEXT, isCartIntent, type CartIntent } from "~/lib/shared/cart";
+import {
+  CART_ACTION_PATH,
+  CART_TEXT,
+  isCartIntent,
+  unitPriceCents,
+  type CartIntent,
+} from "~/lib/shared/cart";
+import { centsToNumber } from "~/lib/shared/money";
+import { computeOrderMoney } from "~/lib/shared/order-money";
 import { parsePositiveInteger, withParam } from "~/lib/shared/listing-params";
 import { CHOOSE_VARIANT_PARAM, isChooseRefusal } from "~/lib/shared/product-display";
 import { runOrRefuse } from "~/web/form-action.server";
 import { safeRedirect } from "~/web/request.server";
 import type { FlashMessage } from "~/lib/shared/flash";
-import { redirectWithFlash, setFlash } from "~/web/session.server";
+import { getSessionUserAndCart, redirectWithFlash, setFlash } from "~/web/session.server";
 import {
   addToCart,
   changeCartItemQuantity,
+  getCartView,
   removeCartItem,
   type VariantOptions,
 } from "~/services/cart.server";
@@ -44,9 +58,48 @@ import {
  * The cart itself comes from the shop layout's loader (app/routes/shop.tsx).
  */
 
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutStyles }];
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
-  return null;
+  // The shopper and their cart come from the statement the layout and the guard share (one query).
+  const [found, user] = await Promise.all([getSessionUserAndCart(request), requireShopper(request)]);
+  const cart = found?.user.id === user.id ? found.cart : await getCartView(user.id);
+  if (cart.discountCode === null) {
+    // No code: the money is the lines' (the same module prices them), with no further query.
+    const money = computeOrderMoney(
+      cart.items.map((item) => ({
+        unitCents: unitPriceCents(item),
+        quantity: item.quantity,
+        category: "",
+        brand: "",
+      })),
+      null,
+      null,
+    );
+    return json({
+      money: {
+        subtotal: centsToNumber(money.subtotalCents),
+        discountAmount: 0,
+        shippingAmount: 0,
+        totalAmount: centsToNumber(money.totalCents),
+        discount: null,
+      },
+      discountRefusal: null,
+      hasItems: cart.items.length > 0,
+    });
+  }
+  const summary = await getCheckoutSummary(user.id);
+  return json({
+    money: {
+      subtotal: summary.subtotal,
+      discountAmount: summary.discountAmount,
+      shippingAmount: summary.shippingAmount,
+      totalAmount: summary.totalAmount,
+      discount: summary.discount,
+    },
+    discountRefusal: summary.discountRefusal,
+    hasItems: summary.items.length > 0,
+  });
 }
 
 export type CartActionData =
@@ -97,12 +150,15 @@ async function applyIntent(
   }
 }
 
-export async function action({ request }: ActionFunctionArgs): Promise<TypedResponse<CartActionData>> {
+export async function action({
+  request,
+}: ActionFunctionArgs): Promise<TypedResponse<CartActionData | DiscountRefusal>> {
   const formData = await request.formData();
   const redirectField = formData.get("redirectTo");
   const redirectTo = redirectField === null ? null : safeRedirect(redirectField, CART_ACTION_PATH);
   // Signing in comes back to the page the form was on (a listing, a product), not to this action.
   const user = await requireShopper(request, redirectTo ?? undefined);
+  if (isDiscountIntent(formData)) return handleDiscountAction(request, user, formData, CART_ACTION_PATH);
   const intent = formData.get("intent");
   const productId = formData.get("productId");
   const variantId = formData.get("variantId");
@@ -144,14 +200,28 @@ export const meta: MetaFunction = () => [{ title: "Your Cart · ECommerce Shoppi
 
 export default function CartPage() {
   const cart = useShopCart();
+  const { money, discountRefusal, hasItems } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const discountError =
+    actionData && "discountError" in actionData ? actionData.discountError : discountRefusal;
   return (
     <section className="cart-page" aria-labelledby="cart-page-title">
       <h1 id="cart-page-title" className="cart-page__title">
         Your Cart
       </h1>
-      <FlashToast toast={actionData && !actionData.ok ? actionData.toast : null} />
+      <FlashToast toast={actionData && "toast" in actionData ? actionData.toast : null} />
       <CartContents cart={cart} redirectTo={CART_ACTION_PATH} />
+      {hasItems ? (
+        <div className="cart-page__money">
+          <DiscountCodeForm
+            action={CART_ACTION_PATH}
+            discount={money.discount}
+            discountAmount={money.discountAmount}
+            error={discountError}
+          />
+          <MoneySummary money={money} withShipping={false} beforeDelivery />
+        </div>
+      ) : null}
     </section>
   );
 }

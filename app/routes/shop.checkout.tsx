@@ -6,7 +6,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { AddressManager } from "~/components/AddressManager";
 import { Picture } from "~/components/Picture";
@@ -20,6 +20,10 @@ import { redirectWithFlash } from "~/web/session.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { createOrderFromCart, getCheckoutSummary } from "~/services/checkout.server";
+import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
+import { shippingLabel } from "~/lib/shared/order-money";
+import { toCents } from "~/lib/shared/money";
+import { handleDiscountAction, isDiscountIntent } from "~/web/discount-actions.server";
 import checkoutStyles from "~/styles/checkout.css";
 
 /**
@@ -38,14 +42,18 @@ const CHECKOUT_FORM_ID = "checkout-form";
 const CHECKOUT_INTENT = "checkout";
 /** The chosen address travels in the URL after a refused checkout, so that it stays chosen. */
 const CHOSEN_ADDRESS_PARAM = "addressId";
+/** The chosen delivery option travels in the URL: the page's total is priced with it. */
+const SHIPPING_PARAM = "shippingMethodId";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
+  const params = new URL(request.url).searchParams;
   const [addressManager, summary] = await Promise.all([
     loadAddressManager(request, user),
-    getCheckoutSummary(user.id),
+    // The delivery option travels in the URL: the summary is priced with it, with JavaScript or without.
+    getCheckoutSummary(user.id, { shippingMethodId: params.get(SHIPPING_PARAM) }),
   ]);
-  const chosen = new URL(request.url).searchParams.get(CHOSEN_ADDRESS_PARAM);
+  const chosen = params.get(CHOSEN_ADDRESS_PARAM);
   const selectedId = addressManager.addresses.some((address) => address._id === chosen) ? chosen : null;
   return json({
     ...addressManager,
@@ -62,6 +70,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (isAddressIntent(formData)) {
     return handleAddressAction(request, user, formData, `${url.pathname}${url.search}`);
   }
+  if (isDiscountIntent(formData)) {
+    return handleDiscountAction(request, user, formData, `${url.pathname}${url.search}`);
+  }
   if (formData.get("intent") !== CHECKOUT_INTENT) {
     return redirectWithFlash(request, "/shop/checkout", {
       type: "error",
@@ -69,15 +80,23 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
   const addressId = formData.get("addressId");
-  const totalAmount = formData.get("totalAmount");
-  // A refusal goes back to the page (with the address still chosen), which shows the current cart and prices.
+  const shippingMethodId = formData.get(SHIPPING_PARAM);
+  // The total the page showed is for the delivery option it was priced with: one picked since
+  // (without JavaScript, without pressing "Update total") is still charged only after PayPal's
+  // approval page has shown the shopper its full total.
+  const shownMethod = formData.get("shownShippingMethodId") ?? "";
+  const totalAmount = (shippingMethodId ?? "") === shownMethod ? formData.get("totalAmount") : null;
+  // A refusal goes back to the page (with the address and delivery still chosen), which shows the current cart and prices.
   const back = new URLSearchParams();
   if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);
+  if (typeof shippingMethodId === "string" && shippingMethodId) back.set(SHIPPING_PARAM, shippingMethodId);
   const query = back.toString();
   return submitOrRedirect(request, `/shop/checkout${query ? `?${query}` : ""}`, async () => {
     const created = await createOrderFromCart(user, {
       addressId: typeof addressId === "string" ? addressId : undefined,
       totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
+      // The page knows about delivery and codes: its total is always the full one.
+      shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
     });
     if (formData.get("enhanced") === "1") {
       return json({ approvalURL: created.approvalURL, orderId: created.orderId });
@@ -115,6 +134,17 @@ export default function CheckoutPage() {
   const hydrated = useHydrated();
   const { fetcher, processing } = useCheckoutSubmission();
   const addressForm = actionData && "addressForm" in actionData ? actionData.addressForm : null;
+  const discountError =
+    actionData && "discountError" in actionData ? String(actionData.discountError) : summary.discountRefusal;
+  const navigate = useNavigate();
+  /** With JavaScript, a new delivery option reprices the summary at once (the URL keeps it). */
+  const chooseDelivery = (form: HTMLFormElement | null, methodId: string) => {
+    const next = new URLSearchParams();
+    const address = form ? new FormData(form).get(CHOSEN_ADDRESS_PARAM) : null;
+    if (typeof address === "string" && address) next.set(CHOSEN_ADDRESS_PARAM, address);
+    next.set(SHIPPING_PARAM, methodId);
+    navigate(`?${next.toString()}`, { replace: true, preventScrollReset: true });
+  };
 
   return (
     <div className="shop-page">
@@ -170,12 +200,56 @@ export default function CheckoutPage() {
               </Link>
             </p>
           )}
-          <p className="checkout__total" data-testid="checkout-total">
-            <span>Total</span>
-            <span>{formatPrice(summary.totalAmount)}</span>
-          </p>
+          {summary.shippingMethods.length ? (
+            <fieldset className="delivery-options" data-testid="delivery-options">
+              <legend className="checkout__heading">Delivery</legend>
+              {summary.shippingMethods.map((method) => (
+                <label key={method._id} className="delivery-option">
+                  <input
+                    type="radio"
+                    name={SHIPPING_PARAM}
+                    value={method._id}
+                    form={CHECKOUT_FORM_ID}
+                    defaultChecked={method._id === summary.shippingMethodId}
+                    onChange={(event) => chooseDelivery(event.currentTarget.form, method._id)}
+                  />
+                  <span className="delivery-option__name">{method.name}</span>
+                  <span className="delivery-option__days">{method.estimatedDays}</span>
+                  <span className="delivery-option__price">
+                    {method._id === summary.shippingMethodId
+                      ? shippingLabel(toCents(summary.shippingAmount))
+                      : shippingLabel(toCents(method.price))}
+                  </span>
+                  {method.freeOver !== null ? (
+                    <span className="delivery-option__note">Free from {formatPrice(method.freeOver)}</span>
+                  ) : null}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <DiscountCodeForm
+            action={`/shop/checkout${summary.shippingMethodId ? `?${SHIPPING_PARAM}=${summary.shippingMethodId}` : ""}`}
+            discount={summary.discount}
+            discountAmount={summary.discountAmount}
+            error={discountError}
+          />
+          <div data-testid="checkout-total">
+            <MoneySummary money={summary} withShipping={summary.shippingMethods.length > 0} />
+          </div>
           <fetcher.Form method="post" action="/shop/checkout" id={CHECKOUT_FORM_ID}>
             <input type="hidden" name="intent" value={CHECKOUT_INTENT} />
+            <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
+            {!hydrated && summary.shippingMethods.length > 1 ? (
+              // Without JavaScript the summary is repriced by reloading the page with the option chosen.
+              <button
+                type="submit"
+                formMethod="get"
+                formAction="/shop/checkout"
+                className="sf-button sf-button--block"
+              >
+                Update total
+              </button>
+            ) : null}
             {/* What the shopper sees: a price changed since answers 409 instead of charging more. */}
             <input type="hidden" name="totalAmount" value={summary.totalAmount.toFixed(2)} />
             {hydrated ? <input type="hidden" name="enhanced" value="1" /> : null}

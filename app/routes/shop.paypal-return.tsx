@@ -173,6 +173,7 @@ const PROBLEM_TITLES: Record<ProblemReason, string> = {
   declined: "Your payment was declined",
   notApproved: "The payment is not approved yet",
   outOfStock: "Your order could not be placed",
+  discountUnavailable: "Your discount code can no longer be used",
   refunded: "Your payment was refunded",
   amountMismatch: "Your payment was refunded",
   closed: "This order is closed",

@@ -14,7 +14,9 @@ import { prepared } from "~/models/prepared-statements.server";
 import { AppError, badRequest, conflict, notFound } from "~/lib/server/errors.server";
 import { variantPriceSql } from "~/lib/shared/product";
 import { chooseMessage, VARIANT_TEXT, variantOf } from "~/lib/shared/variants";
-import { decimalToNumber } from "~/lib/shared/money";
+import { centsToNumber, decimalToNumber } from "~/lib/shared/money";
+import { discountCodeSchema, type AppliedDiscountJson } from "~/lib/shared/delivery-schemas";
+import { priceCart } from "./checkout/pricing.server";
 import { isUuid } from "~/lib/shared/uuid";
 import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, toSessionUser, type SessionUser } from "./users.server";
 
@@ -58,6 +60,7 @@ interface CartRow {
   quantity: number | null;
   totalStock: number | null;
   notices: string[] | null;
+  discountCode: string | null;
 }
 
 /**
@@ -71,7 +74,7 @@ const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", ci.va
             ${VARIANT_PRICE.price} AS price, ${VARIANT_PRICE.salePrice} AS "salePrice",
             ci.quantity, v.total_stock AS "totalStock",
             (SELECT array_agg(n.message ORDER BY n.created_at, n.id) FROM cart_notices n WHERE n.cart_id = c.id)
-              AS notices`;
+              AS notices, c.discount_code AS "discountCode"`;
 const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci
               JOIN product_variants v ON v.id = ci.variant_id
               JOIN products p ON p.id = ci.product_id
@@ -109,7 +112,13 @@ function cartViewOf(userId: string, rows: CartRow[]): CartView {
       totalStock: row.totalStock ?? 0,
     });
   }
-  return { _id: rows[0]?.cartId ?? null, userId, items, notices: rows[0]?.notices ?? [] };
+  return {
+    _id: rows[0]?.cartId ?? null,
+    userId,
+    items,
+    notices: rows[0]?.notices ?? [],
+    discountCode: rows[0]?.discountCode ?? null,
+  };
 }
 
 /**
@@ -437,4 +446,61 @@ export async function removeCartItem(
   );
   if (rows.length === 0) throw notFound(CART_TEXT.itemNotFound);
   return { productId };
+}
+
+// --- The discount code on the cart ---------------------------------------------------
+
+/** The cart as the discount calls answer it (API.md): the cart and what its code takes off. */
+export interface CartWithDiscountJson extends CartJson {
+  discount: AppliedDiscountJson | null;
+}
+
+/** The cart with its code's discount now (null when it has none, or the code no longer applies). */
+export async function getCartWithDiscount(userId: string): Promise<CartWithDiscountJson> {
+  const [cart, pricing] = await Promise.all([getCart(userId), priceCart(userId, {})]);
+  return {
+    ...cart,
+    discount: pricing.discount
+      ? { code: pricing.discount.code, amount: centsToNumber(pricing.money.discountCents) }
+      : null,
+  };
+}
+
+/**
+ * Puts a discount code on the shopper's cart after checking it against the
+ * cart: 400 with the reason when it cannot be used (unknown, not yet valid,
+ * ended, used up, used by this shopper the allowed number of times, below
+ * its minimum, none of the items of its kind) or the cart is empty. The
+ * capture checks it again (its uses are counted only then).
+ */
+export async function applyCartDiscount(userId: string, code: unknown): Promise<CartWithDiscountJson> {
+  const parsed = discountCodeSchema.safeParse(code);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "Invalid discount code";
+    throw badRequest(message, { code: [message] });
+  }
+  const { sequelize } = getDb();
+  await sequelize.transaction(async (transaction) => {
+    const pricing = await priceCart(userId, { discountCode: parsed.data }, transaction);
+    if (!pricing.lines.length)
+      throw badRequest(CART_TEXT.emptyForDiscount, { code: [CART_TEXT.emptyForDiscount] });
+    if (pricing.discountRefusal || !pricing.discount) {
+      const message = pricing.discountRefusal ?? CART_TEXT.emptyForDiscount;
+      throw badRequest(message, { code: [message] });
+    }
+    await sequelize.query(`UPDATE carts SET discount_code = :code, updated_at = now() WHERE id = :cartId`, {
+      replacements: { code: pricing.discount.code, cartId: pricing.cartId },
+      transaction,
+    });
+  });
+  return getCartWithDiscount(userId);
+}
+
+/** Takes the discount code off the shopper's cart (nothing happens when there is none). */
+export async function removeCartDiscount(userId: string): Promise<CartWithDiscountJson> {
+  await getDb().sequelize.query(
+    `UPDATE carts SET discount_code = NULL, updated_at = now() WHERE user_id = :userId AND discount_code IS NOT NULL`,
+    { replacements: { userId } },
+  );
+  return getCartWithDiscount(userId);
 }

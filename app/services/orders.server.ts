@@ -5,7 +5,7 @@ import { AppError, badRequest, conflict, notFound, type FieldErrors } from "~/li
 import { getConfig } from "~/lib/server/config.server";
 import { shopDayStartSql } from "~/lib/server/shop-day.server";
 import { getLogger } from "~/lib/server/logger.server";
-import { decimalToNumber } from "~/lib/shared/money";
+import { centsToNumber, decimalToNumber } from "~/lib/shared/money";
 import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/shared/order-options";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isCarrier, CARRIERS, trackingNumberProblem, trackingUrl } from "~/lib/shared/tracking";
@@ -56,6 +56,8 @@ export interface OrderItemJson {
   image: string;
   price: number;
   quantity: number;
+  /** The line's share of the order's discount. */
+  discountAmount: number;
 }
 
 export interface OrderJson {
@@ -68,6 +70,13 @@ export interface OrderJson {
   paymentMethod: string;
   paymentStatus: PaymentStatus;
   totalAmount: number;
+  /** The money's parts: totalAmount = subtotal − discountAmount + shippingAmount. */
+  subtotal: number;
+  shippingAmount: number;
+  discountAmount: number;
+  /** The delivery option as it was when ordered (null: ordered before there were options). */
+  shippingMethod: { name: string; price: number } | null;
+  discountCode: string | null;
   orderDate: string;
   orderUpdateDate: string;
   paymentId: string | null;
@@ -91,6 +100,12 @@ interface OrderRow {
   paymentMethod: string;
   paymentStatus: PaymentStatus;
   totalAmount: string;
+  subtotal: string;
+  shippingAmount: string;
+  discountAmount: string;
+  shippingMethodName: string | null;
+  shippingMethodPrice: string | null;
+  discountCode: string | null;
   orderDate: Date;
   orderUpdateDate: Date;
   paymentId: string | null;
@@ -112,6 +127,7 @@ interface OrderItemRow {
   image: string;
   price: string;
   quantity: number;
+  discountCents: number;
 }
 
 const ORDER_COLUMNS = `
@@ -120,7 +136,10 @@ const ORDER_COLUMNS = `
   o.payment_status AS "paymentStatus", o.total_amount AS "totalAmount",
   o.order_date AS "orderDate", o.order_update_date AS "orderUpdateDate",
   o.payment_id AS "paymentId", o.payer_id AS "payerId", u.user_name AS "userName",
-  o.tracking_number AS "trackingNumber", o.carrier, o.version`;
+  o.tracking_number AS "trackingNumber", o.carrier, o.version,
+  o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
+  o.shipping_method_name AS "shippingMethodName", o.shipping_method_price AS "shippingMethodPrice",
+  o.discount_code AS "discountCode"`;
 
 function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
@@ -137,12 +156,21 @@ function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
       image: item.image,
       price: decimalToNumber(item.price),
       quantity: item.quantity,
+      discountAmount: centsToNumber(item.discountCents),
     })),
     addressInfo: row.addressInfo,
     orderStatus: row.orderStatus,
     paymentMethod: row.paymentMethod,
     paymentStatus: row.paymentStatus,
     totalAmount: decimalToNumber(row.totalAmount),
+    subtotal: decimalToNumber(row.subtotal),
+    shippingAmount: decimalToNumber(row.shippingAmount),
+    discountAmount: decimalToNumber(row.discountAmount),
+    shippingMethod:
+      row.shippingMethodName === null
+        ? null
+        : { name: row.shippingMethodName, price: decimalToNumber(row.shippingMethodPrice) },
+    discountCode: row.discountCode,
     orderDate: new Date(row.orderDate).toISOString(),
     orderUpdateDate: new Date(row.orderUpdateDate).toISOString(),
     paymentId: row.paymentId,
@@ -172,6 +200,7 @@ async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItemRow[]>>
       "image",
       "price",
       "quantity",
+      "discountCents",
     ],
     order: [
       ["orderId", "ASC"],

@@ -16,6 +16,7 @@ import { orderSearchAndTrackingDown, orderSearchAndTrackingUp } from "./0014-ord
 import { orderMoneyTimesDown, orderMoneyTimesUp } from "./0016-order-money-times";
 import { auditLogAndVersionsDown, auditLogAndVersionsUp } from "./0015-audit-log-and-versions";
 import { salesRollupsDown, salesRollupsUp } from "./0021-sales-rollups";
+import { deliveryAndDiscountsDown, deliveryAndDiscountsUp } from "./0020-delivery-and-discounts";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -42,5 +43,6 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   },
   { name: "0015-audit-log-and-versions", up: auditLogAndVersionsUp, down: auditLogAndVersionsDown },
   { name: "0016-order-money-times", up: orderMoneyTimesUp, down: orderMoneyTimesDown },
+  { name: "0020-delivery-and-discounts", up: deliveryAndDiscountsUp, down: deliveryAndDiscountsDown },
   { name: "0021-sales-rollups", up: salesRollupsUp, down: salesRollupsDown },
 ];

@@ -55,6 +55,7 @@ describe("the shop layout's cart", () => {
           },
         ],
         notices: [],
+        discountCode: null,
       },
     });
   });

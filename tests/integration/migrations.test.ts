@@ -26,6 +26,9 @@ const TABLES = [
   "sales_rollup_zone",
   "sales_days",
   "product_sales_days",
+  "shipping_methods",
+  "discount_codes",
+  "discount_code_uses",
 ];
 
 async function existingTables(): Promise<string[]> {

@@ -73,6 +73,61 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
+describe("PayPal adapter: the amount breakdown", () => {
+  it("sends shipping and discount in the breakdown, adding up as PayPal checks (item_total + shipping − discount = value)", async () => {
+    const created = await gateway().createOrder({
+      ...PAYMENT,
+      itemTotalCents: 10998,
+      shippingCents: 495,
+      discountCents: 1100,
+      totalCents: 10393,
+      requestId: "create-with-parts",
+    });
+    expect(created.status).toBe("PAYER_ACTION_REQUIRED");
+    const [create] = mock.requestsTo("/v2/checkout/orders", "POST");
+    expect((create!.body as SentOrder).purchase_units[0]!.amount).toEqual({
+      currency_code: "USD",
+      value: "103.93",
+      breakdown: {
+        item_total: { currency_code: "USD", value: "109.98" },
+        shipping: { currency_code: "USD", value: "4.95" },
+        discount: { currency_code: "USD", value: "11.00" },
+      },
+    });
+  });
+
+  it("the mock refuses, as PayPal does, a breakdown that does not add up: 422 AMOUNT_MISMATCH and ITEM_TOTAL_MISMATCH", async () => {
+    const send = (amount: unknown, items: unknown[]) =>
+      fetch("https://api-m.sandbox.paypal.com/v2/checkout/orders", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "PayPal-Request-Id": `mismatch-${Math.random()}` },
+        body: JSON.stringify({ intent: "CAPTURE", purchase_units: [{ amount, items }] }),
+      });
+    const item = { name: "Tee", unit_amount: { currency_code: "USD", value: "10.00" }, quantity: "2" };
+    const money = (value: string) => ({ currency_code: "USD", value });
+    const wrongTotal = await send(
+      { ...money("25.00"), breakdown: { item_total: money("20.00"), shipping: money("4.95") } },
+      [item],
+    );
+    expect(wrongTotal.status).toBe(422);
+    expect(((await wrongTotal.json()) as { details: { issue: string }[] }).details[0]!.issue).toBe(
+      "AMOUNT_MISMATCH",
+    );
+    const wrongItems = await send({ ...money("21.00"), breakdown: { item_total: money("21.00") } }, [item]);
+    expect(((await wrongItems.json()) as { details: { issue: string }[] }).details[0]!.issue).toBe(
+      "ITEM_TOTAL_MISMATCH",
+    );
+    const right = await send(
+      {
+        ...money("19.95"),
+        breakdown: { item_total: money("20.00"), shipping: money("4.95"), discount: money("5.00") },
+      },
+      [item],
+    );
+    expect(right.status).toBe(201);
+  });
+});
+
 describe("PayPal adapter: create", () => {
   it("sends intent CAPTURE, our order id, the items and a breakdown whose item total is the sum of the lines", async () => {
     const created = await gateway().createOrder(PAYMENT);

@@ -90,7 +90,7 @@ describe("values computed once per request", () => {
     const user = await createTestUser();
     const cookie = await sessionCookieFor(user.id);
     const viewer = await runInRequestScope(() => getSessionUserAndCart(buildRequest("/", { cookie })));
-    expect(viewer?.cart).toEqual({ _id: null, userId: user.id, items: [], notices: [] });
+    expect(viewer?.cart).toEqual({ _id: null, userId: user.id, items: [], notices: [], discountCode: null });
     await getDb().models.Session.update(
       { expiresAt: new Date(Date.now() - 1000) },
       { where: { userId: user.id } },

@@ -50,6 +50,16 @@ describe("seedDemoCatalog", () => {
     expect(new Set(products.map((p) => p.title)).size).toBe(products.length);
   });
 
+  it("adds the demo's delivery options once: Standard $4.95, 3–5 days, free over $50; Express $12.95, 1–2 days", async () => {
+    await seedDemoCatalog(getDb());
+    await seedDemoCatalog(getDb());
+    const { listActiveShippingMethods } = await import("../../app/services/shipping.server");
+    expect((await listActiveShippingMethods()).map(({ _id: _id, ...method }) => method)).toEqual([
+      { name: "Standard", price: 4.95, estimatedDays: "3–5 days", freeOver: 50 },
+      { name: "Express", price: 12.95, estimatedDays: "1–2 days", freeOver: null },
+    ]);
+  });
+
   it("puts some products on sale, below their price", async () => {
     await seedDemoCatalog(getDb());
     const onSale = (await allProducts()).filter((p) => p.salePrice !== null && Number(p.salePrice) > 0);

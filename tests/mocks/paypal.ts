@@ -57,6 +57,34 @@ function paypalError(status: number, name: string, issue: string, extra: Record<
   );
 }
 
+type Money = { currency_code?: string; value?: string } | undefined;
+const centsOf = (money: Money) => Math.round(Number(money?.value ?? "0") * 100);
+
+/**
+ * PayPal's own check of a purchase unit's amount: the items add up to
+ * `breakdown.item_total` (ITEM_TOTAL_MISMATCH) and `value` is item_total +
+ * shipping + handling + tax_total + insurance − discount − shipping_discount
+ * (AMOUNT_MISMATCH), both answered 422 UNPROCESSABLE_ENTITY. Null when it adds up.
+ */
+function breakdownIssue(unit: MockOrder["body"]["purchase_units"][number]): string | null {
+  const breakdown = unit.amount.breakdown as Record<string, Money> | undefined;
+  if (!breakdown) return null;
+  const items = (unit.items ?? []) as { unit_amount?: Money; quantity?: string }[];
+  if (items.length) {
+    const sum = items.reduce(
+      (total, item) => total + centsOf(item.unit_amount) * Number(item.quantity ?? 1),
+      0,
+    );
+    if (sum !== centsOf(breakdown.item_total)) return "ITEM_TOTAL_MISMATCH";
+  }
+  const added = ["item_total", "shipping", "handling", "tax_total", "insurance"].reduce(
+    (total, part) => total + centsOf(breakdown[part]),
+    0,
+  );
+  const taken = centsOf(breakdown.discount) + centsOf(breakdown.shipping_discount);
+  return added - taken === centsOf(unit.amount) ? null : "AMOUNT_MISMATCH";
+}
+
 export function createPayPalMock() {
   const requests: RecordedRequest[] = [];
   const orders = new Map<string, MockOrder>();
@@ -167,6 +195,9 @@ export function createPayPalMock() {
 
     http.post(`${PAYPAL_API}/v2/checkout/orders`, async ({ request }) => {
       const entry = await record(request);
+      const unit = (entry.body as MockOrder["body"]).purchase_units?.[0];
+      const issue = unit ? breakdownIssue(unit) : null;
+      if (issue) return paypalError(422, "UNPROCESSABLE_ENTITY", issue);
       const requestId = entry.headers["paypal-request-id"];
       // PayPal-Request-Id: the same key answers with the same order.
       const existing = [...orders.values()].find(

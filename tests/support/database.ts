@@ -7,7 +7,7 @@ export async function resetDatabase(): Promise<void> {
   await getDb().sequelize.query(
     `TRUNCATE users, sessions, products, carts, cart_items, addresses, orders, order_items,
               reviews, feature_images, rate_limits, payment_simulator_orders, payment_simulator_refunds,
-              mail_outbox, password_reset_tokens, uploaded_images, audit_log
+              mail_outbox, password_reset_tokens, uploaded_images, audit_log, shipping_methods, discount_codes
               RESTART IDENTITY CASCADE`,
   );
 }

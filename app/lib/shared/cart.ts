@@ -15,6 +15,9 @@ export const CART_TEXT = {
   itemNotFound: "This product is not in your cart",
   quantityInvalid: "The quantity must be a whole number of at least 1",
   quantityBelowOne: "The quantity cannot go below 1: remove the item instead",
+  emptyForDiscount: "Your cart is empty: add items before using a discount code",
+  discountApplied: "Discount code applied",
+  discountRemoved: "Discount code removed",
 } as const;
 
 /** SPEC §5/§8: `n` is the quantity already in the cart. */
@@ -78,6 +81,8 @@ export interface CartView {
   items: CartLineView[];
   /** What changed in the cart since the shopper's last visit (a size the shop stopped selling). */
   notices: string[];
+  /** The discount code the shopper applied (checked again whenever the cart is priced). */
+  discountCode: string | null;
 }
 
 /** The route id of the shop layout (app/routes/shop.tsx), whose loader every shop page shares. */

@@ -203,9 +203,10 @@ async function captureReserved(
 }
 
 /**
- * The stock is short. An earlier attempt may have been charged before its
- * answer got lost: such money is confirmed if the stock came back, else
- * refunded. Otherwise the order is rejected with nothing charged.
+ * The stock is short, or the order's discount code ran out. An earlier attempt
+ * may have been charged before its answer got lost: such money is confirmed
+ * if the reservation succeeds now, else refunded. Otherwise the order is
+ * rejected with nothing charged, before any capture.
  */
 async function refuseShortage(order: OrderState, shortage: Shortage, inputPayerId: string | null) {
   const provider = await getPaymentGateway()
@@ -235,9 +236,22 @@ async function refuseShortage(order: OrderState, shortage: Shortage, inputPayerI
         { captureId: capture?.captureId ?? null },
         transaction,
       );
+      if (shortage.kind === "discount") {
+        // The shopper checks out again without the code: it leaves their cart with this order.
+        await getDb().sequelize.query(
+          `UPDATE carts SET discount_code = NULL, updated_at = now()
+            WHERE user_id = :userId AND lower(discount_code) = lower(:code)`,
+          { replacements: { userId: order.userId, code: shortage.code }, transaction },
+        );
+      }
     })
     .catch(lockConflictAsAppError);
-  return refusal(order.id, 409, shortageMessage(shortage, false), "outOfStock");
+  return refusal(
+    order.id,
+    409,
+    shortageMessage(shortage, false),
+    shortage.kind === "discount" ? "discountUnavailable" : "outOfStock",
+  );
 }
 
 /**

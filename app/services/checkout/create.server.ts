@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from "sequelize";
+import type { Transaction } from "sequelize";
 import { z } from "zod";
 import { ADDRESS_FIELDS } from "~/lib/shared/address-schema";
 import { getConfig } from "~/lib/server/config.server";
@@ -14,8 +14,16 @@ import { bridgeUrlFor, RETURN_PATH, type PaymentReturn } from "../payment-return
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { lineName, paymentItemOf } from "./order-store.server";
-import { variantPriceSql } from "~/lib/shared/product";
-import { uploadedImageJoinSql } from "~/lib/shared/images";
+import type { AppliedDiscountJson, ShippingMethodJson } from "~/lib/shared/delivery-schemas";
+import { amountBreakdownOf, type OrderMoney } from "~/lib/shared/order-money";
+import {
+  assertPricingAccepted,
+  priceCart,
+  type CartLineRow,
+  type CartPricing,
+  type PricedLine,
+  type PricingChoice,
+} from "./pricing.server";
 
 /**
  * Checkout, the first stage (SPEC §2 Checkout, §4 Checkout flow; API.md
@@ -44,54 +52,21 @@ export interface CheckoutLine extends CartItemJson {
 export interface CheckoutSummary {
   cartId: string | null;
   items: CheckoutLine[];
+  /** The items' sum. */
+  subtotal: number;
+  discountAmount: number;
+  shippingAmount: number;
+  /** subtotal − discount + shipping. */
   totalAmount: number;
-}
-
-interface CartLineRow {
-  productId: string;
-  variantId: string;
-  sku: string;
-  size: string | null;
-  colour: string | null;
-  title: string;
-  image: string;
-  imageWidth: number | null;
-  imageHeight: number | null;
-  price: string;
-  salePrice: string | null;
-  /** What one unit costs: the sale price when above 0, else the price. */
-  effectivePrice: string;
-  totalStock: number;
-  quantity: number;
-}
-
-interface PricedLine extends CartLineRow {
-  unitCents: number;
-}
-
-const VARIANT_PRICE = variantPriceSql("v", "p");
-
-async function readCartLines(
-  cartId: string,
-  transaction?: Transaction,
-  forUpdate = false,
-): Promise<PricedLine[]> {
-  const rows = await getDb().sequelize.query<CartLineRow>(
-    `SELECT ci.product_id AS "productId", ci.variant_id AS "variantId", v.sku, v.size, v.colour,
-            ci.quantity, p.title, p.image, pi.width AS "imageWidth", pi.height AS "imageHeight", priced.price, priced.sale_price AS "salePrice",
-            CASE WHEN priced.sale_price > 0 THEN priced.sale_price ELSE priced.price END AS "effectivePrice",
-            v.total_stock AS "totalStock"
-       FROM cart_items ci
-       JOIN product_variants v ON v.id = ci.variant_id
-       JOIN products p ON p.id = ci.product_id
-       ${uploadedImageJoinSql("p.image", "pi")}
-       CROSS JOIN LATERAL (SELECT ${VARIANT_PRICE.price} AS price, ${VARIANT_PRICE.salePrice} AS sale_price) priced
-      WHERE ci.cart_id = :cartId
-      ORDER BY ci.created_at, ci.id
-      ${forUpdate ? "FOR UPDATE OF ci" : ""}`,
-    { replacements: { cartId }, type: QueryTypes.SELECT, transaction },
-  );
-  return rows.map((row) => ({ ...row, unitCents: toCents(row.effectivePrice) }));
+  /** The delivery options to choose from, cheapest first (none: delivery is free). */
+  shippingMethods: ShippingMethodJson[];
+  shippingMethodId: string | null;
+  /** The code that applies and what it takes off. */
+  discount: AppliedDiscountJson | null;
+  /** The code the shopper asked for, applied or not. */
+  discountCode: string | null;
+  /** Why that code takes nothing off. */
+  discountRefusal: string | null;
 }
 
 function toCheckoutLine(line: PricedLine): CheckoutLine {
@@ -114,19 +89,35 @@ function toCheckoutLine(line: PricedLine): CheckoutLine {
   };
 }
 
-const totalCentsOf = (lines: PricedLine[]) =>
-  lines.reduce((sum, line) => sum + line.unitCents * line.quantity, 0);
-
-/** The shopper's cart with catalogue prices and the total that an order would cost now. */
-export async function getCheckoutSummary(userId: string): Promise<CheckoutSummary> {
-  const { Cart } = getDb().models;
-  const cart = await Cart.findOne({ where: { userId }, attributes: ["id"], raw: true });
-  const lines = cart ? await readCartLines(cart.id) : [];
+/** A priced cart as the pages show it. */
+export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
+  const { money } = pricing;
   return {
-    cartId: cart?.id ?? null,
-    items: lines.map(toCheckoutLine),
-    totalAmount: centsToNumber(totalCentsOf(lines)),
+    cartId: pricing.cartId,
+    items: pricing.lines.map(toCheckoutLine),
+    subtotal: centsToNumber(money.subtotalCents),
+    discountAmount: centsToNumber(money.discountCents),
+    shippingAmount: centsToNumber(money.shippingCents),
+    totalAmount: centsToNumber(money.totalCents),
+    shippingMethods: pricing.methods,
+    shippingMethodId: pricing.shippingMethod?._id ?? null,
+    discount: pricing.discount
+      ? { code: pricing.discount.code, amount: centsToNumber(money.discountCents) }
+      : null,
+    discountCode: pricing.requestedCode,
+    discountRefusal: pricing.discountRefusal,
   };
+}
+
+/**
+ * The shopper's cart with catalogue prices, the chosen delivery option (the
+ * cheapest by default) and their cart's discount code: what an order would cost now.
+ */
+export async function getCheckoutSummary(
+  userId: string,
+  choice: PricingChoice = {},
+): Promise<CheckoutSummary> {
+  return checkoutSummaryOf(await priceCart(userId, choice));
 }
 
 // --- Create ---------------------------------------------------------------------------
@@ -142,6 +133,10 @@ export interface CreateOrderInput {
   addressInfo?: unknown;
   /** What the shopper saw; a different total than the catalogue's answers 409. */
   totalAmount?: unknown;
+  /** A delivery option's id (default: the cheapest active one). */
+  shippingMethodId?: unknown;
+  /** A discount code (default: the one on the cart; blank: none). */
+  discountCode?: unknown;
   /** An external client's own return pages, checked (payment-return.server.ts). */
   paymentReturn?: PaymentReturn;
 }
@@ -238,6 +233,17 @@ function priceChangedMessage(totalCents: number): string {
   return `Prices in your cart have changed: the total is now ${formatPrice(centsToDecimal(totalCents))}. Please review your cart and try again.`;
 }
 
+/**
+ * Whether the total a client sent is the order's. A client that sent neither
+ * a delivery option nor a code (the spec's, which knows only items) may also
+ * send the items' sum: PayPal's approval page shows it the full total, with
+ * delivery, before anything is charged (docs/decisions/0020).
+ */
+function expectedTotalMatches(expectedCents: number, money: OrderMoney, specClient: boolean): boolean {
+  if (expectedCents === money.totalCents) return true;
+  return specClient && expectedCents === money.subtotalCents;
+}
+
 function appUrl(path: string): string {
   return `${getConfig().appUrl}${path}`;
 }
@@ -256,18 +262,21 @@ export async function createOrderFromCart(
   input: CreateOrderInput,
 ): Promise<CreatedOrder> {
   const expectedCents = parseExpectedTotal(input.totalAmount);
+  const choice: PricingChoice = {
+    shippingMethodId: input.shippingMethodId,
+    discountCode: input.discountCode,
+  };
+  // A client of the spec's API knows only items: it sends neither field (docs/decisions/0020).
+  const specClient = input.shippingMethodId === undefined && input.discountCode === undefined;
   const { sequelize, models } = getDb();
 
   const prepared = await sequelize
     .transaction(async (transaction) => {
       // The cart row first (the house's lock order), then its lines: the order is
-      // built from exactly what is in the cart now.
-      const carts = await sequelize.query<{ id: string }>(
-        "SELECT id FROM carts WHERE user_id = :userId FOR UPDATE",
-        { replacements: { userId: user.id }, type: QueryTypes.SELECT, transaction },
-      );
-      const cartId = carts[0]?.id ?? null;
-      const lines = cartId ? await readCartLines(cartId, transaction, true) : [];
+      // built from exactly what is in the cart now, priced by the one money rule.
+      const pricing = await priceCart(user.id, choice, transaction);
+      const { lines, money } = pricing;
+      const cartId = pricing.cartId;
       if (!lines.length) throw badRequest(CHECKOUT_TEXT.emptyCart);
 
       const addressInfo = await resolveAddress(user.id, input, transaction);
@@ -275,12 +284,15 @@ export async function createOrderFromCart(
       const short = lines.find((line) => line.quantity > line.totalStock);
       if (short) throw conflict(stockShortMessage(short));
 
-      const totalCents = totalCentsOf(lines);
-      if (expectedCents !== null && expectedCents !== totalCents) {
+      assertPricingAccepted(pricing);
+      const totalCents = money.totalCents;
+      if (expectedCents !== null && !expectedTotalMatches(expectedCents, money, specClient)) {
         throw conflict(priceChangedMessage(totalCents));
       }
+      if (totalCents === 0) throw badRequest(CHECKOUT_TEXT.nothingToPay);
 
       const now = new Date();
+      const method = pricing.shippingMethod;
       const order = await models.Order.create(
         {
           userId: user.id,
@@ -290,6 +302,14 @@ export async function createOrderFromCart(
           paymentMethod: "paypal",
           paymentStatus: "pending",
           totalAmount: centsToDecimal(totalCents),
+          subtotal: centsToDecimal(money.subtotalCents),
+          shippingAmount: centsToDecimal(money.shippingCents),
+          discountAmount: centsToDecimal(money.discountCents),
+          shippingMethodId: method?._id ?? null,
+          shippingMethodName: method?.name ?? null,
+          shippingMethodPrice: method ? centsToDecimal(toCents(method.price)) : null,
+          discountCode: pricing.discount?.code ?? null,
+          discountCodeId: pricing.discount?.id ?? null,
           orderDate: now,
           orderUpdateDate: now,
           paymentId: null,
@@ -298,7 +318,7 @@ export async function createOrderFromCart(
         { transaction },
       );
       await models.OrderItem.bulkCreate(
-        lines.map((line) => ({
+        lines.map((line, index) => ({
           orderId: order.id,
           productId: line.productId,
           variantId: line.variantId,
@@ -309,10 +329,11 @@ export async function createOrderFromCart(
           image: line.image,
           price: centsToDecimal(line.unitCents),
           quantity: line.quantity,
+          discountCents: money.discountShares[index]!,
         })),
         { transaction },
       );
-      return { orderId: order.id, lines, totalCents };
+      return { orderId: order.id, lines, money };
     })
     .catch(lockConflictAsAppError);
 
@@ -323,7 +344,7 @@ export async function createOrderFromCart(
     payment = await getPaymentGateway().createOrder({
       orderId: prepared.orderId,
       items: prepared.lines.map((line) => paymentItemOf(line, line.unitCents)),
-      totalCents: prepared.totalCents,
+      ...amountBreakdownOf(prepared.money),
       currency: "USD",
       // The provider comes back to the bridge, whose link is signed for this order only.
       returnUrl: clientPage(input.paymentReturn?.returnUrl, prepared.orderId) ?? appUrl(RETURN_PATH),

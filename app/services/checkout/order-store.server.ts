@@ -3,6 +3,7 @@ import { getDb } from "~/models/db.server";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { variantLabel } from "~/lib/shared/variants";
 import type { PaymentLineItem } from "~/payments/gateway.server";
+import { releaseDiscountUse, reserveDiscountUse, type DiscountRunOut } from "../discounts.server";
 
 /** "Tee", or "Tee (M · Black)" for a line of a product in sizes or colours. */
 export function lineName(line: { title: string; size: string | null; colour: string | null }): string {
@@ -29,8 +30,8 @@ export function paymentItemOf(
  *
  * Locks are always taken in one order, so that two transactions never wait
  * for each other in a circle: orders row → the shopper's carts row → products
- * rows (by id) → product_variants rows (by id) → cart_items rows. (addToCart
- * takes carts → product_variants too.)
+ * rows (by id) → product_variants rows (by id) → the order's discount_codes row
+ * → cart_items rows. (addToCart takes carts → product_variants too.)
  * Every query of a transaction runs on that transaction (ARCHITECTURE rule 9),
  * and no provider call happens while one is open.
  */
@@ -98,11 +99,15 @@ export interface OrderLine {
   quantity: number;
 }
 
-export interface Shortage {
-  line: OrderLine;
-  /** What is left, or null when the product or its variant no longer exists. */
-  available: number | null;
-}
+/** Why an order's reservation was refused: a line's stock, or its discount code ran out. */
+export type Shortage =
+  | {
+      kind: "stock";
+      line: OrderLine;
+      /** What is left, or null when the product or its variant no longer exists. */
+      available: number | null;
+    }
+  | ({ kind: "discount" } & DiscountRunOut);
 
 async function neededStock(orderId: string, transaction: Transaction) {
   const lines = await getDb().sequelize.query<OrderLine>(
@@ -150,8 +155,8 @@ async function lockStock(
 
 /**
  * Inside `transaction`: takes the order's units out of each variant's stock
- * under the row locks, or nothing at all when one line is short (then
- * returns the shortage). One statement for all lines; stock never goes below
+ * under the row locks and counts its use of a discount code, or nothing at
+ * all when one line is short or the code ran out (then returns why). One statement for all lines; stock never goes below
  * zero: the condition and the column's CHECK both refuse it. The products'
  * total stock follows (the variants' triggers).
  */
@@ -163,8 +168,15 @@ export async function reserveStock(orderId: string, transaction: Transaction): P
     return available === undefined || available < (needed.get(line.variantId!) ?? 0);
   });
   if (short) {
-    return { line: short, available: short.variantId ? (stock.get(short.variantId) ?? null) : null };
+    return {
+      kind: "stock",
+      line: short,
+      available: short.variantId ? (stock.get(short.variantId) ?? null) : null,
+    };
   }
+  // The code's row lock comes after the stock's (products → product_variants → discount_codes).
+  const runOut = await reserveDiscountUse(orderId, transaction);
+  if (runOut) return { kind: "discount", ...runOut };
   if (!variantIds.length) return null;
   const updated = await getDb().sequelize.query<{ id: string }>(
     `UPDATE product_variants v SET total_stock = v.total_stock - n.quantity, updated_at = now()
@@ -181,10 +193,14 @@ export async function reserveStock(orderId: string, transaction: Transaction): P
   return null;
 }
 
-/** Inside `transaction`: gives the order's units back to the variants that still exist. */
+/**
+ * Inside `transaction`: gives the order's units back to the variants that
+ * still exist, and its use of a discount code back to the code.
+ */
 export async function returnStock(orderId: string, transaction: Transaction): Promise<void> {
   const { needed, productIds, variantIds } = await neededStock(orderId, transaction);
   await lockStock(productIds, variantIds, transaction);
+  await releaseDiscountUse(orderId, transaction);
   if (!variantIds.length) return;
   await getDb().sequelize.query(
     `UPDATE product_variants v SET total_stock = v.total_stock + n.quantity, updated_at = now()
@@ -199,7 +215,13 @@ export async function orderedVariantIds(orderId: string, transaction: Transactio
   return (await neededStock(orderId, transaction)).variantIds;
 }
 
-export function shortageMessage({ line, available }: Shortage, refunded: boolean): string {
+export function shortageMessage(shortage: Shortage, refunded: boolean): string {
+  if (shortage.kind === "discount") {
+    return refunded
+      ? `${shortage.message} Your payment was refunded and the order cancelled. You can check out again without the code.`
+      : `${shortage.message} You were not charged and the order was cancelled. You can check out again without the code.`;
+  }
+  const { line, available } = shortage;
   const name = lineName(line);
   const what =
     available === null

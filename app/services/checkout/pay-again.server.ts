@@ -33,12 +33,16 @@ interface LockedOrder {
   orderStatus: OrderStatus;
   paymentStatus: PaymentStatus;
   totalAmount: string;
+  subtotal: string;
+  shippingAmount: string;
+  discountAmount: string;
 }
 
 async function lockOwnOrder(userId: string, orderId: string, transaction: Transaction): Promise<LockedOrder> {
   const [order] = await getDb().sequelize.query<LockedOrder>(
     `SELECT id, payment_id AS "paymentId", order_status AS "orderStatus",
-            payment_status AS "paymentStatus", total_amount AS "totalAmount"
+            payment_status AS "paymentStatus", total_amount AS "totalAmount", subtotal,
+            shipping_amount AS "shippingAmount", discount_amount AS "discountAmount"
        FROM orders WHERE id = :orderId AND user_id = :userId FOR UPDATE`,
     { replacements: { orderId, userId }, type: QueryTypes.SELECT, transaction },
   );
@@ -75,7 +79,15 @@ export async function payOrderAgain(
         WHERE order_id = :orderId ORDER BY title, id`,
       { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
     );
-    return { paymentId: order.paymentId, totalCents: toCents(order.totalAmount), lines };
+    // The same amount and parts as the first approval: the order's stored money, never recomputed.
+    return {
+      paymentId: order.paymentId,
+      totalCents: toCents(order.totalAmount),
+      itemTotalCents: toCents(order.subtotal),
+      shippingCents: toCents(order.shippingAmount),
+      discountCents: toCents(order.discountAmount),
+      lines,
+    };
   });
 
   const { appUrl } = getConfig();
@@ -83,6 +95,9 @@ export async function payOrderAgain(
     orderId,
     items: before.lines.map((line) => paymentItemOf(line, toCents(line.price))),
     totalCents: before.totalCents,
+    itemTotalCents: before.itemTotalCents,
+    shippingCents: before.shippingCents,
+    discountCents: before.discountCents,
     currency: "USD",
     returnUrl: `${appUrl}/shop/paypal-return`,
     cancelUrl: `${appUrl}/shop/paypal-cancel`,

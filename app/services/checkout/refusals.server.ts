@@ -22,11 +22,19 @@ export const CHECKOUT_TEXT = {
     "Your payment was declined and the order was cancelled. Please check out again with another way to pay.",
   notApproved: "The payment has not been approved yet. Please approve it to continue.",
   notCompleted: "The payment of this order was not completed. Please try again.",
+  nothingToPay:
+    "The discount covers the whole order, and a payment needs an amount above $0. Please add an item or remove the code.",
 } as const;
 
 /** Why a capture did not confirm the order: the pages offer the matching way forward. */
 export type CheckoutRefusal =
-  "declined" | "notApproved" | "outOfStock" | "refunded" | "amountMismatch" | "closed";
+  | "declined"
+  | "notApproved"
+  | "outOfStock"
+  | "discountUnavailable"
+  | "refunded"
+  | "amountMismatch"
+  | "closed";
 
 /**
  * A refused checkout step with what the shopper can do next: `approvalURL`

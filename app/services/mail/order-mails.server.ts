@@ -33,6 +33,11 @@ interface OrderMailRow {
   orderStatus: OrderStatus;
   paymentStatus: PaymentStatus;
   totalAmount: string;
+  subtotal: string;
+  shippingAmount: string;
+  discountAmount: string;
+  shippingMethodName: string | null;
+  discountCode: string | null;
   addressInfo: AddressSnapshot;
   email: string;
   userName: string;
@@ -45,7 +50,9 @@ async function loadOrder(orderId: string, transaction: Transaction) {
   const [order] = await sequelize.query<OrderMailRow>(
     `SELECT o.id, o.order_status AS "orderStatus", o.payment_status AS "paymentStatus",
             o.total_amount AS "totalAmount", o.address_info AS "addressInfo", u.email, u.user_name AS "userName",
-            o.tracking_number AS "trackingNumber", o.carrier
+            o.tracking_number AS "trackingNumber", o.carrier,
+            o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
+            o.shipping_method_name AS "shippingMethodName", o.discount_code AS "discountCode"
        FROM orders o JOIN users u ON u.id = o.user_id
       WHERE o.id = :orderId`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
@@ -77,6 +84,13 @@ async function enqueueOrderMail(
     userName: order.userName,
     items,
     totalAmount: order.totalAmount,
+    money: {
+      subtotal: order.subtotal,
+      shippingAmount: order.shippingAmount,
+      discountAmount: order.discountAmount,
+      shippingMethodName: order.shippingMethodName,
+      discountCode: order.discountCode,
+    },
     address: order.addressInfo,
     orderLink: `${getConfig().appUrl}/shop/account/orders/${order.id}`,
     tracking: order.trackingNumber || order.carrier ? trackingOf(order) : null,

@@ -1,5 +1,6 @@
 import { centsToDecimal, formatPrice, toCents } from "~/lib/shared/money";
 import { variantLabel } from "~/lib/shared/variants";
+import { shippingLabel } from "~/lib/shared/order-money";
 import type { AddressSnapshot } from "~/models/index.server";
 
 /**
@@ -108,10 +109,37 @@ export interface OrderMailData {
   userName: string;
   items: OrderMailItem[];
   totalAmount: string;
+  /** The parts of the total; absent: the total is the items' sum. */
+  money?: OrderMailMoney;
   address: AddressSnapshot;
   orderLink: string;
   /** The parcel's tracking, where the admin set it; the "on its way" mail shows it. */
   tracking?: { number: string | null; carrier: string | null; url: string | null } | null;
+}
+
+/** What the order's total is made of, as the order stores it (lib/shared/order-money.ts computed it). */
+export interface OrderMailMoney {
+  subtotal: string;
+  shippingAmount: string;
+  discountAmount: string;
+  shippingMethodName: string | null;
+  discountCode: string | null;
+}
+
+/** The rows between the items and the total: subtotal, discount, delivery (only those the order has). */
+function moneyRows(money: OrderMailMoney | undefined): [string, string][] {
+  if (!money) return [];
+  const rows: [string, string][] = [["Subtotal", formatPrice(money.subtotal)]];
+  if (toCents(money.discountAmount) > 0) {
+    rows.push([
+      `Discount${money.discountCode ? ` (${money.discountCode})` : ""}`,
+      `−${formatPrice(money.discountAmount)}`,
+    ]);
+  }
+  if (money.shippingMethodName !== null) {
+    rows.push([`Delivery (${money.shippingMethodName})`, shippingLabel(toCents(money.shippingAmount))]);
+  }
+  return rows;
 }
 
 /** An order line as the order keeps it: the size, colour and SKU as they were when it was bought. */
@@ -148,6 +176,7 @@ function orderText(order: OrderMailData): string[] {
         `- ${item.title}${lineDetails(item) ? ` (${lineDetails(item)})` : ""}: ${item.quantity} x ${formatPrice(item.price)} = ${lineTotal(item.price, item.quantity)}`,
     ),
     "",
+    ...moneyRows(order.money).map(([label, value]) => `${label}: ${value}`),
     `Total: ${formatPrice(order.totalAmount)}`,
     "",
     "Delivery address:",
@@ -172,7 +201,14 @@ function orderHtml(order: OrderMailData): string {
 <tbody>
 ${rows}
 </tbody>
-<tfoot><tr><th ${cell} colspan="3">Total</th><th ${number}>${escapeHtml(formatPrice(order.totalAmount))}</th></tr></tfoot>
+<tfoot>${moneyRows(order.money)
+    .map(
+      ([label, value]) =>
+        `<tr><td ${cell} colspan="3">${escapeHtml(label)}</td><td ${number}>${escapeHtml(value)}</td></tr>`,
+    )
+    .join(
+      "",
+    )}<tr><th ${cell} colspan="3">Total</th><th ${number}>${escapeHtml(formatPrice(order.totalAmount))}</th></tr></tfoot>
 </table>
 <p><strong>Delivery address</strong><br>${addressLines(order.address).map(escapeHtml).join("<br>")}</p>
 ${button(order.orderLink, "View your order")}`;

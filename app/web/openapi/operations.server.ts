@@ -1,3 +1,4 @@
+import { DELIVERY_OPERATIONS } from "./operations-delivery.server";
 import { z } from "zod";
 import {
   changePasswordRequestSchema,
@@ -379,7 +380,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     body: orderCreateBodySchema,
     success: { 201: { description: "Created; approve at approvalURL", schema: orderCreatedSchema } },
     errors: {
-      400: "Empty cart, no address, an invalid totalAmount, or a returnUrl/cancelUrl on an origin that is not allowed",
+      400: "Empty cart, no address, an invalid totalAmount, an unknown shippingMethodId, a discountCode that cannot be used (the message says why), or a returnUrl/cancelUrl on an origin that is not allowed",
       403: OWN_ID,
       404: "Not one of the caller's addresses",
       409: "Stock or prices changed",
@@ -427,5 +428,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     success: { 200: { description: "The order", schema: orderEnvelope } },
     errors: { 403: "An admin (use the admin route)", 404: "Not one of the caller's orders" },
   },
+  ...DELIVERY_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];

@@ -10,6 +10,7 @@ import {
 import { ALL_SIZES, COLOURS } from "~/lib/shared/variants";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/shared/order-options";
 import { orderStatusSchema } from "~/lib/shared/admin-schemas";
+import { DISCOUNT_TYPES, discountCodeSchema } from "~/lib/shared/delivery-schemas";
 import { apiPagingSchema } from "~/web/catalog-api.server";
 import { pagingQuerySchema } from "~/lib/server/paging.server";
 import { reviewSchema } from "~/lib/shared/review-schema";
@@ -217,13 +218,24 @@ export const orderSchema = z
         image: imageUrl,
         price: money,
         quantity: z.int().min(1),
+        discountAmount: money.meta({
+          description: "The line's share of the order's discount (the shares add up to discountAmount)",
+        }),
       }),
     ),
     addressInfo: addressSnapshotSchema,
     orderStatus: z.enum(ORDER_STATUSES),
     paymentMethod: z.string(),
     paymentStatus: z.enum(PAYMENT_STATUSES),
-    totalAmount: money,
+    totalAmount: money.meta({ description: "subtotal − discountAmount + shippingAmount, never below 0" }),
+    subtotal: money.meta({ description: "The items' sum at the prices paid" }),
+    shippingAmount: money.meta({ description: "0 when delivery is free (freeOver reached, or no options)" }),
+    discountAmount: money,
+    shippingMethod: z
+      .object({ name: z.string(), price: money })
+      .nullable()
+      .meta({ description: "The delivery option as it was when ordered; null before there were options" }),
+    discountCode: z.string().nullable(),
     orderDate: timestamp,
     orderUpdateDate: timestamp,
     paymentId: z.string().nullable().meta({ description: "The payment provider's order id" }),
@@ -401,6 +413,67 @@ export const orderCreateBodySchema = paymentReturnSchema.extend({
     .optional()
     .meta({ description: `\`{ addressId }\` or the address fields (${ADDRESS_FIELDS.join(", ")})` }),
   totalAmount: expectedTotalSchema,
+  shippingMethodId: uuid.optional().meta({
+    description: "An active delivery option (GET /api/shop/shipping-methods); default: the cheapest",
+  }),
+  discountCode: z
+    .string()
+    .optional()
+    .meta({ description: "A discount code; default: the one on the cart; empty: none" }),
+});
+
+export const shippingMethodSchema = z
+  .object({
+    _id: uuid,
+    name: z.string(),
+    price: money,
+    estimatedDays: z.string().meta({ description: "Such as 3–5 days" }),
+    freeOver: money
+      .nullable()
+      .meta({ description: "Free delivery when the subtotal after the discount reaches it; null: never" }),
+  })
+  .meta({ id: "ShippingMethod" });
+
+export const adminShippingMethodSchema = shippingMethodSchema
+  .extend({
+    estimatedDaysMin: z.int().nullable(),
+    estimatedDaysMax: z.int().nullable(),
+    estimatedText: z.string().nullable(),
+    active: z.boolean(),
+    position: z.int(),
+  })
+  .meta({ id: "AdminShippingMethod" });
+
+export const discountCodeOutSchema = z
+  .object({
+    _id: uuid,
+    code: z.string(),
+    type: z.enum(DISCOUNT_TYPES),
+    value: z.number().meta({ description: "A percent (10 for 10 %) or an amount in dollars" }),
+    minSubtotal: money,
+    startsAt: timestamp.nullable(),
+    endsAt: timestamp.nullable(),
+    usageLimit: z.int().nullable(),
+    perCustomerLimit: z.int().nullable(),
+    categories: z.array(z.enum(CATEGORIES)),
+    brands: z.array(z.enum(BRANDS)),
+    active: z.boolean(),
+    uses: z.int().meta({ description: "Orders paid (or being paid) with it" }),
+  })
+  .meta({ id: "DiscountCode" });
+
+export const cartWithDiscountSchema = cartSchema
+  .extend({
+    discount: z
+      .object({ code: z.string(), amount: money })
+      .nullable()
+      .meta({ description: "What the cart's code takes off now; null: no code, or it no longer applies" }),
+  })
+  .meta({ id: "CartWithDiscount" });
+
+export const cartDiscountBodySchema = z.object({
+  userId: uuid.optional(),
+  code: discountCodeSchema,
 });
 
 /** The body the capture validates (checkout/capture.server.ts), with the order id it checks apart. */

@@ -1,0 +1,254 @@
+import { z } from "zod";
+import { BRANDS, CATEGORIES } from "./catalog-options";
+import { toCents } from "./money";
+
+/**
+ * What an admin sends for a delivery option and a discount code (API.md
+ * "Delivery, discount codes, returns"), as JSON or as a form: one schema for
+ * both, so the admin pages and the API refuse the same things with the same
+ * words. Amounts are parsed to cents here. Safe to import in the browser.
+ */
+
+const blankToUndefined = (value: unknown) =>
+  value === null || value === undefined || (typeof value === "string" && value.trim() === "")
+    ? undefined
+    : value;
+
+/** A form's "12.5" and JSON's 12.5 alike, as whole cents. */
+function amount(what: string, { positive = false } = {}) {
+  const message = `${what} must be an amount such as 4.95`;
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .union([z.number(), z.string()], { error: message })
+      .transform((value, context) => {
+        let cents: number;
+        try {
+          cents = toCents(typeof value === "string" ? value.trim() : value);
+        } catch {
+          context.addIssue({ code: "custom", message });
+          return z.NEVER;
+        }
+        if (cents < 0 || (positive && cents === 0)) {
+          context.addIssue({
+            code: "custom",
+            message: `${what} must be ${positive ? "above" : "at least"} 0`,
+          });
+          return z.NEVER;
+        }
+        if (cents > 99_999_999) {
+          context.addIssue({ code: "custom", message: `${what} is too large` });
+          return z.NEVER;
+        }
+        return cents;
+      })
+      .optional(),
+  );
+}
+
+function wholeNumber(what: string, min: number) {
+  const message = `${what} must be a whole number of at least ${min}`;
+  return z.preprocess(
+    (value) => {
+      const blank = blankToUndefined(value);
+      return typeof blank === "string" && /^\d+$/.test(blank.trim()) ? Number(blank) : blank;
+    },
+    z
+      .int({ error: message })
+      .min(min, { error: message })
+      .max(1_000_000, { error: `${what} is too large` })
+      .optional(),
+  );
+}
+
+function flag(defaultValue: boolean) {
+  return z.preprocess(
+    (value) => {
+      if (value === undefined || value === null || value === "") return defaultValue;
+      if (value === "true" || value === "on" || value === "1") return true;
+      if (value === "false" || value === "off" || value === "0") return false;
+      return value;
+    },
+    z.boolean({ error: "active must be true or false" }),
+  );
+}
+
+// --- Delivery options -------------------------------------------------------------
+
+export const shippingMethodInputSchema = z
+  .object({
+    name: z
+      .string({ error: "name is required: the option's name, such as Standard" })
+      .trim()
+      .min(1, { error: "name is required: the option's name, such as Standard" })
+      .max(60, { error: "name can be at most 60 characters" }),
+    price: amount("price").optional(),
+    estimatedDaysMin: wholeNumber("estimatedDaysMin", 0).optional(),
+    estimatedDaysMax: wholeNumber("estimatedDaysMax", 0).optional(),
+    estimatedText: z.preprocess(
+      blankToUndefined,
+      z.string().trim().max(100, { error: "estimatedText can be at most 100 characters" }).optional(),
+    ),
+    freeOver: amount("freeOver").optional(),
+    active: flag(true),
+    position: wholeNumber("position", 0).optional(),
+  })
+  .superRefine((input, context) => {
+    if (input.price === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["price"],
+        message: "price is required, such as 4.95 (0 for free)",
+      });
+    }
+    if ((input.estimatedDaysMin === undefined) !== (input.estimatedDaysMax === undefined)) {
+      context.addIssue({
+        code: "custom",
+        path: ["estimatedDaysMax"],
+        message: "estimatedDaysMin and estimatedDaysMax go together",
+      });
+    } else if (
+      input.estimatedDaysMin !== undefined &&
+      input.estimatedDaysMax !== undefined &&
+      input.estimatedDaysMax < input.estimatedDaysMin
+    ) {
+      context.addIssue({
+        code: "custom",
+        path: ["estimatedDaysMax"],
+        message: "estimatedDaysMax cannot be below estimatedDaysMin",
+      });
+    }
+  });
+
+export type ShippingMethodInput = z.output<typeof shippingMethodInputSchema>;
+
+/** A delivery option as the shop shows it. */
+export interface ShippingMethodJson {
+  _id: string;
+  name: string;
+  price: number;
+  /** "3–5 days", or the admin's own text. */
+  estimatedDays: string;
+  freeOver: number | null;
+}
+
+export interface AdminShippingMethodJson extends ShippingMethodJson {
+  estimatedDaysMin: number | null;
+  estimatedDaysMax: number | null;
+  estimatedText: string | null;
+  active: boolean;
+  position: number;
+}
+
+export function estimatedDaysLabel(min: number | null, max: number | null, text: string | null): string {
+  if (text) return text;
+  if (min === null || max === null) return "";
+  if (min === max) return `${min} ${min === 1 ? "day" : "days"}`;
+  return `${min}–${max} days`;
+}
+
+// --- Discount codes ---------------------------------------------------------------
+
+export const DISCOUNT_TYPES = ["percent", "fixed"] as const;
+export type DiscountType = (typeof DISCOUNT_TYPES)[number];
+
+export const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9_-]{1,40}$/;
+const CODE_INVALID = "code must be 1 to 40 letters, digits, - or _";
+
+export const discountCodeSchema = z
+  .string({ error: "code is required: the discount code" })
+  .trim()
+  .min(1, { error: "code is required: the discount code" })
+  .regex(DISCOUNT_CODE_PATTERN, { error: CODE_INVALID });
+
+function dateTime(what: string) {
+  const message = `${what} must be a date such as 2026-12-31 or 2026-12-31T23:59:00Z`;
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: message })
+      .transform((value, context) => {
+        const date = new Date(value.trim());
+        if (Number.isNaN(date.getTime())) {
+          context.addIssue({ code: "custom", message });
+          return z.NEVER;
+        }
+        return date;
+      })
+      .optional(),
+  );
+}
+
+function listOf<T extends string>(what: string, allowed: readonly T[]) {
+  const message = `${what} must be a list of: ${allowed.join(", ")}`;
+  return z.preprocess(
+    (value) => {
+      if (value === undefined || value === null || value === "") return [];
+      if (typeof value === "string")
+        return value
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean);
+      return value;
+    },
+    z.array(z.enum(allowed as unknown as [T, ...T[]], { error: message }), { error: message }).max(20),
+  );
+}
+
+export const discountInputSchema = z
+  .object({
+    code: discountCodeSchema,
+    type: z.enum(DISCOUNT_TYPES, { error: "type must be percent or fixed" }),
+    value: amount("value", { positive: true }).optional(),
+    minSubtotal: amount("minSubtotal").optional(),
+    startsAt: dateTime("startsAt"),
+    endsAt: dateTime("endsAt"),
+    usageLimit: wholeNumber("usageLimit", 1).optional(),
+    perCustomerLimit: wholeNumber("perCustomerLimit", 1).optional(),
+    categories: listOf("categories", CATEGORIES),
+    brands: listOf("brands", BRANDS),
+    active: flag(true),
+  })
+  .superRefine((input, context) => {
+    if (input.value === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: "value is required: the percent or the amount off",
+      });
+    } else if (input.type === "percent" && input.value > 10_000) {
+      context.addIssue({ code: "custom", path: ["value"], message: "A percent value can be at most 100" });
+    }
+    if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) {
+      context.addIssue({ code: "custom", path: ["endsAt"], message: "endsAt must be after startsAt" });
+    }
+  });
+
+export type DiscountInput = z.output<typeof discountInputSchema>;
+
+export interface DiscountCodeJson {
+  _id: string;
+  code: string;
+  type: DiscountType;
+  /** A percent (10 for 10 %) or an amount (5 for $5). */
+  value: number;
+  minSubtotal: number;
+  startsAt: string | null;
+  endsAt: string | null;
+  usageLimit: number | null;
+  perCustomerLimit: number | null;
+  categories: string[];
+  brands: string[];
+  active: boolean;
+  /** Orders that used it (paid, or being paid). */
+  uses: number;
+}
+
+/** The discount on a cart or an order. */
+export interface AppliedDiscountJson {
+  code: string;
+  amount: number;
+}
+
+/** The intents of the discount code forms (the cart page and the checkout page post them to their own action). */
+export const DISCOUNT_INTENTS = { apply: "discount-apply", remove: "discount-remove" } as const;

@@ -1,0 +1,188 @@
+import { centsToDecimal } from "./money";
+
+/**
+ * An order's money, computed once (ARCHITECTURE rule 15): subtotal, discount
+ * and each line's share of it, shipping and total, in integer cents. The cart
+ * page, the checkout page, the order, the payment provider's amount breakdown
+ * and the mails all take their figures from `computeOrderMoney`; nothing else
+ * adds prices up. Pure and safe in the browser (the checkout's summary updates
+ * with it while the shopper picks a delivery option).
+ *
+ * The rules (docs/decisions/0020-delivery-and-discounts.md):
+ * - a code applies to the lines of its categories and brands (every line when
+ *   it names none); below its minimum subtotal, or with no such line, it
+ *   takes nothing off;
+ * - a percentage is rounded to the nearest cent (half up); a fixed amount is
+ *   capped at what the lines it applies to cost;
+ * - the discount is split over those lines in proportion to their amounts,
+ *   rounded by largest remainder so that the shares add up exactly;
+ * - delivery is free when the subtotal after the discount reaches the
+ *   method's `freeOver`; no method at all means free delivery;
+ * - total = subtotal − discount + shipping, never below 0.
+ */
+
+export interface MoneyLine {
+  /** What one unit costs (the sale price when there is one), in cents. */
+  unitCents: number;
+  quantity: number;
+  category: string;
+  brand: string;
+}
+
+export interface ShippingChoice {
+  priceCents: number;
+  /** The subtotal after the discount from which delivery is free; null: never free. */
+  freeOverCents: number | null;
+}
+
+export type DiscountRule = {
+  minSubtotalCents: number;
+  /** Empty: every category. */
+  categories: readonly string[];
+  /** Empty: every brand. */
+  brands: readonly string[];
+} & (
+  | { type: "percent"; /** Hundredths of a percent: 1250 is 12.5 %. */ basisPoints: number }
+  | { type: "fixed"; cents: number }
+);
+
+/** Why a code takes nothing off a cart: its minimum is not reached, or none of the lines is of its kind. */
+export type DiscountMiss = { reason: "minimum"; shortByCents: number } | { reason: "noEligibleLines" };
+
+export interface OrderMoney {
+  subtotalCents: number;
+  /** Each line's amount (unit × quantity), in the order of the input. */
+  lineCents: number[];
+  /** The indexes of the lines the discount applied to. */
+  eligibleLines: number[];
+  discountCents: number;
+  /** Each line's share of the discount (0 for a line it did not apply to); they add up to discountCents. */
+  discountShares: number[];
+  shippingCents: number;
+  totalCents: number;
+  /** Set when a code was given but takes nothing off. */
+  discountMiss: DiscountMiss | null;
+}
+
+function assertCents(value: number, what: string): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${what} must be whole cents ≥ 0: ${value}`);
+}
+
+function isEligible(line: MoneyLine, rule: DiscountRule): boolean {
+  return (
+    (rule.categories.length === 0 || rule.categories.includes(line.category)) &&
+    (rule.brands.length === 0 || rule.brands.includes(line.brand))
+  );
+}
+
+/** `basisPoints` of `cents`, rounded to the nearest cent (half up), in integers only. */
+export function percentOf(cents: number, basisPoints: number): number {
+  return Math.floor((cents * basisPoints + 5_000) / 10_000);
+}
+
+/**
+ * Splits `total` over `weights` in proportion, in whole units, so that the
+ * parts add up to `total` exactly: each gets the floor of its exact share, and
+ * the units left over go one each to the largest remainders (the earlier line
+ * on a tie). With total ≤ the sum of the weights, no part exceeds its weight.
+ */
+export function splitByLargestRemainder(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((acc, weight) => acc + weight, 0);
+  if (sum === 0) return weights.map(() => 0);
+  const parts = weights.map((weight) => Math.floor((total * weight) / sum));
+  let left = total - parts.reduce((acc, part) => acc + part, 0);
+  const byRemainder = weights
+    .map((weight, index) => ({ index, remainder: (total * weight) % sum }))
+    .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  for (const { index } of byRemainder) {
+    if (left === 0) break;
+    parts[index]! += 1;
+    left -= 1;
+  }
+  return parts;
+}
+
+export function computeOrderMoney(
+  lines: readonly MoneyLine[],
+  shipping: ShippingChoice | null,
+  discount: DiscountRule | null,
+): OrderMoney {
+  for (const line of lines) {
+    assertCents(line.unitCents, "A unit price");
+    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) {
+      throw new Error(`A quantity must be a whole number ≥ 1: ${line.quantity}`);
+    }
+  }
+  const lineCents = lines.map((line) => line.unitCents * line.quantity);
+  const subtotalCents = lineCents.reduce((sum, cents) => sum + cents, 0);
+
+  let eligibleLines: number[] = [];
+  let discountCents = 0;
+  let discountMiss: DiscountMiss | null = null;
+  if (discount) {
+    assertCents(discount.minSubtotalCents, "A minimum subtotal");
+    eligibleLines = lines.flatMap((line, index) => (isEligible(line, discount) ? [index] : []));
+    const eligibleCents = eligibleLines.reduce((sum, index) => sum + lineCents[index]!, 0);
+    if (subtotalCents < discount.minSubtotalCents) {
+      discountMiss = { reason: "minimum", shortByCents: discount.minSubtotalCents - subtotalCents };
+      eligibleLines = [];
+    } else if (eligibleCents === 0) {
+      discountMiss = { reason: "noEligibleLines" };
+      eligibleLines = [];
+    } else if (discount.type === "percent") {
+      discountCents = Math.min(eligibleCents, percentOf(eligibleCents, discount.basisPoints));
+    } else {
+      assertCents(discount.cents, "A fixed discount");
+      discountCents = Math.min(eligibleCents, discount.cents);
+    }
+  }
+
+  const discountShares = lines.map(() => 0);
+  const split = splitByLargestRemainder(
+    discountCents,
+    eligibleLines.map((index) => lineCents[index]!),
+  );
+  eligibleLines.forEach((lineIndex, position) => {
+    discountShares[lineIndex] = split[position]!;
+  });
+
+  const afterDiscount = subtotalCents - discountCents;
+  let shippingCents = 0;
+  if (shipping && lines.length) {
+    assertCents(shipping.priceCents, "A shipping price");
+    const free = shipping.freeOverCents !== null && afterDiscount >= shipping.freeOverCents;
+    shippingCents = free ? 0 : shipping.priceCents;
+  }
+  return {
+    subtotalCents,
+    lineCents,
+    eligibleLines,
+    discountCents,
+    discountShares,
+    shippingCents,
+    totalCents: Math.max(0, afterDiscount + shippingCents),
+    discountMiss,
+  };
+}
+
+/** The parts of a payment provider's amount (PayPal's `amount.breakdown`): itemTotal + shipping − discount = total. */
+export interface AmountBreakdown {
+  itemTotalCents: number;
+  shippingCents: number;
+  discountCents: number;
+  totalCents: number;
+}
+
+export function amountBreakdownOf(money: OrderMoney): AmountBreakdown {
+  return {
+    itemTotalCents: money.subtotalCents,
+    shippingCents: money.shippingCents,
+    discountCents: money.discountCents,
+    totalCents: money.totalCents,
+  };
+}
+
+/** "Free" or "$4.95": how a delivery price reads on the pages and in the mails. */
+export function shippingLabel(cents: number): string {
+  return cents === 0 ? "Free" : `$${centsToDecimal(cents)}`;
+}

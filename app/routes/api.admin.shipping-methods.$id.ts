@@ -1,0 +1,26 @@
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
+import {
+  deleteShippingMethod,
+  getShippingMethod,
+  SHIPPING_TEXT,
+  updateShippingMethod,
+} from "~/services/shipping.server";
+
+// GET, PUT (the fields sent; the others keep their values), DELETE (orders keep their snapshot).
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params }) => {
+    await requireApiAdmin(request);
+    return apiJson({ success: true, data: await getShippingMethod(params.id) });
+  },
+  PUT: async ({ request, params }) => {
+    await requireApiAdmin(request);
+    const method = await updateShippingMethod(params.id, await readJsonObject(request));
+    return apiJson({ success: true, message: SHIPPING_TEXT.updated, data: method });
+  },
+  DELETE: async ({ request, params }) => {
+    await requireApiAdmin(request);
+    await deleteShippingMethod(params.id);
+    return apiJson({ success: true, message: SHIPPING_TEXT.deleted });
+  },
+});

@@ -1,0 +1,16 @@
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
+import { createShippingMethod, listShippingMethods, SHIPPING_TEXT } from "~/services/shipping.server";
+
+// GET → every delivery option (active or not), cheapest first; POST → 201 the new option.
+export const { loader, action } = apiRoute({
+  GET: async ({ request }) => {
+    await requireApiAdmin(request);
+    return apiJson({ success: true, data: await listShippingMethods() });
+  },
+  POST: async ({ request }) => {
+    await requireApiAdmin(request);
+    const method = await createShippingMethod(await readJsonObject(request));
+    return apiJson({ success: true, message: SHIPPING_TEXT.created, data: method }, { status: 201 });
+  },
+});

@@ -1,0 +1,12 @@
+import { apiJson, apiRoute } from "~/web/api.server";
+import { requireApiShopper } from "~/web/auth.server";
+import { CART_TEXT, removeCartDiscount } from "~/services/cart.server";
+
+// DELETE → the cart without its discount code (`discount: null`).
+export const { loader, action } = apiRoute({
+  DELETE: async ({ request, params }) => {
+    const user = await requireApiShopper(request, params.userId);
+    const cart = await removeCartDiscount(user.id);
+    return apiJson({ success: true, message: CART_TEXT.discountRemoved, data: cart });
+  },
+});

@@ -1,0 +1,41 @@
+import { json, type TypedResponse } from "@remix-run/node";
+import { DISCOUNT_INTENTS } from "~/lib/shared/delivery-schemas";
+import { applyCartDiscount, CART_TEXT, removeCartDiscount } from "~/services/cart.server";
+import type { SessionUser } from "~/services/users.server";
+import { runOrRefuse } from "./form-action.server";
+import { redirectWithFlash } from "./session.server";
+
+/**
+ * The discount code forms of the cart and checkout pages: the same service
+ * calls as the JSON API's (cart.server.ts). Success redirects back with a
+ * flash; a refusal answers the page with its status and the reason, which
+ * the form shows beside the field.
+ */
+
+export function isDiscountIntent(formData: FormData): boolean {
+  const intent = formData.get("intent");
+  return intent === DISCOUNT_INTENTS.apply || intent === DISCOUNT_INTENTS.remove;
+}
+
+export interface DiscountRefusal {
+  discountError: string;
+}
+
+export async function handleDiscountAction(
+  request: Request,
+  user: SessionUser,
+  formData: FormData,
+  back: string,
+): Promise<TypedResponse<DiscountRefusal>> {
+  if (formData.get("intent") === DISCOUNT_INTENTS.remove) {
+    await removeCartDiscount(user.id);
+    return redirectWithFlash(request, back, { type: "success", message: CART_TEXT.discountRemoved });
+  }
+  return runOrRefuse(
+    async () => {
+      await applyCartDiscount(user.id, formData.get("code"));
+      return redirectWithFlash(request, back, { type: "success", message: CART_TEXT.discountApplied });
+    },
+    (error) => json<DiscountRefusal>({ discountError: error.message }, { status: error.status }),
+  );
+}
