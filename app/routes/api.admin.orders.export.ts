@@ -27,6 +27,16 @@ const ORDER_EXPORT_COLUMNS: { header: string; value: (line: OrderExportLine) => 
     header: "lineTotal",
     value: ({ item }) => (item ? centsToDecimal(toCents(item.price) * item.quantity) : null),
   },
+  // The line's share of the order's discount, and the order's money parts (lib/shared/order-money.ts).
+  {
+    header: "lineDiscount",
+    value: ({ item }) => (item ? centsToDecimal(toCents(item.discountAmount)) : null),
+  },
+  { header: "orderSubtotal", value: ({ order }) => centsToDecimal(toCents(order.subtotal)) },
+  { header: "orderDiscount", value: ({ order }) => centsToDecimal(toCents(order.discountAmount)) },
+  { header: "discountCode", value: ({ order }) => order.discountCode },
+  { header: "shippingMethod", value: ({ order }) => order.shippingMethod?.name ?? null },
+  { header: "orderShipping", value: ({ order }) => centsToDecimal(toCents(order.shippingAmount)) },
   { header: "orderTotal", value: ({ order }) => centsToDecimal(toCents(order.totalAmount)) },
   { header: "carrier", value: ({ order }) => order.carrier },
   { header: "trackingNumber", value: ({ order }) => order.trackingNumber },

@@ -408,6 +408,12 @@ describe("the orders CSV export", () => {
       quantity: "2",
       unitPrice: "12.50",
       lineTotal: "25.00",
+      lineDiscount: "0.00",
+      orderSubtotal: "34.99",
+      orderDiscount: "0.00",
+      discountCode: "",
+      shippingMethod: "",
+      orderShipping: "0.00",
       orderTotal: "34.99",
       createdAt: at(1).toISOString(),
     });
