@@ -17,13 +17,14 @@ test("an admin imports a CSV file, sees a bad row refused, fixes it, imports it 
 }, testInfo) => {
   const tag = `${testInfo.project.name}-${Date.now()}`.toUpperCase().replace(/[^A-Z0-9-]/g, "");
   const title = `CSV Tee ${tag}`;
-  const row = (size: string, price: string) =>
-    `,CSV-${tag}-${size},${title},Imported in bulk,men,puma,Cotton,${size},black,${price},,4,/images/products/classic-tee.svg`;
+  // Accessories in one size and two colours: the storefront specs count the other categories' products.
+  const row = (code: string, colour: string, price: string) =>
+    `,CSV-${tag}-${code},${title},Imported in bulk,accessories,puma,Cotton,One size,${colour},${price},,4,/images/products/classic-tee.svg`;
 
   await page.goto("/admin/products");
   await page
     .getByLabel("CSV file", { exact: true })
-    .setInputFiles(csvFile([row("M", "30.00"), row("L", "-1")]));
+    .setInputFiles(csvFile([row("BLK", "black", "30.00"), row("WHT", "white", "-1")]));
   await page.getByRole("button", { name: "Import CSV" }).click();
   await expect(page).toHaveURL(/\/admin\/products\/import$/);
   const errors = page.getByTestId("import-errors");
@@ -37,21 +38,21 @@ test("an admin imports a CSV file, sees a bad row refused, fixes it, imports it 
 
   await page
     .getByLabel("CSV file", { exact: true })
-    .setInputFiles(csvFile([row("M", "30.00"), row("L", "32.00")]));
+    .setInputFiles(csvFile([row("BLK", "black", "30.00"), row("WHT", "white", "32.00")]));
   await page.getByRole("button", { name: "Import CSV" }).click();
   await expect(flash(page, testInfo, "Catalogue imported: 2 created, 0 updated")).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/products\?q=CSV-/);
 
   // The list finds the product by any of its SKUs, and the export link carries the search.
   const search = page.getByRole("searchbox", { name: "Search products by title, brand or SKU" });
-  await search.fill(`csv-${tag}-l`);
+  await search.fill(`csv-${tag}-wht`);
   await page.getByRole("button", { name: "Search", exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`\\?q=csv-${tag.toLowerCase()}-l$`, "i"));
+  await expect(page).toHaveURL(new RegExp(`\\?q=csv-${tag.toLowerCase()}-wht$`, "i"));
   const card = page.getByTestId("admin-product-card").filter({ hasText: title });
   await expect(card).toHaveCount(1);
   await expect(card.getByTestId("admin-product-stock")).toContainText("8");
   await expect(page.getByRole("link", { name: "Export CSV" })).toHaveAttribute(
     "href",
-    `/api/admin/products/export?search=${encodeURIComponent(`csv-${tag}-l`)}`,
+    `/api/admin/products/export?search=${encodeURIComponent(`csv-${tag}-wht`)}`,
   );
 });

@@ -207,7 +207,13 @@ test.describe("sign-in and sign-out", () => {
     const panel = page.getByRole("complementary", { name: "Admin Panel" });
     await expect(panel.getByRole("link", { name: "Admin Panel" })).toBeVisible();
     const menu = panel.getByRole("navigation", { name: "Admin" });
-    await expect(menu.getByRole("link")).toHaveText(["Dashboard", "Products", "Orders", "Account"]);
+    await expect(menu.getByRole("link")).toHaveText([
+      "Dashboard",
+      "Products",
+      "Orders",
+      "Audit log",
+      "Account",
+    ]);
     await expect(menu.getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/admin/dashboard");
     await expect(menu.getByRole("link", { name: "Products" })).toHaveAttribute("href", "/admin/products");
     await expect(menu.getByRole("link", { name: "Orders" })).toHaveAttribute("href", "/admin/orders");

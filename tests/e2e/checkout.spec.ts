@@ -140,7 +140,8 @@ test.describe("checkout", () => {
     await expect(items.filter({ hasText: PYJAMAS })).toContainText("$29.98");
     await expect(items.filter({ hasText: TEE })).toContainText(TEE_OPTION);
     await expect(items.filter({ hasText: TEE })).toContainText("Quantity: 1 × $14.99");
-    await expect(page.getByTestId("checkout-total")).toHaveText("Total$44.97");
+    // The demo's cheapest delivery (Standard, $4.95, free from $50) is chosen first.
+    await expect(page.getByTestId("checkout-total")).toHaveText("Subtotal$44.97Delivery$4.95Total$49.92");
 
     const form = page.getByRole("region", { name: "Add New Address" });
     await form.getByRole("textbox", { name: "Address" }).fill(HOME.address);
@@ -171,7 +172,7 @@ test.describe("checkout", () => {
     // The simulator's approval page, like PayPal's.
     await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
     await expect(page.getByRole("heading", { name: "Payment simulator — no money moves" })).toBeVisible();
-    await expect(page.getByTestId("simulator-amount")).toHaveText("$44.97 USD");
+    await expect(page.getByTestId("simulator-amount")).toHaveText("$49.92 USD");
     if (!isNoJs()) {
       // SPEC §4: the order id is kept in session storage on the way to the payment provider.
       expect(await page.evaluate(() => sessionStorage.getItem("currentOrderId"))).toMatch(/^[0-9a-f-]{36}$/);
@@ -186,7 +187,7 @@ test.describe("checkout", () => {
     const paid = page.getByTestId("paid-order");
     await expect(paid).toContainText(`Order number ${orderId.slice(0, 8).toUpperCase()}`);
     await expect(paid).toContainText(PYJAMAS);
-    await expect(paid).toContainText("Total $44.97");
+    await expect(paid).toContainText("Total $49.92");
     await expect(paid).toContainText(HOME.address);
     await expect(page.getByRole("link", { name: "View this order" })).toHaveAttribute(
       "href",
@@ -203,7 +204,7 @@ test.describe("checkout", () => {
     await expect(page.getByRole("heading", { name: "Order History" })).toBeVisible();
     const row = page.getByTestId("order-row").filter({ hasText: orderId });
     await expect(row.locator(".order-status-badge")).toHaveText("confirmed");
-    await expect(row).toContainText("$44.97");
+    await expect(row).toContainText("$49.92");
     await row.getByRole("link", { name: "View Details" }).click();
     await expect(page).toHaveURL(new RegExp(`/shop/account/orders/${orderId}$`));
     const dialog = page.getByRole("dialog", { name: "Order Details" });
@@ -269,7 +270,8 @@ test.describe("checkout", () => {
     await dialog.getByRole("button", { name: "Pay now" }).click();
 
     await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
-    await expect(page.getByTestId("simulator-amount")).toHaveText("$14.99 USD");
+    // $14.99 and the demo's Standard delivery, $4.95.
+    await expect(page.getByTestId("simulator-amount")).toHaveText("$19.94 USD");
     await page.getByRole("button", { name: "Approve" }).click();
     await expect(page.getByRole("heading", { name: "Payment is successfull!" })).toBeVisible(PAYMENT_STEP);
     await page.goto("/shop/account");
@@ -330,7 +332,8 @@ test.describe("checkout", () => {
     await expect(addressChoice(page)).not.toBeChecked();
     await checkoutButton(page).click();
     await expect(toast(page, "Please select one address to proceed.")).toBeVisible();
-    await expect(page).toHaveURL(/\/shop\/checkout$/);
+    // Still the checkout (the chosen delivery may ride along in the query).
+    await expect(page).toHaveURL(/\/shop\/checkout(\?shippingMethodId=[0-9a-f-]+)?$/);
   });
 
   test("the account's tabs are URLs: Orders by default, Address with the address manager", async ({

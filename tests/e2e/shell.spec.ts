@@ -184,7 +184,13 @@ test.describe("the admin panel on a 390px wide screen", () => {
     for (const destination of destinations) {
       await page.getByLabel("Open the admin menu").click();
       await expect(page.getByRole("link", { name: "Admin Panel" })).toBeVisible();
-      await expect(drawerMenu.getByRole("link")).toHaveText(["Dashboard", "Products", "Orders", "Account"]);
+      await expect(drawerMenu.getByRole("link")).toHaveText([
+        "Dashboard",
+        "Products",
+        "Orders",
+        "Audit log",
+        "Account",
+      ]);
       await expect(drawerMenu.getByRole("link", { name: current })).toHaveAttribute("aria-current", "page");
       // The drawer's own Logout, beside the one in the header.
       await expect(page.getByRole("button", { name: "Logout" })).toHaveCount(2);
