@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { DISCOUNT_INTENTS, type AppliedDiscountJson } from "~/lib/shared/delivery-schemas";
+import { DISCOUNT_INTENTS, type AppliedDiscountJson } from "~/lib/shared/delivery";
 import { formatPrice, toCents } from "~/lib/shared/money";
 import { shippingLabel } from "~/lib/shared/order-money";
 

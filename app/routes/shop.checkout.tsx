@@ -14,7 +14,6 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
 import { formatPrice } from "~/lib/shared/money";
-import { variantLabel } from "~/lib/shared/variants";
 import { submitOrRedirect } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { getPaymentGateway } from "~/payments/index.server";
@@ -178,7 +177,7 @@ export default function CheckoutPage() {
                   />
                   <div>
                     <p className="checkout-item__title">{item.title}</p>
-                    {variantLabel(item) ? <p className="checkout-item__meta">{variantLabel(item)}</p> : null}
+                    {item.optionLabel ? <p className="checkout-item__meta">{item.optionLabel}</p> : null}
                     <p className="checkout-item__meta">
                       Quantity: {item.quantity} × {formatPrice(item.unitPrice)}
                     </p>

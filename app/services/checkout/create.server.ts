@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ADDRESS_FIELDS } from "~/lib/shared/address-schema";
 import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
+import { variantLabel } from "~/lib/shared/variants";
 import { badRequest, conflict } from "~/lib/server/errors.server";
 import type { CartItemJson } from "~/lib/shared/cart";
 import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/shared/money";
@@ -44,6 +45,8 @@ export interface CheckoutLine extends CartItemJson {
   /** The image's own size when it is a processed upload (the page's srcset and box), else null. */
   imageWidth: number | null;
   imageHeight: number | null;
+  /** "M · Black" (variantLabel), written on the server so the page's script needs no size vocabulary. */
+  optionLabel: string;
   /** What one unit costs: the sale price when above 0, else the price. */
   unitPrice: number;
   lineTotal: number;
@@ -84,6 +87,7 @@ function toCheckoutLine(line: PricedLine): CheckoutLine {
     salePrice: line.salePrice === null ? 0 : centsToNumber(toCents(line.salePrice)),
     quantity: line.quantity,
     totalStock: line.totalStock,
+    optionLabel: variantLabel(line),
     unitPrice: centsToNumber(line.unitCents),
     lineTotal: centsToNumber(line.unitCents * line.quantity),
   };
