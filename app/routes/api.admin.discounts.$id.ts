@@ -1,5 +1,6 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import {
   deleteDiscountCode,
   DISCOUNT_TEXT,
@@ -13,14 +14,14 @@ export const { loader, action } = apiRoute({
     await requireApiAdmin(request);
     return apiJson({ success: true, data: await getDiscountCode(params.id) });
   },
-  PUT: async ({ request, params }) => {
-    await requireApiAdmin(request);
-    const code = await updateDiscountCode(params.id, await readJsonObject(request));
+  PUT: async ({ request, context, params }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
+    const code = await updateDiscountCode(params.id, await readJsonObject(request), by);
     return apiJson({ success: true, message: DISCOUNT_TEXT.updated, data: code });
   },
-  DELETE: async ({ request, params }) => {
-    await requireApiAdmin(request);
-    await deleteDiscountCode(params.id);
+  DELETE: async ({ request, context, params }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
+    await deleteDiscountCode(params.id, by);
     return apiJson({ success: true, message: DISCOUNT_TEXT.deleted });
   },
 });

@@ -1,5 +1,6 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import { createDiscountCode, DISCOUNT_TEXT, listDiscountCodes } from "~/services/discounts.server";
 
 // GET → every discount code with its uses; POST → 201 the new code (400 with the field's message).
@@ -8,9 +9,9 @@ export const { loader, action } = apiRoute({
     await requireApiAdmin(request);
     return apiJson({ success: true, data: await listDiscountCodes() });
   },
-  POST: async ({ request }) => {
-    await requireApiAdmin(request);
-    const code = await createDiscountCode(await readJsonObject(request));
+  POST: async ({ request, context }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
+    const code = await createDiscountCode(await readJsonObject(request), by);
     return apiJson({ success: true, message: DISCOUNT_TEXT.created, data: code }, { status: 201 });
   },
 });

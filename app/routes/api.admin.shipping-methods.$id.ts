@@ -1,5 +1,6 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
 import {
   deleteShippingMethod,
   getShippingMethod,
@@ -13,14 +14,14 @@ export const { loader, action } = apiRoute({
     await requireApiAdmin(request);
     return apiJson({ success: true, data: await getShippingMethod(params.id) });
   },
-  PUT: async ({ request, params }) => {
-    await requireApiAdmin(request);
-    const method = await updateShippingMethod(params.id, await readJsonObject(request));
+  PUT: async ({ request, context, params }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
+    const method = await updateShippingMethod(params.id, await readJsonObject(request), by);
     return apiJson({ success: true, message: SHIPPING_TEXT.updated, data: method });
   },
-  DELETE: async ({ request, params }) => {
-    await requireApiAdmin(request);
-    await deleteShippingMethod(params.id);
+  DELETE: async ({ request, context, params }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
+    await deleteShippingMethod(params.id, by);
     return apiJson({ success: true, message: SHIPPING_TEXT.deleted });
   },
 });

@@ -11,6 +11,7 @@ import { centsToDecimal, decimalToNumber, toCents } from "~/lib/shared/money";
 import type { ShippingChoice } from "~/lib/shared/order-money";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
+import { changedFields, recordAudit, SYSTEM_CHANGE, type AuditBy } from "./audit.server";
 
 /**
  * Delivery options (API.md "Delivery, discount codes, returns"): the active
@@ -127,59 +128,119 @@ function nameTaken(error: unknown): never {
   throw error;
 }
 
-/** Adds a delivery option. 400 with the field's message for bad input or a name in use. */
-export async function createShippingMethod(input: unknown): Promise<AdminShippingMethodJson> {
+/** What an option's audit entry compares: what the admin sets. */
+const AUDITED_FIELDS = [
+  "name",
+  "price",
+  "estimatedDaysMin",
+  "estimatedDaysMax",
+  "estimatedText",
+  "freeOver",
+  "active",
+  "position",
+] as const;
+
+/** Adds a delivery option (on record in the audit log). 400 with the field's message for bad input or a name in use. */
+export async function createShippingMethod(
+  input: unknown,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<AdminShippingMethodJson> {
   const values = parseInput(input);
-  const [row] = await getDb()
-    .sequelize.query<ShippingMethodRow>(
-      `INSERT INTO shipping_methods (name, price, estimated_days_min, estimated_days_max, estimated_text,
-                                     free_over, active, position)
-       VALUES (:name, :price, :estimatedDaysMin, :estimatedDaysMax, :estimatedText, :freeOver, :active, :position)
-       RETURNING ${COLUMNS}`,
-      { replacements: values, type: QueryTypes.SELECT },
-    )
+  const { sequelize } = getDb();
+  return sequelize
+    .transaction(async (transaction) => {
+      const [row] = await sequelize.query<ShippingMethodRow>(
+        `INSERT INTO shipping_methods (name, price, estimated_days_min, estimated_days_max, estimated_text,
+                                       free_over, active, position)
+         VALUES (:name, :price, :estimatedDaysMin, :estimatedDaysMax, :estimatedText, :freeOver, :active, :position)
+         RETURNING ${COLUMNS}`,
+        { replacements: values, type: QueryTypes.SELECT, transaction },
+      );
+      const method = toAdminJson(row!);
+      await recordAudit(transaction, {
+        ...by,
+        action: "create",
+        entity: "shippingMethod",
+        entityId: method._id,
+        changes: changedFields(null, method, AUDITED_FIELDS),
+      });
+      return method;
+    })
     .catch(nameTaken);
-  return toAdminJson(row!);
 }
 
 /**
  * Changes a delivery option: the fields sent replace the stored ones (a
  * partial body keeps the others). Orders keep what they were sent with.
  */
-export async function updateShippingMethod(id: unknown, input: unknown): Promise<AdminShippingMethodJson> {
-  const current = await getShippingMethod(id);
+export async function updateShippingMethod(
+  id: unknown,
+  input: unknown,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<AdminShippingMethodJson> {
+  if (!isUuid(id)) throw notFound(SHIPPING_TEXT.notFound);
   const patch = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
-  const merged = {
-    name: current.name,
-    price: current.price,
-    estimatedDaysMin: current.estimatedDaysMin,
-    estimatedDaysMax: current.estimatedDaysMax,
-    estimatedText: current.estimatedText,
-    freeOver: current.freeOver,
-    active: current.active,
-    position: current.position,
-    ...patch,
-  };
-  const values = parseInput(merged);
-  const [row] = await getDb()
-    .sequelize.query<ShippingMethodRow>(
-      `UPDATE shipping_methods SET name = :name, price = :price, estimated_days_min = :estimatedDaysMin,
-              estimated_days_max = :estimatedDaysMax, estimated_text = :estimatedText, free_over = :freeOver,
-              active = :active, position = :position, updated_at = now()
-        WHERE id = :id RETURNING ${COLUMNS}`,
-      { replacements: { ...values, id: current._id }, type: QueryTypes.SELECT },
-    )
+  const { sequelize } = getDb();
+  return sequelize
+    .transaction(async (transaction) => {
+      // Locked, so that the audit entry's "before" is what this update replaced.
+      const [locked] = await sequelize.query<ShippingMethodRow>(
+        `SELECT ${COLUMNS} FROM shipping_methods WHERE id = :id FOR UPDATE`,
+        { replacements: { id }, type: QueryTypes.SELECT, transaction },
+      );
+      if (!locked) throw notFound(SHIPPING_TEXT.notFound);
+      const current = toAdminJson(locked);
+      const merged = {
+        name: current.name,
+        price: current.price,
+        estimatedDaysMin: current.estimatedDaysMin,
+        estimatedDaysMax: current.estimatedDaysMax,
+        estimatedText: current.estimatedText,
+        freeOver: current.freeOver,
+        active: current.active,
+        position: current.position,
+        ...patch,
+      };
+      const values = parseInput(merged);
+      const [row] = await sequelize.query<ShippingMethodRow>(
+        `UPDATE shipping_methods SET name = :name, price = :price, estimated_days_min = :estimatedDaysMin,
+                estimated_days_max = :estimatedDaysMax, estimated_text = :estimatedText, free_over = :freeOver,
+                active = :active, position = :position, updated_at = now()
+          WHERE id = :id RETURNING ${COLUMNS}`,
+        { replacements: { ...values, id }, type: QueryTypes.SELECT, transaction },
+      );
+      const method = toAdminJson(row!);
+      const changes = changedFields(current, method, AUDITED_FIELDS);
+      if (Object.keys(changes).length) {
+        await recordAudit(transaction, {
+          ...by,
+          action: "update",
+          entity: "shippingMethod",
+          entityId: method._id,
+          changes,
+        });
+      }
+      return method;
+    })
     .catch(nameTaken);
-  if (!row) throw notFound(SHIPPING_TEXT.notFound);
-  return toAdminJson(row);
 }
 
 /** Deletes a delivery option; orders sent with it keep its name and price (their snapshot). */
-export async function deleteShippingMethod(id: unknown): Promise<void> {
+export async function deleteShippingMethod(id: unknown, by: AuditBy = SYSTEM_CHANGE): Promise<void> {
   if (!isUuid(id)) throw notFound(SHIPPING_TEXT.notFound);
-  const deleted = await getDb().sequelize.query<{ id: string }>(
-    `DELETE FROM shipping_methods WHERE id = :id RETURNING id`,
-    { replacements: { id }, type: QueryTypes.SELECT },
-  );
-  if (!deleted.length) throw notFound(SHIPPING_TEXT.notFound);
+  const { sequelize } = getDb();
+  await sequelize.transaction(async (transaction) => {
+    const [row] = await sequelize.query<ShippingMethodRow>(
+      `DELETE FROM shipping_methods WHERE id = :id RETURNING ${COLUMNS}`,
+      { replacements: { id }, type: QueryTypes.SELECT, transaction },
+    );
+    if (!row) throw notFound(SHIPPING_TEXT.notFound);
+    await recordAudit(transaction, {
+      ...by,
+      action: "delete",
+      entity: "shippingMethod",
+      entityId: row.id,
+      changes: changedFields(toAdminJson(row), null, AUDITED_FIELDS),
+    });
+  });
 }

@@ -17,6 +17,7 @@ import { orderMoneyTimesDown, orderMoneyTimesUp } from "./0016-order-money-times
 import { auditLogAndVersionsDown, auditLogAndVersionsUp } from "./0015-audit-log-and-versions";
 import { salesRollupsDown, salesRollupsUp } from "./0021-sales-rollups";
 import { deliveryAndDiscountsDown, deliveryAndDiscountsUp } from "./0020-delivery-and-discounts";
+import { auditMoreEntitiesDown, auditMoreEntitiesUp } from "./0022-audit-more-entities";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -45,4 +46,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0016-order-money-times", up: orderMoneyTimesUp, down: orderMoneyTimesDown },
   { name: "0020-delivery-and-discounts", up: deliveryAndDiscountsUp, down: deliveryAndDiscountsDown },
   { name: "0021-sales-rollups", up: salesRollupsUp, down: salesRollupsDown },
+  { name: "0022-audit-more-entities", up: auditMoreEntitiesUp, down: auditMoreEntitiesDown },
 ];

@@ -6,6 +6,8 @@ const ADMIN_MENU = [
   { id: "dashboard", label: "Dashboard", path: "/admin/dashboard" },
   { id: "products", label: "Products", path: "/admin/products" },
   { id: "orders", label: "Orders", path: "/admin/orders" },
+  { id: "shipping", label: "Delivery", path: "/admin/shipping" },
+  { id: "discounts", label: "Discounts", path: "/admin/discounts" },
   { id: "audit", label: "Audit log", path: "/admin/audit" },
   { id: "account", label: "Account", path: "/admin/account" },
 ] as const;

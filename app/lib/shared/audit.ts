@@ -3,7 +3,14 @@
  * (the rules live in app/services/audit.server.ts).
  */
 
-export const AUDIT_ENTITIES = ["product", "order", "feature", "user"] as const;
+export const AUDIT_ENTITIES = [
+  "product",
+  "order",
+  "feature",
+  "user",
+  "shippingMethod",
+  "discountCode",
+] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /** create, update, delete; `refund` for money sent back; `promote` for a user made admin. */
