@@ -211,6 +211,8 @@ test.describe("sign-in and sign-out", () => {
       "Dashboard",
       "Products",
       "Orders",
+      "Delivery",
+      "Discounts",
       "Audit log",
       "Account",
     ]);

@@ -165,7 +165,7 @@ test.describe("the shop header for a signed-in shopper", () => {
 test.describe("the admin panel on a 390px wide screen", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the drawer opens from 'Open the admin menu' and its links lead to Dashboard, Products, Orders and Account", async ({
+  test("the drawer opens from 'Open the admin menu' and its links lead to every admin page", async ({
     page,
   }) => {
     await signInByApi(page, DEMO_ADMIN);
@@ -188,6 +188,8 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Dashboard",
         "Products",
         "Orders",
+        "Delivery",
+        "Discounts",
         "Audit log",
         "Account",
       ]);
