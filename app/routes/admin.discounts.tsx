@@ -1,4 +1,5 @@
-import { Badge, Button, Group, Table, Text, Title } from "@mantine/core";
+import { RowActions } from "~/components/admin/RowActions";
+import { Badge, Group, Table, Text, Title } from "@mantine/core";
 import {
   json,
   type ActionFunctionArgs,
@@ -6,7 +7,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DiscountCodeEditor, discountFormValues } from "~/components/admin/DiscountCodeEditor";
 import { isAppError } from "~/lib/server/errors.server";
 import { utcFromLocalInput, utcText, type AdminFormReply } from "~/lib/shared/admin-form";
@@ -183,28 +184,7 @@ export default function AdminDiscounts() {
                       </Badge>
                     </Table.Td>
                     <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Link
-                          to={`${PAGE}?edit=${code._id}`}
-                          className="admin-btn"
-                          aria-label={`Edit ${code.code}`}
-                        >
-                          Edit
-                        </Link>
-                        <Form method="post" action={PAGE}>
-                          <input type="hidden" name="id" value={code._id} />
-                          <Button
-                            type="submit"
-                            name="intent"
-                            value="delete"
-                            variant="default"
-                            color="red"
-                            aria-label={`Delete ${code.code}`}
-                          >
-                            Delete
-                          </Button>
-                        </Form>
-                      </Group>
+                      <RowActions page={PAGE} id={code._id} name={code.code} />
                     </Table.Td>
                   </Table.Tr>
                 ))

@@ -1,4 +1,5 @@
-import { Badge, Button, Group, Table, Text, Title } from "@mantine/core";
+import { RowActions } from "~/components/admin/RowActions";
+import { Badge, Group, Table, Text, Title } from "@mantine/core";
 import {
   json,
   type ActionFunctionArgs,
@@ -6,7 +7,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ShippingMethodForm, shippingFormValues } from "~/components/admin/ShippingMethodForm";
 import { isAppError } from "~/lib/server/errors.server";
 import type { AdminFormReply } from "~/lib/shared/admin-form";
@@ -152,28 +153,7 @@ export default function AdminShipping() {
                       </Badge>
                     </Table.Td>
                     <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Link
-                          to={`${PAGE}?edit=${method._id}`}
-                          className="admin-btn"
-                          aria-label={`Edit ${method.name}`}
-                        >
-                          Edit
-                        </Link>
-                        <Form method="post" action={PAGE}>
-                          <input type="hidden" name="id" value={method._id} />
-                          <Button
-                            type="submit"
-                            name="intent"
-                            value="delete"
-                            variant="default"
-                            color="red"
-                            aria-label={`Delete ${method.name}`}
-                          >
-                            Delete
-                          </Button>
-                        </Form>
-                      </Group>
+                      <RowActions page={PAGE} id={method._id} name={method.name} />
                     </Table.Td>
                   </Table.Tr>
                 ))

@@ -1,6 +1,6 @@
 import { Button, Checkbox, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
-import { localInputFromUtc, type SentValues } from "~/lib/shared/admin-form";
+import { formFields, localInputFromUtc, type SentValues } from "~/lib/shared/admin-form";
 import { BRANDS, BRAND_LABELS, CATEGORIES, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import type { DiscountCodeJson } from "~/lib/shared/delivery-schemas";
 
@@ -53,6 +53,7 @@ export function DiscountCodeEditor({
   const value = (name: string) => String(values[name] ?? "");
   const error = (name: string) => errors[name]?.[0];
   const prefix = id ? `discount-${id}` : "discount-new";
+  const field = formFields(prefix, values, errors);
   const categories = listOf(values, "categories");
   const brands = listOf(values, "brands");
   return (
@@ -70,14 +71,11 @@ export function DiscountCodeEditor({
         ) : null}
         <Group grow align="flex-start">
           <TextInput
-            id={`${prefix}-code`}
-            name="code"
+            {...field("code")}
             label="Code"
             description="Letters, digits, - or _; shoppers may type it in any case"
             required
             maxLength={40}
-            defaultValue={value("code")}
-            error={error("code")}
           />
           <NativeSelect
             id={`${prefix}-type`}
@@ -91,63 +89,45 @@ export function DiscountCodeEditor({
             ]}
           />
           <TextInput
-            id={`${prefix}-value`}
-            name="value"
+            {...field("value")}
             label="Value"
             description="10 for 10 % or for $10"
             inputMode="decimal"
             required
-            defaultValue={value("value")}
-            error={error("value")}
           />
         </Group>
         <TextInput
-          id={`${prefix}-minSubtotal`}
-          name="minSubtotal"
+          {...field("minSubtotal")}
           label="Minimum subtotal ($)"
           description="The cart's subtotal needed to use the code; empty: none"
           inputMode="decimal"
-          defaultValue={value("minSubtotal")}
-          error={error("minSubtotal")}
         />
         <Group grow align="flex-start">
           <TextInput
-            id={`${prefix}-startsAt`}
-            name="startsAt"
+            {...field("startsAt")}
             type="datetime-local"
             label="Starts at (UTC)"
             description="Empty: from now"
-            defaultValue={value("startsAt")}
-            error={error("startsAt")}
           />
           <TextInput
-            id={`${prefix}-endsAt`}
-            name="endsAt"
+            {...field("endsAt")}
             type="datetime-local"
             label="Ends at (UTC)"
             description="Empty: no end"
-            defaultValue={value("endsAt")}
-            error={error("endsAt")}
           />
         </Group>
         <Group grow align="flex-start">
           <TextInput
-            id={`${prefix}-usageLimit`}
-            name="usageLimit"
+            {...field("usageLimit")}
             label="Uses in total"
             description="Empty: no limit"
             inputMode="numeric"
-            defaultValue={value("usageLimit")}
-            error={error("usageLimit")}
           />
           <TextInput
-            id={`${prefix}-perCustomerLimit`}
-            name="perCustomerLimit"
+            {...field("perCustomerLimit")}
             label="Uses per customer"
             description="Empty: no limit"
             inputMode="numeric"
-            defaultValue={value("perCustomerLimit")}
-            error={error("perCustomerLimit")}
           />
         </Group>
         <fieldset className="discount-form__choices">

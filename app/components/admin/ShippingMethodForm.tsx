@@ -1,6 +1,6 @@
 import { Button, Checkbox, Group, Stack, Text, TextInput } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
-import type { SentValues } from "~/lib/shared/admin-form";
+import { formFields, type SentValues } from "~/lib/shared/admin-form";
 import type { AdminShippingMethodJson } from "~/lib/shared/delivery-schemas";
 
 /** A delivery option as the form's values (an empty form for a new one, active by default). */
@@ -44,6 +44,7 @@ export function ShippingMethodForm({
   const value = (name: string) => String(values[name] ?? "");
   const error = (name: string) => errors[name]?.[0];
   const prefix = id ? `shipping-${id}` : "shipping-new";
+  const field = formFields(prefix, values, errors);
   return (
     <Form
       method="post"
@@ -57,71 +58,37 @@ export function ShippingMethodForm({
             {message}
           </Text>
         ) : null}
-        <TextInput
-          id={`${prefix}-name`}
-          name="name"
-          label="Name"
-          required
-          maxLength={60}
-          defaultValue={value("name")}
-          error={error("name")}
-        />
+        <TextInput {...field("name")} label="Name" required maxLength={60} />
         <Group grow align="flex-start">
           <TextInput
-            id={`${prefix}-price`}
-            name="price"
+            {...field("price")}
             label="Price ($)"
             description="0 for free"
             inputMode="decimal"
             required
-            defaultValue={value("price")}
-            error={error("price")}
           />
           <TextInput
-            id={`${prefix}-freeOver`}
-            name="freeOver"
+            {...field("freeOver")}
             label="Free over ($)"
             description="Free when the subtotal after the discount reaches this; empty: never"
             inputMode="decimal"
-            defaultValue={value("freeOver")}
-            error={error("freeOver")}
           />
         </Group>
         <Group grow align="flex-start">
-          <TextInput
-            id={`${prefix}-estimatedDaysMin`}
-            name="estimatedDaysMin"
-            label="Estimated days, from"
-            inputMode="numeric"
-            defaultValue={value("estimatedDaysMin")}
-            error={error("estimatedDaysMin")}
-          />
-          <TextInput
-            id={`${prefix}-estimatedDaysMax`}
-            name="estimatedDaysMax"
-            label="Estimated days, to"
-            inputMode="numeric"
-            defaultValue={value("estimatedDaysMax")}
-            error={error("estimatedDaysMax")}
-          />
+          <TextInput {...field("estimatedDaysMin")} label="Estimated days, from" inputMode="numeric" />
+          <TextInput {...field("estimatedDaysMax")} label="Estimated days, to" inputMode="numeric" />
         </Group>
         <TextInput
-          id={`${prefix}-estimatedText`}
-          name="estimatedText"
+          {...field("estimatedText")}
           label="Estimated delivery text"
           description="Shown instead of the days when given, such as “Next working day”"
           maxLength={100}
-          defaultValue={value("estimatedText")}
-          error={error("estimatedText")}
         />
         <TextInput
-          id={`${prefix}-position`}
-          name="position"
+          {...field("position")}
           label="Position"
           description="Orders options of the same price (lower first)"
           inputMode="numeric"
-          defaultValue={value("position")}
-          error={error("position")}
         />
         <Checkbox
           id={`${prefix}-active`}

@@ -35,3 +35,16 @@ export function localInputFromUtc(iso: string | null): string {
 export function utcText(iso: string | null): string {
   return iso ? `${iso.replace("T", " ").slice(0, 16)} UTC` : "—";
 }
+
+/**
+ * The props every input of such a form shares: its id (unique per form on the
+ * page), its name, the value sent or stored, and the field's first message.
+ */
+export function formFields(prefix: string, values: SentValues, errors: Record<string, string[]>) {
+  return (name: string) => ({
+    id: `${prefix}-${name}`,
+    name,
+    defaultValue: String(values[name] ?? ""),
+    error: errors[name]?.[0],
+  });
+}
