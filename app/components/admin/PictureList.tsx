@@ -97,27 +97,32 @@ export function PictureList({
     if (taken.length < chosen.length)
       setAlert(`At most ${MAX_PRODUCT_IMAGES} pictures: ${chosen.length - taken.length} not added`);
     if (inputRef.current) inputRef.current.value = "";
-    for (const file of taken) {
+    const accepted = taken.filter((file) => {
       if (!looksLikeImageFile(file)) {
         setAlert(`${file.name}: ${PLEASE_UPLOAD_IMAGE}`);
-        continue;
+        return false;
       }
       if (file.size > MAX_UPLOAD_BYTES) {
         setAlert(`${file.name}: ${TOO_LARGE_MESSAGE}`);
-        continue;
+        return false;
       }
-      setUploading((count) => count + 1);
-      uploadImageFile(file, DEFAULT_UPLOAD_ENDPOINT, () => {}).promise.then(
-        (url) => {
-          setUploading((count) => count - 1);
-          setRows((current) => [...current, keyed({ url, alt: "", colour: "" })]);
-        },
-        (reason: Error) => {
-          setUploading((count) => count - 1);
-          setAlert(`${file.name}: upload failed: ${reason.message}`);
-        },
-      );
-    }
+      return true;
+    });
+    if (!accepted.length) return;
+    setUploading((count) => count + accepted.length);
+    // Uploaded side by side, added in the order they were chosen (not the order the uploads finish).
+    void Promise.allSettled(
+      accepted.map((file) => uploadImageFile(file, DEFAULT_UPLOAD_ENDPOINT, () => {}).promise),
+    ).then((results) => {
+      setUploading((count) => count - accepted.length);
+      const urls: string[] = [];
+      results.forEach((result, index) => {
+        if (result.status === "fulfilled") urls.push(result.value);
+        else setAlert(`${accepted[index]!.name}: upload failed: ${(result.reason as Error).message}`);
+      });
+      if (urls.length)
+        setRows((current) => [...current, ...urls.map((url) => keyed({ url, alt: "", colour: "" }))]);
+    });
   }
 
   return (
