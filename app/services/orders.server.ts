@@ -22,7 +22,7 @@ import { ADMIN_PAGING } from "./admin-catalog.server";
 import { finishRefund, markRefundDue } from "./checkout/refund.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { readOrderState, returnStock, updateOrder } from "./checkout/order-store.server";
-import { enqueueOrderStatusMail } from "./mail/order-mails.server";
+import { enqueueOrderStatusMail, enqueueTrackingMail } from "./mail/order-mails.server";
 import {
   expectedVersionOf,
   recordAudit,
@@ -650,6 +650,13 @@ export async function updateOrderStatus(
       await updateOrder(order.id, "order_status = :target", { target }, transaction);
       // The shopper hears of a change (in shipping, delivered, rejected), never of the same status twice.
       if (order.orderStatus !== target) await enqueueOrderStatusMail(order.id, transaction);
+      // A number given after the parcel left (its "on its way" mail went without it) is mailed on its own.
+      if (
+        changed.includes("trackingNumber") &&
+        tracking.change.trackingNumber &&
+        SHIPPED_STATUSES.includes(order.orderStatus)
+      )
+        await enqueueTrackingMail(order.id, transaction);
       return false;
     })
     .catch(lockConflictAsAppError);

@@ -308,6 +308,45 @@ describe("tracking", () => {
     expect((await inShippingMail())?.text).not.toContain("Tracking number");
   });
 
+  it("given after the parcel shipped, it is mailed on its own, once per number", async () => {
+    const order = await paidOrder();
+    const put = (json: Record<string, unknown>) =>
+      run(updateApi, updateRequest(order.id, json), { id: order.id });
+    const mails = () =>
+      getDb().sequelize.query<{ kind: string; text: string }>(
+        `SELECT kind, text_body AS text FROM mail_outbox ORDER BY created_at, id`,
+        { type: QueryTypes.SELECT },
+      );
+    expect((await put({ orderStatus: "inShipping" })).status).toBe(200);
+    expect((await mails()).map((mail) => mail.kind)).toEqual(["order-in-shipping"]);
+
+    expect(
+      (await put({ orderStatus: "inShipping", carrier: "DHL", trackingNumber: "JD014600" })).status,
+    ).toBe(200);
+    const [, tracking] = await mails();
+    expect(tracking).toMatchObject({ kind: "order-tracking" });
+    expect(tracking!.text).toContain("Tracking number: JD014600");
+    expect(tracking!.text).toContain("Carrier: DHL");
+
+    // The same number again mails nothing; a corrected one is mailed.
+    expect(
+      (await put({ orderStatus: "inShipping", carrier: "DHL", trackingNumber: "JD014600" })).status,
+    ).toBe(200);
+    expect(await mails()).toHaveLength(2);
+    expect((await put({ orderStatus: "delivered", carrier: "DHL", trackingNumber: "JD014601" })).status).toBe(
+      200,
+    );
+    // Both mails of that one save carry the same time: compared without their order.
+    const all = await mails();
+    expect(all.map((mail) => mail.kind).sort()).toEqual([
+      "order-delivered",
+      "order-in-shipping",
+      "order-tracking",
+      "order-tracking",
+    ]);
+    expect(all.filter((mail) => mail.text.includes("Tracking number: JD014601"))).toHaveLength(1);
+  });
+
   it("the admin's form sets it with the status, without JavaScript", async () => {
     const order = await paidOrder();
     const page = await run(

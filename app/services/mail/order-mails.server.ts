@@ -23,6 +23,7 @@ import {
 const KIND_OF: Record<OrderMailEvent, MailKind> = {
   confirmed: "order-confirmed",
   inShipping: "order-in-shipping",
+  tracking: "order-tracking",
   delivered: "order-delivered",
   rejected: "order-rejected",
   refunded: "order-refunded",
@@ -99,7 +100,11 @@ async function enqueueOrderMail(
     {
       kind: KIND_OF[event],
       to: order.email,
-      dedupeKey: `order:${order.id}:${event}`,
+      // One "on its way" per order; one tracking mail per number it is given.
+      dedupeKey:
+        event === "tracking"
+          ? `order:${order.id}:tracking:${order.trackingNumber}`
+          : `order:${order.id}:${event}`,
       ...orderMailFor(event, data),
     },
     transaction,
@@ -120,6 +125,17 @@ export function statusMailEvent(
   if (orderStatus === "inShipping" || orderStatus === "delivered") return orderStatus;
   if (orderStatus === "rejected") return paymentStatus === "refunded" ? "refunded" : "rejected";
   return null;
+}
+
+/**
+ * A tracking number given to a parcel that had already shipped (its "on its
+ * way" mail went without it): the shopper gets the number in a mail of its
+ * own, once per number. Returns whether a mail was enqueued.
+ */
+export async function enqueueTrackingMail(orderId: string, transaction: Transaction): Promise<boolean> {
+  const { order, items } = await loadOrder(orderId, transaction);
+  if (!order.trackingNumber) return false;
+  return enqueueOrderMail("tracking", order, items, transaction);
 }
 
 /**

@@ -14,6 +14,7 @@ export type MailKind =
   | "password-changed"
   | "order-confirmed"
   | "order-in-shipping"
+  | "order-tracking"
   | "order-delivered"
   | "order-rejected"
   | "order-refunded";

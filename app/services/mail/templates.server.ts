@@ -259,7 +259,7 @@ ${options.tracking && order.tracking ? `${trackingHtml(order)}\n` : ""}${orderHt
   return { subject, text, html };
 }
 
-export type OrderMailEvent = "confirmed" | "inShipping" | "delivered" | "rejected" | "refunded";
+export type OrderMailEvent = "confirmed" | "inShipping" | "tracking" | "delivered" | "rejected" | "refunded";
 
 export function orderMailFor(event: OrderMailEvent, order: OrderMailData): RenderedMail {
   switch (event) {
@@ -272,6 +272,13 @@ export function orderMailFor(event: OrderMailEvent, order: OrderMailData): Rende
         order,
         `Your order is on its way`,
         ["Good news: your order has been handed over for delivery."],
+        { tracking: true },
+      );
+    case "tracking":
+      return orderMail(
+        order,
+        `Track your parcel`,
+        ["Your order is on its way: here is its tracking number."],
         { tracking: true },
       );
     case "delivered":
