@@ -1,6 +1,7 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { z } from "zod";
 import { getDb } from "~/models/db.server";
+import { isIsoDate } from "~/lib/shared/report-period";
 import { parsePaging } from "~/lib/server/paging.server";
 import { badRequest, conflict, type FieldErrors } from "~/lib/server/errors.server";
 import {
@@ -220,7 +221,7 @@ const day = (name: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date written YYYY-MM-DD`)
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${name} must be a real date`)
+    .refine(isIsoDate, `${name} must be a real date`)
     .optional();
 
 /** The filters of `GET /api/admin/audit` and of /admin/audit (the OpenAPI document shows this schema). */

@@ -4,6 +4,7 @@ import { getDb } from "~/models/db.server";
 import { AppError, badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
 import { getConfig } from "~/lib/server/config.server";
 import { shopDayStartSql } from "~/lib/server/shop-day.server";
+import { addDays, isIsoDate } from "~/lib/shared/report-period";
 import { getLogger } from "~/lib/server/logger.server";
 import { centsToNumber, decimalToNumber } from "~/lib/shared/money";
 import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/shared/order-options";
@@ -271,23 +272,6 @@ export interface OrderSearch {
 }
 
 export const ORDER_SEARCH_MAX = 200;
-const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** The day after `day` (YYYY-MM-DD): an inclusive `to` ends where its next day starts. */
-function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00.000Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString().slice(0, 10);
-}
-
-/** A real calendar day written YYYY-MM-DD ("2024-02-30" is not one). */
-function isCalendarDay(value: string): boolean {
-  const match = CALENDAR_DAY.exec(value);
-  if (!match) return false;
-  const date = new Date(`${value}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
-
 /**
  * The search of a query string (`q`, `status`, `paymentStatus` or the page's
  * `payment`, `from`, `to`) and the problems with it, by field. The API answers
@@ -319,7 +303,7 @@ export function parseOrderSearch(
   for (const name of ["from", "to"] as const) {
     const value = (params.get(name) ?? "").trim();
     if (!value) continue;
-    if (isCalendarDay(value)) search[name] = value;
+    if (isIsoDate(value)) search[name] = value;
     else errors[name] = [`${name} must be a date written YYYY-MM-DD, such as 2024-05-31`];
   }
   if (search.from && search.to && search.from > search.to) {
@@ -393,7 +377,7 @@ function searchConditions(search: OrderSearch): {
   }
   if (search.to) {
     conditions.push(`o.order_date < ${shopDayStartSql("dayAfterTo", "shopTimeZone")}`);
-    replacements.dayAfterTo = nextDay(search.to);
+    replacements.dayAfterTo = addDays(search.to, 1);
   }
   return { conditions, replacements };
 }
