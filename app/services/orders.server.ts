@@ -7,10 +7,11 @@ import { shopDayStartSql } from "~/lib/server/shop-day.server";
 import { addDays, isIsoDate } from "~/lib/shared/report-period";
 import { getLogger } from "~/lib/server/logger.server";
 import { centsToNumber, decimalToNumber } from "~/lib/shared/money";
-import { ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/shared/order-options";
+import { isCaptured, ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/shared/order-options";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isCarrier, CARRIERS, trackingNumberProblem, trackingUrl } from "~/lib/shared/tracking";
 import { isUuid } from "~/lib/shared/uuid";
+import { returnWindowEnd } from "~/lib/shared/returns";
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,
@@ -59,6 +60,8 @@ export interface OrderItemJson {
   quantity: number;
   /** The line's share of the order's discount. */
   discountAmount: number;
+  /** Units of the line in returns that were not rejected (requested, approved, received or refunded). */
+  returnedQuantity: number;
 }
 
 export interface OrderJson {
@@ -90,6 +93,11 @@ export interface OrderJson {
   trackingUrl: string | null;
   /** Raised by every change of the order: an admin's update names the one it was based on. */
   version: number;
+  /** Money sent back so far (a rejection's full refund, or returns); never more than was captured. */
+  refundedAmount: number;
+  /** When the order was delivered, and until when its lines may be returned (null: not delivered). */
+  deliveredAt: string | null;
+  returnableUntil: string | null;
 }
 
 interface OrderRow {
@@ -115,6 +123,8 @@ interface OrderRow {
   trackingNumber: string | null;
   carrier: string | null;
   version: number;
+  refundedAmount: string;
+  deliveredAt: Date | null;
 }
 
 interface OrderItemRow {
@@ -129,6 +139,7 @@ interface OrderItemRow {
   price: string;
   quantity: number;
   discountCents: number;
+  returnedQuantity: number;
 }
 
 const ORDER_COLUMNS = `
@@ -140,7 +151,7 @@ const ORDER_COLUMNS = `
   o.tracking_number AS "trackingNumber", o.carrier, o.version,
   o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
   o.shipping_method_name AS "shippingMethodName", o.shipping_method_price AS "shippingMethodPrice",
-  o.discount_code AS "discountCode"`;
+  o.discount_code AS "discountCode", o.refunded_amount AS "refundedAmount", o.delivered_at AS "deliveredAt"`;
 
 function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
@@ -158,6 +169,7 @@ function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
       price: decimalToNumber(item.price),
       quantity: item.quantity,
       discountAmount: centsToNumber(item.discountCents),
+      returnedQuantity: item.returnedQuantity,
     })),
     addressInfo: row.addressInfo,
     orderStatus: row.orderStatus,
@@ -181,6 +193,12 @@ function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
     carrier: row.carrier,
     trackingUrl: trackingUrl(row.carrier, row.trackingNumber),
     version: row.version,
+    refundedAmount: decimalToNumber(row.refundedAmount),
+    deliveredAt: row.deliveredAt ? new Date(row.deliveredAt).toISOString() : null,
+    returnableUntil:
+      row.deliveredAt && row.orderStatus === "delivered"
+        ? returnWindowEnd(row.deliveredAt, getConfig().returnWindowDays).toISOString()
+        : null,
   };
 }
 
@@ -188,29 +206,17 @@ function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
 async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItemRow[]>> {
   const byOrder = new Map<string, OrderItemRow[]>();
   if (!orderIds.length) return byOrder;
-  const rows = await getDb().models.OrderItem.findAll({
-    where: { orderId: orderIds },
-    attributes: [
-      "orderId",
-      "productId",
-      "variantId",
-      "sku",
-      "size",
-      "colour",
-      "title",
-      "image",
-      "price",
-      "quantity",
-      "discountCents",
-    ],
-    order: [
-      ["orderId", "ASC"],
-      ["title", "ASC"],
-      ["id", "ASC"],
-    ],
-    raw: true,
-  });
-  for (const row of rows as unknown as OrderItemRow[]) {
+  const rows = await getDb().sequelize.query<OrderItemRow>(
+    `SELECT oi.order_id AS "orderId", oi.product_id AS "productId", oi.variant_id AS "variantId", oi.sku,
+            oi.size, oi.colour, oi.title, oi.image, oi.price, oi.quantity, oi.discount_cents AS "discountCents",
+            COALESCE((SELECT sum(ri.quantity) FROM order_return_items ri
+                        JOIN order_returns r ON r.id = ri.return_id AND r.status <> 'rejected'
+                       WHERE ri.order_item_id = oi.id), 0)::int AS "returnedQuantity"
+       FROM order_items oi WHERE oi.order_id IN (:orderIds)
+      ORDER BY oi.order_id, oi.title, oi.id`,
+    { replacements: { orderIds }, type: QueryTypes.SELECT },
+  );
+  for (const row of rows) {
     const list = byOrder.get(row.orderId) ?? [];
     list.push(row);
     byOrder.set(row.orderId, list);
@@ -482,6 +488,8 @@ export const ORDER_LIFECYCLE_TEXT = {
     `This order is ${ORDER_STATUS_LABELS[status].toLowerCase()} and cannot be reopened.`,
   refundFailed:
     "The order is rejected and its stock returned, but the refund could not reach the payment provider. It will be retried automatically; rejecting the order again retries it now.",
+  hasReturns:
+    "This order has returns: it cannot be rejected as a whole. Settle its returns instead (Admin › Returns).",
   trackingTooEarly:
     "A tracking number and carrier can be set when the order moves to In Shipping or Delivered, not before.",
 } as const;
@@ -534,6 +542,15 @@ async function readTracking(
   return row ?? { trackingNumber: null, carrier: null };
 }
 
+/** Inside `transaction`: whether the order has returns other than rejected ones (its refunds go through them). */
+async function hasReturns(orderId: string, transaction: Transaction): Promise<boolean> {
+  const [row] = await getDb().sequelize.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM order_returns WHERE order_id = :orderId AND status <> 'rejected') AS found`,
+    { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+  );
+  return Boolean(row?.found);
+}
+
 /** The statuses that ship goods: only a paid order may take them. */
 const FULFILMENT_STATUSES: readonly AdminOrderStatus[] = ["inProcess", "inShipping", "delivered"];
 
@@ -582,7 +599,7 @@ export async function updateOrderStatus(
       const closed = order.orderStatus === "rejected" || order.orderStatus === "cancelled";
       if (closed && order.orderStatus !== target)
         throw conflict(ORDER_LIFECYCLE_TEXT.closed(order.orderStatus));
-      if (FULFILMENT_STATUSES.includes(target) && order.paymentStatus !== "paid") {
+      if (FULFILMENT_STATUSES.includes(target) && !isCaptured(order.paymentStatus)) {
         throw conflict(ORDER_LIFECYCLE_TEXT.notPaid(target, order.paymentStatus));
       }
       // The admin's form sends the stored tracking back with every status: only a change is refused early.
@@ -617,6 +634,12 @@ export async function updateOrderStatus(
           changes,
         });
       }
+      if (
+        target === "rejected" &&
+        order.orderStatus !== "rejected" &&
+        (await hasReturns(order.id, transaction))
+      )
+        throw conflict(ORDER_LIFECYCLE_TEXT.hasReturns);
       if (target === "rejected" && order.paymentStatus === "paid") {
         // Already rejected with the refund due: only the refund is retried.
         if (order.orderStatus !== "rejected") {

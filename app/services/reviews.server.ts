@@ -73,7 +73,7 @@ export async function addReview(reviewer: Reviewer, input: unknown): Promise<Rev
       const [state] = await sequelize.query<{ purchased: boolean; reviewed: boolean }>(
         `SELECT EXISTS (
                   SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id
-                   WHERE o.user_id = $2 AND i.product_id = p.id AND o.payment_status = 'paid'
+                   WHERE o.user_id = $2 AND i.product_id = p.id AND o.payment_status IN ('paid', 'partially_refunded')
                 ) AS purchased,
                 EXISTS (SELECT 1 FROM reviews r WHERE r.product_id = p.id AND r.user_id = $2) AS reviewed
            FROM products p WHERE p.id = $1

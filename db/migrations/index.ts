@@ -18,6 +18,7 @@ import { auditLogAndVersionsDown, auditLogAndVersionsUp } from "./0015-audit-log
 import { salesRollupsDown, salesRollupsUp } from "./0021-sales-rollups";
 import { deliveryAndDiscountsDown, deliveryAndDiscountsUp } from "./0020-delivery-and-discounts";
 import { auditMoreEntitiesDown, auditMoreEntitiesUp } from "./0022-audit-more-entities";
+import { returnsDown, returnsUp } from "./0023-returns";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -47,4 +48,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0020-delivery-and-discounts", up: deliveryAndDiscountsUp, down: deliveryAndDiscountsDown },
   { name: "0021-sales-rollups", up: salesRollupsUp, down: salesRollupsDown },
   { name: "0022-audit-more-entities", up: auditMoreEntitiesUp, down: auditMoreEntitiesDown },
+  { name: "0023-returns", up: returnsUp, down: returnsDown },
 ];

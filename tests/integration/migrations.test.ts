@@ -29,6 +29,8 @@ const TABLES = [
   "shipping_methods",
   "discount_codes",
   "discount_code_uses",
+  "order_returns",
+  "order_return_items",
 ];
 
 async function existingTables(): Promise<string[]> {

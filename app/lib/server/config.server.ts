@@ -188,6 +188,7 @@ const envSchema = z
         .default("UTC"),
     ),
     LOW_STOCK_THRESHOLD: wholeNumber(1, 1_000_000, LOW_STOCK_THRESHOLD),
+    RETURN_WINDOW_DAYS: wholeNumber(0, 3_650, 30),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -283,6 +284,8 @@ export interface AppConfig {
   shopTimeZone: string;
   /** A variant with less stock than this is on the dashboard's low-stock list. */
   lowStockThreshold: number;
+  /** How many days after delivery a shopper may ask to return lines (0: returns are closed). */
+  returnWindowDays: number;
 }
 
 export interface S3Config {
@@ -404,6 +407,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     },
     shopTimeZone: parsed.SHOP_TIMEZONE,
     lowStockThreshold: parsed.LOW_STOCK_THRESHOLD,
+    returnWindowDays: parsed.RETURN_WINDOW_DAYS,
   };
 }
 

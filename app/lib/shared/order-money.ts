@@ -186,3 +186,28 @@ export function amountBreakdownOf(money: OrderMoney): AmountBreakdown {
 export function shippingLabel(cents: number): string {
   return cents === 0 ? "Free" : `$${centsToDecimal(cents)}`;
 }
+
+/** An order line as it was paid for: its unit price and quantity, and its share of the order's discount. */
+export interface PaidLine {
+  unitPriceCents: number;
+  quantity: number;
+  discountCents: number;
+}
+
+/**
+ * What `returning` more units of `line` refund, after `alreadyReturned` of
+ * them were refunded: the line paid (price × quantity less its share of the
+ * discount) spread over its units, rounded so that the refunds of a line
+ * returned in parts always add up to exactly what the line paid, never a
+ * cent more. Integer cents in, integer cents out.
+ */
+export function returnedUnitsRefundCents(line: PaidLine, alreadyReturned: number, returning: number): number {
+  const { quantity } = line;
+  if (!Number.isSafeInteger(returning) || returning < 1) throw new Error(`Invalid quantity ${returning}`);
+  if (alreadyReturned < 0 || alreadyReturned + returning > quantity)
+    throw new Error(`Cannot return ${returning} more of ${quantity} after ${alreadyReturned}`);
+  const paid = Math.max(0, line.unitPriceCents * quantity - line.discountCents);
+  // The refund of the first k units, rounded half up: refundOf(quantity) === paid.
+  const refundOf = (units: number) => Math.floor((2 * paid * units + quantity) / (2 * quantity));
+  return refundOf(alreadyReturned + returning) - refundOf(alreadyReturned);
+}

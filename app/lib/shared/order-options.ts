@@ -22,9 +22,18 @@ export type AdminOrderStatus = (typeof ADMIN_ORDER_STATUSES)[number];
 /**
  * pending: awaiting the shopper's approval; capturing: stock reserved and the
  * provider's capture in flight (settled by the capture or the reconciler);
- * paid; failed: declined, the shopper may pay again; refunded.
+ * paid; failed: declined, the shopper may pay again; partially_refunded
+ * (returned lines refunded); refunded (all of it).
  */
-export const PAYMENT_STATUSES = ["pending", "capturing", "paid", "failed", "refunded"] as const;
+export const PAYMENT_STATUSES = [
+  "pending",
+  "capturing",
+  "paid",
+  "failed",
+  /** Paid, and some of it sent back (returns); the rest stays captured. */
+  "partially_refunded",
+  "refunded",
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
@@ -43,8 +52,14 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   capturing: "Payment processing",
   paid: "Paid",
   failed: "Payment declined",
+  partially_refunded: "Partly refunded",
   refunded: "Refunded",
 };
+
+/** The money moved and some of it is still with the shop: the order may be fulfilled and returned. */
+export function isCaptured(paymentStatus: string): boolean {
+  return paymentStatus === "paid" || paymentStatus === "partially_refunded";
+}
 
 export function paymentStatusLabel(status: string): string {
   return PAYMENT_STATUS_LABELS[status as PaymentStatus] ?? status;

@@ -29,7 +29,7 @@ export function paymentItemOf(
  * reserves and gives back.
  *
  * Locks are always taken in one order, so that two transactions never wait
- * for each other in a circle: orders row → the shopper's carts row → products
+ * for each other in a circle: orders row → its order_returns rows → the shopper's carts row → products
  * rows (by id) → product_variants rows (by id) → the order's discount_codes row
  * → cart_items rows. (addToCart takes carts → product_variants too.)
  * Every query of a transaction runs on that transaction (ARCHITECTURE rule 9),
@@ -201,6 +201,12 @@ export async function returnStock(orderId: string, transaction: Transaction): Pr
   const { needed, productIds, variantIds } = await neededStock(orderId, transaction);
   await lockStock(productIds, variantIds, transaction);
   await releaseDiscountUse(orderId, transaction);
+  await addStock(needed, transaction);
+}
+
+/** Under the variants' locks: adds units to the variants that still exist (one statement). */
+async function addStock(needed: Map<string, number>, transaction: Transaction): Promise<void> {
+  const variantIds = [...needed.keys()].sort();
   if (!variantIds.length) return;
   await getDb().sequelize.query(
     `UPDATE product_variants v SET total_stock = v.total_stock + n.quantity, updated_at = now()
@@ -208,6 +214,24 @@ export async function returnStock(orderId: string, transaction: Transaction): Pr
       WHERE v.id = n.id`,
     { replacements: { variantIds, quantities: variantIds.map((id) => needed.get(id)!) }, transaction },
   );
+}
+
+/**
+ * Inside `transaction` (the order locked): gives returned units back to their
+ * variants (the size and colour bought), under the house's lock order. Lines
+ * whose variant is gone since add nothing.
+ */
+export async function restockReturnedLines(
+  lines: readonly { productId: string | null; variantId: string | null; quantity: number }[],
+  transaction: Transaction,
+): Promise<void> {
+  const needed = new Map<string, number>();
+  for (const line of lines) {
+    if (line.variantId) needed.set(line.variantId, (needed.get(line.variantId) ?? 0) + line.quantity);
+  }
+  const productIds = [...new Set(lines.flatMap((line) => (line.productId ? [line.productId] : [])))].sort();
+  await lockStock(productIds, [...needed.keys()].sort(), transaction);
+  await addStock(needed, transaction);
 }
 
 /** Inside `transaction`: the order's variants, for taking the bought lines out of the cart. */

@@ -7,6 +7,7 @@ import { PaymentOrderNotFoundError } from "~/payments/errors.server";
 import type { ProviderOrder } from "~/payments/gateway.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { finishRefund } from "./refund.server";
+import { claimDueReturnRefunds, finishReturnRefund } from "../returns.server";
 import { confirmCapture, releaseReservation, settleFromProvider, type Settlement } from "./settle.server";
 import { lockConflictAsAppError } from "./refusals.server";
 import { readOrderState, updateOrder } from "./order-store.server";
@@ -35,6 +36,8 @@ import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
  * - `pending` without a provider order (a crash between our order and the
  *   provider's): `cancelled`.
  * - rejected with a refund due (refund.server.ts): the refund is finished.
+ * - a return left `received` (returns.server.ts): its partial refund is
+ *   finished, with the same idempotent request id, so never sent twice.
  *
  * Several app instances may run it at once: each claims its orders in one
  * statement (`FOR UPDATE SKIP LOCKED`, then a lease in `reconcile_after`), and
@@ -191,6 +194,15 @@ export async function reconcilePayments(
       // The provider unreachable, a lock conflict: the lease expires and the next run tries again.
       report.failed += 1;
       getLogger().warn({ err: error, orderId: order.id }, "Reconciler: the order stays unsettled for now");
+    }
+  }
+  for (const returnId of await claimDueReturnRefunds(options)) {
+    report.examined += 1;
+    try {
+      report[(await finishReturnRefund(returnId)) ? "refunded" : "unchanged"] += 1;
+    } catch (error) {
+      report.failed += 1;
+      getLogger().warn({ err: error, returnId }, "Reconciler: the return's refund stays due for now");
     }
   }
   const settled = report.confirmed + report.released + report.cancelled + report.refunded;

@@ -6,6 +6,9 @@ import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index
 import { enqueueMail, type MailKind } from "./outbox.server";
 import {
   orderMailFor,
+  returnMailFor,
+  type ReturnMailData,
+  type ReturnMailEvent,
   type OrderMailData,
   type OrderMailEvent,
   type OrderMailItem,
@@ -148,4 +151,35 @@ export async function enqueueOrderStatusMail(orderId: string, transaction: Trans
   const event = statusMailEvent(order.orderStatus, order.paymentStatus);
   if (!event) return false;
   return enqueueOrderMail(event, order, items, transaction);
+}
+
+const RETURN_KIND_OF: Record<ReturnMailEvent, MailKind> = {
+  requested: "return-requested",
+  approved: "return-approved",
+  rejected: "return-rejected",
+  refunded: "return-refunded",
+};
+
+/**
+ * A return's mail (requested, approved, rejected, refunded), once per return
+ * and event, in the transaction of the change (returns.server.ts).
+ */
+export async function enqueueReturnMail(
+  event: ReturnMailEvent,
+  to: string,
+  data: Omit<ReturnMailData, "orderLink">,
+  transaction: Transaction,
+): Promise<boolean> {
+  return enqueueMail(
+    {
+      kind: RETURN_KIND_OF[event],
+      to,
+      dedupeKey: `return:${data.returnId}:${event}`,
+      ...returnMailFor(event, {
+        ...data,
+        orderLink: `${getConfig().appUrl}/shop/account/orders/${data.orderId}`,
+      }),
+    },
+    transaction,
+  );
 }

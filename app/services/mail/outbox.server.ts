@@ -17,7 +17,11 @@ export type MailKind =
   | "order-tracking"
   | "order-delivered"
   | "order-rejected"
-  | "order-refunded";
+  | "order-refunded"
+  | "return-requested"
+  | "return-approved"
+  | "return-rejected"
+  | "return-refunded";
 
 export interface OutgoingMail {
   kind: MailKind;

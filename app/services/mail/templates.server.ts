@@ -1,6 +1,7 @@
 import { centsToDecimal, formatPrice, toCents } from "~/lib/shared/money";
 import { variantLabel } from "~/lib/shared/variants";
 import { shippingLabel } from "~/lib/shared/order-money";
+import { RETURN_REASON_LABELS, type ReturnReason } from "~/lib/shared/returns";
 import type { AddressSnapshot } from "~/models/index.server";
 
 /**
@@ -295,4 +296,94 @@ export function orderMailFor(event: OrderMailEvent, order: OrderMailData): Rende
         "Your order could not be completed, so your payment was refunded in full.",
       ]);
   }
+}
+
+// --- Returns ----------------------------------------------------------------------
+
+export type ReturnMailEvent = "requested" | "approved" | "rejected" | "refunded";
+
+/** A returned line: what, how many, why; and what it refunds once the return is received. */
+export interface ReturnMailItem extends OrderMailItem {
+  reason: ReturnReason;
+  refundCents: number | null;
+}
+
+export interface ReturnMailData {
+  returnId: string;
+  orderId: string;
+  userName: string;
+  items: ReturnMailItem[];
+  /** Set once received: the lines' refunds and the delivery's, when refunded with them. */
+  refundCents: number | null;
+  shippingRefundCents: number;
+  orderLink: string;
+}
+
+const RETURN_MAIL_TEXT: Record<ReturnMailEvent, { subject: string; introduction: string[] }> = {
+  requested: {
+    subject: "We got your return request",
+    introduction: [
+      "Thank you: we got your request to return the items below.",
+      "We will check it and tell you by email how to send them back.",
+    ],
+  },
+  approved: {
+    subject: "Your return is approved: send the items back",
+    introduction: [
+      "Your return is approved. Please pack the items below with a note of your order number and send them back to us.",
+      "We refund them as soon as the parcel arrives.",
+    ],
+  },
+  rejected: {
+    subject: "Your return request was declined",
+    introduction: [
+      "We are sorry: we cannot accept the return of the items below. Reply to this message if you have questions.",
+    ],
+  },
+  refunded: {
+    subject: "Your return arrived: refund sent",
+    introduction: ["Your returned items arrived, and we refunded them to your original payment method."],
+  },
+};
+
+function returnLine(item: ReturnMailItem): string {
+  const details = lineDetails(item);
+  const refund = item.refundCents === null ? "" : `, refund ${formatPrice(centsToDecimal(item.refundCents))}`;
+  return `${item.quantity} x ${item.title}${details ? ` (${details})` : ""}: ${RETURN_REASON_LABELS[item.reason]}${refund}`;
+}
+
+export function returnMailFor(event: ReturnMailEvent, data: ReturnMailData): RenderedMail {
+  const { subject, introduction } = RETURN_MAIL_TEXT[event];
+  const lines = data.items.map(returnLine);
+  const refundRows: string[] = [];
+  if (event === "refunded" && data.refundCents !== null) {
+    if (data.shippingRefundCents > 0)
+      refundRows.push(`Delivery refunded: ${formatPrice(centsToDecimal(data.shippingRefundCents))}`);
+    refundRows.push(
+      `Refunded in total: ${formatPrice(centsToDecimal(data.refundCents + data.shippingRefundCents))}`,
+    );
+  }
+  const text = [
+    `Hello ${data.userName},`,
+    "",
+    ...introduction,
+    "",
+    `Order number: ${data.orderId}`,
+    ...lines.map((line) => `- ${line}`),
+    ...(refundRows.length ? ["", ...refundRows] : []),
+    "",
+    `Your order: ${data.orderLink}`,
+  ].join("\n");
+  const html = htmlDocument(
+    subject,
+    `<p>Hello ${escapeHtml(data.userName)},</p>
+${introduction.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
+<p>Order number: <strong>${escapeHtml(data.orderId)}</strong></p>
+<ul>
+${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("\n")}
+</ul>
+${refundRows.map((row) => `<p><strong>${escapeHtml(row)}</strong></p>`).join("\n")}
+${button(data.orderLink, "View your order")}`,
+  );
+  return { subject, text, html };
 }

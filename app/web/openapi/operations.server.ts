@@ -1,4 +1,5 @@
 import { DELIVERY_OPERATIONS } from "./operations-delivery.server";
+import { RETURN_OPERATIONS } from "./operations-returns.server";
 import { z } from "zod";
 import {
   changePasswordRequestSchema,
@@ -429,5 +430,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     errors: { 403: "An admin (use the admin route)", 404: "Not one of the caller's orders" },
   },
   ...DELIVERY_OPERATIONS,
+  ...RETURN_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RETURN_REASONS, RETURN_STATUSES } from "~/lib/shared/returns";
 import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
 import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/shared/catalog-options";
 import {
@@ -221,6 +222,9 @@ export const orderSchema = z
         discountAmount: money.meta({
           description: "The line's share of the order's discount (the shares add up to discountAmount)",
         }),
+        returnedQuantity: z.int().min(0).meta({
+          description: "Units of the line in returns that were not rejected",
+        }),
       }),
     ),
     addressInfo: addressSnapshotSchema,
@@ -251,8 +255,48 @@ export const orderSchema = z
       description:
         "Raised by every change; send it back with an admin update to get 409 when someone else changed the order since",
     }),
+    refundedAmount: money.meta({ description: "Money sent back so far; never more than was captured" }),
+    deliveredAt: timestamp.nullable().meta({ description: "When the order was delivered" }),
+    returnableUntil: timestamp
+      .nullable()
+      .meta({ description: "The end of the return window (RETURN_WINDOW_DAYS after delivery)" }),
   })
   .meta({ id: "Order" });
+
+export const returnSchema = z
+  .object({
+    _id: uuid,
+    orderId: uuid,
+    userId: uuid,
+    userName: z.string(),
+    email: z.string(),
+    status: z.enum(RETURN_STATUSES),
+    items: z.array(
+      z.object({
+        variantId: uuid.nullable(),
+        productId: uuid.nullable(),
+        title: z.string(),
+        size: sizeValue,
+        colour: colourValue,
+        sku: z.string().nullable(),
+        quantity: z.int().min(1),
+        reason: z.enum(RETURN_REASONS),
+        refundAmount: money
+          .nullable()
+          .meta({ description: "Set when received: the line's price less its share of the discount" }),
+      }),
+    ),
+    refundShipping: z.boolean(),
+    refundAmount: money
+      .nullable()
+      .meta({ description: "Set when received: the lines' refunds plus shippingRefundAmount" }),
+    shippingRefundAmount: money,
+    requestedAt: timestamp,
+    decidedAt: timestamp.nullable(),
+    receivedAt: timestamp.nullable(),
+    refundedAt: timestamp.nullable(),
+  })
+  .meta({ id: "Return" });
 
 export const reviewSchemaOut = z
   .object({

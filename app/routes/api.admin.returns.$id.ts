@@ -1,0 +1,17 @@
+import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
+import { requireApiAdmin } from "~/web/auth.server";
+import { auditByOf } from "~/web/audit.server";
+import { getReturn, updateReturn } from "~/services/returns.server";
+
+// GET → the return; PUT { status: approved|rejected|received, refundShipping? } → the return after it.
+export const { loader, action } = apiRoute({
+  GET: async ({ request, params }) => {
+    await requireApiAdmin(request);
+    return apiJson({ success: true, data: await getReturn(params.id ?? "") });
+  },
+  PUT: async ({ request, context, params }) => {
+    const by = auditByOf(await requireApiAdmin(request), context);
+    const updated = await updateReturn(params.id ?? "", await readJsonObject(request), by);
+    return apiJson({ success: true, message: `Return ${updated.status}`, data: updated });
+  },
+});
