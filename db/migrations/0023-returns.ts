@@ -20,6 +20,9 @@ import type { QueryInterface } from "sequelize";
 
 const zoneDay = (column: string, zone: string) => `(${column} AT TIME ZONE ${zone})::date`;
 
+/** A return row's money sent back: its lines' refunds and the delivery's. */
+const RETURN_REFUND = "refunded_at, refund_cents + shipping_refund_cents AS refund_cents";
+
 /** The rollup upsert for return rows (sign, refunded_at, refund_cents), days cut in `zone`. */
 const applyReturns = (rows: string, zone: string) => `
   INSERT INTO sales_days AS s (day, refunded_cents)
@@ -91,21 +94,22 @@ BEGIN
   IF TG_OP = 'UPDATE' THEN
     IF NOT EXISTS (
       SELECT 1 FROM new_returns n JOIN old_returns o ON o.id = n.id
-       WHERE (n.refunded_at, n.refund_cents) IS DISTINCT FROM (o.refunded_at, o.refund_cents)) THEN
+       WHERE (n.refunded_at, n.refund_cents, n.shipping_refund_cents)
+             IS DISTINCT FROM (o.refunded_at, o.refund_cents, o.shipping_refund_cents)) THEN
       RETURN NULL;
     END IF;
   END IF;
   zone := sales_rollup_zone_for_write();
   IF TG_OP = 'INSERT' THEN
-    ${applyReturns("SELECT 1 AS sign, refunded_at, refund_cents FROM new_returns", "zone")}
+    ${applyReturns(`SELECT 1 AS sign, ${RETURN_REFUND} FROM new_returns`, "zone")}
   ELSIF TG_OP = 'UPDATE' THEN
     ${applyReturns(
-      `SELECT 1 AS sign, refunded_at, refund_cents FROM new_returns
-       UNION ALL SELECT -1, refunded_at, refund_cents FROM old_returns`,
+      `SELECT 1 AS sign, ${RETURN_REFUND} FROM new_returns
+       UNION ALL SELECT -1, ${RETURN_REFUND} FROM old_returns`,
       "zone",
     )}
   ELSE
-    ${applyReturns("SELECT -1 AS sign, refunded_at, refund_cents FROM old_returns", "zone")}
+    ${applyReturns(`SELECT -1 AS sign, ${RETURN_REFUND} FROM old_returns`, "zone")}
   END IF;
   RETURN NULL;
 END
@@ -123,7 +127,7 @@ ALTER FUNCTION sales_rollups_recompute(text) RENAME TO sales_rollups_recompute_o
 CREATE FUNCTION sales_rollups_recompute(target text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM sales_rollups_recompute_orders(target);
-  ${applyReturns("SELECT 1 AS sign, refunded_at, refund_cents FROM order_returns", "target")}
+  ${applyReturns(`SELECT 1 AS sign, ${RETURN_REFUND} FROM order_returns`, "target")}
 END
 $$;
 `;

@@ -129,7 +129,7 @@ describe("rejecting a paid order", () => {
     const response = await putStatus(order.orderId, "rejected");
     expect(response.status).toBe(200);
     expect(await readApi(response)).toMatchObject({
-      data: { orderStatus: "rejected", paymentStatus: "refunded" },
+      data: { orderStatus: "rejected", paymentStatus: "refunded", refundedAmount: 40 },
     });
     expect(await stockOf(order.product.id)).toBe(5);
     expect(await simulatorRecord(order.paymentId)).toMatchObject({ refunds: 1, refundedCents: 4000 });

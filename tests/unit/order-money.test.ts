@@ -3,6 +3,7 @@ import {
   amountBreakdownOf,
   computeOrderMoney,
   percentOf,
+  returnedUnitsRefundCents,
   splitByLargestRemainder,
   type DiscountRule,
   type MoneyLine,
@@ -26,6 +27,17 @@ const percent = (basisPoints: number, extra: Partial<DiscountRule> = {}): Discou
   }) as DiscountRule;
 const fixed = (cents: number, extra: Partial<DiscountRule> = {}): DiscountRule =>
   ({ type: "fixed", cents, minSubtotalCents: 0, categories: [], brands: [], ...extra }) as DiscountRule;
+/** mulberry32: a tiny seeded PRNG, so a failing cart can be replayed. */
+function prng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 const standard: ShippingChoice = { priceCents: 495, freeOverCents: 5000 };
 
 describe("order money", () => {
@@ -113,18 +125,6 @@ describe("order money", () => {
     expect(() => computeOrderMoney([line(100, 0)], null, null)).toThrow(/quantity/);
   });
 
-  /** mulberry32: a tiny seeded PRNG, so a failing cart can be replayed. */
-  function prng(seed: number) {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it("holds its invariants over 5000 random carts (seeded): shares, caps, totals and the PayPal breakdown", () => {
     const random = prng(20261124);
     const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
@@ -185,6 +185,59 @@ describe("order money", () => {
       expect(breakdown.itemTotalCents + breakdown.shippingCents - breakdown.discountCents, context).toBe(
         breakdown.totalCents,
       );
+    }
+  });
+});
+
+describe("refunds of returned units", () => {
+  it("refunds a line's units at what they were paid: the price less the line's share of the discount", () => {
+    // Two at $20.00 with $5.00 of the order's discount on the line: $17.50 each.
+    const tee = { unitPriceCents: 2000, quantity: 2, discountCents: 500 };
+    expect(returnedUnitsRefundCents(tee, 0, 1)).toBe(1750);
+    expect(returnedUnitsRefundCents(tee, 1, 1)).toBe(1750);
+    expect(returnedUnitsRefundCents(tee, 0, 2)).toBe(3500);
+    // A line without a discount refunds its price.
+    expect(returnedUnitsRefundCents({ unitPriceCents: 4995, quantity: 3, discountCents: 0 }, 0, 2)).toBe(
+      9990,
+    );
+  });
+
+  it("never refunds more of a line than was bought", () => {
+    const tee = { unitPriceCents: 2000, quantity: 2, discountCents: 0 };
+    expect(() => returnedUnitsRefundCents(tee, 1, 2)).toThrow(/Cannot return/);
+    expect(() => returnedUnitsRefundCents(tee, 0, 0)).toThrow(/Invalid quantity/);
+  });
+
+  it("over 5000 random orders (seeded), returns in random parts add up to exactly what each line paid, and the whole order to its total", () => {
+    const random = prng(20261125);
+    const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+    for (let run = 0; run < 5000; run += 1) {
+      const lines = Array.from({ length: int(1, 6) }, () => line(int(1, 30_000), int(1, 9)));
+      const rule = random() < 0.5 ? percent(int(1, 10_000)) : fixed(int(1, 60_000));
+      const money = computeOrderMoney(lines, { priceCents: int(0, 1500), freeOverCents: null }, rule);
+      let refunded = 0;
+      lines.forEach((bought, index) => {
+        const paid = {
+          unitPriceCents: bought.unitCents,
+          quantity: bought.quantity,
+          discountCents: money.discountShares[index]!,
+        };
+        const context = JSON.stringify({ run, paid });
+        let returned = 0;
+        let lineRefunds = 0;
+        while (returned < bought.quantity) {
+          const part = int(1, bought.quantity - returned);
+          const cents = returnedUnitsRefundCents(paid, returned, part);
+          expect(cents, context).toBeGreaterThanOrEqual(0);
+          expect(Number.isSafeInteger(cents), context).toBe(true);
+          lineRefunds += cents;
+          returned += part;
+        }
+        expect(lineRefunds, context).toBe(bought.unitCents * bought.quantity - paid.discountCents);
+        refunded += lineRefunds;
+      });
+      // Every line returned, and the delivery refunded too: the capture, to the cent.
+      expect(refunded + money.shippingCents, String(run)).toBe(money.totalCents);
     }
   });
 });

@@ -79,7 +79,12 @@ export async function finishRefund(
       locked.orderStatus === "rejected" &&
       locked.captureId === captureId
     ) {
-      await updateOrder(orderId, "payment_status = 'refunded', refunded_at = now()", {}, transaction);
+      await updateOrder(
+        orderId,
+        "payment_status = 'refunded', refunded_at = now(), refunded_amount = :refunded",
+        { refunded: centsToNumber(cents) },
+        transaction,
+      );
       await recordAudit(transaction, {
         ...by,
         action: "refund",
