@@ -10,6 +10,8 @@ import {
   createOrderFromCart,
   type CreatedOrder,
 } from "../../app/services/checkout.server";
+import { getOrderForUser, updateOrderStatus } from "../../app/services/orders.server";
+import { requestReturn, updateReturn } from "../../app/services/returns.server";
 import { createPayPalMock, MOCK_PAYER_ID, PAYPAL_WEB } from "../mocks/paypal";
 import { resetDatabase } from "../support/database";
 import {
@@ -172,6 +174,30 @@ describe("checkout through PayPal (msw)", () => {
     expect(capture!.headers["paypal-request-id"]).toMatch(new RegExp(`^capture-${created.orderId}-`));
     expect(await stockOf(created.jacketId)).toBe(2);
     expect(await cartOf(shopper.id)).toEqual({});
+  });
+
+  it("refunds a returned line as a part of the capture through PaymentsController: its amount, the return's PayPal-Request-Id; the order partly refunded", async () => {
+    const created = await checkout();
+    await captureOrderPayment(shopper, {
+      orderId: created.orderId,
+      paymentId: created.paymentId,
+      payerId: MOCK_PAYER_ID,
+    });
+    await updateOrderStatus(created.orderId, { orderStatus: "delivered" });
+    const asked = await requestReturn(shopper.id, {
+      orderId: created.orderId,
+      items: [{ productId: created.jacketId, quantity: 1, reason: "too_small" }],
+    });
+    const received = await updateReturn(asked._id, { status: "received" });
+    expect(received).toMatchObject({ status: "refunded", refundAmount: 59.99 });
+    const captureId = mock.order(created.paymentId)!.capture!.id;
+    const [refund] = mock.requestsTo(`/v2/payments/captures/${captureId}/refund`, "POST");
+    expect(refund!.headers["paypal-request-id"]).toBe(`return-${asked._id}`);
+    expect(refund!.body).toEqual({ amount: { currency_code: "USD", value: "59.99" } });
+    expect(await getOrderForUser(shopper.id, created.orderId)).toMatchObject({
+      paymentStatus: "partially_refunded",
+      refundedAmount: 59.99,
+    });
   });
 
   it("a decline (INSTRUMENT_DECLINED) answers 402 with PayPal's link; the retry uses a new request id and pays", async () => {
