@@ -17,6 +17,7 @@ import { createDiscountCode } from "../../app/services/discounts.server";
 import { getOrderForUser, updateOrderStatus, type OrderJson } from "../../app/services/orders.server";
 import { getReturn, requestReturn, updateReturn } from "../../app/services/returns.server";
 import { createShippingMethod } from "../../app/services/shipping.server";
+import type { ReturnJson } from "../../app/lib/shared/returns";
 import { resetDatabase } from "../support/database";
 import { testDatabaseUrl } from "../support/worker-database";
 import { jsonRequest, readApi, run } from "./admin-support";
@@ -101,6 +102,12 @@ async function mailKinds(): Promise<string[]> {
   return rows.map((row) => row.kind);
 }
 
+async function returnOf(response: Response): Promise<ReturnJson> {
+  return (await readApi(response)).data as ReturnJson;
+}
+
+const idsOf = (body: { data?: unknown }) => (body.data as ReturnJson[]).map((entry) => entry._id);
+
 function askReturn(who: TestShopper, json: Record<string, unknown>) {
   return run(returnApi, jsonRequest("/api/shop/order/return", { json, cookie: who.cookie }));
 }
@@ -120,7 +127,8 @@ describe("the shopper's return request", () => {
     });
     expect(response.status).toBe(201);
     const body = await readApi(response);
-    expect(body.data).toMatchObject({
+    const created = body.data as ReturnJson;
+    expect(created).toMatchObject({
       orderId: order._id,
       status: "requested",
       refundAmount: null,
@@ -136,7 +144,7 @@ describe("the shopper's return request", () => {
       jsonRequest(`/api/shop/order/returns/${shopper.id}`, { method: "GET", cookie: shopper.cookie }),
       { userId: shopper.id },
     );
-    expect((await readApi(mine)).data.map((entry: { _id: string }) => entry._id)).toEqual([body.data._id]);
+    expect(idsOf(await readApi(mine))).toEqual([created._id]);
   });
 
   it("names a line of a product without sizes by productId, as a client of the spec knows it", async () => {
@@ -245,12 +253,12 @@ describe("the admin's decisions and the refunds", () => {
 
     const approved = await decide(asked._id, { status: "approved" });
     expect(approved.status).toBe(200);
-    expect((await readApi(approved)).data.status).toBe("approved");
+    expect((await returnOf(approved)).status).toBe("approved");
 
     const received = await decide(asked._id, { status: "received", refundShipping: true });
     expect(received.status).toBe(200);
     // S: 2 × 20.00 less its 4.00 share = 36.00 for two, 18.00 for one; the delivery 12.95.
-    expect((await readApi(received)).data).toMatchObject({
+    expect(await returnOf(received)).toMatchObject({
       status: "refunded",
       refundAmount: 30.95,
       shippingRefundAmount: 12.95,
@@ -314,7 +322,7 @@ describe("the admin's decisions and the refunds", () => {
       orderId: order._id,
       items: [{ variantId: S, quantity: 2, reason: "changed_mind" }],
     });
-    expect((await readApi(await decide(asked._id, { status: "rejected" }))).data.status).toBe("rejected");
+    expect((await returnOf(await decide(asked._id, { status: "rejected" }))).status).toBe("rejected");
     const stale = await decide(asked._id, { status: "received" });
     expect(stale.status).toBe(409);
     expect((await readApi(stale)).message).toBe("This return is rejected and cannot become received.");
@@ -336,13 +344,9 @@ describe("the admin's decisions and the refunds", () => {
     const answers = await Promise.all([
       updateReturn(asked._id, { status: "received" }, ADMIN_BY),
       updateReturn(asked._id, { status: "received" }, ADMIN_BY),
-      decide(asked._id, { status: "received" }).then(readApi),
+      decide(asked._id, { status: "received" }).then(returnOf),
     ]);
-    expect(answers.map((answer) => ("data" in answer ? answer.data : answer).status)).toEqual([
-      "refunded",
-      "refunded",
-      "refunded",
-    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(["refunded", "refunded", "refunded"]);
     expect(await simulatorRecord(paymentId)).toMatchObject({ refunds: 1, refundedCents: 1800 });
     expect((await variantStock(tee.product.id)).bySize).toEqual({ S: 3, M: 5 });
     expect((await getOrderForUser(shopper.id, order._id)).refundedAmount).toBe(18);
@@ -478,10 +482,10 @@ describe("the admin's returns API", () => {
       run(adminReturnsApi, jsonRequest(`/api/admin/returns${query}`, { method: "GET", cookie }));
 
     const all = await readApi(await list(""));
-    expect(all.data.map((entry: { _id: string }) => entry._id)).toEqual([second._id, first._id]);
+    expect(idsOf(all)).toEqual([second._id, first._id]);
     expect(all.pagination).toMatchObject({ page: 1, total: 2 });
     const approved = await readApi(await list("?status=approved"));
-    expect(approved.data.map((entry: { _id: string }) => entry._id)).toEqual([first._id]);
+    expect(idsOf(approved)).toEqual([first._id]);
     const bad = await list("?status=lost");
     expect(bad.status).toBe(400);
     expect((await readApi(bad)).message).toMatch(/Status must be one of/);
