@@ -378,7 +378,6 @@ async function mailReturn(
       userName: found.userName,
       items: found.items.map((item) => ({
         title: item.title,
-        price: "0",
         quantity: item.quantity,
         sku: item.sku,
         size: item.size,

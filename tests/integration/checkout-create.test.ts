@@ -86,6 +86,7 @@ describe("create: the order is built from the cart and the catalogue", () => {
           price: 59.99,
           quantity: 2,
           discountAmount: 0,
+          returnedQuantity: 0,
           ...variantFields(jacketVariant!),
         },
         {
@@ -95,6 +96,7 @@ describe("create: the order is built from the cart and the catalogue", () => {
           price: 5.5,
           quantity: 3,
           discountAmount: 0,
+          returnedQuantity: 0,
           ...variantFields(socksVariant!),
         },
       ]),

@@ -272,6 +272,14 @@ describe("the admin's decisions and the refunds", () => {
       refundedAmount: 30.95,
     });
     expect(await mailKinds()).toEqual(["return-requested", "return-approved", "return-refunded"]);
+    const [[refundMail]] = (await getDb().sequelize.query(
+      `SELECT subject, text_body AS text, html_body AS html FROM mail_outbox WHERE kind = 'return-refunded'`,
+    )) as [{ subject: string; text: string; html: string }[], unknown];
+    expect(refundMail!.subject).toBe("Your return arrived: refund sent");
+    expect(refundMail!.text).toMatch(/- 1 x Tee \(S · SKU [^)]+\): Too small, refund \$18\.00/);
+    expect(refundMail!.text).toContain("Delivery refunded: $12.95");
+    expect(refundMail!.text).toContain("Refunded in total: $30.95");
+    expect(refundMail!.html).toContain("Refunded in total: $30.95");
     const [audit] = (await getDb().sequelize.query(
       `SELECT action, changes FROM audit_log WHERE entity_id = :id ORDER BY at, id`,
       { replacements: { id: order._id } },

@@ -154,7 +154,7 @@ export interface OrderMailItem {
 }
 
 /** "M · Black · SKU TEE-M-BLACK": what tells two lines of one product apart, and what a shop assistant looks up. */
-function lineDetails(item: OrderMailItem): string {
+function lineDetails(item: Pick<OrderMailItem, "size" | "colour" | "sku">): string {
   return [variantLabel(item), item.sku && `SKU ${item.sku}`].filter(Boolean).join(" · ");
 }
 
@@ -303,7 +303,7 @@ export function orderMailFor(event: OrderMailEvent, order: OrderMailData): Rende
 export type ReturnMailEvent = "requested" | "approved" | "rejected" | "refunded";
 
 /** A returned line: what, how many, why; and what it refunds once the return is received. */
-export interface ReturnMailItem extends OrderMailItem {
+export interface ReturnMailItem extends Omit<OrderMailItem, "price"> {
   reason: ReturnReason;
   refundCents: number | null;
 }
