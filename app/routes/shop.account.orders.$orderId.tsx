@@ -28,6 +28,7 @@ import { cancelUnpaidOrder, PAY_AGAIN_TEXT, payOrderAgain } from "~/services/che
 import { getOrderForUser, type OrderJson } from "~/services/orders.server";
 import { listReturnsForOrder, requestReturn } from "~/services/returns.server";
 import urlDialogStyles from "~/styles/url-dialog.css";
+import overlayStyles from "~/styles/mantine-overlays.css";
 import orderReturnStyles from "~/styles/order-returns.css";
 
 /**
@@ -41,6 +42,9 @@ import orderReturnStyles from "~/styles/order-returns.css";
  */
 
 export const links: LinksFunction = () => [
+  // Once hydrated the dialog is a Mantine Modal, whose styles the storefront otherwise loads only with
+  // the first toast (docs/decisions/0008): without them a page opened straight at this URL shows it unstyled.
+  { rel: "stylesheet", href: overlayStyles },
   { rel: "stylesheet", href: urlDialogStyles },
   { rel: "stylesheet", href: orderReturnStyles },
 ];
