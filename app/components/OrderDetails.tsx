@@ -20,12 +20,16 @@ export interface OrderDetailsData {
   discountCode: string | null;
   paymentMethod: string;
   paymentStatus: string;
+  /** Money sent back so far (returns, or a rejection's full refund). */
+  refundedAmount?: number;
   orderStatus: string;
   cartItems: {
     productId: string | null;
     title: string;
     quantity: number;
     price: number;
+    /** Units of the line in returns that were not rejected (absent: an order before returns). */
+    returnedQuantity?: number;
     /** The variant as it was when the order was made (null where the product had none). */
     sku: string | null;
     size: string | null;
@@ -84,6 +88,12 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
           <dt>Order Price</dt>
           <dd data-testid="order-total">{formatPrice(order.totalAmount)}</dd>
         </div>
+        {order.refundedAmount ? (
+          <div>
+            <dt>Refunded</dt>
+            <dd data-testid="order-refunded">−{formatPrice(order.refundedAmount)}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Payment method</dt>
           <dd>{order.paymentMethod}</dd>
@@ -143,6 +153,9 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
               {item.colour ? <span>Colour: {colourLabel(item.colour)}</span> : null}
               {item.sku ? <span>SKU: {item.sku}</span> : null}
               <span>Quantity: {item.quantity}</span>
+              {item.returnedQuantity ? (
+                <span data-testid="line-returned">{item.returnedQuantity} returned</span>
+              ) : null}
               <span>Price: {formatPrice(item.price)}</span>
             </li>
           ))}

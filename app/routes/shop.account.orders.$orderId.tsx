@@ -6,45 +6,164 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
+import {
+  OrderReturnsList,
+  RETURN_INTENT,
+  returnFieldName,
+  ReturnRequestForm,
+  type OrderReturnData,
+  type ReturnFormReply,
+} from "~/components/OrderReturns";
 import { withImageSizes } from "~/services/images.server";
 import { requireShopper } from "~/web/auth.server";
+import { getConfig } from "~/lib/server/config.server";
 import { isAppError, type AppError } from "~/lib/server/errors.server";
-import { isPayableAgain } from "~/lib/shared/order-options";
+import { isCaptured, isPayableAgain } from "~/lib/shared/order-options";
 import { submitOrRedirect } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { cancelUnpaidOrder, PAY_AGAIN_TEXT, payOrderAgain } from "~/services/checkout/pay-again.server";
-import { getOrderForUser } from "~/services/orders.server";
+import { getOrderForUser, type OrderJson } from "~/services/orders.server";
+import { listReturnsForOrder, requestReturn } from "~/services/returns.server";
 import urlDialogStyles from "~/styles/url-dialog.css";
+import overlayStyles from "~/styles/mantine-overlays.css";
+import orderReturnStyles from "~/styles/order-returns.css";
 
 /**
  * One order of the shopper's history in the details dialog (SPEC §2 Account:
  * the admin's details view; the shipping info shows the signed-in shopper's
  * name). A URL, so the server renders it open without JavaScript. Somebody
  * else's order is as unknown as a made-up id. An order whose payment did not
- * complete offers "Pay now" (a new approval) and "Cancel order".
+ * complete offers "Pay now" (a new approval) and "Cancel order". A delivered
+ * order within its return window offers "Return items" (requestReturn decides;
+ * the page only asks), and every order lists its returns.
  */
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: urlDialogStyles }];
+export const links: LinksFunction = () => [
+  // Once hydrated the dialog is a Mantine Modal, whose styles the storefront otherwise loads only with
+  // the first toast (docs/decisions/0008): without them a page opened straight at this URL shows it unstyled.
+  { rel: "stylesheet", href: overlayStyles },
+  { rel: "stylesheet", href: urlDialogStyles },
+  { rel: "stylesheet", href: orderReturnStyles },
+];
+
+export const RETURN_REQUESTED = "Return requested: we emailed you what happens next";
+export const CHOOSE_REASON = "Choose why you return it";
+
+/** A day as the shopper reads it ("24 December 2026"), in the shop's time zone. */
+function longDate(iso: string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: getConfig().shopTimeZone,
+  }).format(new Date(iso));
+}
+
+/** Whether the order takes a return now, or why not (shown only for a delivered order). */
+function returnWindowOf(order: OrderJson) {
+  if (order.orderStatus !== "delivered" || !order.returnableUntil)
+    return { open: false as const, closed: null };
+  const until = longDate(order.returnableUntil);
+  if (new Date(order.returnableUntil).getTime() <= Date.now()) {
+    const closed =
+      getConfig().returnWindowDays === 0
+        ? "This shop does not take returns."
+        : `The return window of this order closed on ${until}.`;
+    return { open: false as const, closed };
+  }
+  const left = order.cartItems.some(
+    (line) => (line.variantId || line.productId) && line.quantity > line.returnedQuantity,
+  );
+  // Fully refunded (say, rejected after delivery) or every unit already in a return: nothing to ask for.
+  if (!isCaptured(order.paymentStatus) || !left) return { open: false as const, closed: null };
+  return { open: true as const, until };
+}
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
   try {
     const found = await getOrderForUser(user.id, params.orderId ?? "");
-    const order = { ...found, cartItems: await withImageSizes(found.cartItems) };
-    return json({ order, customerName: user.userName });
+    const [cartItems, returns] = await Promise.all([
+      withImageSizes(found.cartItems),
+      listReturnsForOrder(found._id),
+    ]);
+    const order = { ...found, cartItems };
+    // What the page shows of each return (not the shopper's own email and name again).
+    const orderReturns: OrderReturnData[] = returns.map((entry) => ({
+      _id: entry._id,
+      status: entry.status,
+      requestedOn: longDate(entry.requestedAt),
+      refundAmount: entry.refundAmount,
+      items: entry.items.map(({ title, size, colour, quantity, reason, refundAmount }) => ({
+        title,
+        size,
+        colour,
+        quantity,
+        reason,
+        refundAmount,
+      })),
+    }));
+    return json({
+      order,
+      customerName: user.userName,
+      returns: orderReturns,
+      returnWindow: returnWindowOf(found),
+    });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;
     return redirectWithFlash(request, "/shop/account", { type: "error", message: error.message });
   }
 }
 
+/**
+ * The form's lines as requestReturn's items: each line of the order, by its
+ * position, whose quantity is filled in and not 0. `lineOf[n]` is the form's
+ * line of item n, to put the service's `items.n.*` errors back next to it.
+ */
+function returnRequestOf(order: OrderJson, formData: FormData) {
+  const values: Record<string, string> = {};
+  const items: { variantId: string | null; productId: string | null; quantity: string; reason: string }[] =
+    [];
+  const lineOf: number[] = [];
+  order.cartItems.forEach((line, index) => {
+    const quantity = String(formData.get(returnFieldName(index, "quantity")) ?? "").trim();
+    const reason = String(formData.get(returnFieldName(index, "reason")) ?? "");
+    values[returnFieldName(index, "quantity")] = quantity;
+    values[returnFieldName(index, "reason")] = reason;
+    if (quantity === "" || quantity === "0") return;
+    items.push({ variantId: line.variantId, productId: line.productId, quantity, reason });
+    lineOf.push(index);
+  });
+  return { request: { orderId: order._id, items }, values, lineOf };
+}
+
+/** The service's refusal of a request, put next to the form's lines (or above them). */
+function returnFormReply(error: AppError, values: Record<string, string>, lineOf: number[]): ReturnFormReply {
+  const fieldErrors: Record<string, string[]> = {};
+  let formError: string | null = null;
+  for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
+    const match = /^items\.(\d+)\.(quantity|reason|variantId|productId)$/.exec(key);
+    const line = match ? lineOf[Number(match[1])] : undefined;
+    if (!match || line === undefined) {
+      formError ??= messages[0] ?? error.message;
+      continue;
+    }
+    const field = match[2] === "reason" ? "reason" : "quantity";
+    // The API's message lists the reasons' codes; the page's select shows their labels.
+    fieldErrors[returnFieldName(line, field)] = field === "reason" ? [CHOOSE_REASON] : messages;
+  }
+  if (!Object.keys(fieldErrors).length) formError ??= error.message;
+  return { values, fieldErrors, formError };
+}
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireShopper(request);
   const orderId = params.orderId ?? "";
-  const intent = (await request.formData()).get("intent");
+  const formData = await request.formData();
+  const intent = formData.get("intent");
   const here = `/shop/account/orders/${orderId}`;
   // An order that is not (or no longer) the shopper's sends them back to their account.
   const backTo = (error: AppError) => (error.status === 404 ? "/shop/account" : here);
@@ -53,6 +172,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent === "cancel") {
       await cancelUnpaidOrder(user, orderId);
       return redirectWithFlash(request, here, { type: "success", message: PAY_AGAIN_TEXT.cancelled });
+    }
+    if (intent === RETURN_INTENT) {
+      const order = await getOrderForUser(user.id, orderId);
+      const { request: returnRequest, values, lineOf } = returnRequestOf(order, formData);
+      try {
+        await requestReturn(user.id, returnRequest);
+      } catch (error) {
+        // A request the shopper can correct stays on the page with what they chose; a closed
+        // window or an order that is not theirs goes the way of every other refusal here.
+        if (!isAppError(error) || error.status !== 400) throw error;
+        return json({ returnForm: returnFormReply(error, values, lineOf) }, { status: 400 });
+      }
+      return redirectWithFlash(request, here, { type: "success", message: RETURN_REQUESTED });
     }
     return redirectWithFlash(request, here, {
       type: "error",
@@ -64,10 +196,33 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Order details · ECommerce Shopping" }];
 
 export default function AccountOrderDetails() {
-  const { order, customerName } = useLoaderData<typeof loader>();
+  const { order, customerName, returns, returnWindow } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const returnReply = actionData && "returnForm" in actionData ? actionData.returnForm : null;
   return (
     <UrlDialog title="Order Details" closeTo="/shop/account" size="lg">
       <OrderDetails order={order} customerName={customerName}>
+        <OrderReturnsList returns={returns} />
+        {returnWindow.open ? (
+          <ReturnRequestForm
+            // A new return changes what is left of each line: start the form afresh.
+            key={returns.length}
+            lines={order.cartItems.map((line) => ({
+              title: line.title,
+              size: line.size,
+              colour: line.colour,
+              quantity: line.quantity,
+              returnedQuantity: line.returnedQuantity,
+              returnable: Boolean(line.variantId || line.productId),
+            }))}
+            openUntil={returnWindow.until}
+            reply={returnReply}
+          />
+        ) : returnWindow.closed ? (
+          <p className="order-return-form__closed" data-testid="returns-closed">
+            {returnWindow.closed}
+          </p>
+        ) : null}
         {isPayableAgain(order) ? (
           <div className="order-actions">
             <p className="order-actions__hint">

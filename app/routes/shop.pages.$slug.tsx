@@ -1,14 +1,16 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireShopper } from "~/web/auth.server";
-import { findShopPage } from "~/lib/shared/shop-pages";
+import { getConfig } from "~/lib/server/config.server";
+import { findShopPage, paragraphsOf } from "~/lib/shared/shop-pages";
 
 /** Shipping & returns, Privacy, Contact: plain server-rendered text from app/lib/shared/shop-pages.ts. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireShopper(request);
   const page = findShopPage(params.slug);
   if (!page) throw new Response("Not Found", { status: 404 });
-  return json({ page });
+  const facts = { returnWindowDays: getConfig().returnWindowDays };
+  return json({ page: { slug: page.slug, title: page.title, paragraphs: paragraphsOf(page, facts) } });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { getConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { getSessionUser, readFlash } from "../../app/web/session.server";
 import * as index from "../../app/routes/_index";
@@ -28,7 +29,7 @@ import * as shopLayout from "../../app/routes/shop";
 import * as unauthPage from "../../app/routes/unauth-page";
 import * as notFoundPage from "../../app/routes/$";
 import * as shopInfoPage from "../../app/routes/shop.pages.$slug";
-import { SHOP_PAGES } from "../../app/lib/shared/shop-pages";
+import { paragraphsOf, SHOP_PAGES } from "../../app/lib/shared/shop-pages";
 import { createTestUser, resetDatabase } from "../support/database";
 import { createProduct, loadPage } from "../support/storefront";
 import { addToCart } from "../../app/services/cart.server";
@@ -430,7 +431,13 @@ describe("the footer's pages", () => {
         params: { slug: page.slug },
       });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ page });
+      expect(await response.json()).toEqual({
+        page: {
+          slug: page.slug,
+          title: page.title,
+          paragraphs: paragraphsOf(page, { returnWindowDays: getConfig().returnWindowDays }),
+        },
+      });
     }
     const unknown = await callRoute(shopInfoPage.loader, "/shop/pages/nope", {
       cookie,

@@ -1,0 +1,203 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { formatPrice } from "~/lib/shared/money";
+import {
+  RETURN_REASONS,
+  RETURN_REASON_LABELS,
+  RETURN_STATUS_LABELS,
+  type ReturnReason,
+  type ReturnStatus,
+} from "~/lib/shared/returns";
+import { colourLabel, sizeLabel } from "~/lib/shared/variants";
+
+/**
+ * The shopper's side of returns on an order's details: the returns already
+ * asked for, and the "Return items" form while the order's return window is
+ * open. Plain HTML with the storefront's classes (no Mantine and no zod: the
+ * account pages' JavaScript budget, docs/decisions/0008). The form posts to
+ * the page's action, which answers its refusals with the values sent and an
+ * error per line, so it explains itself with or without JavaScript.
+ */
+
+export const RETURN_INTENT = "return";
+
+/** The form's field names for the order's line at `index` (its position in the order's lines). */
+export const returnFieldName = (index: number, field: "quantity" | "reason") => `line-${index}-${field}`;
+
+export interface ReturnLineData {
+  title: string;
+  size: string | null;
+  colour: string | null;
+  quantity: number;
+  returnedQuantity: number;
+  /** False for a line that names no product any more: nothing to return it against. */
+  returnable: boolean;
+}
+
+export interface OrderReturnData {
+  _id: string;
+  status: ReturnStatus;
+  /** The day it was asked for, as the shopper reads it. */
+  requestedOn: string;
+  refundAmount: number | null;
+  items: {
+    title: string;
+    size: string | null;
+    colour: string | null;
+    quantity: number;
+    reason: ReturnReason;
+    refundAmount: number | null;
+  }[];
+}
+
+/** What the page's action answers when it refuses a request: the values sent, and why. */
+export interface ReturnFormReply {
+  values: Record<string, string>;
+  fieldErrors: Record<string, string[]>;
+  formError: string | null;
+}
+
+function lineName(line: { title: string; size: string | null; colour: string | null }): string {
+  const options = [line.size ? sizeLabel(line.size) : null, line.colour ? colourLabel(line.colour) : null]
+    .filter(Boolean)
+    .join(" · ");
+  return options ? `${line.title} (${options})` : line.title;
+}
+
+/** The order's returns, newest first: status in words, lines, reasons, and the refund once received. */
+export function OrderReturnsList({ returns }: { returns: OrderReturnData[] }) {
+  if (!returns.length) return null;
+  return (
+    <section className="order-details__section" aria-labelledby="order-returns-heading">
+      <h3 id="order-returns-heading">Returns</h3>
+      <ul className="order-returns" data-testid="order-returns">
+        {returns.map((entry) => (
+          <li key={entry._id} className="order-returns__entry" data-testid="order-return">
+            <p className="order-returns__head">
+              <span>Requested {entry.requestedOn}</span>
+              <span className="order-returns__status" data-return-status={entry.status}>
+                Status: {RETURN_STATUS_LABELS[entry.status]}
+              </span>
+            </p>
+            <ul className="order-returns__items">
+              {entry.items.map((item, itemIndex) => (
+                <li key={itemIndex}>
+                  {lineName(item)} × {item.quantity}: {RETURN_REASON_LABELS[item.reason]}
+                  {item.refundAmount !== null ? ` (refund ${formatPrice(item.refundAmount)})` : ""}
+                </li>
+              ))}
+            </ul>
+            {entry.refundAmount !== null ? (
+              <p className="order-returns__refund" data-testid="return-refund">
+                Refund: {formatPrice(entry.refundAmount)}
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+interface ReturnRequestFormProps {
+  lines: ReturnLineData[];
+  /** The window's last day, as the shopper reads it ("24 December 2026"). */
+  openUntil: string;
+  reply: ReturnFormReply | null;
+}
+
+/**
+ * "Return items": per line a quantity (0 to what is left of it) and a reason;
+ * one submit. Lines left at 0 are not part of the request.
+ */
+export function ReturnRequestForm({ lines, openUntil, reply }: ReturnRequestFormProps) {
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === RETURN_INTENT;
+  return (
+    <section className="order-return-form" aria-labelledby="return-items-heading">
+      <h3 id="return-items-heading">Return items</h3>
+      <p className="order-return-form__window" data-testid="returns-open-until">
+        Returns open until {openUntil}
+      </p>
+      <Form method="post" preventScrollReset aria-labelledby="return-items-heading">
+        {reply?.formError ? (
+          <p className="form-error" role="alert" data-testid="return-form-error">
+            {reply.formError}
+          </p>
+        ) : null}
+        <div className="order-return-form__lines">
+          {lines.map((line, index) => {
+            const left = line.quantity - line.returnedQuantity;
+            if (!line.returnable || left <= 0) return null;
+            const quantityName = returnFieldName(index, "quantity");
+            const reasonName = returnFieldName(index, "reason");
+            const quantityError = reply?.fieldErrors[quantityName]?.[0];
+            const reasonError = reply?.fieldErrors[reasonName]?.[0];
+            return (
+              <fieldset key={index} className="order-return-form__line" data-testid="return-line">
+                <legend>{lineName(line)}</legend>
+                <div className="sf-field">
+                  <label htmlFor={quantityName} className="sf-field__label">
+                    Quantity to return (up to {left})
+                  </label>
+                  <input
+                    id={quantityName}
+                    name={quantityName}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={left}
+                    step={1}
+                    defaultValue={reply?.values[quantityName] ?? "0"}
+                    className="sf-input"
+                    aria-invalid={quantityError ? true : undefined}
+                    aria-describedby={quantityError ? `${quantityName}-error` : undefined}
+                  />
+                  {quantityError ? (
+                    <p className="form-error" id={`${quantityName}-error`}>
+                      {quantityError}
+                    </p>
+                  ) : null}
+                </div>
+                <div className="sf-field">
+                  <label htmlFor={reasonName} className="sf-field__label">
+                    Reason
+                  </label>
+                  <select
+                    id={reasonName}
+                    name={reasonName}
+                    defaultValue={reply?.values[reasonName] ?? ""}
+                    className="sf-input"
+                    aria-invalid={reasonError ? true : undefined}
+                    aria-describedby={reasonError ? `${reasonName}-error` : undefined}
+                  >
+                    <option value="">Choose a reason</option>
+                    {RETURN_REASONS.map((reason) => (
+                      <option key={reason} value={reason}>
+                        {RETURN_REASON_LABELS[reason]}
+                      </option>
+                    ))}
+                  </select>
+                  {reasonError ? (
+                    <p className="form-error" id={`${reasonName}-error`}>
+                      {reasonError}
+                    </p>
+                  ) : null}
+                </div>
+              </fieldset>
+            );
+          })}
+        </div>
+        <button
+          type="submit"
+          name="intent"
+          value={RETURN_INTENT}
+          className="sf-button sf-button--primary"
+          aria-busy={sending || undefined}
+          disabled={sending}
+        >
+          Request return
+        </button>
+      </Form>
+    </section>
+  );
+}
