@@ -10,9 +10,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } fr
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { RETURN_INTENTS, ReturnCard, type ReturnIntent } from "~/components/admin/ReturnCard";
 import { parsePaging } from "~/lib/server/paging.server";
+import { isAppError } from "~/lib/server/errors.server";
 import { formatPrice } from "~/lib/shared/money";
+import { shortOrderNumber } from "~/lib/shared/order-options";
 import { type ReturnJson, type ReturnStatus } from "~/lib/shared/returns";
 import {
+  getReturn,
   listReturns,
   parseReturnStatusFilter,
   RETURNS_PAGING,
@@ -60,6 +63,24 @@ function doneMessage(updated: ReturnJson): string {
   return RETURNS_PAGE_TEXT.received;
 }
 
+/**
+ * A refusal, with the return's order and present status when it exists: a
+ * stale move's return may have left the filtered list, and the message then
+ * says which return it was and leads to it.
+ */
+async function refusalOf(returnId: string, error: string) {
+  const current = await getReturn(returnId).catch((lookup: unknown) => {
+    if (isAppError(lookup) && lookup.status === 404) return null;
+    throw lookup;
+  });
+  return {
+    returnId,
+    error,
+    orderNumber: current ? shortOrderNumber(current.orderId) : null,
+    currentStatus: current?.status ?? null,
+  };
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
@@ -77,7 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent");
   const returnId = String(formData.get("returnId") ?? "");
   if (!isReturnIntent(intent)) {
-    return json({ returnId, error: RETURNS_PAGE_TEXT.unknownIntent }, { status: 400 });
+    return json(await refusalOf(returnId, RETURNS_PAGE_TEXT.unknownIntent), { status: 400 });
   }
   return runOrRefuse(
     async () => {
@@ -97,7 +118,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
     // The list renders again with the refusal by the return's buttons (a stale move's 409, the
     // provider's 502 after the stock came back), so the admin sees it where they clicked.
-    (error) => json({ returnId, error: error.message }, { status: error.status }),
+    async (error) => json(await refusalOf(returnId, error.message), { status: error.status }),
   );
 }
 
@@ -139,7 +160,14 @@ export default function AdminReturns() {
         </Text>
         {refusal && !shownIds.has(refusal.returnId) ? (
           <p className="field-error" role="alert" data-testid="return-error">
+            {refusal.orderNumber ? `Return for order ${refusal.orderNumber}: ` : ""}
             {refusal.error}
+            {refusal.currentStatus && refusal.currentStatus !== status ? (
+              <>
+                {" "}
+                <Link to={`${PAGE}?status=${refusal.currentStatus}`}>Show it</Link>
+              </>
+            ) : null}
           </p>
         ) : null}
         {returns.length === 0 ? (

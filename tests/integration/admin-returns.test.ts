@@ -12,6 +12,7 @@ import { getDb } from "../../app/models/db.server";
 import { action, loader, RETURNS_PAGE_TEXT } from "../../app/routes/admin.returns";
 import { loader as orderLoader } from "../../app/routes/admin.orders.$orderId";
 import type { ReturnJson } from "../../app/lib/shared/returns";
+import { shortOrderNumber } from "../../app/lib/shared/order-options";
 import { resetDatabase } from "../support/database";
 import { formRequest, jsonRequest, run } from "./admin-support";
 import {
@@ -265,9 +266,12 @@ describe("/admin/returns: the moves", () => {
     await post({ intent: "reject", returnId: created._id });
     const response = await post({ intent: "receive", returnId: created._id, refundShipping: "on" });
     expect(response.status).toBe(409);
+    // The return has left a list filtered by its former status: the reply names its order and where it is now.
     expect(await response.json()).toEqual({
       returnId: created._id,
       error: RETURN_TEXT.transition("rejected", "received"),
+      orderNumber: shortOrderNumber(order.orderId),
+      currentStatus: "rejected",
     });
     expect(flashOf(response)).toBeNull();
     expect((await getReturn(created._id)).status).toBe("rejected");
@@ -285,7 +289,12 @@ describe("/admin/returns: the moves", () => {
     setPaymentGateway(failing);
     const response = await post({ intent: "receive", returnId: created._id });
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ returnId: created._id, error: RETURN_TEXT.refundFailed });
+    expect(await response.json()).toEqual({
+      returnId: created._id,
+      error: RETURN_TEXT.refundFailed,
+      orderNumber: shortOrderNumber(order.orderId),
+      currentStatus: "received",
+    });
     expect((await getReturn(created._id)).status).toBe("received");
     expect((await variantStock(order.product.id)).bySize.M).toBe(4);
 
@@ -306,11 +315,18 @@ describe("/admin/returns: the moves", () => {
     expect(await unknownIntent.json()).toEqual({
       returnId: created._id,
       error: RETURNS_PAGE_TEXT.unknownIntent,
+      orderNumber: shortOrderNumber(order.orderId),
+      currentStatus: "requested",
     });
     for (const returnId of ["", "not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
       const response = await post({ intent: "approve", returnId });
       expect(response.status, returnId).toBe(404);
-      expect(await response.json()).toEqual({ returnId, error: "Return not found" });
+      expect(await response.json()).toEqual({
+        returnId,
+        error: "Return not found",
+        orderNumber: null,
+        currentStatus: null,
+      });
     }
     expect((await getReturn(created._id)).status).toBe("requested");
   });
