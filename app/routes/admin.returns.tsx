@@ -58,8 +58,9 @@ function isReturnIntent(value: FormDataEntryValue | null): value is ReturnIntent
 
 function doneMessage(updated: ReturnJson): string {
   if (updated.status === "refunded") return RETURNS_PAGE_TEXT.refunded(updated.refundAmount ?? 0);
-  if (updated.status === "approved" || updated.status === "rejected" || updated.status === "received")
+  if (updated.status === "approved" || updated.status === "rejected")
     return RETURNS_PAGE_TEXT[updated.status];
+  // Received but not refunded: its order has no capture to refund (the service logs it).
   return RETURNS_PAGE_TEXT.received;
 }
 
