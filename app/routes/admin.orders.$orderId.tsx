@@ -15,6 +15,8 @@ import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
 import { requireAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { AuditHistory } from "~/components/admin/AuditHistory";
+import { OrderReturns } from "~/components/admin/OrderReturns";
+import { listReturnsForOrder } from "~/services/returns.server";
 import { historyOf } from "~/services/audit.server";
 import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
 import { isAppError } from "~/lib/server/errors.server";
@@ -29,12 +31,14 @@ import {
 import adminStyles from "~/styles/admin.css";
 import urlDialogStyles from "~/styles/url-dialog.css";
 import auditStyles from "~/styles/audit.css";
+import returnStyles from "~/styles/admin-returns.css";
 
 // The order table and details styles (orders.css) come with the parent route, admin.orders.
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
   { rel: "stylesheet", href: urlDialogStyles },
   { rel: "stylesheet", href: auditStyles },
+  { rel: "stylesheet", href: returnStyles },
 ];
 
 /** Back to the list with its filter and page. */
@@ -47,7 +51,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const found = await getOrderDetails(params.orderId ?? "");
     const order = { ...found, cartItems: await withImageSizes(found.cartItems) };
-    return json({ order, history: await historyOf("order", order._id) });
+    const [history, returns] = await Promise.all([
+      historyOf("order", order._id),
+      listReturnsForOrder(order._id),
+    ]);
+    return json({ order, history, returns });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;
     return redirectWithFlash(request, listUrl(new URL(request.url)), {
@@ -100,7 +108,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Order details · ECommerce Shopping" }];
 
 export default function AdminOrderDetails() {
-  const { order, history } = useLoaderData<typeof loader>();
+  const { order, history, returns } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const navigation = useNavigation();
@@ -171,6 +179,7 @@ export default function AdminOrderDetails() {
             ) : null}
           </Stack>
         </Form>
+        <OrderReturns returns={returns} refundedAmount={order.refundedAmount} />
         <AuditHistory entries={history} fullLogHref={`/admin/audit?entity=order&entityId=${order._id}`} />
       </OrderDetails>
     </UrlDialog>

@@ -211,6 +211,7 @@ test.describe("sign-in and sign-out", () => {
       "Dashboard",
       "Products",
       "Orders",
+      "Returns",
       "Delivery",
       "Discounts",
       "Audit log",

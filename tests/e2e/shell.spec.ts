@@ -188,6 +188,7 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Dashboard",
         "Products",
         "Orders",
+        "Returns",
         "Delivery",
         "Discounts",
         "Audit log",

@@ -6,6 +6,7 @@ const ADMIN_MENU = [
   { id: "dashboard", label: "Dashboard", path: "/admin/dashboard" },
   { id: "products", label: "Products", path: "/admin/products" },
   { id: "orders", label: "Orders", path: "/admin/orders" },
+  { id: "returns", label: "Returns", path: "/admin/returns" },
   { id: "shipping", label: "Delivery", path: "/admin/shipping" },
   { id: "discounts", label: "Discounts", path: "/admin/discounts" },
   { id: "audit", label: "Audit log", path: "/admin/audit" },
