@@ -237,6 +237,7 @@ async function main() {
       { name: "checkout", path: "/shop/checkout", area: "storefront" },
       { name: "account", path: "/shop/account", area: "storefront" },
       { name: "admin products", path: "/admin/products", area: "admin" },
+      { name: "admin returns", path: "/admin/returns", area: "admin" },
       // The pages that check a form in the browser: zod's mini API only (app/lib/shared/form-schema.ts).
       { name: "sign in", path: "/auth/login", area: "visitor" },
       { name: "register", path: "/auth/register", area: "visitor" },

@@ -1,4 +1,4 @@
-import { SHOP_NAME, SHOP_PAGES, shopPageHref } from "~/lib/shared/shop-pages";
+import { SHOP_NAME, SHOP_PAGE_LINKS, shopPageHref } from "~/lib/shared/shop-pages";
 import { PlainLink } from "./PlainLink";
 
 /** The shop's footer: its name and the three pages every shop has. */
@@ -10,7 +10,7 @@ export function ShopFooter() {
       </p>
       <nav aria-label="Shop information">
         <ul className="shop-footer__links">
-          {SHOP_PAGES.map((page) => (
+          {SHOP_PAGE_LINKS.map((page) => (
             <li key={page.slug}>
               <PlainLink to={shopPageHref(page)}>{page.title}</PlainLink>
             </li>

@@ -2,9 +2,9 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { requireShopper } from "~/web/auth.server";
 import { getConfig } from "~/lib/server/config.server";
-import { findShopPage, paragraphsOf } from "~/lib/shared/shop-pages";
+import { findShopPage, paragraphsOf } from "~/lib/server/shop-pages.server";
 
-/** Shipping & returns, Privacy, Contact: plain server-rendered text from app/lib/shared/shop-pages.ts. */
+/** Shipping & returns, Privacy, Contact: plain server-rendered text from app/lib/server/shop-pages.server.ts. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireShopper(request);
   const page = findShopPage(params.slug);

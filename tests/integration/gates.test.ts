@@ -29,7 +29,7 @@ import * as shopLayout from "../../app/routes/shop";
 import * as unauthPage from "../../app/routes/unauth-page";
 import * as notFoundPage from "../../app/routes/$";
 import * as shopInfoPage from "../../app/routes/shop.pages.$slug";
-import { paragraphsOf, SHOP_PAGES } from "../../app/lib/shared/shop-pages";
+import { paragraphsOf, SHOP_PAGES } from "../../app/lib/server/shop-pages.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { createProduct, loadPage } from "../support/storefront";
 import { addToCart } from "../../app/services/cart.server";
