@@ -4,8 +4,13 @@
  * import in the browser.
  */
 
-/** Target widths in CSS pixels × density, small to large; an image gets those narrower than itself plus its own width. */
-export const IMAGE_WIDTHS = [160, 320, 480, 640, 960, 1280, 1920, 2560] as const;
+/**
+ * Target widths in CSS pixels × density, small to large; an image gets those narrower than itself plus its own
+ * width. 400 and 800 are what a phone's card (164–193 px) and product picture (343–398 px) need at the 2×
+ * that `pictureSizes` caps the density at, so that neither jumps to the next width up
+ * (docs/decisions/0023-phone-pictures-and-product-page-paint.md).
+ */
+export const IMAGE_WIDTHS = [160, 320, 400, 640, 800, 1280, 1920, 2560] as const;
 
 /** The formats of the stored widths: AVIF where the browser takes it, WebP everywhere else. */
 export const IMAGE_FORMATS = ["avif", "webp"] as const;
@@ -78,4 +83,84 @@ export function imageSrcSet(url: string, width: number | null, format: ImageForm
 export function uploadedImageJoinSql(urlSql: string, alias: string): string {
   return `LEFT JOIN uploaded_images ${alias}
          ON ${alias}.key = substring(${urlSql} from '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.[a-z0-9]{2,5})$')`;
+}
+
+/**
+ * Above this many device pixels per CSS pixel a picture is fetched as if the screen had this density:
+ * on a 3× phone a picture at 2× is as sharp to the eye at arm's length, and a third of the bytes
+ * (docs/decisions/0023-phone-pictures-and-product-page-paint.md).
+ */
+export const MAX_PICTURE_DENSITY = 2;
+
+/**
+ * Screens denser than MAX_PICTURE_DENSITY, from the densest, and the factor that brings each back to about
+ * 2×: 3× and above (most phones: 3 → 2, 3.5 → 2.33), then 2.5× and above (2.625 → 2.1, 2.75 → 2.2).
+ */
+const DENSITY_TIERS = [
+  { resolution: "3dppx", factor: "2 / 3" },
+  { resolution: "2.5dppx", factor: "0.8" },
+] as const;
+
+/** `sizes`' entries split at the commas that are not inside parentheses (`min(50vw, 600px)`). */
+function sizesEntries(sizes: string): string[] {
+  const entries: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < sizes.length; index += 1) {
+    const character = sizes[index];
+    if (character === "(") depth += 1;
+    else if (character === ")") depth -= 1;
+    else if (character === "," && depth === 0) {
+      entries.push(sizes.slice(start, index).trim());
+      start = index + 1;
+    }
+  }
+  entries.push(sizes.slice(start).trim());
+  return entries.filter(Boolean);
+}
+
+/** One `sizes` entry as its media condition (empty for the last, unconditional one) and its length. */
+function splitSizesEntry(entry: string): { media: string; length: string } | null {
+  if (!entry.endsWith(")")) {
+    const space = entry.lastIndexOf(" ");
+    return { media: entry.slice(0, space + 1).trim(), length: entry.slice(space + 1) };
+  }
+  // A function as the length (calc(), min()): from its name to the parenthesis that closes it.
+  let depth = 0;
+  let index = entry.length - 1;
+  for (; index >= 0; index -= 1) {
+    if (entry[index] === ")") depth += 1;
+    else if (entry[index] === "(" && --depth === 0) break;
+  }
+  const name = /[a-z-]*$/.exec(entry.slice(0, Math.max(index, 0)))![0];
+  // Parentheses with no function name before them are a media condition, not a length: nothing to scale.
+  if (!name) return null;
+  const start = index - name.length;
+  return { media: entry.slice(0, start).trim(), length: entry.slice(start) };
+}
+
+/**
+ * The `sizes` attribute of a picture whose rendered width is `sizes` (as the layout's CSS gives it), with the
+ * density capped at MAX_PICTURE_DENSITY: on a denser screen each width is scaled down by its tier's factor, so
+ * the browser, which multiplies `sizes` by the screen's density, picks the width a 2× screen would. A screen of
+ * 2× or less gets `sizes` unchanged.
+ */
+export function pictureSizes(sizes: string): string {
+  return sizesEntries(sizes)
+    .flatMap((entry) => {
+      const split = splitSizesEntry(entry);
+      if (!split) return [entry];
+      const { media, length } = split;
+      // "calc(50vw - 22px)" scales as "calc((50vw - 22px) * f)", anything else as "calc(<length> * f)".
+      const scalable = length.startsWith("calc(") ? length.slice(4) : length;
+      const condition = / or |^not /.test(media) ? `(${media})` : media;
+      return [
+        ...DENSITY_TIERS.map(
+          ({ resolution, factor }) =>
+            `${condition ? `${condition} and ` : ""}(min-resolution: ${resolution}) calc(${scalable} * ${factor})`,
+        ),
+        media ? `${media} ${length}` : length,
+      ];
+    })
+    .join(", ");
 }
