@@ -358,6 +358,20 @@ export async function imageInfoByKey(key: string): Promise<ImageInfo | null> {
   return info;
 }
 
+/** The upload a width's key belongs to, from its UUID alone (the width's key does not say the original's extension). */
+export async function imageInfoOfUuid(uuid: string): Promise<ImageInfo | null> {
+  const keys = ["jpg", "png", "gif", "webp"].map((extension) => `${uuid}.${extension}`);
+  for (const key of keys) {
+    const cached = infoCache.get(key);
+    if (cached) return cached;
+  }
+  const [row] = await getDb().sequelize.query<ImageRow>(
+    `SELECT key, width, height, content_type, widths, processed_at FROM uploaded_images WHERE key IN (:keys)`,
+    { replacements: { keys }, type: QueryTypes.SELECT },
+  );
+  return row ? toInfo(row) : null;
+}
+
 /** What the pipeline knows of an image URL (an upload of this shop), or null (not an upload, not processed yet). */
 export async function imageInfo(url: string): Promise<ImageInfo | null> {
   return (await imageInfos([url])).get(url) ?? null;

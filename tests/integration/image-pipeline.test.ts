@@ -344,6 +344,32 @@ function describeServing(name: string, setup: () => Promise<{ base: string; clos
       expect(response.headers.get("Content-Type")).toMatch(/^image\/svg\+xml/);
     });
 
+    it("serves a width the list gained but the backfill has not stored yet as the nearest stored one, cached briefly", async () => {
+      const key = await uploadedKey(await phonePhoto(600, 1000)); // upright: 1000 wide
+      // Processed under a list without 400: its row and its files lack it.
+      for (const format of IMAGE_FORMATS) await storage.delete(widthKeyOf(key, 400, format));
+      await getDb().sequelize.query(
+        `UPDATE uploaded_images SET widths = array_remove(widths, 400) WHERE key = :key`,
+        { replacements: { key } },
+      );
+      const response = await fetch(`${base}/uploads/${widthKeyOf(key, 400, "avif")}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Type")).toBe("image/avif");
+      expect(await widthOf(response)).toBe(640);
+      expect(response.headers.get("Cache-Control")).toBe("public, max-age=300");
+      expect(response.headers.get("Content-Security-Policy")).toBe(UPLOADS_CSP);
+      // A stored width is served as itself, for a year.
+      const stored = await fetch(`${base}/uploads/${widthKeyOf(key, 320, "webp")}`);
+      expect([stored.status, await widthOf(stored)]).toEqual([200, 320]);
+      expect(stored.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+      // A width of an upload the shop has no record of is not made up from anything: it goes on to the pages'
+      // handler (the shop's 404 page; this test app has no pages, so it fails there), never as an image.
+      const unknown = await fetch(
+        `${base}/uploads/${widthKeyOf("0b9a3c1e-7a51-4d41-9d39-7c5f0e3a2b10.jpg", 400, "avif")}`,
+      );
+      expect(unknown.headers.get("Content-Type")).not.toMatch(/^image\//);
+    });
+
     it("serves the original, cached briefly, for an upload the pipeline has not processed yet", async () => {
       const stored = await storage.put({
         data: await phonePhoto(),
