@@ -209,13 +209,21 @@ async function encodeWidths(
   pixels: { data: Buffer; info: OutputInfo },
   targets: readonly number[],
 ): Promise<ProcessedImage["widths"]> {
-  const { width, height, channels } = pixels.info;
-  const fromPixels = () => sharp(pixels.data, { raw: { width, height, channels } });
+  const raw = ({ data, info }: { data: Buffer; info: OutputInfo }) =>
+    sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   const widths: ProcessedImage["widths"] = [];
   for (const target of [...targets].sort((a, b) => b - a)) {
+    // Resized once for both formats: a resize of a camera photo costs as much as a small width's encode.
+    const resized =
+      target === pixels.info.width
+        ? pixels
+        : await raw(pixels).resize({ width: target }).raw().toBuffer({ resolveWithObject: true });
     for (const format of IMAGE_FORMATS) {
-      const resized = target === width ? fromPixels() : fromPixels().resize({ width: target });
-      widths.push({ width: target, format, data: await encodeWidth(resized, format, target).toBuffer() });
+      widths.push({
+        width: target,
+        format,
+        data: await encodeWidth(raw(resized), format, target).toBuffer(),
+      });
     }
   }
   return widths;
