@@ -86,80 +86,36 @@ export function uploadedImageJoinSql(urlSql: string, alias: string): string {
 }
 
 /**
- * Above this many device pixels per CSS pixel a picture is fetched as if the screen had this density:
- * on a 3× phone a picture at 2× is as sharp to the eye at arm's length, and a third of the bytes
+ * Screens denser than 2× and the factor that brings each back to about 2×, densest first: 3× and above (most
+ * phones: 3 → 2, 3.5 → 2.33), then 2.5× and above (2.625 → 2.1, 2.75 → 2.2). On a 3× phone a picture at 2× is
+ * as sharp to the eye at arm's length, and a third to half of the bytes
  * (docs/decisions/0023-phone-pictures-and-product-page-paint.md).
  */
-export const MAX_PICTURE_DENSITY = 2;
-
-/**
- * Screens denser than MAX_PICTURE_DENSITY, from the densest, and the factor that brings each back to about
- * 2×: 3× and above (most phones: 3 → 2, 3.5 → 2.33), then 2.5× and above (2.625 → 2.1, 2.75 → 2.2).
- */
 const DENSITY_TIERS = [
-  { resolution: "3dppx", factor: "2 / 3" },
-  { resolution: "2.5dppx", factor: "0.8" },
+  ["3dppx", "2 / 3"],
+  ["2.5dppx", "0.8"],
 ] as const;
-
-/** `sizes`' entries split at the commas that are not inside parentheses (`min(50vw, 600px)`). */
-function sizesEntries(sizes: string): string[] {
-  const entries: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let index = 0; index < sizes.length; index += 1) {
-    const character = sizes[index];
-    if (character === "(") depth += 1;
-    else if (character === ")") depth -= 1;
-    else if (character === "," && depth === 0) {
-      entries.push(sizes.slice(start, index).trim());
-      start = index + 1;
-    }
-  }
-  entries.push(sizes.slice(start).trim());
-  return entries.filter(Boolean);
-}
-
-/** One `sizes` entry as its media condition (empty for the last, unconditional one) and its length. */
-function splitSizesEntry(entry: string): { media: string; length: string } | null {
-  if (!entry.endsWith(")")) {
-    const space = entry.lastIndexOf(" ");
-    return { media: entry.slice(0, space + 1).trim(), length: entry.slice(space + 1) };
-  }
-  // A function as the length (calc(), min()): from its name to the parenthesis that closes it.
-  let depth = 0;
-  let index = entry.length - 1;
-  for (; index >= 0; index -= 1) {
-    if (entry[index] === ")") depth += 1;
-    else if (entry[index] === "(" && --depth === 0) break;
-  }
-  const name = /[a-z-]*$/.exec(entry.slice(0, Math.max(index, 0)))![0];
-  // Parentheses with no function name before them are a media condition, not a length: nothing to scale.
-  if (!name) return null;
-  const start = index - name.length;
-  return { media: entry.slice(0, start).trim(), length: entry.slice(start) };
-}
 
 /**
  * The `sizes` attribute of a picture whose rendered width is `sizes` (as the layout's CSS gives it), with the
- * density capped at MAX_PICTURE_DENSITY: on a denser screen each width is scaled down by its tier's factor, so
- * the browser, which multiplies `sizes` by the screen's density, picks the width a 2× screen would. A screen of
- * 2× or less gets `sizes` unchanged.
+ * density capped at 2×: before each entry come its forms for the denser screens, its width scaled down by the
+ * tier's factor, so that the browser, which multiplies `sizes` by the screen's density, picks the width a 2×
+ * screen would. A screen of 2× or less matches none of them and gets `sizes` unchanged. Media conditions are
+ * `(feature: value)` joined by `and`, as the shop's layouts write them.
  */
 export function pictureSizes(sizes: string): string {
-  return sizesEntries(sizes)
+  return sizes
+    .split(/,\s*(?![^()]*\))/)
     .flatMap((entry) => {
-      const split = splitSizesEntry(entry);
-      if (!split) return [entry];
-      const { media, length } = split;
+      const [, media = "", length = ""] = /^((?:\([^()]*\)\s*(?:and\s+)?)*)(.+)$/.exec(entry.trim()) ?? [];
       // "calc(50vw - 22px)" scales as "calc((50vw - 22px) * f)", anything else as "calc(<length> * f)".
       const scalable = length.startsWith("calc(") ? length.slice(4) : length;
-      const condition = / or |^not /.test(media) ? `(${media})` : media;
       return [
         ...DENSITY_TIERS.map(
-          ({ resolution, factor }) =>
-            `${condition ? `${condition} and ` : ""}(min-resolution: ${resolution}) calc(${scalable} * ${factor})`,
+          ([resolution, factor]) =>
+            `${media}${media ? "and " : ""}(min-resolution: ${resolution}) calc(${scalable} * ${factor})`,
         ),
-        media ? `${media} ${length}` : length,
+        `${media}${length}`,
       ];
     })
     .join(", ");
