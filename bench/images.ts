@@ -11,7 +11,9 @@ import { machineTicks, stealPercent } from "./proc-cpu";
  * The image pipeline on the worst upload it accepts: a 4000×3000 JPEG of
  * noise (about 5 MB, so nothing compresses it small), decoded, turned upright,
  * stripped, re-encoded and stored with every AVIF and WebP width in a local
- * folder, BENCH_ROUNDS (5) times. Prints the median and the peak RSS.
+ * folder, BENCH_ROUNDS (5) times. Prints the median and the peak RSS, and the
+ * median CPU time of the process per round: on a shared machine the wall time
+ * swings with the neighbours' load, the CPU time much less.
  * `npm run bench:images` (on demand, never in CI).
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -33,25 +35,29 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 const load = loadavg()[0] ?? 0;
 const ticks = machineTicks();
 const times: number[] = [];
+const cpuTimes: number[] = [];
 let files = 0;
 for (let round = 0; round < ROUNDS; round++) {
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const processed = await processUpload(jpeg, "jpg");
   const stored = await storage.put({ data: processed.original, extension: "jpg", contentType: "image/jpeg" });
   for (const { width, format, data } of processed.widths) {
     await storage.write(widthKeyOf(stored.key, width, format), { data, contentType: `image/${format}` });
   }
   times.push(performance.now() - started);
+  const cpu = process.cpuUsage(cpuBefore);
+  cpuTimes.push((cpu.user + cpu.system) / 1000);
   files = 1 + processed.widths.length;
-  console.log(`round ${round + 1}: ${Math.round(times.at(-1)!)} ms`);
+  console.log(`round ${round + 1}: ${Math.round(times.at(-1)!)} ms (CPU ${Math.round(cpuTimes.at(-1)!)} ms)`);
 }
 clearInterval(sampler);
 const steal = stealPercent(ticks, machineTicks());
 rmSync(directory, { recursive: true, force: true });
 
-const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? 0;
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 console.log(
-  `median ${Math.round(median)} ms over ${ROUNDS} rounds (${files} files each); ` +
+  `median ${Math.round(medianOf(times))} ms (CPU ${Math.round(medianOf(cpuTimes))} ms) over ${ROUNDS} rounds (${files} files each); ` +
     `peak RSS ${Math.round(peakRss / 1024 / 1024)} MB (${Math.round(baselineRss / 1024 / 1024)} MB before); ` +
     `load average ${load.toFixed(2)} before; steal ${steal === null ? "n/a" : `${steal.toFixed(1)} %`}`,
 );

@@ -13,6 +13,7 @@ import {
   isOriginalKey,
   isStorageKey,
   widthKeyOf,
+  widthKeyParts,
 } from "../app/lib/server/storage.server";
 import {
   DEFAULT_IMAGE_FORMAT,
@@ -21,7 +22,7 @@ import {
   pickWidth,
   type ImageFormat,
 } from "../app/lib/shared/images";
-import { imageInfoByKey } from "../app/services/images.server";
+import { imageInfoByKey, imageInfoOfUuid } from "../app/services/images.server";
 import { healthEndpoint } from "./health";
 import { errorResponder, metricsEndpoint, nameRoute, requestObserver } from "./observability";
 import { remixHandler } from "./remix-handler";
@@ -122,6 +123,30 @@ function uploadWidths() {
           );
           req.url = `/${widthKey}`;
         }
+        next();
+      })
+      .catch((error: unknown) => sendUploadError(res, error));
+  };
+}
+
+/**
+ * A width asked for by its own key (as every page's srcset does) that is not stored: the width list gained it
+ * after the upload was processed and the backfill (`npm run images:backfill`, also run by `db:migrate`) has
+ * not reached this upload yet. The nearest width the upload has in that format is served instead, cached
+ * briefly, so the picture shows rather than a 404 leaving its box empty (docs/decisions/0023). A width the
+ * row says is stored, or an upload without a row, stays a 404.
+ */
+function widthNotYetStored() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const parts = widthKeyParts(req.path.slice(1));
+    if (!parts || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    imageInfoOfUuid(parts.uuid)
+      .then((info) => {
+        if (!info || info.widths.includes(parts.width)) return next();
+        const width = pickWidth(info.widths, parts.width);
+        if (width === null) return next();
+        res.locals.pendingWidth = true;
+        req.url = `/${widthKeyOf(info.key, width, parts.format)}`;
         next();
       })
       .catch((error: unknown) => sendUploadError(res, error));
@@ -234,7 +259,8 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   // Remix's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", buildAssets(path.join(config.buildDir, "client")));
   app.use(publicFiles(publicDir));
-  app.use("/uploads", uploadWidths(), config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir));
+  const uploads = config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir);
+  app.use("/uploads", uploadWidths(), uploads, widthNotYetStored(), uploads);
 
   app.all(
     "*",

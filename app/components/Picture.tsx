@@ -1,5 +1,5 @@
 import type { ReactEventHandler, Ref } from "react";
-import { imageSrcSet, imageWidthUrl, widthsFor } from "~/lib/shared/images";
+import { imageSrcSet, imageWidthUrl, pictureSizes, widthsFor } from "~/lib/shared/images";
 
 /** A picture as the pages know it: its URL, its own size when the shop knows it, and its text. */
 export interface PictureData {
@@ -20,8 +20,8 @@ const FALLBACK_WIDTH = 640;
 
 /**
  * Every picture of the shop's pages (house rule 14). A processed upload is a `<picture>` whose AVIF and
- * WebP `<source>`s list every stored width, so the browser fetches the one `sizes` needs at its density;
- * `width`/`height` reserve its box before it loads. Anything else (a drawing under /images, another
+ * WebP `<source>`s list every stored width, so the browser fetches the one `sizes` needs at its density
+ * (capped at 2×: `pictureSizes`); `width`/`height` reserve its box before it loads. Anything else (a drawing under /images, another
  * site's URL, an upload whose size is not known yet) is a plain `<img>`. Markup only: no state, no
  * effect, nothing for the browser's bundle beyond these lines.
  */
@@ -34,7 +34,7 @@ export function Picture({
   onError,
 }: {
   picture: PictureData;
-  /** The width the picture is shown at, per breakpoint, as the layout's CSS gives it. */
+  /** The width the picture is shown at, per breakpoint, as the layout's CSS gives it (the density cap is added here). */
   sizes: string;
   priority?: PicturePriority;
   className?: string;
@@ -44,6 +44,7 @@ export function Picture({
   const { url, width, height, alt } = picture;
   const avif = imageSrcSet(url, width, "avif");
   const webp = imageSrcSet(url, width, "webp");
+  const attributeSizes = webp ? pictureSizes(sizes) : undefined;
   const img = (
     <img
       ref={imgRef}
@@ -52,7 +53,7 @@ export function Picture({
       alt={alt}
       width={width ?? undefined}
       height={height ?? undefined}
-      sizes={webp ? sizes : undefined}
+      sizes={attributeSizes}
       loading={priority === "lazy" ? "lazy" : "eager"}
       // React 18 passes the attribute through only in lower case.
       {...(priority === "high" ? { fetchpriority: "high" } : {})}
@@ -63,8 +64,8 @@ export function Picture({
   if (!avif || !webp) return img;
   return (
     <picture>
-      <source type="image/avif" srcSet={avif} sizes={sizes} />
-      <source type="image/webp" srcSet={webp} sizes={sizes} />
+      <source type="image/avif" srcSet={avif} sizes={attributeSizes} />
+      <source type="image/webp" srcSet={webp} sizes={attributeSizes} />
       {img}
     </picture>
   );

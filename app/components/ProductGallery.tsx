@@ -21,7 +21,7 @@ import { Picture } from "./Picture";
  * The large picture's width as the layout gives it (storefront.css .product-details): the page's width
  * on a phone, half of the at most 1200px content (or of the dialog) from 768px on.
  */
-const SLIDE_SIZES = "(min-width: 768px) min(50vw, 600px), calc(100vw - 2rem)";
+export const SLIDE_SIZES = "(min-width: 768px) min(50vw, 600px), calc(100vw - 2rem)";
 /** A thumbnail's box: 4rem (.gallery__thumb). */
 const THUMB_SIZES = "64px";
 

@@ -37,19 +37,22 @@ sharp.concurrency(1);
 sharp.cache(false);
 
 /**
- * Encoder settings: close to the eye's threshold, fast enough to stay inside
- * the upload request. The small widths (what phones load) get a slower, tighter
- * encoding; above SMALL_WIDTH the encoder's effort costs seconds per image
- * (AVIF effort 2 at 2560 pixels: about 3 s on one core) for a few percent.
+ * Encoder settings: close to the eye's threshold, fast enough to stay inside the upload request (a 4000×3000
+ * photo in about 2 s, bench/images.ts). Effort goes where phones look: the card widths (up to CARD_WIDTH) get
+ * AVIF effort 3, about 20 % smaller than effort 2 at the same quality setting and closer to the source; the
+ * widths up to PHONE_WIDTH effort 2; wider ones effort 0, where effort costs seconds per image (AVIF effort 2
+ * at 2560 pixels: about 3 s on one core) for a few percent (bench/image-quality.ts, docs/decisions/0023).
  */
-const SMALL_WIDTH = 640;
+const CARD_WIDTH = 400;
+const PHONE_WIDTH = 640;
 const ENCODE = {
   jpeg: { quality: 88 },
   png: { compressionLevel: 6 },
   webp: { quality: 82, effort: 0 },
   avif: { quality: 55, effort: 0 },
-  webpSmall: { quality: 82, effort: 2 },
-  avifSmall: { quality: 55, effort: 2 },
+  webpPhone: { quality: 82, effort: 2 },
+  avifPhone: { quality: 55, effort: 2 },
+  avifCard: { quality: 55, effort: 3 },
 } as const;
 
 type UploadField = "my_file";
@@ -180,9 +183,50 @@ function encodeAs(image: Sharp, extension: RasterExtension): Sharp {
 }
 
 function encodeWidth(image: Sharp, format: ImageFormat, width: number): Sharp {
-  const small = width <= SMALL_WIDTH;
-  if (format === "avif") return image.avif(small ? ENCODE.avifSmall : ENCODE.avif);
-  return image.webp(small ? ENCODE.webpSmall : ENCODE.webp);
+  if (format === "webp") return image.webp(width <= PHONE_WIDTH ? ENCODE.webpPhone : ENCODE.webp);
+  return image.avif(
+    width <= CARD_WIDTH ? ENCODE.avifCard : width <= PHONE_WIDTH ? ENCODE.avifPhone : ENCODE.avif,
+  );
+}
+
+/** The pixels of an image, upright, sRGB, decoded once (a damaged file or one above the pixel limit refused). */
+async function decodeUpright(bytes: Uint8Array): Promise<{ data: Buffer; info: OutputInfo }> {
+  const input = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "warning" } as const;
+  try {
+    return await sharp(bytes, input)
+      .rotate()
+      .toColourspace("srgb")
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    if (/pixel limit/i.test((error as Error).message)) throw tooManyPixels();
+    throw unreadable();
+  }
+}
+
+/** `targets` (widths no wider than the pixels) encoded in every format, widest first. */
+async function encodeWidths(
+  pixels: { data: Buffer; info: OutputInfo },
+  targets: readonly number[],
+): Promise<ProcessedImage["widths"]> {
+  const raw = ({ data, info }: { data: Buffer; info: OutputInfo }) =>
+    sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  const widths: ProcessedImage["widths"] = [];
+  for (const target of [...targets].sort((a, b) => b - a)) {
+    // Resized once for both formats: a resize of a camera photo costs as much as a small width's encode.
+    const resized =
+      target === pixels.info.width
+        ? pixels
+        : await raw(pixels).resize({ width: target }).raw().toBuffer({ resolveWithObject: true });
+    for (const format of IMAGE_FORMATS) {
+      widths.push({
+        width: target,
+        format,
+        data: await encodeWidth(raw(resized), format, target).toBuffer(),
+      });
+    }
+  }
+  return widths;
 }
 
 /**
@@ -195,36 +239,15 @@ function encodeWidth(image: Sharp, format: ImageFormat, width: number): Sharp {
  */
 export async function processRaster(bytes: Uint8Array, extension: RasterExtension): Promise<ProcessedImage> {
   const { animated } = await checkImageHeader(bytes);
-  const input = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "warning" } as const;
-  let pixels: { data: Buffer; info: OutputInfo };
-  try {
-    pixels = await sharp(bytes, input)
-      .rotate()
-      .toColourspace("srgb")
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-  } catch (error) {
-    if (/pixel limit/i.test((error as Error).message)) throw tooManyPixels();
-    throw unreadable();
-  }
+  const pixels = await decodeUpright(bytes);
   const { width, height, channels } = pixels.info;
-  const fromPixels = () => sharp(pixels.data, { raw: { width, height, channels } });
-
   const original =
     animated && extension === "gif"
-      ? await sharp(bytes, { ...input, animated: true })
+      ? await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "warning", animated: true })
           .gif()
           .toBuffer()
-      : await encodeAs(fromPixels(), extension).toBuffer();
-
-  const widths: ProcessedImage["widths"] = [];
-  for (const target of widthsFor(width).reverse()) {
-    for (const format of IMAGE_FORMATS) {
-      const resized = target === width ? fromPixels() : fromPixels().resize({ width: target });
-      widths.push({ width: target, format, data: await encodeWidth(resized, format, target).toBuffer() });
-    }
-  }
-  return { original, width, height, widths };
+      : await encodeAs(sharp(pixels.data, { raw: { width, height, channels } }), extension).toBuffer();
+  return { original, width, height, widths: await encodeWidths(pixels, widthsFor(width)) };
 }
 
 /** The pixel size a BMP header declares (kept as it is: libvips cannot decode BMP, and BMP carries no EXIF). */
@@ -321,7 +344,11 @@ const toInfo = (row: ImageRow): ImageInfo => ({
   processedAt: row.processed_at,
 });
 
-/** Rows never change once written: found ones are kept (a bounded number) so `?w=` costs no query. */
+/**
+ * Found rows are kept (a bounded number) so `?w=` costs no query. A row changes only when the backfill adds
+ * widths the list gained; a process that cached it before keeps choosing among the widths it knew, which
+ * all still exist.
+ */
 const infoCache = new Map<string, ImageInfo>();
 const INFO_CACHE_SIZE = 2_000;
 
@@ -337,6 +364,20 @@ export async function imageInfoByKey(key: string): Promise<ImageInfo | null> {
   if (infoCache.size >= INFO_CACHE_SIZE) infoCache.delete(infoCache.keys().next().value!);
   infoCache.set(key, info);
   return info;
+}
+
+/** The upload a width's key belongs to, from its UUID alone (the width's key does not say the original's extension). */
+export async function imageInfoOfUuid(uuid: string): Promise<ImageInfo | null> {
+  const keys = ["jpg", "png", "gif", "webp"].map((extension) => `${uuid}.${extension}`);
+  for (const key of keys) {
+    const cached = infoCache.get(key);
+    if (cached) return cached;
+  }
+  const [row] = await getDb().sequelize.query<ImageRow>(
+    `SELECT key, width, height, content_type, widths, processed_at FROM uploaded_images WHERE key IN (:keys)`,
+    { replacements: { keys }, type: QueryTypes.SELECT },
+  );
+  return row ? toInfo(row) : null;
 }
 
 /** What the pipeline knows of an image URL (an upload of this shop), or null (not an upload, not processed yet). */
@@ -378,22 +419,70 @@ export async function deleteImageWidths(storage: FileStorage, key: string): Prom
 export interface BackfillReport {
   /** Uploads recorded by this run (the unreadable ones included). */
   processed: number;
-  /** References that are not uploads of this shop, or were recorded before. */
+  /** Uploads recorded before that got the widths the list has gained since (IMAGE_WIDTHS). */
+  extended: number;
+  /** References that are not uploads of this shop, or were recorded before with every width. */
   skipped: number;
   missing: number;
   unreadable: number;
 }
 
 /**
+ * The widths of the list that an upload recorded before the list changed does not have: none for an SVG, a BMP
+ * or an unreadable file (they have no widths at all), nor for one that has them all.
+ */
+export function missingWidths(row: { width: number | null; widths: readonly number[] }): number[] {
+  if (!row.width || !row.widths.length) return [];
+  return widthsFor(row.width).filter((width) => !row.widths.includes(width));
+}
+
+/**
+ * Stores the `missing` widths of an upload recorded before, from its stored (already upright and stripped)
+ * original, then adds them to its row. The files come before the row, as on upload: a run stopped between the
+ * two stores them again next time, and a page never lists a width whose row says it is there but is not.
+ */
+async function addMissingWidths(
+  storage: FileStorage,
+  key: string,
+  missing: readonly number[],
+): Promise<"extended" | "missing" | "unreadable"> {
+  const file = await storage.read(key);
+  if (!file) return "missing";
+  let widths: ProcessedImage["widths"];
+  try {
+    widths = await getImageQueue().run(async () => encodeWidths(await decodeUpright(file.data), missing), {
+      mayWait: true,
+    });
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    // It decoded once; kept as it is, with the widths it has. The next run tries again.
+    getLogger().warn({ key, reason: error.message }, "An upload's new widths could not be made");
+    return "unreadable";
+  }
+  for (const { width, format, data } of widths) {
+    await storage.write(widthKeyOf(key, width, format), { data, contentType: `image/${format}` });
+  }
+  await getDb().sequelize.query(
+    `UPDATE uploaded_images
+        SET widths = ARRAY(SELECT DISTINCT w FROM unnest(widths || CAST(:widths AS integer[])) AS w ORDER BY w)
+      WHERE key = :key`,
+    { replacements: { key, widths: `{${missing.join(",")}}` } },
+  );
+  infoCache.delete(key);
+  return "extended";
+}
+
+/**
  * Processes every upload the database refers to that has no row yet: widths
  * stored, the original replaced by its metadata-free form at the same key,
- * then the row. Stopped half-way, the next run starts with what has no row;
- * a finished image is never done twice. URLs of other sites and /images are
- * skipped.
+ * then the row. An upload recorded before the width list gained a width gets
+ * that width, made from its stored original, and its row lists it. Stopped
+ * half-way, the next run starts with what is not done; a finished image is
+ * never done twice. URLs of other sites and /images are skipped.
  */
 export async function backfillImages(log: (message: string) => void = () => {}): Promise<BackfillReport> {
   const storage = getStorage();
-  const report: BackfillReport = { processed: 0, skipped: 0, missing: 0, unreadable: 0 };
+  const report: BackfillReport = { processed: 0, extended: 0, skipped: 0, missing: 0, unreadable: 0 };
   const references = await getDb().sequelize.query<{ image: string }>(
     `SELECT image FROM products UNION SELECT url FROM product_images
      UNION SELECT image FROM feature_images UNION SELECT image FROM order_items`,
@@ -402,21 +491,26 @@ export async function backfillImages(log: (message: string) => void = () => {}):
   const keys = [
     ...new Set(references.map((row) => storage.keyOf(row.image)).filter((key) => key && isOriginalKey(key))),
   ] as string[];
-  const done = new Set(
-    keys.length
-      ? (
-          await getDb().sequelize.query<{ key: string }>(
-            `SELECT key FROM uploaded_images WHERE key IN (:keys)`,
-            {
-              replacements: { keys },
-              type: QueryTypes.SELECT,
-            },
-          )
-        ).map((row) => row.key)
-      : [],
+  const recorded = new Map(
+    (keys.length
+      ? await getDb().sequelize.query<{ key: string; width: number | null; widths: number[] }>(
+          `SELECT key, width, widths FROM uploaded_images WHERE key IN (:keys)`,
+          { replacements: { keys }, type: QueryTypes.SELECT },
+        )
+      : []
+    ).map((row) => [row.key, missingWidths(row)]),
   );
-  report.skipped = references.length - keys.length + done.size;
-  for (const key of keys.filter((candidate) => !done.has(candidate))) {
+  report.skipped = references.length - keys.length;
+  for (const [key, missing] of recorded) {
+    if (!missing.length) {
+      report.skipped += 1;
+      continue;
+    }
+    const outcome = await addMissingWidths(storage, key, missing);
+    report[outcome] += 1;
+    if (outcome === "extended") log(`images: ${key} gained widths ${missing.join(", ")}`);
+  }
+  for (const key of keys.filter((candidate) => !recorded.has(candidate))) {
     const file = await storage.read(key);
     if (!file) {
       report.missing += 1;

@@ -303,7 +303,7 @@ function describeServing(name: string, setup: () => Promise<{ base: string; clos
       const cases: [string, number, string][] = [
         ["?w=300", 320, "image/webp"],
         ["?w=320", 320, "image/webp"],
-        ["?w=321&format=avif", 480, "image/avif"],
+        ["?w=321&format=avif", 400, "image/avif"],
         ["?w=1", 160, "image/webp"],
         ["?w=990&format=webp", 1000, "image/webp"],
         ["?w=5000", 1000, "image/webp"],
@@ -342,6 +342,32 @@ function describeServing(name: string, setup: () => Promise<{ base: string; clos
       const response = await fetch(`${base}/uploads/${key}?w=320`);
       expect(response.status).toBe(200);
       expect(response.headers.get("Content-Type")).toMatch(/^image\/svg\+xml/);
+    });
+
+    it("serves a width the list gained but the backfill has not stored yet as the nearest stored one, cached briefly", async () => {
+      const key = await uploadedKey(await phonePhoto(600, 1000)); // upright: 1000 wide
+      // Processed under a list without 400: its row and its files lack it.
+      for (const format of IMAGE_FORMATS) await storage.delete(widthKeyOf(key, 400, format));
+      await getDb().sequelize.query(
+        `UPDATE uploaded_images SET widths = array_remove(widths, 400) WHERE key = :key`,
+        { replacements: { key } },
+      );
+      const response = await fetch(`${base}/uploads/${widthKeyOf(key, 400, "avif")}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Type")).toBe("image/avif");
+      expect(await widthOf(response)).toBe(640);
+      expect(response.headers.get("Cache-Control")).toBe("public, max-age=300");
+      expect(response.headers.get("Content-Security-Policy")).toBe(UPLOADS_CSP);
+      // A stored width is served as itself, for a year.
+      const stored = await fetch(`${base}/uploads/${widthKeyOf(key, 320, "webp")}`);
+      expect([stored.status, await widthOf(stored)]).toEqual([200, 320]);
+      expect(stored.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+      // A width of an upload the shop has no record of is not made up from anything: it goes on to the pages'
+      // handler (the shop's 404 page; this test app has no pages, so it fails there), never as an image.
+      const unknown = await fetch(
+        `${base}/uploads/${widthKeyOf("0b9a3c1e-7a51-4d41-9d39-7c5f0e3a2b10.jpg", 400, "avif")}`,
+      );
+      expect(unknown.headers.get("Content-Type")).not.toMatch(/^image\//);
     });
 
     it("serves the original, cached briefly, for an upload the pipeline has not processed yet", async () => {
@@ -432,7 +458,7 @@ describe("images:backfill", () => {
     expect(first).toMatchObject({ processed: 3, missing: 0, unreadable: 0 });
     expect(await imageInfo(back.url)).toMatchObject({ width: 300, height: 400 });
     const info = (await imageInfo(old.url))!;
-    expect(info).toMatchObject({ width: 1000, height: 600, widths: [160, 320, 480, 640, 960, 1000] });
+    expect(info).toMatchObject({ width: 1000, height: 600, widths: [160, 320, 400, 640, 800, 1000] });
     // The original at the same key is now upright and metadata-free.
     const original = await sharp(await read(old.key)).metadata();
     expect([original.width, original.exif]).toEqual([1000, undefined]);
@@ -443,5 +469,66 @@ describe("images:backfill", () => {
     expect(second).toMatchObject({ processed: 0, missing: 0, unreadable: 0 });
     expect(storedFiles().sort()).toEqual(filesAfterFirst);
     expect((await imageInfo(old.url))!.processedAt).toEqual(info.processedAt);
+  });
+
+  it("gives an upload recorded before the width list grew the widths it lacks, from its stored original, once", async () => {
+    // Recorded under an older list: no 400 or 800, a 480 and a 960 that the list no longer has.
+    const key = await uploadedKey(await phonePhoto(600, 1000)); // upright: 1000 wide
+    const url = `/uploads/${key}`;
+    for (const width of [400, 800]) {
+      for (const format of IMAGE_FORMATS) await storage.delete(widthKeyOf(key, width, format));
+    }
+    const oldWidths = [160, 320, 480, 640, 960, 1000];
+    await getDb().sequelize.query(
+      `UPDATE uploaded_images SET widths = CAST(:widths AS integer[]) WHERE key = :key`,
+      { replacements: { key, widths: `{${oldWidths.join(",")}}` } },
+    );
+    for (const width of [480, 960]) {
+      for (const format of IMAGE_FORMATS) {
+        await storage.write(widthKeyOf(key, width, format), {
+          data: await sharp(await read(key))
+            .resize({ width })
+            [format]()
+            .toBuffer(),
+          contentType: `image/${format}`,
+        });
+      }
+    }
+    await createProductRow({ image: url });
+    const originalBefore = await read(key);
+    const recordedAt = (await imageInfo(url))!.processedAt;
+
+    const first = await backfillImages();
+    expect(first).toMatchObject({ processed: 0, extended: 1, missing: 0, unreadable: 0 });
+    // The new widths are stored, each exactly that wide, in every format; the old ones stay listed and stored.
+    const info = (await imageInfo(url))!;
+    expect(info.widths).toEqual([160, 320, 400, 480, 640, 800, 960, 1000]);
+    for (const width of [400, 800]) {
+      for (const format of IMAGE_FORMATS) {
+        const metadata = await sharp(await read(widthKeyOf(key, width, format))).metadata();
+        expect({ width, format }).toEqual({
+          width: metadata.width,
+          format: metadata.format === "heif" ? "avif" : metadata.format,
+        });
+      }
+    }
+    // The original is not touched, nor the row's record of when it was processed.
+    expect(Buffer.compare(await read(key), originalBefore)).toBe(0);
+    expect(info.processedAt).toEqual(recordedAt);
+
+    const filesAfterFirst = storedFiles().sort();
+    const second = await backfillImages();
+    expect(second).toMatchObject({ processed: 0, extended: 0, missing: 0, unreadable: 0 });
+    expect(storedFiles().sort()).toEqual(filesAfterFirst);
+    expect((await imageInfo(url))!.widths).toEqual(info.widths);
+  });
+
+  it("does not look for widths for an SVG, which has none, nor count it as given any", async () => {
+    const svg = await storeImage(file(SVG_WITH_SCRIPT, "a.svg", "image/svg+xml"));
+    await createProductRow({ image: svg.url });
+    await backfillImages();
+    const files = storedFiles().sort();
+    expect(await backfillImages()).toMatchObject({ processed: 0, extended: 0 });
+    expect(storedFiles().sort()).toEqual(files);
   });
 });

@@ -8,6 +8,9 @@ import * as listingPage from "../../app/routes/shop.listing";
 import * as orderPage from "../../app/routes/shop.account.orders.$orderId";
 import * as productPage from "../../app/routes/shop.product.$id";
 import { addToCart } from "../../app/services/cart.server";
+import { CARD_SIZES } from "../../app/components/ProductCard";
+import { SLIDE_SIZES } from "../../app/components/ProductGallery";
+import { pictureSizes } from "../../app/lib/shared/images";
 import { createTestUser, resetDatabase } from "../support/database";
 import { callRoute, sessionCookieFor } from "../support/requests";
 import { renderShopPage } from "../support/render-page";
@@ -31,7 +34,10 @@ async function recordPhoto(key = `${PHOTO_KEY}.jpg`) {
   );
 }
 
-/** The <picture> of the photo in `scope`, checked whole: both sources, the sizes and the img's box. */
+/**
+ * The <picture> of the photo in `scope`, checked whole: both sources, the sizes (the layout's width, `sizes`,
+ * with the density cap) and the img's box.
+ */
 function expectPhotoPicture(scope: Element | Document, sizes: string) {
   const img = scope.querySelector(`picture img[src^="/uploads/${PHOTO_KEY}-w"]`);
   expect(img, "an <img> of the photo's stored width inside a <picture>").not.toBeNull();
@@ -42,8 +48,8 @@ function expectPhotoPicture(scope: Element | Document, sizes: string) {
   expect(avif.getAttribute("srcset")).toContain(`/uploads/${PHOTO_KEY}-w2400.avif 2400w`);
   expect(webp.getAttribute("srcset")).toContain(`/uploads/${PHOTO_KEY}-w160.webp 160w`);
   expect(avif.getAttribute("srcset")).not.toContain("2560w");
-  expect(avif.getAttribute("sizes")).toBe(sizes);
-  expect(img!.getAttribute("sizes")).toBe(sizes);
+  expect(avif.getAttribute("sizes")).toBe(pictureSizes(sizes));
+  expect(img!.getAttribute("sizes")).toBe(pictureSizes(sizes));
   expect(img!.getAttribute("width")).toBe("2400");
   expect(img!.getAttribute("height")).toBe("3200");
   return img!;
@@ -59,8 +65,8 @@ describe("pictures on the pages", () => {
     const document = await renderShopPage("/shop/listing", listingPage, await sessionCookieFor(ann.id));
     const images = [...document.querySelectorAll(".product-card__media img")];
     expect(images).toHaveLength(6);
-    expectPhotoPicture(images[0]!.closest(".product-card")!, images[0]!.getAttribute("sizes")!);
-    expect(images[0]!.getAttribute("sizes")).toMatch(/^\(max-width: 639px\) calc\(50vw - 22px\)/);
+    expectPhotoPicture(images[0]!.closest(".product-card")!, CARD_SIZES.listing);
+    expect(images[0]!.getAttribute("sizes")).toContain("(max-width: 639px) calc(50vw - 22px)");
     expect(images.map((img) => img.getAttribute("loading"))).toEqual([
       "eager",
       "eager",
@@ -90,12 +96,12 @@ describe("pictures on the pages", () => {
       "product/:id",
     );
     const slide = document.querySelector(".gallery__slide")!;
-    const shown = expectPhotoPicture(slide, slide.querySelector("img")!.getAttribute("sizes")!);
+    const shown = expectPhotoPicture(slide, SLIDE_SIZES);
     expect(shown.getAttribute("sizes")).toMatch(/^\(min-width: 768px\)/);
     expect(shown.getAttribute("fetchpriority")).toBe("high");
     expect(document.querySelectorAll('img[fetchpriority="high"]')).toHaveLength(1);
     const thumb = document.querySelector(".gallery__thumb img")!;
-    expect(thumb.getAttribute("sizes")).toBe("64px");
+    expect(thumb.getAttribute("sizes")).toBe(pictureSizes("64px"));
     expect(thumb.getAttribute("loading")).toBe("lazy");
   });
 

@@ -72,6 +72,13 @@ export function widthKeyOf(originalKey: string, width: number, format: "avif" | 
   return `${originalKey.slice(0, originalKey.lastIndexOf("."))}-w${width}.${format}`;
 }
 
+/** What a width's key names: the upload's UUID, the width and the format; null for any other key. */
+export function widthKeyParts(key: string): { uuid: string; width: number; format: "avif" | "webp" } | null {
+  const match = WIDTH_KEY_PATTERN.exec(key);
+  if (!match) return null;
+  return { uuid: match[1]!, width: Number(match[2]), format: match[3] as "avif" | "webp" };
+}
+
 /** The content type of a key, by the extension the shop gave it from the file's bytes. */
 export function contentTypeOfKey(key: string): string {
   const extension = key.slice(key.lastIndexOf(".") + 1);

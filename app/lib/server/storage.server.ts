@@ -11,6 +11,7 @@ export {
   isOriginalKey,
   isStorageKey,
   widthKeyOf,
+  widthKeyParts,
   UPLOADS_URL_PREFIX,
   type FileStorage,
   type StoredBytes,

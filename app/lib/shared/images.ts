@@ -4,8 +4,13 @@
  * import in the browser.
  */
 
-/** Target widths in CSS pixels × density, small to large; an image gets those narrower than itself plus its own width. */
-export const IMAGE_WIDTHS = [160, 320, 480, 640, 960, 1280, 1920, 2560] as const;
+/**
+ * Target widths in CSS pixels × density, small to large; an image gets those narrower than itself plus its own
+ * width. 400 and 800 are what a phone's card (164–193 px) and product picture (343–398 px) need at the 2×
+ * that `pictureSizes` caps the density at, so that neither jumps to the next width up
+ * (docs/decisions/0023-phone-pictures-and-product-page-paint.md).
+ */
+export const IMAGE_WIDTHS = [160, 320, 400, 640, 800, 1280, 1920, 2560] as const;
 
 /** The formats of the stored widths: AVIF where the browser takes it, WebP everywhere else. */
 export const IMAGE_FORMATS = ["avif", "webp"] as const;
@@ -78,4 +83,40 @@ export function imageSrcSet(url: string, width: number | null, format: ImageForm
 export function uploadedImageJoinSql(urlSql: string, alias: string): string {
   return `LEFT JOIN uploaded_images ${alias}
          ON ${alias}.key = substring(${urlSql} from '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.[a-z0-9]{2,5})$')`;
+}
+
+/**
+ * Screens denser than 2× and the factor that brings each back to about 2×, densest first: 3× and above (most
+ * phones: 3 → 2, 3.5 → 2.33), then 2.5× and above (2.625 → 2.1, 2.75 → 2.2). On a 3× phone a picture at 2× is
+ * as sharp to the eye at arm's length, and a third to half of the bytes
+ * (docs/decisions/0023-phone-pictures-and-product-page-paint.md).
+ */
+const DENSITY_TIERS = [
+  ["3dppx", "2 / 3"],
+  ["2.5dppx", "0.8"],
+] as const;
+
+/**
+ * The `sizes` attribute of a picture whose rendered width is `sizes` (as the layout's CSS gives it), with the
+ * density capped at 2×: before each entry come its forms for the denser screens, its width scaled down by the
+ * tier's factor, so that the browser, which multiplies `sizes` by the screen's density, picks the width a 2×
+ * screen would. A screen of 2× or less matches none of them and gets `sizes` unchanged. Media conditions are
+ * `(feature: value)` joined by `and`, as the shop's layouts write them.
+ */
+export function pictureSizes(sizes: string): string {
+  return sizes
+    .split(/,\s*(?![^()]*\))/)
+    .flatMap((entry) => {
+      const [, media = "", length = ""] = /^((?:\([^()]*\)\s*(?:and\s+)?)*)(.+)$/.exec(entry.trim()) ?? [];
+      // "calc(50vw - 22px)" scales as "calc((50vw - 22px) * f)", anything else as "calc(<length> * f)".
+      const scalable = length.startsWith("calc(") ? length.slice(4) : length;
+      return [
+        ...DENSITY_TIERS.map(
+          ([resolution, factor]) =>
+            `${media}${media ? "and " : ""}(min-resolution: ${resolution}) calc(${scalable} * ${factor})`,
+        ),
+        `${media}${length}`,
+      ];
+    })
+    .join(", ");
 }
