@@ -52,11 +52,6 @@ export function returnWindowEnd(deliveredAt: Date | string, days: number): Date 
   return new Date(new Date(deliveredAt).getTime() + days * 86_400_000);
 }
 
-/** Returns that still count against what a line may return (all but rejected ones). */
-export function returnCounts(status: ReturnStatus): boolean {
-  return status !== "rejected";
-}
-
 export interface ReturnItemJson {
   variantId: string | null;
   productId: string | null;
