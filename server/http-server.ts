@@ -26,6 +26,16 @@ export interface HttpProcess {
   close(): Promise<void>;
 }
 
+/**
+ * How long an idle keep-alive connection stays open. Node's default (5 s) is
+ * shorter than the idle timeout of the clients and proxies in front of the
+ * shop (60 s for most load balancers; connection pools keep sockets open for
+ * reuse): one of them sending a request on a socket the server is closing at
+ * that moment gets ECONNRESET, a failed request nobody caused. Longer than 60 s,
+ * so the other side always closes first; the headers' timeout must exceed it.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export async function startHttpProcess(config: AppConfig, build: ServerBuild): Promise<HttpProcess> {
   const mailSender = startMailSender(config.mail, log);
   const app = createApp({ build, config });
@@ -33,6 +43,8 @@ export async function startHttpProcess(config: AppConfig, build: ServerBuild): P
     const listening: Server = app.listen(config.port, config.host, () => resolve(listening));
     listening.once("error", reject);
   });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   return {
     server,
     async close() {

@@ -1,3 +1,4 @@
+import http from "node:http";
 import sharp from "sharp";
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +7,7 @@ import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
 import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
 import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
 import { migrations } from "../../db/migrations/index";
+import { KEEP_ALIVE_TIMEOUT_MS } from "../../server/http-server";
 import {
   ensureFreshBuild,
   freePort,
@@ -101,6 +103,21 @@ describe("two app instances on one database and one bucket", () => {
       .map((line) => String(line.msg ?? ""))
       .filter((msg) => msg.startsWith("Migrated "));
     expect(migrated.sort()).toEqual(migrations.map((m) => `Migrated ${m.name}`).sort());
+  });
+
+  it("keeps an idle connection open longer than the clients and proxies in front of it (Keep-Alive: timeout=65), so none reuses a socket it is closing", async () => {
+    const agent = new http.Agent({ keepAlive: true });
+    const keepAlive = await new Promise<string>((resolve, reject) => {
+      http
+        .get(`${a.base}/healthz`, { agent }, (response) => {
+          response.resume();
+          resolve(String(response.headers["keep-alive"]));
+        })
+        .on("error", reject);
+    });
+    agent.destroy();
+    expect(keepAlive).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
+    expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
   });
 
   it("a shopper signed in on A is signed in on B", async () => {
