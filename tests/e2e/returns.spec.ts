@@ -3,16 +3,16 @@ import { DEMO_ADMIN, expect, registerShopper, signIn, test, toast } from "./supp
 
 /**
  * A return from the order page, with JavaScript and without: a shopper buys
- * two variants of a new Puma accessory (added by the admin through the API;
- * accessories come in one size, so they differ by colour),
- * chooses Express delivery, applies a discount code (also the admin's), pays
- * through the simulator; the admin marks the order delivered; the shopper
- * returns one of them with a reason from the order's details; the admin
+ * two sizes of a demo shirt, chooses Express delivery, applies a discount code
+ * (the admin's, made through the API for the shirt's brand), pays through the
+ * simulator; the admin marks the order delivered; the shopper returns one
+ * size with a reason from the order's details; the admin
  * receives the parcel; the shopper sees "Partly refunded", the refund to the
  * cent (the line's price less its share of the discount) and the returned line.
  */
 
 const PAYMENT_STEP = { timeout: 15_000 };
+const SHIRT = "Regular Fit Oxford Shirt";
 
 const HOME = {
   address: "7 Return Row",
@@ -41,48 +41,45 @@ async function adminApi(playwright: {
 }
 
 /**
- * A Puma accessory in two variants (a brand and category the storefront specs
- * do not count). Accessories come in one size, so the two differ by colour.
+ * Two sizes in stock of a demo shirt that no other spec buys or counts (the
+ * return puts one size back; the stock is ample for both projects at once).
  */
-async function addTwoSizedProduct(admin: APIRequestContext, title: string) {
-  const response = await admin.post("/api/admin/products/add", {
-    data: {
-      image: "/images/products/a-line-denim-skirt.svg",
-      title,
-      description: "A cap for the returns end-to-end test",
-      category: "accessories",
-      brand: "puma",
-      price: 19.99,
-      variants: [
-        { colour: "black", totalStock: 5 },
-        { colour: "red", totalStock: 5 },
-      ],
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const product = (
-    (await response.json()) as {
-      data: { _id: string; variants: { _id: string; colour: string | null }[] };
+async function twoSizesOfDemoShirt(request: APIRequestContext) {
+  const found = await request.get(`/api/shop/search/${encodeURIComponent(SHIRT)}`);
+  expect(found.status()).toBe(200);
+  const products = (
+    (await found.json()) as {
+      data: {
+        _id: string;
+        title: string;
+        brand: string;
+        variants: { _id: string; size: string | null; colour: string | null; totalStock: number }[];
+      }[];
     }
   ).data;
-  const variantOf = (colour: string) => product.variants.find((variant) => variant.colour === colour)!._id;
-  return { productId: product._id, black: variantOf("black"), red: variantOf("red") };
+  const shirt = products.find((product) => product.title === SHIRT)!;
+  expect(shirt, `the demo catalogue's ${SHIRT}`).toBeTruthy();
+  const inStock = shirt.variants.filter((variant) => variant.totalStock >= 4);
+  const [first, second] = inStock.filter(
+    (variant, index) => inStock.findIndex((other) => other.size === variant.size) === index,
+  );
+  expect(second, "two sizes of the shirt in stock").toBeTruthy();
+  return { productId: shirt._id, brand: shirt.brand, first: first!, second: second! };
 }
 
 test.describe("returns from the order page", () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test("a shopper returns one colour of a discounted, delivered order and sees the partial refund to the cent", async ({
+  test("a shopper returns one size of a discounted, delivered order and sees the partial refund to the cent", async ({
     page,
     playwright,
   }) => {
     const unique = `${Date.now().toString(36).toUpperCase()}${test.info().project.name === "no-js" ? "N" : "J"}`;
     const code = `RET${unique}`;
-    const title = `Returns Cap ${unique}`;
     const admin = await adminApi(playwright);
-    const product = await addTwoSizedProduct(admin, title);
+    const product = await twoSizesOfDemoShirt(admin);
     const created = await admin.post("/api/admin/discounts", {
-      data: { code, type: "percent", value: 15, brands: ["puma"] },
+      data: { code, type: "percent", value: 15, brands: [product.brand] },
     });
     expect(created.status(), await created.text()).toBe(201);
 
@@ -90,8 +87,8 @@ test.describe("returns from the order page", () => {
     await signIn(page, shopper);
     await expect(page).toHaveURL(/\/shop\/home$/);
     for (const [variantId, quantity] of [
-      [product.black, 1],
-      [product.red, 2],
+      [product.first._id, 1],
+      [product.second._id, 2],
     ] as const) {
       const added = await page.request.post("/api/shop/cart/add", {
         data: { productId: product.productId, variantId, quantity },
@@ -122,21 +119,24 @@ test.describe("returns from the order page", () => {
     });
     expect(delivered.status(), await delivered.text()).toBe(200);
 
-    // The shopper returns the black one from the order's details.
+    // The shopper returns the first size from the order's details: its line is "Shirt (M)" or "Shirt (M · White)".
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const lineNamed = (size: string | null) => new RegExp(`^${escape(SHIRT)} \\(${escape(size ?? "")}\\b`);
     await page.goto(`/shop/account/orders/${orderId}`);
     const details = page.getByRole("dialog", { name: "Order Details" });
     await expect(details.getByTestId("returns-open-until")).toContainText("Returns open until");
-    const black = details.getByRole("group", { name: `${title} (Black)` });
-    await black.getByRole("spinbutton", { name: "Quantity to return (up to 1)" }).fill("1");
-    await black.getByRole("combobox", { name: "Reason" }).selectOption({ label: "Too small" });
+    const returned = details.getByRole("group", { name: lineNamed(product.first.size) });
+    await returned.getByRole("spinbutton", { name: "Quantity to return (up to 1)" }).fill("1");
+    await returned.getByRole("combobox", { name: "Reason" }).selectOption({ label: "Too small" });
     await details.getByRole("button", { name: "Request return" }).click();
     await expect(toast(page, "Return requested: we emailed you what happens next")).toBeVisible();
     const listed = details.getByTestId("order-return");
     await expect(listed).toContainText("Status: Requested");
-    await expect(listed).toContainText(`${title} (Black) × 1: Too small`);
-    // Nothing of the black one is left to return; the red ones still are.
-    await expect(details.getByRole("group", { name: `${title} (Black)` })).toHaveCount(0);
-    await expect(details.getByRole("group", { name: `${title} (Red)` })).toBeVisible();
+    await expect(listed).toContainText(/× 1: Too small/);
+    await expect(listed).toContainText(`${SHIRT} (${product.first.size}`);
+    // Nothing of the first size is left to return; the two of the second still are.
+    await expect(details.getByRole("group", { name: lineNamed(product.first.size) })).toHaveCount(0);
+    await expect(details.getByRole("group", { name: lineNamed(product.second.size) })).toBeVisible();
 
     // The admin receives the parcel: the provider refunds the line.
     const returns = await admin.get("/api/admin/returns?status=requested&limit=100");
@@ -147,14 +147,15 @@ test.describe("returns from the order page", () => {
     const received = await admin.put(`/api/admin/returns/${ours!._id}`, { data: { status: "received" } });
     expect(received.status(), await received.text()).toBe(200);
 
-    // What the refund must be, from the order as the API answers it: the black line's price less its discount share.
+    // What the refund must be, from the order as the API answers it: the returned line's price less its discount share.
     const orderJson = await page.request.get(`/api/shop/order/details/${orderId}`);
     expect(orderJson.status()).toBe(200);
     const lines = ((await orderJson.json()) as { data: { cartItems: OrderLine[] } }).data.cartItems;
-    const blackLine = lines.find((line) => line.colour === "black")!;
-    expect(blackLine.discountAmount).toBeGreaterThan(0);
+    const returnedLine = lines.find((line) => line.variantId === product.first._id)!;
+    expect(returnedLine.discountAmount).toBeGreaterThan(0);
     const refundCents =
-      Math.round(blackLine.price * 100) * blackLine.quantity - Math.round(blackLine.discountAmount * 100);
+      Math.round(returnedLine.price * 100) * returnedLine.quantity -
+      Math.round(returnedLine.discountAmount * 100);
     const refund = `$${(refundCents / 100).toFixed(2)}`;
 
     await page.goto(`/shop/account/orders/${orderId}`);
