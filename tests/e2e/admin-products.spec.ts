@@ -196,7 +196,12 @@ test("the grid searches by title and pages", async ({ page }) => {
   // The URL changes before the results replace the grid (a new document without JavaScript, new data
   // with it): wait until the grid shows results and only matching ones.
   await expect(cards.locator("h2").filter({ hasNotText: /sneakers/i })).toHaveCount(0);
-  await expect(cards.locator("h2").filter({ hasText: /sneakers/i }).first()).toBeVisible();
+  await expect(
+    cards
+      .locator("h2")
+      .filter({ hasText: /sneakers/i })
+      .first(),
+  ).toBeVisible();
 
   await page.goto("/admin/products");
   await page.getByRole("navigation", { name: "Product pages" }).getByRole("link", { name: "Next" }).click();
