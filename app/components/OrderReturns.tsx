@@ -7,7 +7,7 @@ import {
   type ReturnReason,
   type ReturnStatus,
 } from "~/lib/shared/returns";
-import { colourLabel, sizeLabel } from "~/lib/shared/variants";
+import { lineName } from "~/lib/shared/variants";
 
 /**
  * The shopper's side of returns on an order's details: the returns already
@@ -54,13 +54,6 @@ export interface ReturnFormReply {
   values: Record<string, string>;
   fieldErrors: Record<string, string[]>;
   formError: string | null;
-}
-
-function lineName(line: { title: string; size: string | null; colour: string | null }): string {
-  const options = [line.size ? sizeLabel(line.size) : null, line.colour ? colourLabel(line.colour) : null]
-    .filter(Boolean)
-    .join(" · ");
-  return options ? `${line.title} (${options})` : line.title;
 }
 
 /** The order's returns, newest first: status in words, lines, reasons, and the refund once received. */

@@ -19,6 +19,7 @@ import {
   type ReturnStatus,
 } from "~/lib/shared/returns";
 import { isUuid } from "~/lib/shared/uuid";
+import { lineName } from "~/lib/shared/variants";
 import { getDb } from "~/models/db.server";
 import { PaymentProviderError } from "~/payments/errors.server";
 import { getPaymentGateway } from "~/payments/index.server";
@@ -279,11 +280,6 @@ async function returnableLines(orderId: string, transaction: Transaction): Promi
   );
 }
 
-function lineLabel(line: { title: string; size: string | null; colour: string | null }): string {
-  const options = [line.size, line.colour].filter(Boolean).join(" · ");
-  return options ? `${line.title} (${options})` : line.title;
-}
-
 /**
  * The shopper asks to return lines of their delivered order (API:
  * POST /api/shop/order/return). Lines are named by variantId (or productId for
@@ -325,7 +321,7 @@ export async function requestReturn(userId: string, input: unknown): Promise<Ret
         const line = matches[0]!;
         const quantity = (chosen.get(line.id)?.quantity ?? 0) + item.quantity;
         const left = line.quantity - line.inReturns;
-        if (quantity > left) errors[`items.${index}.quantity`] = [RETURN_TEXT.tooMany(left, lineLabel(line))];
+        if (quantity > left) errors[`items.${index}.quantity`] = [RETURN_TEXT.tooMany(left, lineName(line))];
         else chosen.set(line.id, { line, quantity, reason: item.reason });
       });
       const problems = Object.values(errors).flat();
@@ -364,11 +360,7 @@ async function mailReturn(
   transaction: Transaction,
 ): Promise<void> {
   const found = await getReturn(returnId, transaction);
-  const [row] = await getDb().sequelize.query<{ refundCents: number | null; shippingRefundCents: number }>(
-    `SELECT refund_cents AS "refundCents", shipping_refund_cents AS "shippingRefundCents"
-       FROM order_returns WHERE id = :returnId`,
-    { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
-  );
+  const shippingRefundCents = toCents(found.shippingRefundAmount);
   await enqueueReturnMail(
     event,
     found.email,
@@ -385,8 +377,8 @@ async function mailReturn(
         reason: item.reason,
         refundCents: item.refundAmount === null ? null : toCents(item.refundAmount),
       })),
-      refundCents: row?.refundCents ?? null,
-      shippingRefundCents: row?.shippingRefundCents ?? 0,
+      refundCents: found.refundAmount === null ? null : toCents(found.refundAmount) - shippingRefundCents,
+      shippingRefundCents,
     },
     transaction,
   );

@@ -207,6 +207,12 @@ export function variantLabel(variant: { size: string | null; colour: string | nu
     .join(" · ");
 }
 
+/** "Tee", or "Tee (M · Black)" for a line of a product in sizes or colours: how a cart, order or return line is named. */
+export function lineName(line: { title: string; size: string | null; colour: string | null }): string {
+  const options = variantLabel(line);
+  return options ? `${line.title} (${options})` : line.title;
+}
+
 /** "Only 3 left" under the low-stock threshold, "" otherwise (and when sold out). */
 export function lowStockText(stock: number): string {
   return stock > 0 && stock < LOW_STOCK_THRESHOLD ? `Only ${stock} left` : "";

@@ -14,7 +14,8 @@ import { getOrderForUser, type OrderJson } from "../orders.server";
 import { bridgeUrlFor, RETURN_PATH, type PaymentReturn } from "../payment-return.server";
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
-import { lineName, paymentItemOf } from "./order-store.server";
+import { lineName } from "~/lib/shared/variants";
+import { paymentItemOf } from "./order-store.server";
 import type { AppliedDiscountJson, ShippingMethodJson } from "~/lib/shared/delivery-schemas";
 import { amountBreakdownOf, type OrderMoney } from "~/lib/shared/order-money";
 import {

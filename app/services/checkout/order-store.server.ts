@@ -1,15 +1,9 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
-import { variantLabel } from "~/lib/shared/variants";
+import { lineName } from "~/lib/shared/variants";
 import type { PaymentLineItem } from "~/payments/gateway.server";
 import { releaseDiscountUse, reserveDiscountUse, type DiscountRunOut } from "../discounts.server";
-
-/** "Tee", or "Tee (M · Black)" for a line of a product in sizes or colours. */
-export function lineName(line: { title: string; size: string | null; colour: string | null }): string {
-  const options = variantLabel(line);
-  return options ? `${line.title} (${options})` : line.title;
-}
 
 /** An order line as the payment provider lists it: named with its size and colour, its SKU the variant's. */
 export function paymentItemOf(
