@@ -1,10 +1,8 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
-  Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useRouteError,
   useRouteLoaderData,
@@ -14,7 +12,8 @@ import { FlashToast } from "~/components/FlashToast";
 import { ClientLinkNavigation } from "~/components/PlainLink";
 import { ToastHost } from "~/components/ToastHost";
 import { MantineProvider } from "~/lib/shared/mantine-provider";
-import { InlineStyles } from "~/lib/shared/inline-styles";
+import { InlineStyles, PageStylesheets } from "~/lib/shared/inline-styles";
+import { PageScripts } from "~/lib/shared/page-scripts";
 import { useNonce } from "~/lib/shared/nonce";
 import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css";
@@ -70,10 +69,9 @@ export function Layout({ children }: { children: ReactNode }) {
           <FlashToast toast={data?.flash} />
           {children}
         </MantineProvider>
-        {/* After the content, a stylesheet link holds up no paint above it; scripts wait for it. */}
-        <Links />
+        <PageStylesheets />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <PageScripts nonce={nonce} />
       </body>
     </html>
   );

@@ -25,6 +25,9 @@ import { writeResultsSection } from "./results-file";
  *    the search page of those 8 products at 375 px @3× and 1280 px @1×, a product page at 375 px @3×.
  * 5. Runs Lighthouse (mobile: simulated slow 4G, 4× CPU slowdown) on that page of photos and the
  *    product page.
+ * 6. Loads both pages in Chromium throttled as Lighthouse's phone (150 ms, 1.6 Mbit/s, 4× CPU, 412 px @1.75)
+ *    and records what a shopper gets: the browser's own LCP and when React had hydrated the page, the cost of
+ *    docs/decisions/0024's wait.
  * Each figure is the median of BENCH_ROUNDS rounds (default 3); the load average and the steal of the run
  * go with them, since this 2-core virtual machine is shared. Writes its section of bench/RESULTS.md.
  */
@@ -273,6 +276,60 @@ async function lighthouseRun(url: string, cookie: string): Promise<LighthouseRun
   }
 }
 
+/** Chromium's throttling as Lighthouse's mobile preset simulates it. */
+const SLOW_4G = {
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
+
+/**
+ * A fresh visit of `url` on a throttled phone: the browser's LCP and the moment React had hydrated the page
+ * (ms after navigation): `html[data-hydrated]` (lib/shared/page-scripts), or in a build older than
+ * docs/decisions/0024 the inline first-paint styles switched off, an effect that ran once React had hydrated.
+ */
+async function throttledLoad(browser: Browser, url: string, cookie: string) {
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+  });
+  const [name, value] = cookie.split(";")[0]!.split(/=(.*)/s) as [string, string];
+  await context.addCookies([{ name, value, url: BASE }]);
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const marks = window as unknown as { lcp?: number; hydrated?: number };
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) marks.lcp = entry.startTime;
+    }).observe({ type: "largest-contentful-paint", buffered: true });
+    new MutationObserver(() => {
+      const live =
+        document.documentElement.hasAttribute("data-hydrated") ||
+        document.querySelector('style[data-inline-styles][media="not all"]') !== null;
+      if (marks.hydrated === undefined && live) marks.hydrated = performance.now();
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ["media", "data-hydrated"] });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, ...SLOW_4G });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  await page.goto(url, { waitUntil: "load", timeout: 60_000 });
+  await page.waitForFunction(
+    () => (window as unknown as { hydrated?: number }).hydrated !== undefined,
+    null,
+    {
+      timeout: 60_000,
+    },
+  );
+  const result = await page.evaluate(() => {
+    const marks = window as unknown as { lcp: number; hydrated: number };
+    return { lcp: marks.lcp, hydrated: marks.hydrated };
+  });
+  await context.close();
+  return result;
+}
+
 /** The median of the rounds that produced a figure (a Lighthouse run that failed gives NaN, and a score of 0). */
 const median = (values: number[]) => {
   const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
@@ -348,6 +405,24 @@ async function main() {
         lighthouseRuns[index]!.product.push(await lighthouseRun(productUrl, shopper));
       }
     }
+    const throttled = pages.map(() => ({
+      listing: [] as { lcp: number; hydrated: number }[],
+      product: [] as { lcp: number; hydrated: number }[],
+    }));
+    const throttledBrowser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: CHROMIUM_FLAGS.slice(1),
+    });
+    try {
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const [index, { listingUrl, productUrl }] of pages.entries()) {
+          throttled[index]!.listing.push(await throttledLoad(throttledBrowser, listingUrl, shopper));
+          throttled[index]!.product.push(await throttledLoad(throttledBrowser, productUrl, shopper));
+        }
+      }
+    } finally {
+      await throttledBrowser.close();
+    }
     const steal = stealPercent(ticks, machineTicks());
     const loadAfter = loadAverage();
 
@@ -378,6 +453,13 @@ async function main() {
         return `| ${set.label} | ${page === "listing" ? "page of 8 photo products (search)" : "product page"} | ${pick("score")} (${each("score", String)}) | ${seconds(pick("fcp"))} (${each("fcp", seconds)}) | ${seconds(pick("lcp"))} | ${pick("cls").toFixed(3)} | ${pick("tbt").toFixed(0)} ms | ${each("scriptKbBeforePaint", (value) => value.toFixed(0))} |`;
       }),
     );
+    const throttledRows = pages.flatMap(({ set }, index) =>
+      (["listing", "product"] as const).map((page) => {
+        const runs = throttled[index]![page];
+        const each = (key: "lcp" | "hydrated") => runs.map((run) => seconds(run[key])).join(", ");
+        return `| ${set.label} | ${page === "listing" ? "page of 8 photo products (search)" : "product page"} | ${seconds(median(runs.map((run) => run.lcp)))} (${each("lcp")}) | ${seconds(median(runs.map((run) => run.hydrated)))} (${each("hydrated")}) |`;
+      }),
+    );
     const section = `## Page weight with camera photos (\`npm run bench:pages\`)
 
 Run ${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds, medians (each round's figure after it). Load average
@@ -398,6 +480,13 @@ Lighthouse 13, mobile (simulated slow 4G, 4× CPU), aims: score ≥ 98, LCP ≤ 
 | photos | page | score | FCP | LCP | CLS | TBT | script KB loaded before the observed paint, per round |
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lighthouseRows.join("\n")}
+
+Chromium throttled as Lighthouse's phone (150 ms, 1.6 Mbit/s, 4× CPU, 412 px @1.75), a fresh visit: the browser's
+own LCP, and when React had hydrated the page:
+
+| photos | page | LCP | hydrated |
+| --- | --- | --- | --- |
+${throttledRows.join("\n")}
 `;
     console.log(section);
     if (process.env.BENCH_WRITE !== "false") {

@@ -10,8 +10,10 @@ export interface PictureData {
 }
 
 /**
- * How soon the browser fetches a picture: `lazy` below the first screen; `eager` on it; `high` for
- * the first screen's largest picture (the page's LCP), one per page.
+ * How soon the browser fetches a picture: `lazy` below the first screen; `high` for the first screen's largest
+ * picture (the page's LCP), one per page, which the page's scripts also wait for (lib/shared/page-scripts);
+ * `eager` for the first screen's others, requested at once at low priority so that they share what is left of
+ * a slow line instead of taking half of it from the `high` one (docs/decisions/0024).
  */
 export type PicturePriority = "lazy" | "eager" | "high";
 
@@ -56,7 +58,7 @@ export function Picture({
       sizes={attributeSizes}
       loading={priority === "lazy" ? "lazy" : "eager"}
       // React 18 passes the attribute through only in lower case.
-      {...(priority === "high" ? { fetchpriority: "high" } : {})}
+      {...(priority === "lazy" ? {} : { fetchpriority: priority === "high" ? "high" : "low" })}
       decoding="async"
       onError={onError}
     />

@@ -13,6 +13,7 @@ import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/web
 import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
 import { listOrdersForUser } from "~/services/orders.server";
+import addressStyles from "~/styles/addresses.css";
 import checkoutStyles from "~/styles/checkout.css";
 import orderStyles from "~/styles/orders.css";
 
@@ -24,6 +25,7 @@ import orderStyles from "~/styles/orders.css";
  */
 
 export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: addressStyles },
   { rel: "stylesheet", href: orderStyles },
   { rel: "stylesheet", href: checkoutStyles },
 ];

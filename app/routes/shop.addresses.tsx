@@ -1,8 +1,15 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  json,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AddressManager } from "~/components/AddressManager";
 import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
+import addressStyles from "~/styles/addresses.css";
 
 /** The shopper's addresses on a page of their own (the same manager shows on checkout and in the account). */
 
@@ -16,6 +23,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   return handleAddressAction(request, user, formData, "/shop/addresses");
 }
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: addressStyles }];
 
 export const meta: MetaFunction = () => [{ title: "Addresses · ECommerce Shopping" }];
 

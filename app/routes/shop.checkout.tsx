@@ -23,6 +23,7 @@ import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
 import { shippingLabel } from "~/lib/shared/order-money";
 import { toCents } from "~/lib/shared/money";
 import { handleDiscountAction, isDiscountIntent } from "~/web/discount-actions.server";
+import addressStyles from "~/styles/addresses.css";
 import checkoutStyles from "~/styles/checkout.css";
 
 /**
@@ -35,7 +36,10 @@ import checkoutStyles from "~/styles/checkout.css";
  * need it (it finds the order by the provider's order id).
  */
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: addressStyles },
+  { rel: "stylesheet", href: checkoutStyles },
+];
 
 const CHECKOUT_FORM_ID = "checkout-form";
 const CHECKOUT_INTENT = "checkout";

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Banner } from "~/components/Banner";
 import { FlashToast } from "~/components/FlashToast";
@@ -10,6 +10,7 @@ import { requireShopper } from "~/web/auth.server";
 import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listFeatureImages, listFeatureProducts } from "~/services/catalog.server";
+import homeStyles from "~/styles/home.css";
 
 /** How many products "Feature Products" shows (the first ones in the default sort). */
 export const FEATURE_PRODUCT_COUNT = 12;
@@ -26,6 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const action = storefrontAction;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: homeStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (data?.details) {

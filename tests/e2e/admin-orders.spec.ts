@@ -1,6 +1,6 @@
 import { expect, test } from "./support/fixtures";
 import { flash, hasJavaScript, signInAsAdmin } from "./support/admin";
-import { seedOrder } from "./support/seed-orders";
+import { seedOrder, withShopDatabase } from "./support/seed-orders";
 
 test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
@@ -83,4 +83,28 @@ test("the orders table names the customer, shows the payment in words and filter
     .locator('[data-label="Payment"]')
     .allTextContents())
     expect(payment).toBe("Payment declined");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("the order dialog's item lines wrap inside it instead of running out", async ({ page }) => {
+    const order = await seedOrder({ status: "pending", count: 2 });
+    // A line of a size and a colour with its SKU, as a clothing order has: seven parts on a 343-px line.
+    await withShopDatabase((client) =>
+      client.query(
+        `UPDATE order_items SET size = 'XL', colour = 'black', sku = 'OXFORD-SHIRT-XL-BLACK'
+          WHERE order_id = $1`,
+        [order.id],
+      ),
+    );
+    await page.goto(`/admin/orders/${order.id}`);
+    const dialog = page.getByRole("dialog", { name: "Order Details" });
+    const list = dialog.locator(".order-details__items");
+    await expect(list.locator("li")).toHaveCount(2);
+    await expect(list).toContainText("SKU: OXFORD-SHIRT-XL-BLACK");
+    // Every line ends inside the list's box, which ends inside the dialog.
+    const overflow = await list.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(overflow).toBe(0);
+  });
 });

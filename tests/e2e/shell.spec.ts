@@ -206,3 +206,72 @@ test.describe("the admin panel on a 390px wide screen", () => {
     }
   });
 });
+
+test.describe("the page's scripts", () => {
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "about the page's scripts");
+
+  test("are fetched once the page's main picture has loaded, and then the page hydrates", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    const started = Date.now();
+    const picturesServed = new Map<string, number>();
+    const scriptsRequested: number[] = [];
+    page.on("request", (request) => {
+      if (/\/build\/.*\.js$/.test(request.url())) scriptsRequested.push(Date.now() - started);
+    });
+    // Every picture takes 800 ms: on a slow line the scripts would otherwise arrive first.
+    await page.route(/\/(images|uploads)\//, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+      picturesServed.set(new URL(route.request().url()).pathname, Date.now() - started);
+    });
+    await page.goto("/shop/listing");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "");
+    const main = await page
+      .locator('img[fetchpriority="high"]')
+      .evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname);
+    expect(picturesServed.get(main)).toBeGreaterThan(0);
+    expect(scriptsRequested.length).toBeGreaterThan(0);
+    expect(Math.min(...scriptsRequested)).toBeGreaterThanOrEqual(picturesServed.get(main)!);
+  });
+
+  test("do not wait for a main picture that never arrives", async ({ page }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    await page.route(/\/(images|uploads)\//, () => {
+      // Never answered.
+    });
+    await page.goto("/shop/listing", { waitUntil: "domcontentloaded" });
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "", { timeout: 10_000 });
+    // Hydrated: a header link now loads the next page within this one.
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    await page.getByRole("link", { name: "Search" }).filter({ visible: true }).first().click();
+    await expect(page).toHaveURL(/\/shop\/search$/);
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  });
+});
+
+test.describe("the page's stylesheets", () => {
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "linked once the page has hydrated");
+
+  test("are linked after hydration, and the inline copy gives way only once they have loaded", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/build\/_assets\/storefront-[^/]+\.css$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const inline = page.locator("style[data-inline-styles]");
+    await page.goto("/shop/listing");
+    await expect(page.locator('link[rel="stylesheet"][href*="/storefront-"]')).toHaveCount(1);
+    // Hydrated, the storefront's sheet still on its way: the page keeps its look from the inline copy.
+    await expect(inline).not.toHaveAttribute("media", "not all");
+    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
+    release();
+    await expect(inline).toHaveAttribute("media", "not all");
+    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
+  });
+});

@@ -74,10 +74,10 @@ describe("<Picture>", () => {
     expect(img.getAttribute("src")).toBe(`/uploads/${KEY}-w640.webp`);
   });
 
-  it("loads a first-screen picture at once, and the largest one first", () => {
+  it("loads a first-screen picture at once, and the largest one before the others", () => {
     const eager = render({ url: UPLOAD, width: 800, height: 800, alt: "" }, "eager").querySelector("img")!;
     expect(eager.getAttribute("loading")).toBe("eager");
-    expect(eager.hasAttribute("fetchpriority")).toBe(false);
+    expect(eager.getAttribute("fetchpriority")).toBe("low");
     const high = render({ url: UPLOAD, width: 800, height: 800, alt: "" }, "high").querySelector("img")!;
     expect(high.getAttribute("loading")).toBe("eager");
     expect(high.getAttribute("fetchpriority")).toBe("high");

@@ -1,4 +1,5 @@
-import { createContext, useContext } from "react";
+import { Links } from "@remix-run/react";
+import { createContext, useContext, useEffect, useState } from "react";
 import { useHydrated } from "./use-hydrated";
 
 /**
@@ -9,23 +10,62 @@ const InlineStylesContext = createContext<string>("");
 export const InlineStylesProvider = InlineStylesContext.Provider;
 
 /**
- * The page's stylesheets as one `<style>` in the head, so that the first paint waits for no request; the
- * same stylesheets are linked at the end of the body, where they block nothing above them, and are cached
- * for the next visit. Once scripts run those links have applied (a script waits for the stylesheets
- * before it), and Remix swaps them as the shopper navigates: the inline copy is switched off then, so
- * that a page left behind leaves no rules on the next one.
+ * The page's stylesheets as one `<style>` in the head, so that the first paint waits for no request
+ * (docs/decisions/0019). Once React has hydrated the page, `PageStylesheets` links the same files (Remix swaps
+ * them as the shopper navigates), and when every linked stylesheet has loaded the inline copy is switched off,
+ * so that a page left behind leaves no rules on the next one. Until then, and for good without JavaScript,
+ * the inline copy is the page's CSS.
  */
 export function InlineStyles({ nonce }: { nonce: string }) {
   const css = useContext(InlineStylesContext);
-  const hydrated = useHydrated();
+  const linked = useLinkedStylesheetsLoaded();
   return (
     <style
       nonce={nonce || undefined}
       data-inline-styles=""
-      media={hydrated ? "not all" : undefined}
+      media={linked ? "not all" : undefined}
       // The browser's render has no CSS text: the server's stays, and React does not compare it.
       dangerouslySetInnerHTML={{ __html: css }}
       suppressHydrationWarning
     />
   );
+}
+
+/**
+ * The routes' stylesheet links (Remix's `<Links />`), rendered only once React has hydrated the page. Without
+ * JavaScript they would fetch again the CSS the document already carries (every document inlines its own),
+ * and before hydration they would share a slow line with the page's main picture (docs/decisions/0024).
+ */
+export function PageStylesheets() {
+  return useHydrated() ? <Links /> : null;
+}
+
+/** True once the page has hydrated and every stylesheet it links has loaded (false while one fails). */
+function useLinkedStylesheetsLoaded(): boolean {
+  const hydrated = useHydrated();
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    if (!hydrated) return;
+    let cancelled = false;
+    let frame = 0;
+    const check = () => {
+      if (cancelled) return;
+      const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')];
+      // Rendered in the same commit as this effect's, or the next one.
+      if (links.length === 0) {
+        frame = requestAnimationFrame(check);
+        return;
+      }
+      const pending = links.filter((link) => link.sheet === null);
+      if (pending.length === 0) setLoaded(true);
+      // Each load checks again; a stylesheet that fails leaves the inline copy on.
+      else pending.forEach((link) => link.addEventListener("load", check, { once: true }));
+    };
+    check();
+    return () => {
+      cancelled = true;
+      cancelAnimationFrame(frame);
+    };
+  }, [hydrated]);
+  return loaded;
 }

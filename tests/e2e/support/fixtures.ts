@@ -62,5 +62,40 @@ export function toast(page: Page, message: string): Locator {
     : page.getByRole("alert").filter({ hasText: message }).and(page.locator(".mantine-Notification-root"));
 }
 
-export const test = base;
+/**
+ * With JavaScript, waits until the page's scripts have run and React has hydrated it (`html[data-hydrated]`,
+ * set by lib/shared/page-scripts). They start only once the page's main picture has painted, often after the
+ * load event that `goto` waits for; a test that acts earlier meets the page as it works without JavaScript.
+ * A document of ours that is not a Remix page (JSON, a picture) has nothing to wait for.
+ */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(
+    () => document.documentElement.hasAttribute("data-hydrated") || !("__remixContext" in window),
+  );
+}
+
+/** `goto` and `reload` of a page with JavaScript return once the page has hydrated (unless asked for less). */
+function waitForHydrationOnLoad(page: Page) {
+  for (const method of ["goto", "reload"] as const) {
+    const load = page[method].bind(page) as (...args: unknown[]) => ReturnType<Page["goto"]>;
+    page[method] = (async (...args: unknown[]) => {
+      const response = await load(...args);
+      const options = args.find(
+        (arg): arg is { waitUntil?: string } => typeof arg === "object" && arg !== null,
+      );
+      if (options?.waitUntil !== "commit") await waitForHydration(page);
+      return response;
+    }) as never;
+  }
+}
+
+export const test = base.extend({
+  context: async ({ context, javaScriptEnabled }, provide) => {
+    if (javaScriptEnabled !== false) {
+      context.pages().forEach(waitForHydrationOnLoad);
+      context.on("page", waitForHydrationOnLoad);
+    }
+    await provide(context);
+  },
+});
 export { expect };
