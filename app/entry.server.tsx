@@ -4,8 +4,10 @@ import { renderToString } from "react-dom/server";
 import { documentResponse } from "./lib/server/document-body.server";
 import { inlineStylesOf } from "./lib/server/inline-styles.server";
 import { getLogger } from "./lib/server/logger.server";
+import { pageScriptsOf } from "./lib/server/page-scripts.server";
 import { InlineStylesProvider } from "./lib/shared/inline-styles";
 import { NonceProvider } from "./lib/shared/nonce";
+import { PageScriptsProvider } from "./lib/shared/page-scripts";
 import "./web/request.server";
 
 /**
@@ -27,7 +29,9 @@ export default function handleRequest(
   const markup = renderToString(
     <NonceProvider value={nonce}>
       <InlineStylesProvider value={inlineStylesOf(remixContext)}>
-        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        <PageScriptsProvider value={pageScriptsOf(remixContext)}>
+          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        </PageScriptsProvider>
       </InlineStylesProvider>
     </NonceProvider>,
   );

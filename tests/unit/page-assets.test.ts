@@ -39,4 +39,32 @@ describe("bench:js reads what a page loads from its HTML", () => {
       "/build/_assets/storefront-6WAXHW2N.css",
     ]);
   });
+
+  it("reads the shop's own boot script: every module of the entry and the matched routes, the entry last", () => {
+    const manifest = {
+      entry: { module: "/build/entry.client-A3.js", imports: ["/build/_shared/react-1.js"] },
+      routes: {
+        root: {
+          module: "/build/root-R1.js",
+          imports: ["/build/_shared/react-1.js", "/build/_shared/ui-2.js"],
+        },
+        "routes/shop": { module: "/build/routes/shop-S1.js" },
+        "routes/auth": { module: "/build/routes/auth-A1.js", imports: ["/build/_shared/forms-3.js"] },
+      },
+    };
+    const page = `<html><head><style nonce="n" data-inline-styles="">body{margin:0}</style></head><body>
+<script nonce="n" type="module" async="">const m = window.__remixManifest = ${JSON.stringify(manifest)};
+const ids = ["root","routes/shop"];
+const start = () => {};</script></body></html>`;
+    const assets = assetsOfPage(page);
+    expect(assets.scripts).toEqual([
+      "/build/_shared/react-1.js",
+      "/build/_shared/ui-2.js",
+      "/build/root-R1.js",
+      "/build/routes/shop-S1.js",
+      "/build/entry.client-A3.js",
+    ]);
+    expect(assets.inlineCss).toBe("body{margin:0}");
+    expect(assets.styles).toEqual([]);
+  });
 });

@@ -3,7 +3,9 @@ import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
-import { PageScripts, SCRIPTS_WAIT_FOR_PICTURE_MS } from "../../app/lib/shared/page-scripts";
+import { pageScriptsOf, SCRIPTS_WAIT_FOR_PICTURE_MS } from "../../app/lib/server/page-scripts.server";
+import { PageScripts, PageScriptsProvider } from "../../app/lib/shared/page-scripts";
+import { assetsOfPage } from "../../bench/page-assets";
 
 /**
  * A small Remix app rendered on the server twice, once with Remix's own `<Scripts>` and once with the shop's
@@ -75,7 +77,9 @@ function routeTree(scripts: ReactNode, parentId?: string): object[] {
   }));
 }
 
-async function render(path: string, scripts: ReactNode): Promise<string> {
+/** Renders the app at `path` with Remix's `<Scripts>` ("remix") or the shop's `PageScripts` ("shop"). */
+async function render(path: string, which: "remix" | "shop", nonce = ""): Promise<string> {
+  const scripts = which === "remix" ? createElement(Scripts) : createElement(PageScripts, { nonce });
   const handler = createStaticHandler(routeTree(scripts) as never);
   const context = await handler.query(new Request(`http://shop.test${path}`));
   if (context instanceof Response) throw new Error("the route redirected");
@@ -87,11 +91,17 @@ async function render(path: string, scripts: ReactNode): Promise<string> {
     future: { v3_lazyRouteDiscovery: true, v3_singleFetch: false },
     isSpaMode: false,
   };
+  // As entry.server.tsx gives them: the server's texts for the page's scripts.
+  const texts = pageScriptsOf({ ...remix, staticHandlerContext: context } as never);
   return renderToString(
     createElement(
-      UNSAFE_RemixContext.Provider,
-      { value: remix as never },
-      createElement(StaticRouterProvider, { router, context, hydrate: false }),
+      PageScriptsProvider,
+      { value: texts },
+      createElement(
+        UNSAFE_RemixContext.Provider,
+        { value: remix as never },
+        createElement(StaticRouterProvider, { router, context, hydrate: false }),
+      ),
     ),
   );
 }
@@ -180,8 +190,8 @@ function runGate(html: string, page: { picture?: "loading" | "complete"; visibil
 describe("the page's scripts", () => {
   it("hand the browser what Remix's own <Scripts> does: the same context, routes, manifest and modules", async () => {
     for (const path of ["/shop/search?keyword=tee", "/shop/product/42", "/shop", "/auth/login"]) {
-      const remix = remixHandOff(await render(path, createElement(Scripts)));
-      const html = await render(path, createElement(PageScripts, { nonce: "abc" }));
+      const remix = remixHandOff(await render(path, "remix"));
+      const html = await render(path, "shop", "abc");
       const [context, modules] = scriptTexts(html);
       expect(context!.text).toBe(remix.context);
       expect(modules!.attributes).toContain('type="module"');
@@ -194,6 +204,8 @@ describe("the page's scripts", () => {
       // Every module Remix preloads, and nothing else, the entry last.
       expect(new Set(gate.imported)).toEqual(remix.preloads);
       expect(gate.imported.at(-1)).toBe(remix.entry);
+      // bench:js reads the same set from the page, so the JavaScript budget sees what the browser loads.
+      expect(new Set(assetsOfPage(html).scripts)).toEqual(remix.preloads);
       expect(gate.imported.filter((url) => url === remix.entry)).toHaveLength(1);
       expect(Object.keys(gate.window.__remixRouteModules as object)).toEqual(
         remix.routeModules.map((url) => ROUTES.find((route) => url === `/build/${route.id}-X1.js`)!.id),
@@ -202,13 +214,13 @@ describe("the page's scripts", () => {
   });
 
   it("preload nothing at High priority beside the page's main picture", async () => {
-    const html = await render("/shop/search", createElement(PageScripts, { nonce: "" }));
+    const html = await render("/shop/search", "shop");
     expect(html).not.toContain("modulepreload");
     expect(scriptTexts(html)[1]!.text).not.toMatch(/^\s*import\s/m);
   });
 
   it("start once the main picture has loaded and been painted", async () => {
-    const gate = runGate(await render("/shop/search", createElement(PageScripts, { nonce: "" })), {
+    const gate = runGate(await render("/shop/search", "shop"), {
       picture: "loading",
     });
     gate.advance(1000);
@@ -231,7 +243,7 @@ describe("the page's scripts", () => {
   });
 
   it("wait no longer than the cap for a slow picture, and not at all for a broken one", async () => {
-    const html = await render("/shop/search", createElement(PageScripts, { nonce: "" }));
+    const html = await render("/shop/search", "shop");
     const slow = runGate(html, { picture: "loading" });
     slow.advance(SCRIPTS_WAIT_FOR_PICTURE_MS - 1);
     expect(slow.imported).toEqual([]);
@@ -244,7 +256,7 @@ describe("the page's scripts", () => {
   });
 
   it("start at once on a page without a main picture, after an already loaded one's frame, and in a hidden tab", async () => {
-    const html = await render("/auth/login", createElement(PageScripts, { nonce: "" }));
+    const html = await render("/auth/login", "shop");
     expect(runGate(html).imported.length).toBeGreaterThan(0);
     expect(runGate(html, { picture: "loading", visibility: "hidden" }).imported.length).toBeGreaterThan(0);
     const loaded = runGate(html, { picture: "complete" });
