@@ -1,4 +1,5 @@
 import { getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
+import type { LinkDescriptor } from "@remix-run/node";
 import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
@@ -11,8 +12,12 @@ import {
   MAX_ADDRESSES_MESSAGE,
 } from "~/lib/shared/address-rules";
 import { useHydrated } from "~/lib/shared/use-hydrated";
+import addressStyles from "~/styles/addresses.css";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
 import { PlainField } from "./PlainField";
+
+/** The address manager's stylesheet: every route that shows it adds these to its `links`. */
+export const addressManagerLinks: LinkDescriptor[] = [{ rel: "stylesheet", href: addressStyles }];
 
 /**
  * The address manager (SPEC §2, §5): the shopper's address cards with Edit

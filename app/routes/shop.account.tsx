@@ -7,13 +7,12 @@ import {
 } from "@remix-run/node";
 import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { AccountSettings } from "~/components/AccountSettings";
-import { AddressManager } from "~/components/AddressManager";
+import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { OrderTable } from "~/components/OrderTable";
 import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/web/account-actions.server";
 import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
 import { listOrdersForUser } from "~/services/orders.server";
-import addressStyles from "~/styles/addresses.css";
 import checkoutStyles from "~/styles/checkout.css";
 import orderStyles from "~/styles/orders.css";
 
@@ -25,7 +24,7 @@ import orderStyles from "~/styles/orders.css";
  */
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: addressStyles },
+  ...addressManagerLinks,
   { rel: "stylesheet", href: orderStyles },
   { rel: "stylesheet", href: checkoutStyles },
 ];

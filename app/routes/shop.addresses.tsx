@@ -6,10 +6,9 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { AddressManager } from "~/components/AddressManager";
+import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
-import addressStyles from "~/styles/addresses.css";
 
 /** The shopper's addresses on a page of their own (the same manager shows on checkout and in the account). */
 
@@ -24,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return handleAddressAction(request, user, formData, "/shop/addresses");
 }
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: addressStyles }];
+export const links: LinksFunction = () => addressManagerLinks;
 
 export const meta: MetaFunction = () => [{ title: "Addresses · ECommerce Shopping" }];
 

@@ -8,7 +8,7 @@ import {
 } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
-import { AddressManager } from "~/components/AddressManager";
+import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { Picture } from "~/components/Picture";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
@@ -23,7 +23,6 @@ import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
 import { shippingLabel } from "~/lib/shared/order-money";
 import { toCents } from "~/lib/shared/money";
 import { handleDiscountAction, isDiscountIntent } from "~/web/discount-actions.server";
-import addressStyles from "~/styles/addresses.css";
 import checkoutStyles from "~/styles/checkout.css";
 
 /**
@@ -37,7 +36,7 @@ import checkoutStyles from "~/styles/checkout.css";
  */
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: addressStyles },
+  ...addressManagerLinks,
   { rel: "stylesheet", href: checkoutStyles },
 ];
 
