@@ -63,6 +63,17 @@ function routeTree(routes: Record<string, ManifestRoute | undefined>, parentId?:
     });
 }
 
+/** The build's route tree, made once per manifest (it never changes while the server runs) rather than per page. */
+const routeTrees = new WeakMap<Manifest["routes"], RouteObject[]>();
+function routeTreeOf(manifest: Manifest): RouteObject[] {
+  let tree = routeTrees.get(manifest.routes);
+  if (!tree) {
+    tree = routeTree(manifest.routes);
+    routeTrees.set(manifest.routes, tree);
+  }
+  return tree;
+}
+
 /**
  * The routes the browser starts with, as Remix's own `getPartialManifest` gives them: the matched routes, and
  * those matching each parent path (their pathless and index children), so lazy discovery can take it from there.
@@ -76,7 +87,7 @@ function partialManifest(manifest: Manifest, matchedIds: string[], pathname: str
     paths.push(`/${segments.join("/")}`);
     segments.pop();
   }
-  const tree = routeTree(manifest.routes);
+  const tree = routeTreeOf(manifest);
   for (const path of paths) {
     for (const match of matchRoutes(tree, path) ?? []) ids.add(match.route.id!);
   }
