@@ -3,6 +3,10 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: { alias: { "~": path.resolve("app") } },
+  // Packages are loaded as Node loads them in production: react-router's ES module (Node picks it by the
+  // "module-sync" condition), the one its Express adapter imports too. Without it the tests would load its
+  // CommonJS twin beside it, and the adapter would refuse the request context made from the other copy.
+  ssr: { resolve: { conditions: ["module-sync"], externalConditions: ["module-sync"] } },
   test: {
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.{ts,tsx}"],
     environment: "node",

@@ -1,14 +1,12 @@
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
-import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
-import { documentResponse } from "./lib/server/document-body.server";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { isDatabaseUnavailable } from "./lib/server/errors.server";
 import { inlineStylesOf } from "./lib/server/inline-styles.server";
 import { getLogger } from "./lib/server/logger.server";
-import { pageScriptsOf } from "./lib/server/page-scripts.server";
 import { InlineStylesProvider } from "./lib/shared/inline-styles";
 import { NonceProvider } from "./lib/shared/nonce";
-import { PageScriptsProvider } from "./lib/shared/page-scripts";
-import "./web/request.server";
+import { requestInfoOf } from "./web/request.server";
 
 /**
  * The document, rendered to one string. No loader defers data (every loader
@@ -22,31 +20,32 @@ export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
-  loadContext: AppLoadContext,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
 ) {
-  const nonce = loadContext.cspNonce ?? "";
+  const nonce = requestInfoOf(loadContext)?.cspNonce ?? "";
   const markup = renderToString(
     <NonceProvider value={nonce}>
-      <InlineStylesProvider value={inlineStylesOf(remixContext)}>
-        <PageScriptsProvider value={pageScriptsOf(remixContext)}>
-          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-        </PageScriptsProvider>
+      <InlineStylesProvider value={inlineStylesOf(routerContext)}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </InlineStylesProvider>
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return documentResponse(`<!DOCTYPE html>${markup}`, {
-    headers: responseHeaders,
-    status: responseStatusCode,
-  });
+  return new Response(`<!DOCTYPE html>${markup}`, { headers: responseHeaders, status: responseStatusCode });
 }
 
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the client went away) are not errors of ours.
   if (request.signal.aborted) return;
   // A client's mistake (405 for a method a page does not take, 4xx we threw) is an answer, not an error.
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  // PostgreSQL out of reach is an outage, not a bug: the root middleware answers 503 (app/web/http-middleware.server.ts).
+  const info = requestInfoOf(context as RouterContextProvider);
+  if (info && isDatabaseUnavailable(error)) {
+    info.databaseUnavailable = true;
+    return;
+  }
   getLogger().error(
     { err: error, method: request.method, path: new URL(request.url).pathname },
     "Request failed",

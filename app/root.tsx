@@ -1,22 +1,26 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
+  data,
   isRouteErrorResponse,
+  type LinksFunction,
+  type LoaderFunctionArgs,
   Meta,
+  type MetaFunction,
   Outlet,
+  Scripts,
   ScrollRestoration,
   useRouteError,
   useRouteLoaderData,
-} from "@remix-run/react";
-import type { ReactNode } from "react";
+} from "react-router";
+import { useEffect, type ReactNode } from "react";
 import { FlashToast } from "~/components/FlashToast";
 import { ClientLinkNavigation } from "~/components/PlainLink";
 import { ToastHost } from "~/components/ToastHost";
 import { MantineProvider } from "~/lib/shared/mantine-provider";
 import { InlineStyles, PageStylesheets } from "~/lib/shared/inline-styles";
-import { PageScripts } from "~/lib/shared/page-scripts";
 import { useNonce } from "~/lib/shared/nonce";
 import { readFlash } from "~/web/session.server";
-import appStyles from "~/styles/app.css";
+import appStyles from "~/styles/app.css?url";
+import { honestAnswers } from "~/web/http-middleware.server";
 import { theme } from "~/theme";
 
 export const links: LinksFunction = () => [
@@ -34,9 +38,11 @@ export const meta: MetaFunction = () => [
   },
 ];
 
+export const middleware = [honestAnswers];
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { flash, setCookie } = await readFlash(request);
-  return json({ flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+  return data({ flash }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -71,13 +77,15 @@ export function Layout({ children }: { children: ReactNode }) {
         </MantineProvider>
         <PageStylesheets />
         <ScrollRestoration nonce={nonce} />
-        <PageScripts nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
 }
 
 export default function App() {
+  // Marks the page once React has hydrated it: end-to-end tests and the page-weight bench wait for it.
+  useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
   return <Outlet />;
 }
 

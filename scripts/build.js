@@ -1,54 +1,28 @@
-// `npm run build`: the Remix build (browser assets and the server build in
-// $BUILD_DIR, default build/), then the HTTP server and the run-time scripts
-// compiled into $BUILD_DIR/server/, so that production runs plain `node`.
+// `npm run build`: `react-router build` (the browser build in $BUILD_DIR/client, the server build in
+// $BUILD_DIR/server/app.js), the browser build's scripts and stylesheets precompressed, then the HTTP
+// server and the run-time scripts compiled into $BUILD_DIR/server/ beside it, so that production runs
+// plain `node`.
 //
-// Why not `remix build`: its CLI leaves the compiler's esbuild contexts open
-// and ends with process.exit(0). esbuild's service pings its parent every
-// second; a ping still unanswered when the parent exits leaves the Go
-// service waiting for an answer that never comes, and it dies with "fatal
-// error: all goroutines are asleep - deadlock!" and a goroutine dump on the
-// terminal (evanw/esbuild#2485, #2727). Disposing the compiler first answers
-// every ping (each dispose is a round trip), so the build ends quietly.
-//
-// `--if-stale`: build only when the build is missing or older than a source
-// file (app/, server/, db/, scripts/, remix.config.js, package-lock.json), so
-// that `npm test` builds once for the tests that start the server and for the
-// end-to-end tests.
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+// `--if-stale`: build only when the build is missing or older than a source file (app/, server/, db/,
+// scripts/, the framework's and Vite's configuration, package-lock.json), so that `npm test` builds once for
+// the tests that start the server and for the end-to-end tests.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import * as esbuild from "esbuild";
 
-const require = createRequire(import.meta.url);
 process.env.NODE_ENV ||= "production";
-const mode = process.env.NODE_ENV === "development" ? "development" : "production";
+const buildDir = process.env.BUILD_DIR || "build";
 
-async function buildRemix() {
-  const { readConfig } = require("@remix-run/dev/dist/config.js");
-  const { create } = require("@remix-run/dev/dist/compiler/compiler.js");
-  const { createFileWatchCache } = require("@remix-run/dev/dist/compiler/fileWatchCache.js");
-  const { logger } = require("@remix-run/dev/dist/tux/logger.js");
+async function buildApp() {
   const started = Date.now();
-  logger.info(`building... (NODE_ENV=${mode})`);
-  const config = await readConfig(process.cwd());
-  rmSync(config.assetsBuildDirectory, { recursive: true, force: true });
-  const compiler = await create({
-    config,
-    options: { mode, sourcemap: false },
-    fileWatchCache: createFileWatchCache(),
-    logger,
-  });
-  try {
-    await compiler.compile();
-  } finally {
-    await compiler.dispose();
-  }
-  await precompressAssets(config.assetsBuildDirectory);
-  logger.info(`built (${((Date.now() - started) / 1000).toFixed(1)}s)`);
-  return path.dirname(config.serverBuildPath);
+  console.log(`building... (NODE_ENV=${process.env.NODE_ENV})`);
+  execFileSync(path.join("node_modules", ".bin", "react-router"), ["build"], { stdio: "inherit" });
+  await precompressAssets(path.join(buildDir, "client"));
+  console.log(`built (${((Date.now() - started) / 1000).toFixed(1)}s)`);
 }
 
 const brotli = promisify(zlib.brotliCompress);
@@ -81,9 +55,9 @@ async function precompressAssets(directory) {
 }
 
 /** server/index.ts and the scripts an operator runs, as ES modules; packages stay in node_modules. */
-async function buildServer(buildDir) {
+async function buildServer() {
+  // Beside the server build that `react-router build` has just written (its folder starts empty).
   const outdir = path.join(buildDir, "server");
-  rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     entryPoints: {
       index: "server/index.ts",
@@ -118,21 +92,27 @@ function newestMtime(entry) {
 
 /** Whether $BUILD_DIR holds a build newer than every source file. */
 function buildIsFresh() {
-  const buildDir = process.env.BUILD_DIR || "build";
-  const outputs = [path.join(buildDir, "index.js"), path.join(buildDir, "server", "index.js")];
+  const outputs = [path.join(buildDir, "server", "app.js"), path.join(buildDir, "server", "index.js")];
   if (!outputs.every((file) => existsSync(file))) return false;
   const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
-  const sources = ["app", "server", "db", "scripts", "remix.config.js", "package-lock.json"].filter((entry) =>
-    existsSync(entry),
-  );
+  const sources = [
+    "app",
+    "server",
+    "db",
+    "scripts",
+    "react-router.config.ts",
+    "vite.config.ts",
+    "package-lock.json",
+  ].filter((entry) => existsSync(entry));
   return sources.every((entry) => newestMtime(entry) <= built);
 }
 
 try {
   if (process.argv.includes("--if-stale") && buildIsFresh()) {
-    console.log(`${process.env.BUILD_DIR || "build"}/ is newer than every source file: not rebuilt`);
+    console.log(`${buildDir}/ is newer than every source file: not rebuilt`);
   } else {
-    await buildServer(await buildRemix());
+    await buildApp();
+    await buildServer();
   }
 } catch (error) {
   if (error) console.error(error);

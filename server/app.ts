@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import type { ServerBuild } from "@remix-run/node";
+import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import type { ServerBuild } from "react-router";
 import expressStaticGzip from "express-static-gzip";
 import type { AppConfig } from "../app/lib/server/config.server";
 import { isAppError } from "../app/lib/server/errors.server";
@@ -25,8 +26,8 @@ import {
 import { imageInfoByKey, imageInfoOfUuid } from "../app/services/images.server";
 import { healthEndpoint } from "./health";
 import { errorResponder, metricsEndpoint, nameRoute, requestObserver } from "./observability";
-import { remixHandler } from "./remix-handler";
-import { declaredLengthGuard, methodGuard } from "./request-limits";
+import { createRequestContext } from "../app/web/request.server";
+import { declaredLengthGuard, methodGuard, pathGuard } from "./request-limits";
 import { securityMiddleware } from "./security";
 
 /**
@@ -252,11 +253,12 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   app.set("trust proxy", config.trustProxy);
   app.use(compression());
   app.use(methodGuard);
+  app.use(pathGuard);
   app.use(securityMiddleware({ appUrl: config.appUrl, corsOrigins: config.corsOrigins }));
   app.use(declaredLengthGuard);
   app.get("/metrics", metricsEndpoint(config.metricsToken));
 
-  // Remix's fingerprinted assets never change; everything else is revalidated hourly.
+  // The browser build's fingerprinted assets never change; everything else is revalidated hourly.
   app.use("/build", buildAssets(path.join(config.buildDir, "client")));
   app.use(publicFiles(publicDir));
   const uploads = config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir);
@@ -264,13 +266,14 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
 
   app.all(
     "*",
-    remixHandler({
+    createRequestHandler({
       build,
       mode: config.nodeEnv === "production" ? "production" : "development",
-      getLoadContext: (req, res) => ({
-        cspNonce: res.locals.cspNonce as string,
-        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
-      }),
+      getLoadContext: (req, res) =>
+        createRequestContext({
+          cspNonce: res.locals.cspNonce as string,
+          clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        }),
     }),
   );
   app.use(errorResponder());

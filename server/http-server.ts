@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import type { AppConfig } from "../app/lib/server/config.server";
 import { closeDb } from "../app/models/db.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";

@@ -1,5 +1,5 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import type { NextFunction, Request, Response } from "express";
 import { getLogger } from "../app/lib/server/logger.server";
 import { observeHttpRequest, renderMetrics } from "../app/lib/server/metrics.server";
@@ -59,7 +59,7 @@ function compile(pattern: string): RegExp {
  * rank it again on every request).
  */
 export function createRoutePatternMatcher(routes: ServerBuild["routes"] | undefined) {
-  const entries = Object.values(routes ?? {});
+  const entries = Object.values(routes ?? {}).filter((route) => route !== undefined);
   const byId = new Map(entries.map((route) => [route.id, route]));
   const fullPattern = (id: string | undefined): string => {
     const route = id ? byId.get(id) : undefined;
@@ -99,7 +99,11 @@ function routeOf(req: Request, res: Response, matchRemixRoute: (pathname: string
   const named = res.locals[ROUTE_LOCAL] as string | undefined;
   if (named) return named;
   if (req.path.startsWith("/build/")) return "/build/*";
-  return matchRemixRoute(req.path);
+  // A client navigation's data request (`/shop/listing.data`) is named by the page it loads.
+  const path = req.path.endsWith(".data")
+    ? req.path.slice(0, -".data".length).replace(/^\/_root$/, "/")
+    : req.path;
+  return matchRemixRoute(path);
 }
 
 /**

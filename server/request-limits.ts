@@ -1,45 +1,15 @@
-import { Transform, type TransformCallback } from "node:stream";
 import type { NextFunction, Request, Response } from "express";
-import { BODY_TOO_LARGE_NAME } from "../app/lib/server/errors.server";
-import { MAX_UPLOAD_BYTES } from "../app/lib/shared/uploads";
-import { MAX_IMPORT_BYTES } from "../app/lib/shared/catalogue-csv";
-import { MAX_PRODUCT_IMAGES } from "../app/lib/shared/product";
+import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_LIMIT_BYTES } from "../app/lib/server/body-limits.server";
 
 /**
- * Bounded input (ARCHITECTURE rule 10), before anything reads a body:
+ * Bounded input (docs/architecture.md, rule 10), before the router:
  * - methods the shop does not speak (TRACE, CONNECT, PROPFIND…) answer 405 with Allow;
- * - a declared Content-Length above the cap answers 413 at once, unread;
- * - a body without a length (chunked) is counted while it streams and cut at
- *   the cap (see `capBody`), so that memory never holds more than the cap.
+ * - a declared Content-Length above the largest body any route takes answers 413 at once, unread;
+ * - a path longer than any route's answers 414 at once (see `pathGuard`).
+ * Each route reads its body with its own, smaller bound (app/lib/server/request-body.server.ts).
  */
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** One image of at most 5 MB plus the form's text fields and multipart framing. */
-export const UPLOAD_BODY_LIMIT_BYTES = MAX_UPLOAD_BYTES + 512 * 1024;
-/** Pages and API routes that take a multipart upload (app/services/uploads.server.ts). */
-export const UPLOAD_PATHS = new Set(["/admin/dashboard", "/api/admin/products/upload-image"]);
-
-/** A product's pictures chosen at once in the admin form without JavaScript: up to eight images. */
-export const PICTURES_BODY_LIMIT_BYTES = MAX_PRODUCT_IMAGES * MAX_UPLOAD_BYTES + 512 * 1024;
-export const PICTURES_PATHS = new Set(["/admin/products"]);
-
-/** One catalogue CSV file of at most 10 MB plus the multipart framing. */
-export const IMPORT_BODY_LIMIT_BYTES = MAX_IMPORT_BYTES + 512 * 1024;
-/** Pages and API routes that take the catalogue's CSV file (app/services/catalogue-csv.server.ts). */
-export const IMPORT_PATHS = new Set(["/admin/products/import", "/api/admin/products/import"]);
-
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-export const BODY_TOO_LARGE_MESSAGE = "The request body is too large";
-
-export function bodyLimitFor(req: Pick<Request, "path" | "headers">): number {
-  const multipart = /^multipart\/form-data/i.test(req.headers["content-type"] ?? "");
-  const path = req.path.replace(/\/+$/, "") || "/";
-  if (!multipart) return BODY_LIMIT_BYTES;
-  if (IMPORT_PATHS.has(path)) return IMPORT_BODY_LIMIT_BYTES;
-  if (PICTURES_PATHS.has(path)) return PICTURES_BODY_LIMIT_BYTES;
-  return UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT_BYTES : BODY_LIMIT_BYTES;
-}
-
 function wantsJson(req: Request): boolean {
   return req.path.startsWith("/api/") || req.accepts(["html", "json"]) === "json";
 }
@@ -91,50 +61,48 @@ export function refuseBody(req: Request, res: Response) {
 }
 
 export function methodGuard(req: Request, res: Response, next: NextFunction) {
-  if (ALLOWED_METHODS.includes(req.method)) {
+  // OPTIONS is the API's (CORS preflights, server/security.ts); the router answers it for a page before
+  // any route or middleware runs, without saying which methods the page takes.
+  const pageOptions = req.method === "OPTIONS" && !req.path.startsWith("/api/");
+  if (ALLOWED_METHODS.includes(req.method) && !pageOptions) {
     next();
     return;
   }
-  res.setHeader("Allow", ALLOWED_METHODS.join(", "));
+  res.setHeader("Allow", pageOptions ? "GET, HEAD, POST" : ALLOWED_METHODS.join(", "));
   sendStatus(req, res, 405, `Method ${req.method} is not allowed here.`);
 }
 
-/** 413 for a declared length above the cap, before a byte of the body is read. */
+/** 413 for a declared length above the largest body any route takes, before a byte of the body is read. */
 export function declaredLengthGuard(req: Request, res: Response, next: NextFunction) {
   const declared = Number(req.headers["content-length"] ?? "0");
-  if (Number.isFinite(declared) && declared > bodyLimitFor(req)) {
+  if (Number.isFinite(declared) && declared > MAX_BODY_LIMIT_BYTES) {
     refuseBody(req, res);
     return;
   }
   next();
 }
 
-/** A pass-through that fails once more than `limit` bytes went through it. */
-export class BodyCap extends Transform {
-  exceeded = false;
-  private seen = 0;
+/** Longer than any path of the shop (the longest is a product's page with its 36-character id). */
+export const MAX_PATH_LENGTH = 512;
+/** More segments than any route has. */
+export const MAX_PATH_SEGMENTS = 16;
 
-  constructor(private readonly limit: number) {
-    super();
+/**
+ * A path longer or deeper than any the shop serves answers 414 (too long) or 404 (too deep) at once: no
+ * route can match it, and matching it costs the router work that grows with its length.
+ */
+export function pathGuard(req: Request, res: Response, next: NextFunction) {
+  const path = req.path;
+  if (path.length > MAX_PATH_LENGTH) {
+    sendStatus(req, res, 414, "The address is too long.");
+    return;
   }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-    this.seen += chunk.length;
-    if (this.seen > this.limit) {
-      this.exceeded = true;
-      const error = new Error(BODY_TOO_LARGE_MESSAGE);
-      error.name = BODY_TOO_LARGE_NAME;
-      callback(error);
+  let segments = 0;
+  for (let index = path.indexOf("/"); index !== -1; index = path.indexOf("/", index + 1)) {
+    if (++segments > MAX_PATH_SEGMENTS) {
+      sendStatus(req, res, 404, "page doesn't exists");
       return;
     }
-    callback(null, chunk);
   }
-}
-
-/** The request body as a stream cut at the cap of this request. */
-export function capBody(req: Request): BodyCap {
-  const cap = new BodyCap(bodyLimitFor(req));
-  req.pipe(cap);
-  cap.on("error", () => req.unpipe(cap));
-  return cap;
+  next();
 }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { ConfigError, getConfig, loadDotEnv, type AppConfig } from "../app/lib/server/config.server";
 import { getDb, setDatabaseUrl } from "../app/models/db.server";
 import { createLogger, getLogger } from "../app/lib/server/logger.server";
@@ -32,9 +32,9 @@ export function loadConfigOrExit(): AppConfig {
   }
 }
 
-/** Where the Remix server build is; exits with a hint when `npm run build` has not run. */
+/** Where the server build (`react-router build`) is; exits with a hint when `npm run build` has not run. */
 export function requireBuildPath(config: AppConfig): string {
-  const buildPath = path.join(config.buildDir, "index.js");
+  const buildPath = path.join(config.buildDir, "server", "app.js");
   if (!existsSync(buildPath)) {
     getLogger().fatal(
       `No build found at ${buildPath}: run \`npm run build\` first (npm start does it for you).`,

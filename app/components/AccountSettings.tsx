@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "react-router";
 import { ACCOUNT_INTENTS } from "~/lib/shared/account-intents";
 import { PlainField } from "./PlainField";
 

@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "react-router";
 import type { ReactNode } from "react";
 import { CART_ACTION_PATH, type CartIntent } from "~/lib/shared/cart";
 

@@ -1,6 +1,5 @@
 import { getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
-import type { LinkDescriptor } from "@remix-run/node";
-import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, type LinkDescriptor, useActionData, useLocation, useNavigation } from "react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
   ADDRESS_FIELDS,
@@ -12,7 +11,7 @@ import {
   MAX_ADDRESSES_MESSAGE,
 } from "~/lib/shared/address-rules";
 import { useHydrated } from "~/lib/shared/use-hydrated";
-import addressStyles from "~/styles/addresses.css";
+import addressStyles from "~/styles/addresses.css?url";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
 import { PlainField } from "./PlainField";
 

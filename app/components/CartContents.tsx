@@ -1,5 +1,5 @@
 import { showToast } from "./FlashToast";
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import type { FormEvent, ReactNode } from "react";
 import {
   CART_ACTION_PATH,

@@ -1,7 +1,7 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { useEffect, useState } from "react";
 import type { Toast } from "~/lib/shared/toast";
-import overlayStylesHref from "~/styles/mantine-overlays.css";
+import overlayStylesHref from "~/styles/mantine-overlays.css?url";
 import { requestToastHost } from "./ToastHost";
 
 // Here rather than in a module of their own: every page loads this module (the root imports it), while

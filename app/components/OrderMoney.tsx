@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { DISCOUNT_INTENTS, type AppliedDiscountJson } from "~/lib/shared/delivery";
 import { formatPrice, toCents } from "~/lib/shared/money";
 import { shippingLabel } from "~/lib/shared/order-money";

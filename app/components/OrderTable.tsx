@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { formatPrice } from "~/lib/shared/money";
 import { paymentStatusLabel } from "~/lib/shared/order-options";
 import { OrderStatusBadge } from "./OrderStatusBadge";

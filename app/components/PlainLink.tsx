@@ -1,4 +1,4 @@
-import { PrefetchPageLinks, useNavigate } from "@remix-run/react";
+import { PrefetchPageLinks, useNavigate } from "react-router";
 import { useEffect, useState, type AnchorHTMLAttributes } from "react";
 
 /**

@@ -1,4 +1,4 @@
-import { useNavigate, useSubmit } from "@remix-run/react";
+import { useNavigate, useSubmit } from "react-router";
 import { useEffect, useRef } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { productBadge, type ProductCardData } from "~/lib/shared/product-display";

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { productFacts } from "~/lib/shared/product";

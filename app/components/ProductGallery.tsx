@@ -1,4 +1,4 @@
-import { useLocation } from "@remix-run/react";
+import { useLocation } from "react-router";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import type { ProductImageJson } from "~/lib/shared/product";
 import { Picture } from "./Picture";

@@ -1,4 +1,4 @@
-import { Form, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "react-router";
 import { currentMenuItemId, isCategoryItem, menuHref, SHOP_MENU } from "~/lib/shared/shop-menu";
 import { CartLink } from "./CartDrawer";
 import { PlainLink } from "./PlainLink";

@@ -1,4 +1,4 @@
-import { useFetchers, useNavigation, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { useFetchers, useNavigation, useRouteLoaderData, useSubmit } from "react-router";
 import { useCallback } from "react";
 import {
   CART_ACTION_PATH,

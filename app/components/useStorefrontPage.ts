@@ -1,4 +1,4 @@
-import { useActionData, useLocation } from "@remix-run/react";
+import { useActionData, useLocation } from "react-router";
 import { withParam } from "~/lib/shared/listing-params";
 import { CHOOSE_VARIANT_PARAM } from "~/lib/shared/product-display";
 import type { StorefrontActionData } from "~/lib/shared/storefront-action";

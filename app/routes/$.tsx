@@ -1,10 +1,16 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import {
+  data,
+  isRouteErrorResponse,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useRouteError,
+} from "react-router";
 import { homeOf, StatusShell } from "~/components/StatusShell";
 import type { StatusViewer } from "~/lib/shared/status-viewer";
 import { statusViewer } from "~/web/status-viewer.server";
-import mantineStyles from "~/styles/mantine.css";
-import storefrontStyles from "~/styles/storefront.css";
+import mantineStyles from "~/styles/mantine.css?url";
+import storefrontStyles from "~/styles/storefront.css?url";
 
 // Mantine's styles for an admin, whom the admin shell (Mantine buttons) frames: links cannot depend on the viewer.
 export const links: LinksFunction = () => [
@@ -14,7 +20,7 @@ export const links: LinksFunction = () => [
 
 /** Any path that no route claims: 404, inside the layout of the signed-in user. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  throw json({ viewer: await statusViewer(request) }, { status: 404 });
+  throw data({ viewer: await statusViewer(request) }, { status: 404 });
 }
 
 export const meta: MetaFunction = () => [{ title: "Page not found · ECommerce Shopping" }];

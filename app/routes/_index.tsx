@@ -1,4 +1,4 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs, redirect } from "react-router";
 import { homePathFor } from "~/web/auth.server";
 import { getSessionUser } from "~/web/session.server";
 

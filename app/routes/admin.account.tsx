@@ -1,17 +1,19 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { Title } from "@mantine/core";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { AccountSettings } from "~/components/AccountSettings";
 import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/web/account-actions.server";
 import { requireAdmin } from "~/web/auth.server";
 import { redirectWithFlash } from "~/web/session.server";
-import adminStyles from "~/styles/admin.css";
+import adminStyles from "~/styles/admin.css?url";
 
 /** The admin's own account: user name, password, other sessions (the shopper's Settings tab, same rules). */
 
@@ -21,12 +23,12 @@ const ACCOUNT_URL = "/admin/account";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdmin(request);
-  return json({ settings: await loadAccountSettings(request, user) });
+  return data({ settings: await loadAccountSettings(request, user) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireAdmin(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (!isAccountIntent(formData)) {
     return redirectWithFlash(request, ACCOUNT_URL, { type: "error", message: "Unknown action" });
   }

@@ -1,13 +1,19 @@
 import { Button, NativeSelect, Table, Text, TextInput, Title } from "@mantine/core";
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import {
+  data,
+  Form,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useLoaderData,
+} from "react-router";
 import { AuditChanges } from "~/components/admin/AuditHistory";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditTimeText } from "~/lib/shared/audit";
 import { requireAdmin } from "~/web/auth.server";
 import { listAudit, parseAuditQueryLeniently } from "~/services/audit.server";
-import adminStyles from "~/styles/admin.css";
-import auditStyles from "~/styles/audit.css";
+import adminStyles from "~/styles/admin.css?url";
+import auditStyles from "~/styles/audit.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
@@ -25,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     (typeof FILTER_KEYS)[number],
     string
   >;
-  return json({ entries, pagination, filters });
+  return data({ entries, pagination, filters });
 }
 
 export const meta: MetaFunction = () => [{ title: "Audit log · ECommerce Shopping" }];

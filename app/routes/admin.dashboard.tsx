@@ -1,12 +1,17 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { Alert, Badge, Button, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "react-router";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { BANNER_DEFAULTS } from "~/components/Banner";
@@ -39,8 +44,13 @@ import {
 } from "~/lib/shared/report-period";
 import { variantLabel } from "~/lib/shared/variants";
 import { formatSignedPrice, SalesChart, shortDate } from "~/components/admin/SalesChart";
-import adminStyles from "~/styles/admin.css";
-import dashboardStyles from "~/styles/admin-dashboard.css";
+import adminStyles from "~/styles/admin.css?url";
+import dashboardStyles from "~/styles/admin-dashboard.css?url";
+import { UPLOAD_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
+import { bodyLimit } from "~/web/http-middleware.server";
+
+/** This route takes files: larger bodies than the 1 MB of other routes. */
+export const middleware = [bodyLimit(UPLOAD_BODY_LIMIT_BYTES)];
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
@@ -59,7 +69,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ordersAwaitingShipment(),
     listFeatureViews(),
   ]);
-  return json({ chosen, report, awaitingShipment, features }, { status: chosen.error ? 400 : 200 });
+  return data({ chosen, report, awaitingShipment, features }, { status: chosen.error ? 400 : 200 });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -67,11 +77,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const refuse = (error: AppError) => {
     if (error.status === 404) return redirectWithRefusal(request, "/admin/dashboard", error);
     const detail = error.fieldErrors ? Object.values(error.fieldErrors).flat()[0] : undefined;
-    return json({ error: detail ?? error.message }, { status: error.status });
+    return data({ error: detail ?? error.message }, { status: error.status });
   };
   return runOrRefuse(async () => {
     if (!isMultipart(request)) {
-      const formData = await request.formData();
+      const formData = await readForm(request);
       if (formData.get("intent") !== "delete") throw badRequest("Unknown action");
       await deleteFeature(String(formData.get("id") ?? ""), by);
       return redirectWithFlash(request, "/admin/dashboard", { type: "success", message: FEATURE_DELETED });

@@ -1,13 +1,16 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { RowActions } from "~/components/admin/RowActions";
 import { Badge, Group, Table, Text, Title } from "@mantine/core";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { DiscountCodeEditor, discountFormValues } from "~/components/admin/DiscountCodeEditor";
 import { isAppError } from "~/lib/server/errors.server";
 import { utcFromLocalInput, utcText, type AdminFormReply } from "~/lib/shared/admin-form";
@@ -27,7 +30,7 @@ import { auditByOf } from "~/web/audit.server";
 import { requireAdmin } from "~/web/auth.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
-import adminStyles from "~/styles/admin.css";
+import adminStyles from "~/styles/admin.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 
@@ -69,12 +72,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return redirectWithFlash(request, PAGE, { type: "error", message: error.message });
     }
   }
-  return json({ codes: await listDiscountCodes(), editing, adding: params.get("panel") === "new" });
+  return data({ codes: await listDiscountCodes(), editing, adding: params.get("panel") === "new" });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const by = auditByOf(await requireAdmin(request), context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const id = String(formData.get("id") ?? "");
   if (intent === "delete") {

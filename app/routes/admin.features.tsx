@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "react-router";
 import { requireAdmin } from "~/web/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,12 +1,17 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { Button, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
+  Form,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+} from "react-router";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
 import { withImageSizes } from "~/services/images.server";
@@ -28,10 +33,10 @@ import {
   SHIPPED_WITHOUT_TRACKING,
   updateOrderStatus,
 } from "~/services/orders.server";
-import adminStyles from "~/styles/admin.css";
-import urlDialogStyles from "~/styles/url-dialog.css";
-import auditStyles from "~/styles/audit.css";
-import returnStyles from "~/styles/admin-returns.css";
+import adminStyles from "~/styles/admin.css?url";
+import urlDialogStyles from "~/styles/url-dialog.css?url";
+import auditStyles from "~/styles/audit.css?url";
+import returnStyles from "~/styles/admin-returns.css?url";
 
 // The order table and details styles (orders.css) come with the parent route, admin.orders.
 export const links: LinksFunction = () => [
@@ -55,7 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       historyOf("order", order._id),
       listReturnsForOrder(order._id),
     ]);
-    return json({ order, history, returns });
+    return data({ order, history, returns });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;
     return redirectWithFlash(request, listUrl(new URL(request.url)), {
@@ -68,7 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const by = auditByOf(await requireAdmin(request), context);
   const url = new URL(request.url);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   return runOrRefuse(
     async () => {
       const order = await updateOrderStatus(params.orderId ?? "", Object.fromEntries(formData), by);
@@ -97,7 +102,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
               version: String(formData.get("version") ?? ""),
             }
           : undefined;
-      return json(
+      return data(
         { error: statusError, trackingError, carrierError, ...(sent ? { sent } : {}) },
         { status: error.status },
       );

@@ -1,15 +1,25 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Text, TextInput, Title } from "@mantine/core";
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData, useSubmit } from "@remix-run/react";
+import {
+  data,
+  Form,
+  Link,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  Outlet,
+  useLoaderData,
+  useSubmit,
+} from "react-router";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { OrderTable, type OrderRowData } from "~/components/OrderTable";
 import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { requireAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/shared/order-options";
-import { listOrders, ORDER_SEARCH_MAX, ORDERS_PAGING, parseOrderSearch } from "~/services/orders.server";
-import adminStyles from "~/styles/admin.css";
-import orderStyles from "~/styles/orders.css";
+import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/orders.server";
+import { ORDER_SEARCH_MAX } from "~/lib/shared/order-options";
+import adminStyles from "~/styles/admin.css?url";
+import orderStyles from "~/styles/orders.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
@@ -31,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
   if (Object.keys(errors).length) {
     const none: OrderRowData[] = [];
-    return json(
+    return data(
       { orders: none, pagination: { ...paging, total: 0, pages: 0 }, filters, errors },
       { status: 400 },
     );
@@ -46,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     totalAmount,
     customerName: userName,
   }));
-  return json({
+  return data({
     orders: rows,
     pagination,
     status: filters.status,

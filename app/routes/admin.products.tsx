@@ -1,13 +1,19 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { parse, type SubmissionResult } from "@conform-to/react";
 import { Button, Group, Text, TextInput, Title } from "@mantine/core";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+} from "react-router";
 import { CatalogueCsvActions } from "~/components/admin/CatalogueCsv";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { ProductForm } from "~/components/admin/ProductForm";
@@ -64,9 +70,14 @@ import {
   type ProductJson,
 } from "~/lib/shared/product";
 import { isMultipart, readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
-import adminStyles from "~/styles/admin.css";
-import urlDialogStyles from "~/styles/url-dialog.css";
-import auditStyles from "~/styles/audit.css";
+import adminStyles from "~/styles/admin.css?url";
+import urlDialogStyles from "~/styles/url-dialog.css?url";
+import auditStyles from "~/styles/audit.css?url";
+import { PICTURES_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
+import { bodyLimit } from "~/web/http-middleware.server";
+
+/** This route takes files: larger bodies than the 1 MB of other routes. */
+export const middleware = [bodyLimit(PICTURES_BODY_LIMIT_BYTES)];
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
@@ -111,7 +122,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       message: "That product does not exist any more",
     });
   }
-  return json({
+  return data({
     products,
     pagination,
     search,
@@ -215,7 +226,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const url = new URL(request.url);
 
   if (!isMultipart(request)) {
-    const formData = await request.formData();
+    const formData = await readForm(request);
     if (formData.get("intent") !== "delete") {
       return redirectWithFlash(request, listUrl(url), { type: "error", message: "Unknown action" });
     }
@@ -230,7 +241,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     () => readMultipartForm(request, { maxFiles: MAX_PRODUCT_IMAGES }),
     { fieldErrors: uploadError },
   );
-  if (!form.ok) return json<ActionData>({ result: form.result }, { status: form.init.status });
+  if (!form.ok) return data<ActionData>({ result: form.result }, { status: form.init.status });
   const { fields, files } = form.value;
   // The form's pictures (`images[0].url`, …); a post that names none and sends one file with an `image`
   // is the single-image form's shape, and stays so.
@@ -239,7 +250,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (files.length) {
     if (sentPictures.length + files.length > MAX_PRODUCT_IMAGES) {
       const result = sentForm(fields).reply({ fieldErrors: { images: [TOO_MANY_PICTURES] } });
-      return json<ActionData>({ result }, { status: 400 });
+      return data<ActionData>({ result }, { status: 400 });
     }
     // Without JavaScript the files travel with the form: store them first, then
     // the product refers to them (and a failed save keeps them: no second upload).
@@ -247,7 +258,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const stored = await submitOrReply(sentForm(fields), () => storeImage(file), {
         fieldErrors: uploadError,
       });
-      if (!stored.ok) return json<ActionData>({ result: stored.result }, { status: stored.init.status });
+      if (!stored.ok) return data<ActionData>({ result: stored.result }, { status: stored.init.status });
       if (withPictures) {
         const index = sentPictureRows(sentForm(fields).payload.images).length;
         fields.set(`images[${index}].url`, stored.value.url);
@@ -258,12 +269,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = String(fields.get("intent") ?? "");
   const submission = sentForm(fields);
   const rowChange = changeVariantRows(intent, submission);
-  if (rowChange) return json<ActionData>({ result: rowChange.result }, { status: rowChange.status });
+  if (rowChange) return data<ActionData>({ result: rowChange.result }, { status: rowChange.status });
   const pictures = sentPictureRows(submission.payload.images);
   const changedPictures = intent === PICTURE_INTENTS.upload ? pictures : changePictureRows(intent, pictures);
   if (changedPictures) {
     const result = submission.reply();
-    return json<ActionData>({ result: withPictureRows(result, changedPictures) }, { status: 200 });
+    return data<ActionData>({ result: withPictureRows(result, changedPictures) }, { status: 200 });
   }
   const values: Record<string, unknown> = { ...submission.payload };
   delete values[UPLOAD_FIELD];
@@ -286,7 +297,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { result, init } = replyToRefusal(submission, error, {
       fieldErrors: (refusal) => refusal.fieldErrors && formFieldErrors(refusal.fieldErrors),
     });
-    return json<ActionData>({ result }, { status: init.status });
+    return data<ActionData>({ result }, { status: init.status });
   };
   return runOrRefuse(async () => {
     if (intent === "update") {

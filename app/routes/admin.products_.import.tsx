@@ -1,12 +1,14 @@
 import { Anchor, Title } from "@mantine/core";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { CatalogueCsvActions, ImportErrors } from "~/components/admin/CatalogueCsv";
 import { isAppError } from "~/lib/server/errors.server";
 import { MAX_IMPORT_BYTES, type ImportRowError } from "~/lib/shared/catalogue-csv";
@@ -22,7 +24,12 @@ import { readMultipartForm } from "~/services/uploads.server";
 import { requireAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { redirectWithFlash } from "~/web/session.server";
-import adminStyles from "~/styles/admin.css";
+import adminStyles from "~/styles/admin.css?url";
+import { IMPORT_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
+import { bodyLimit } from "~/web/http-middleware.server";
+
+/** This route takes files: larger bodies than the 1 MB of other routes. */
+export const middleware = [bodyLimit(IMPORT_BODY_LIMIT_BYTES)];
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 
@@ -33,7 +40,7 @@ function listUrl(search: string): string {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ search: normalizeSearch(new URL(request.url).searchParams.get("q")) });
+  return data({ search: normalizeSearch(new URL(request.url).searchParams.get("q")) });
 }
 
 type ActionData = { message: string; errors: ImportRowError[]; search: string };
@@ -47,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       message: FILE_TOO_LARGE_MESSAGE,
     });
     search = normalizeSearch(String(fields.get("q") ?? ""));
-    if (!file) return json<ActionData>({ message: CHOOSE_CSV_MESSAGE, errors: [], search }, { status: 400 });
+    if (!file) return data<ActionData>({ message: CHOOSE_CSV_MESSAGE, errors: [], search }, { status: 400 });
     const { created, updated } = await importCatalogue(new Uint8Array(await file.arrayBuffer()), by);
     return redirectWithFlash(request, listUrl(search), {
       type: "success",
@@ -55,12 +62,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (isImportRefused(error))
-      return json<ActionData>(
+      return data<ActionData>(
         { message: error.message, errors: reportedErrors(error.rowErrors), search },
         { status: 422 },
       );
     if (isAppError(error) && error.status < 500)
-      return json<ActionData>({ message: error.message, errors: [], search }, { status: error.status });
+      return data<ActionData>({ message: error.message, errors: [], search }, { status: error.status });
     throw error;
   }
 }

@@ -1,12 +1,18 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { Button, NativeSelect, Text, Title } from "@mantine/core";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useSubmit,
+} from "react-router";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { RETURN_INTENTS, ReturnCard, type ReturnIntent } from "~/components/admin/ReturnCard";
 import { parsePaging } from "~/lib/server/paging.server";
@@ -25,8 +31,8 @@ import { auditByOf } from "~/web/audit.server";
 import { requireAdmin } from "~/web/auth.server";
 import { runOrRefuse } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
-import adminStyles from "~/styles/admin.css";
-import returnStyles from "~/styles/admin-returns.css";
+import adminStyles from "~/styles/admin.css?url";
+import returnStyles from "~/styles/admin-returns.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
@@ -89,17 +95,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const status = parseReturnStatusFilter(params.get("status"));
   const paging = parsePaging(params, RETURNS_PAGING, { lenient: true });
   const { returns, pagination } = await listReturns(status, paging);
-  return json({ returns, pagination, status });
+  return data({ returns, pagination, status });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const by = auditByOf(await requireAdmin(request), context);
   const url = new URL(request.url);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const returnId = String(formData.get("returnId") ?? "");
   if (!isReturnIntent(intent)) {
-    return json(await refusalOf(returnId, RETURNS_PAGE_TEXT.unknownIntent), { status: 400 });
+    return data(await refusalOf(returnId, RETURNS_PAGE_TEXT.unknownIntent), { status: 400 });
   }
   return runOrRefuse(
     async () => {
@@ -119,7 +125,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
     // The list renders again with the refusal by the return's buttons (a stale move's 409, the
     // provider's 502 after the stock came back), so the admin sees it where they clicked.
-    async (error) => json(await refusalOf(returnId, error.message), { status: error.status }),
+    async (error) => data(await refusalOf(returnId, error.message), { status: error.status }),
   );
 }
 

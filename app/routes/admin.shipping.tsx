@@ -1,13 +1,16 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { RowActions } from "~/components/admin/RowActions";
 import { Badge, Group, Table, Text, Title } from "@mantine/core";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { ShippingMethodForm, shippingFormValues } from "~/components/admin/ShippingMethodForm";
 import { isAppError } from "~/lib/server/errors.server";
 import type { AdminFormReply } from "~/lib/shared/admin-form";
@@ -25,7 +28,7 @@ import { auditByOf } from "~/web/audit.server";
 import { requireAdmin } from "~/web/auth.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
-import adminStyles from "~/styles/admin.css";
+import adminStyles from "~/styles/admin.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 
@@ -59,12 +62,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return redirectWithFlash(request, PAGE, { type: "error", message: error.message });
     }
   }
-  return json({ methods: await listShippingMethods(), editing, adding: params.get("panel") === "new" });
+  return data({ methods: await listShippingMethods(), editing, adding: params.get("panel") === "new" });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const by = auditByOf(await requireAdmin(request), context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const id = String(formData.get("id") ?? "");
   if (intent === "delete") {

@@ -1,8 +1,7 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet } from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, Outlet } from "react-router";
 import { AdminShell } from "~/components/admin/AdminShell";
 import { requireAdmin } from "~/web/auth.server";
-import mantineStyles from "~/styles/mantine.css";
+import mantineStyles from "~/styles/mantine.css?url";
 
 // The admin is built from Mantine components: their styles (the root links only Mantine's base).
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineStyles }];
@@ -14,7 +13,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineSty
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdmin(request);
-  return json({ user: { userName: user.userName } });
+  return data({ user: { userName: user.userName } });
 }
 
 export default function AdminLayout() {

@@ -4,7 +4,7 @@ import { getSessionId } from "~/web/session.server";
 import { ACCOUNT_TEXT, changePassword } from "~/services/account.server";
 
 /** Body: changePasswordRequestSchema (app/lib/server/account-api.server.ts). Keeps this session, ends the others. */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     const user = await requireApiUser(request);
     const body = await readJsonObject(request);
@@ -12,3 +12,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: ACCOUNT_TEXT.passwordChanged, endedSessions });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

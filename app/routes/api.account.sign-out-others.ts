@@ -4,10 +4,12 @@ import { getSessionId } from "~/web/session.server";
 import { ACCOUNT_TEXT, signOutOtherSessions } from "~/services/account.server";
 
 /** No body. Ends every session of the caller except this one. */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     const user = await requireApiUser(request);
     const { endedSessions } = await signOutOtherSessions(user.id, await getSessionId(request));
     return apiJson({ success: true, message: ACCOUNT_TEXT.signedOutOthers, endedSessions });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

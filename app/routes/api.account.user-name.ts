@@ -3,7 +3,7 @@ import { requireApiUser } from "~/web/auth.server";
 import { ACCOUNT_TEXT, changeUserName } from "~/services/account.server";
 
 /** Body: changeUserNameRequestSchema (app/lib/server/account-api.server.ts). */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     const user = await requireApiUser(request);
     const body = await readJsonObject(request);
@@ -11,3 +11,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: ACCOUNT_TEXT.userNameChanged, user: updated });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -9,7 +9,7 @@ import {
 } from "~/services/discounts.server";
 
 // GET, PUT (the fields sent; the others keep their values), DELETE (orders keep the code's text).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request, params }) => {
     await requireApiAdmin(request);
     return apiJson({ success: true, data: await getDiscountCode(params.id) });
@@ -25,3 +25,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: DISCOUNT_TEXT.deleted });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

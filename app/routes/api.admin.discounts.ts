@@ -4,7 +4,7 @@ import { auditByOf } from "~/web/audit.server";
 import { createDiscountCode, DISCOUNT_TEXT, listDiscountCodes } from "~/services/discounts.server";
 
 // GET → every discount code with its uses; POST → 201 the new code (400 with the field's message).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     return apiJson({ success: true, data: await listDiscountCodes() });
@@ -15,3 +15,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: DISCOUNT_TEXT.created, data: code }, { status: 201 });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -42,7 +42,7 @@ const ORDER_EXPORT_COLUMNS: { header: string; value: (line: OrderExportLine) => 
   { header: "trackingNumber", value: ({ order }) => order.trackingNumber },
 ];
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     const search = parseOrderSearchStrictly(new URL(request.url).searchParams);
@@ -50,3 +50,5 @@ export const { loader, action } = apiRoute({
     return csvResponse(csvStream(ORDER_EXPORT_COLUMNS, exportOrderLines(search)), `orders-${day}.csv`);
   },
 });
+export const loader = route.loader;
+export const action = route.action;

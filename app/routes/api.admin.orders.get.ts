@@ -4,7 +4,7 @@ import { parsePaging } from "~/lib/server/paging.server";
 import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/orders.server";
 
 // GET ?q&status&paymentStatus&from&to&page&limit → the matching orders, newest first, with pagination.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     const params = new URL(request.url).searchParams;
@@ -15,3 +15,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, data: orders, pagination });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -4,7 +4,7 @@ import { auditByOf } from "~/web/audit.server";
 import { ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
 
 // PUT { orderStatus } → the updated order and the spec's message.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   PUT: async ({ request, params, context }) => {
     const by = auditByOf(await requireApiAdmin(request), context);
     const body = await readJsonObject(request);
@@ -12,3 +12,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: ORDER_STATUS_UPDATED, data: order });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

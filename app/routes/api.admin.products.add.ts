@@ -3,7 +3,7 @@ import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_ADDED, createProduct } from "~/services/admin-catalog.server";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request, context }) => {
     const by = auditByOf(await requireApiAdmin(request), context);
     const body = await readJsonObject(request);
@@ -11,3 +11,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: PRODUCT_ADDED, data: product }, { status: 201 });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

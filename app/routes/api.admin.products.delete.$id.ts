@@ -3,10 +3,12 @@ import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_DELETED, deleteProduct } from "~/services/admin-catalog.server";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   DELETE: async ({ request, params, context }) => {
     const by = auditByOf(await requireApiAdmin(request), context);
     await deleteProduct(params.id ?? "", by);
     return apiJson({ success: true, message: PRODUCT_DELETED });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

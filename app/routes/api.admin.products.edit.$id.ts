@@ -4,7 +4,7 @@ import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_UPDATED, updateProduct } from "~/services/admin-catalog.server";
 
 // PUT with the fields to change (the others keep their values).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   PUT: async ({ request, params, context }) => {
     const by = auditByOf(await requireApiAdmin(request), context);
     const body = await readJsonObject(request);
@@ -12,3 +12,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: PRODUCT_UPDATED, data: product });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

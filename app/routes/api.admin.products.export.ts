@@ -5,10 +5,12 @@ import { normalizeSearch } from "~/services/admin-catalog.server";
 import { exportCatalogue } from "~/services/catalogue-csv.server";
 
 // GET ?search → text/csv, one row per variant (API.md "Back office"), the products the admin list's search matches.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     const search = normalizeSearch(new URL(request.url).searchParams.get("search"));
     return csvResponse(exportCatalogue(search), "catalogue.csv");
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -4,7 +4,7 @@ import { parsePaging } from "~/lib/server/paging.server";
 import { ADMIN_PAGING, listAdminProducts, normalizeSearch } from "~/services/admin-catalog.server";
 
 // GET ?page&limit&search → newest first, with pagination.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     const params = new URL(request.url).searchParams;
@@ -16,3 +16,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, data: products, pagination });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -11,9 +11,14 @@ import {
   reportedErrors,
 } from "~/services/catalogue-csv.server";
 import { readMultipartForm, UPLOAD_FIELD } from "~/services/uploads.server";
+import { IMPORT_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
+import { bodyLimit } from "~/web/http-middleware.server";
+
+/** This route takes files: larger bodies than the 1 MB of other routes. */
+export const middleware = [bodyLimit(IMPORT_BODY_LIMIT_BYTES)];
 
 // POST multipart with the CSV file in my_file → 200 { success, message, created, updated }, or 422 { errors: [{ row, column, message }] }.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request, context }) => {
     const by = auditByOf(await requireApiAdmin(request), context);
     const { file } = await readMultipartForm(request, {
@@ -33,3 +38,5 @@ export const { loader, action } = apiRoute({
     }
   },
 });
+export const loader = route.loader;
+export const action = route.action;

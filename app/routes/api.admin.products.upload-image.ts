@@ -3,9 +3,14 @@ import { requireApiAdmin } from "~/web/auth.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { publicImageUrl } from "~/lib/server/public-url.server";
 import { readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
+import { UPLOAD_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
+import { bodyLimit } from "~/web/http-middleware.server";
+
+/** This route takes files: larger bodies than the 1 MB of other routes. */
+export const middleware = [bodyLimit(UPLOAD_BODY_LIMIT_BYTES)];
 
 // POST multipart with one file in my_file → { success, message, result: { url } } (an absolute URL).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     await requireApiAdmin(request);
     const { file } = await readMultipartForm(request);
@@ -19,3 +24,5 @@ export const { loader, action } = apiRoute({
     );
   },
 });
+export const loader = route.loader;
+export const action = route.action;

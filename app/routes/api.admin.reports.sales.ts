@@ -3,7 +3,7 @@ import { requireApiAdmin } from "~/web/auth.server";
 import { reportPeriodOf, salesReport } from "~/services/reports.server";
 
 // GET ?from=YYYY-MM-DD&to=YYYY-MM-DD → the sales report of those shop days (default: the last 30).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     const params = new URL(request.url).searchParams;
@@ -11,3 +11,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, data: await salesReport(period) });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -4,7 +4,7 @@ import { auditByOf } from "~/web/audit.server";
 import { getReturn, updateReturn } from "~/services/returns.server";
 
 // GET → the return; PUT { status: approved|rejected|received, refundShipping? } → the return after it.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request, params }) => {
     await requireApiAdmin(request);
     return apiJson({ success: true, data: await getReturn(params.id ?? "") });
@@ -15,3 +15,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: `Return ${updated.status}`, data: updated });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

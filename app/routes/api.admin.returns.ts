@@ -6,7 +6,7 @@ import { RETURN_STATUSES } from "~/lib/shared/returns";
 import { listReturns, parseReturnStatusFilter, RETURNS_PAGING } from "~/services/returns.server";
 
 // GET ?status&page&limit → the returns, newest first, with pagination.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     const params = new URL(request.url).searchParams;
@@ -20,3 +20,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, data: returns, pagination });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -9,7 +9,7 @@ import {
 } from "~/services/shipping.server";
 
 // GET, PUT (the fields sent; the others keep their values), DELETE (orders keep their snapshot).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request, params }) => {
     await requireApiAdmin(request);
     return apiJson({ success: true, data: await getShippingMethod(params.id) });
@@ -25,3 +25,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: SHIPPING_TEXT.deleted });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -4,7 +4,7 @@ import { auditByOf } from "~/web/audit.server";
 import { createShippingMethod, listShippingMethods, SHIPPING_TEXT } from "~/services/shipping.server";
 
 // GET → every delivery option (active or not), cheapest first; POST → 201 the new option.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     await requireApiAdmin(request);
     return apiJson({ success: true, data: await listShippingMethods() });
@@ -15,3 +15,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: SHIPPING_TEXT.created, data: method }, { status: 201 });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -2,7 +2,7 @@ import { apiJson, apiRoute } from "~/web/api.server";
 import { unauthorized } from "~/lib/server/errors.server";
 import { getSessionUser } from "~/web/session.server";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request }) => {
     const user = await getSessionUser(request);
     if (!user) throw unauthorized("Unauthorised user!");
@@ -12,3 +12,5 @@ export const { loader, action } = apiRoute({
     );
   },
 });
+export const loader = route.loader;
+export const action = route.action;

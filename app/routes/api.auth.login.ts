@@ -3,7 +3,7 @@ import { authenticateLogin } from "~/web/auth.server";
 import { clientKeyOf } from "~/web/request.server";
 import { createUserSession } from "~/web/session.server";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request, context }) => {
     const body = await readJsonObject(request);
     const user = await authenticateLogin(request, clientKeyOf(context), {
@@ -16,3 +16,5 @@ export const { loader, action } = apiRoute({
     );
   },
 });
+export const loader = route.loader;
+export const action = route.action;

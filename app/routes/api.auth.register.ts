@@ -5,7 +5,7 @@ import { clientKeyOf } from "~/web/request.server";
 import { fieldErrorsOf, registerSchema } from "~/lib/shared/schemas";
 import { registerUser } from "~/services/users.server";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request, context }) => {
     const body = await readJsonObject(request);
     const parsed = registerSchema.safeParse(body);
@@ -22,3 +22,5 @@ export const { loader, action } = apiRoute({
     );
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -3,7 +3,7 @@ import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { addFeature, FEATURE_ADDED } from "~/services/features.server";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request, context }) => {
     const by = auditByOf(await requireApiAdmin(request), context);
     const body = await readJsonObject(request);
@@ -11,3 +11,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: FEATURE_ADDED, data: feature }, { status: 201 });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

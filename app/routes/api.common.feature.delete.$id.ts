@@ -3,10 +3,12 @@ import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { deleteFeature, FEATURE_DELETED } from "~/services/features.server";
 
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   DELETE: async ({ request, params, context }) => {
     const by = auditByOf(await requireApiAdmin(request), context);
     await deleteFeature(params.id ?? "", by);
     return apiJson({ success: true, message: FEATURE_DELETED });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

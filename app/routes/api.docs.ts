@@ -3,9 +3,11 @@ import { renderApiDocs } from "~/web/openapi/docs-html.server";
 import { getOpenApiDocument } from "~/web/openapi/openapi.server";
 
 /** GET /api/docs: the API reference as plain server-rendered HTML (no JavaScript needed). */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async () =>
     new Response(renderApiDocs(getOpenApiDocument()), {
       headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=300" },
     }),
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -3,7 +3,7 @@ import { requireApiShopper } from "~/web/auth.server";
 import { ADDRESS_ADDED, addAddress } from "~/services/addresses.server";
 
 // POST { userId, address, city, pincode, phone, notes } → 201 and the new address.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     await requireApiShopper(request);
     const body = await readJsonObject(request);
@@ -13,3 +13,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: ADDRESS_ADDED, data: address }, { status: 201 });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

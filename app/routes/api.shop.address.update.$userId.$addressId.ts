@@ -3,7 +3,7 @@ import { requireApiShopper } from "~/web/auth.server";
 import { ADDRESS_UPDATED, updateAddress } from "~/services/addresses.server";
 
 // PUT { address, city, pincode, phone, notes } → the updated address.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   PUT: async ({ request, params }) => {
     const user = await requireApiShopper(request, params.userId);
     const body = await readJsonObject(request);
@@ -11,3 +11,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: ADDRESS_UPDATED, data: address });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -4,7 +4,7 @@ import { CART_TEXT, getCart, removeCartItem } from "~/services/cart.server";
 
 // DELETE → the cart without that product (every line of it; with ?variantId= only that line);
 // 404 when it is not in the cart.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   DELETE: async ({ request, params }) => {
     const user = await requireApiShopper(request, params.userId);
     const variantId = new URL(request.url).searchParams.get("variantId");
@@ -12,3 +12,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: CART_TEXT.deleted, data: await getCart(user.id) });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -3,10 +3,12 @@ import { requireApiShopper } from "~/web/auth.server";
 import { CART_TEXT, removeCartDiscount } from "~/services/cart.server";
 
 // DELETE → the cart without its discount code (`discount: null`).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   DELETE: async ({ request, params }) => {
     const user = await requireApiShopper(request, params.userId);
     const cart = await removeCartDiscount(user.id);
     return apiJson({ success: true, message: CART_TEXT.discountRemoved, data: cart });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

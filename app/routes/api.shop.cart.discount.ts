@@ -3,7 +3,7 @@ import { requireApiShopper } from "~/web/auth.server";
 import { applyCartDiscount, CART_TEXT } from "~/services/cart.server";
 
 // POST { userId, code } → the cart with `discount: { code, amount }`; 400 with the reason a code cannot be used.
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     await requireApiShopper(request);
     const body = await readJsonObject(request);
@@ -12,3 +12,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: CART_TEXT.discountApplied, data: cart });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

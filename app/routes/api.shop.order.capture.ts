@@ -11,7 +11,7 @@ import { captureOrderPayment, CHECKOUT_TEXT, CheckoutError } from "~/services/ch
  * the shopper chooses another way to pay), 409 out of stock / refunded /
  * cancelled, 404 unknown order, 502 the payment provider failed.
  */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     await requireApiShopper(request);
     const body = await readJsonObject(request);
@@ -49,3 +49,5 @@ export const { loader, action } = apiRoute({
     }
   },
 });
+export const loader = route.loader;
+export const action = route.action;

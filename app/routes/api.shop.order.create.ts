@@ -16,7 +16,7 @@ import { readPaymentReturn } from "~/services/payment-return.server";
  * from a CORS_ORIGINS origin without `returnUrl` returns to that origin's
  * `/shop/paypal-return`, the spec's page.
  */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     await requireApiShopper(request);
     const body = await readJsonObject(request);
@@ -42,3 +42,5 @@ export const { loader, action } = apiRoute({
     );
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -3,9 +3,11 @@ import { requireApiShopper } from "~/web/auth.server";
 import { listOrdersForUser } from "~/services/orders.server";
 
 // GET → the caller's orders, newest first (an empty list when there are none).
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request, params }) => {
     const user = await requireApiShopper(request, params.userId);
     return apiJson({ success: true, data: await listOrdersForUser(user.id) });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

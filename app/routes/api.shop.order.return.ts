@@ -7,7 +7,7 @@ import { requestReturn } from "~/services/returns.server";
  * return, `requested`. Only the caller's delivered orders within the return
  * window; never more of a line than was bought less what other returns hold.
  */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     await requireApiShopper(request);
     const body = await readJsonObject(request);
@@ -19,3 +19,5 @@ export const { loader, action } = apiRoute({
     );
   },
 });
+export const loader = route.loader;
+export const action = route.action;

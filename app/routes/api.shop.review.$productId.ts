@@ -8,7 +8,7 @@ import { listReviews } from "~/services/reviews.server";
  * GET /api/shop/review/{productId}?page=1&limit=24: a product's reviews, newest
  * first. Anyone may read them; 404 for an unknown product.
  */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request, params }) => {
     const paging = parseApiPaging(new URL(request.url).searchParams);
     const result = await listReviews(params.productId ?? "", paging);
@@ -20,3 +20,5 @@ export const { loader, action } = apiRoute({
     });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -11,7 +11,7 @@ import { addReview } from "~/services/reviews.server";
  * (403 otherwise) and `userName` comes from their account, not the body.
  * 201 `{ success, message: "Review added successfully!", data: review }`.
  */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   POST: async ({ request }) => {
     if (!(await getSessionUser(request))) throw unauthorized(REVIEW_TEXT.loginRequired);
     const body = await readJsonObject(request);
@@ -24,3 +24,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, message: REVIEW_TEXT.added, data: review }, { status: 201 });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

@@ -8,7 +8,7 @@ import { parseSearchKeyword, searchProducts } from "~/services/catalog.server";
  * prefixes), best first; a typo falls back to similarity. The keyword is
  * data: ".*", "(", "%" and "'" mean themselves.
  */
-export const { loader, action } = apiRoute({
+const route = apiRoute({
   GET: async ({ request, params }) => {
     const keyword = parseSearchKeyword(params.keyword);
     const paging = parseApiPaging(new URL(request.url).searchParams);
@@ -16,3 +16,5 @@ export const { loader, action } = apiRoute({
     return apiJson({ success: true, data: products, pagination });
   },
 });
+export const loader = route.loader;
+export const action = route.action;

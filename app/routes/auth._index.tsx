@@ -1,3 +1,3 @@
-import { redirect } from "@remix-run/node";
+import { redirect } from "react-router";
 
 export const loader = () => redirect("/auth/login");

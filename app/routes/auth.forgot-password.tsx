@@ -1,14 +1,19 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
 import {
-  json,
-  redirect,
   type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+  redirect,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "react-router";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { parseWithSchema } from "~/lib/shared/form-schema";
@@ -27,15 +32,15 @@ import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-r
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
   const sent = new URL(request.url).searchParams.get("sent") === "1";
-  return json({ sent, sentMessage: sent ? PASSWORD_RESET_TEXT.requested : null });
+  return data({ sent, sentMessage: sent ? PASSWORD_RESET_TEXT.requested : null });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithSchema(formData, { schema: forgotPasswordSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), toast: null }, { status: 400 });
+    return data({ result: submission.reply(), toast: null }, { status: 400 });
   }
   // The one field was checked above: a refusal (too many requests) is the form's message.
   const outcome = await submitOrReply(
@@ -44,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     { fieldErrors: () => undefined },
   );
   if (!outcome.ok) {
-    return json(
+    return data(
       { result: outcome.result, toast: { type: "error" as const, message: outcome.error.message } },
       outcome.init,
     );

@@ -1,14 +1,19 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
 import {
-  json,
-  redirect,
   type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+  redirect,
+  useActionData,
+  useNavigation,
+  useSearchParams,
+} from "react-router";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { authenticateLogin, homePathFor, requireAnonymous } from "~/web/auth.server";
@@ -25,10 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithSchema(formData, { schema: loginSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
+    return data({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
   }
   // Whatever the sign-in refuses (wrong password, too many attempts) is the form's message, never a field's.
   const outcome = await submitOrReply(
@@ -41,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     { hideFields: ["password"], fieldErrors: () => undefined },
   );
   if (!outcome.ok) {
-    return json(
+    return data(
       { result: outcome.result, toast: { type: "error" as const, message: outcome.error.message } },
       outcome.init,
     );

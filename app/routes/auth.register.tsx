@@ -1,8 +1,18 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import {
+  type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useActionData,
+  useNavigation,
+  useSearchParams,
+} from "react-router";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { requireAnonymous } from "~/web/auth.server";
@@ -21,10 +31,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithSchema(formData, { schema: registerSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
+    return data({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
   }
   const outcome = await submitOrReply(
     submission,
@@ -39,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
   );
   if (!outcome.ok) {
-    return json(
+    return data(
       { result: outcome.result, toast: { type: "error" as const, message: outcome.error.message } },
       outcome.init,
     );

@@ -1,14 +1,19 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { Anchor, Button, Stack, Text, Title } from "@mantine/core";
 import {
-  json,
-  redirect,
   type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+  redirect,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "react-router";
 import { ConformTextInput } from "~/components/FormFields";
 import { FlashToast } from "~/components/FlashToast";
 import { parseWithSchema } from "~/lib/shared/form-schema";
@@ -39,15 +44,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   const valid = await isPasswordResetTokenValid(await readResetToken(request));
-  return json({ valid, invalidMessage: valid ? null : PASSWORD_RESET_TEXT.invalidLink });
+  return data({ valid, invalidMessage: valid ? null : PASSWORD_RESET_TEXT.invalidLink });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithSchema(formData, { schema: resetPasswordFormSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
+    return data({ result: submission.reply({ hideFields: ["password"] }), toast: null }, { status: 400 });
   }
   const token = (await readResetToken(request)) ?? "";
   // A bad link is the token's error: the form has no token field, so the toast alone says it.
@@ -57,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
     { hideFields: ["password"] },
   );
   if (!outcome.ok) {
-    return json(
+    return data(
       { result: outcome.result, toast: { type: "error" as const, message: outcome.error.message } },
       outcome.init,
     );

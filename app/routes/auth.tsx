@@ -1,7 +1,6 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet } from "@remix-run/react";
+import { type LinksFunction, type LoaderFunctionArgs, Outlet } from "react-router";
 import { requireAnonymous } from "~/web/auth.server";
-import mantineStyles from "~/styles/mantine.css";
+import mantineStyles from "~/styles/mantine.css?url";
 
 // The forms are Mantine inputs and buttons: their styles (the root links only Mantine's base).
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineStyles }];

@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, redirect } from "react-router";
 import { destroyUserSession, setFlash } from "~/web/session.server";
 
 /** Sign-out is a POST (a link could be prefetched or forged); GET just goes home. */

@@ -1,13 +1,16 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { Alert, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import {
-  json,
-  redirect,
   type ActionFunctionArgs,
+  data,
+  Form,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+  redirect,
+  useLoaderData,
+  useNavigation,
+} from "react-router";
 import { requireShopper } from "~/web/auth.server";
 import { getDb } from "~/models/db.server";
 import { centsToDecimal, formatPrice } from "~/lib/shared/money";
@@ -18,7 +21,7 @@ import {
   type SimulatedPayment,
 } from "~/payments/simulator.server";
 import type { SessionUser } from "~/services/users.server";
-import mantineStyles from "~/styles/mantine.css";
+import mantineStyles from "~/styles/mantine.css?url";
 
 /**
  * The payment simulator's approval page: what PayPal's approval page is when
@@ -52,13 +55,13 @@ async function requireOwnPayment(token: string | undefined, user: SessionUser): 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
   const payment = await requireOwnPayment(params.token, user);
-  return json({ payment }, { headers: { "Cache-Control": "no-store" } });
+  return data({ payment }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireShopper(request);
   const payment = await requireOwnPayment(params.token, user);
-  const answer = (await request.formData()).get("intent");
+  const answer = (await readForm(request)).get("intent");
   if (!ANSWERS.includes(answer as Answer)) {
     throw new Response("Choose Approve, Decline or Cancel", { status: 400 });
   }

@@ -1,4 +1,4 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs, redirect } from "react-router";
 import { requireShopper } from "~/web/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,12 +1,15 @@
+import { readForm } from "~/lib/server/request-body.server";
 import {
-  json,
-  redirect,
   type ActionFunctionArgs,
+  data,
+  Form,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+  redirect,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
 import {
@@ -27,9 +30,9 @@ import { redirectWithFlash } from "~/web/session.server";
 import { cancelUnpaidOrder, PAY_AGAIN_TEXT, payOrderAgain } from "~/services/checkout/pay-again.server";
 import { getOrderForUser, type OrderJson } from "~/services/orders.server";
 import { listReturnsForOrder, requestReturn } from "~/services/returns.server";
-import urlDialogStyles from "~/styles/url-dialog.css";
-import overlayStyles from "~/styles/mantine-overlays.css";
-import orderReturnStyles from "~/styles/order-returns.css";
+import urlDialogStyles from "~/styles/url-dialog.css?url";
+import overlayStyles from "~/styles/mantine-overlays.css?url";
+import orderReturnStyles from "~/styles/order-returns.css?url";
 
 /**
  * One order of the shopper's history in the details dialog (SPEC §2 Account:
@@ -106,7 +109,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         refundAmount,
       })),
     }));
-    return json({
+    return data({
       order,
       customerName: user.userName,
       returns: orderReturns,
@@ -162,7 +165,7 @@ function returnFormReply(error: AppError, values: Record<string, string>, lineOf
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireShopper(request);
   const orderId = params.orderId ?? "";
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const here = `/shop/account/orders/${orderId}`;
   // An order that is not (or no longer) the shopper's sends them back to their account.
@@ -182,7 +185,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         // A request the shopper can correct stays on the page with what they chose; a closed
         // window or an order that is not theirs goes the way of every other refusal here.
         if (!isAppError(error) || error.status !== 400) throw error;
-        return json({ returnForm: returnFormReply(error, values, lineOf) }, { status: 400 });
+        return data({ returnForm: returnFormReply(error, values, lineOf) }, { status: 400 });
       }
       return redirectWithFlash(request, here, { type: "success", message: RETURN_REQUESTED });
     }

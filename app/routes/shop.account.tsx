@@ -1,11 +1,15 @@
+import { readForm } from "~/lib/server/request-body.server";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
+  Outlet,
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { AccountSettings } from "~/components/AccountSettings";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { OrderTable } from "~/components/OrderTable";
@@ -13,8 +17,8 @@ import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/web
 import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
 import { listOrdersForUser } from "~/services/orders.server";
-import checkoutStyles from "~/styles/checkout.css";
-import orderStyles from "~/styles/orders.css";
+import checkoutStyles from "~/styles/checkout.css?url";
+import orderStyles from "~/styles/orders.css?url";
 
 /**
  * The shopper's account (SPEC §2 Account): tabs Orders (the default),
@@ -39,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const onAddressTab = url.pathname === "/shop/account" && url.searchParams.get("tab") === ADDRESS_TAB;
   if (onAddressTab) {
-    return json({
+    return data({
       tab: "address" as const,
       orders: [],
       addressManager: await loadAddressManager(request, user),
@@ -48,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   if (url.pathname === "/shop/account" && url.searchParams.get("tab") === SETTINGS_TAB) {
     const settings = await loadAccountSettings(request, user);
-    return json({ tab: "settings" as const, orders: [], addressManager: null, settings });
+    return data({ tab: "settings" as const, orders: [], addressManager: null, settings });
   }
   // The table shows five fields: send only those.
   const orders = (await listOrdersForUser(user.id)).map(
@@ -60,12 +64,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalAmount,
     }),
   );
-  return json({ tab: "orders" as const, orders, addressManager: null, settings: null });
+  return data({ tab: "orders" as const, orders, addressManager: null, settings: null });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireShopper(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (isAccountIntent(formData)) return handleAccountAction(request, user, formData, SETTINGS_TAB_URL);
   return handleAddressAction(request, user, formData, ADDRESS_TAB_URL);
 }

@@ -1,11 +1,13 @@
+import { readForm } from "~/lib/server/request-body.server";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
@@ -14,12 +16,12 @@ import { requireShopper } from "~/web/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
-  return json(await loadAddressManager(request, user));
+  return data(await loadAddressManager(request, user));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireShopper(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   return handleAddressAction(request, user, formData, "/shop/addresses");
 }
 

@@ -1,14 +1,15 @@
+import { readForm } from "~/lib/server/request-body.server";
 import {
-  json,
   type ActionFunctionArgs,
+  data,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-  type TypedResponse,
-} from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+  useActionData,
+  useLoaderData,
+} from "react-router";
 import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
-import checkoutStyles from "~/styles/checkout.css";
+import checkoutStyles from "~/styles/checkout.css?url";
 import { getCheckoutSummary } from "~/services/checkout.server";
 import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/web/discount-actions.server";
 import { CartContents } from "~/components/CartContents";
@@ -26,7 +27,7 @@ import { centsToNumber } from "~/lib/shared/money";
 import { computeOrderMoney } from "~/lib/shared/order-money";
 import { parsePositiveInteger, withParam } from "~/lib/shared/listing-params";
 import { CHOOSE_VARIANT_PARAM, isChooseRefusal } from "~/lib/shared/product-display";
-import { runOrRefuse } from "~/web/form-action.server";
+import { runOrRefuse, type PageData } from "~/web/form-action.server";
 import { safeRedirect } from "~/web/request.server";
 import type { FlashMessage } from "~/lib/shared/flash";
 import { getSessionUserAndCart, redirectWithFlash, setFlash } from "~/web/session.server";
@@ -76,7 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       null,
       null,
     );
-    return json({
+    return data({
       money: {
         subtotal: centsToNumber(money.subtotalCents),
         discountAmount: 0,
@@ -89,7 +90,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   const summary = await getCheckoutSummary(user.id);
-  return json({
+  return data({
     money: {
       subtotal: summary.subtotal,
       discountAmount: summary.discountAmount,
@@ -152,8 +153,8 @@ async function applyIntent(
 
 export async function action({
   request,
-}: ActionFunctionArgs): Promise<TypedResponse<CartActionData | DiscountRefusal>> {
-  const formData = await request.formData();
+}: ActionFunctionArgs): Promise<Response | PageData<CartActionData | DiscountRefusal>> {
+  const formData = await readForm(request);
   const redirectField = formData.get("redirectTo");
   const redirectTo = redirectField === null ? null : safeRedirect(redirectField, CART_ACTION_PATH);
   // Signing in comes back to the page the form was on (a listing, a product), not to this action.
@@ -174,7 +175,7 @@ export async function action({
       return redirectWithFlash(request, withChoiceFor(redirectTo, choiceFor), toast);
     }
     const headers = redirectTo ? undefined : { "Set-Cookie": await setFlash(request, toast) };
-    return json<CartActionData>({ ok: false, toast }, { status, headers });
+    return data<CartActionData>({ ok: false, toast }, { status, headers });
   };
 
   if (!isCartIntent(intent)) return refuse(400, "This form cannot be sent here. Please reload the page.");
@@ -187,7 +188,7 @@ export async function action({
       const flash: FlashMessage =
         intent === "add" ? { type: "success", message, link: VIEW_CART_LINK } : { type: "success", message };
       if (redirectTo) return redirectWithFlash(request, withChoiceFor(redirectTo, null), flash);
-      return json<CartActionData>(
+      return data<CartActionData>(
         { ok: true, intent, productId: String(productId), message },
         { headers: { "Set-Cookie": await setFlash(request, flash) } },
       );

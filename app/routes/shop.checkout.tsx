@@ -1,12 +1,17 @@
+import { readForm } from "~/lib/server/request-body.server";
 import {
-  json,
-  redirect,
   type ActionFunctionArgs,
+  data,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import { Link, useActionData, useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
+  redirect,
+  useActionData,
+  useFetcher,
+  useLoaderData,
+  useNavigate,
+} from "react-router";
 import { useEffect } from "react";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { Picture } from "~/components/Picture";
@@ -23,7 +28,7 @@ import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
 import { shippingLabel } from "~/lib/shared/order-money";
 import { toCents } from "~/lib/shared/money";
 import { handleDiscountAction, isDiscountIntent } from "~/web/discount-actions.server";
-import checkoutStyles from "~/styles/checkout.css";
+import checkoutStyles from "~/styles/checkout.css?url";
 
 /**
  * Checkout (SPEC §2 Checkout, §4 Checkout flow 1–3, §5): the address cards
@@ -57,7 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const chosen = params.get(CHOSEN_ADDRESS_PARAM);
   const selectedId = addressManager.addresses.some((address) => address._id === chosen) ? chosen : null;
-  return json({
+  return data({
     ...addressManager,
     summary,
     selectedId,
@@ -68,7 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireShopper(request);
   const url = new URL(request.url);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (isAddressIntent(formData)) {
     return handleAddressAction(request, user, formData, `${url.pathname}${url.search}`);
   }
@@ -101,7 +106,7 @@ export async function action({ request }: ActionFunctionArgs) {
       shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
     });
     if (formData.get("enhanced") === "1") {
-      return json({ approvalURL: created.approvalURL, orderId: created.orderId });
+      return data({ approvalURL: created.approvalURL, orderId: created.orderId });
     }
     return redirect(created.approvalURL);
   });

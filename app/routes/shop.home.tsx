@@ -1,5 +1,11 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import {
+  data,
+  Link,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useLoaderData,
+} from "react-router";
 import { Banner } from "~/components/Banner";
 import { FlashToast } from "~/components/FlashToast";
 import { CARD_SIZES, ProductGrid } from "~/components/ProductCard";
@@ -10,7 +16,7 @@ import { requireShopper } from "~/web/auth.server";
 import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listFeatureImages, listFeatureProducts } from "~/services/catalog.server";
-import homeStyles from "~/styles/home.css";
+import homeStyles from "~/styles/home.css?url";
 
 /** How many products "Feature Products" shows (the first ones in the default sort). */
 export const FEATURE_PRODUCT_COUNT = 12;
@@ -23,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listFeatureProducts(FEATURE_PRODUCT_COUNT),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
-  return json({ featureImages, products: products.map(toCardData), details });
+  return data({ featureImages, products: products.map(toCardData), details });
 }
 
 export const action = storefrontAction;

@@ -1,5 +1,11 @@
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import {
+  data,
+  Link,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+  useLoaderData,
+} from "react-router";
 import { useEffect } from "react";
 import { FlashToast } from "~/components/FlashToast";
 import { ActiveFilters, FilterForm, FilterSheet, Pagination, SortMenu } from "~/components/ListingControls";
@@ -41,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listProducts({ ...state, limit: PAGE_SIZE }, { optionCounts: true }),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
-  return json({
+  return data({
     state,
     products: page.products.map(toCardData),
     pagination: page.pagination,

@@ -1,5 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { data, type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react-router";
 import { requireShopper } from "~/web/auth.server";
 import { getConfig } from "~/lib/server/config.server";
 import { findShopPage, paragraphsOf } from "~/lib/server/shop-pages.server";
@@ -10,7 +9,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const page = findShopPage(params.slug);
   if (!page) throw new Response("Not Found", { status: 404 });
   const facts = { returnWindowDays: getConfig().returnWindowDays };
-  return json({ page: { slug: page.slug, title: page.title, paragraphs: paragraphsOf(page, facts) } });
+  return data({ page: { slug: page.slug, title: page.title, paragraphs: paragraphsOf(page, facts) } });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

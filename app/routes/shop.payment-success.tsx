@@ -1,12 +1,18 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import {
+  data,
+  Link,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useLoaderData,
+} from "react-router";
 import { useEffect } from "react";
 import { requireShopper } from "~/web/auth.server";
 import { formatPrice } from "~/lib/shared/money";
 import { shortOrderNumber } from "~/lib/shared/order-options";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { getOrderForUser } from "~/services/orders.server";
-import checkoutStyles from "~/styles/checkout.css";
+import checkoutStyles from "~/styles/checkout.css?url";
 
 /**
  * The success page (SPEC §2 Payment pages, §4 Checkout flow 6): "Payment is
@@ -21,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
   const orderId = new URL(request.url).searchParams.get("orderId");
   const order = orderId ? await getOrderForUser(user.id, orderId).catch(() => null) : null;
-  return json({
+  return data({
     order:
       order && order.paymentStatus === "paid"
         ? {

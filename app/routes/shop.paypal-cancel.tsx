@@ -1,10 +1,16 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import {
+  data,
+  Link,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useLoaderData,
+} from "react-router";
 import { useEffect } from "react";
 import { requireShopper } from "~/web/auth.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { findOrderByPayment } from "~/services/checkout.server";
-import checkoutStyles from "~/styles/checkout.css";
+import checkoutStyles from "~/styles/checkout.css?url";
 
 /**
  * Where PayPal (or the simulator) sends a shopper who cancels (API.md Orders
@@ -21,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user.id,
     url.searchParams.get("token") ?? url.searchParams.get("paymentId"),
   );
-  return json(
+  return data(
     { orderId: order && order.paymentStatus !== "paid" ? order.orderId : null },
     { headers: { "Cache-Control": "no-store" } },
   );

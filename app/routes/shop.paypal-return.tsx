@@ -1,19 +1,18 @@
+import { readForm } from "~/lib/server/request-body.server";
 import {
-  json,
-  redirect,
   type ActionFunctionArgs,
+  data,
+  Form,
+  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-} from "@remix-run/node";
-import {
-  Form,
-  Link,
+  redirect,
   type ShouldRevalidateFunction,
   useActionData,
   useFetcher,
   useLoaderData,
-} from "@remix-run/react";
+} from "react-router";
 import { useEffect, useRef } from "react";
 import { isAppError } from "~/lib/server/errors.server";
 import { requireShopper } from "~/web/auth.server";
@@ -27,7 +26,7 @@ import {
 } from "~/services/checkout.server";
 import type { SessionUser } from "~/services/users.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
-import checkoutStyles from "~/styles/checkout.css";
+import checkoutStyles from "~/styles/checkout.css?url";
 
 /**
  * The payment return page (SPEC §2 Payment pages, §4 Checkout flow 4–6).
@@ -118,14 +117,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const { paymentId, payerId } = paymentParams(url);
   const order = await findOrderByPayment(user.id, paymentId);
-  if (!order) return json(problem("unknown", UNKNOWN_PAYMENT), { status: 404 });
+  if (!order) return data(problem("unknown", UNKNOWN_PAYMENT), { status: 404 });
   if (order.paymentStatus === "paid") throw redirect(successUrl(order.orderId));
   if (url.searchParams.get("capture") === "1") {
     const result = await capture(user, { paymentId, payerId });
     if ("orderId" in result) throw redirect(successUrl(result.orderId));
-    return json(result, { headers: { "Cache-Control": "no-store" } });
+    return data(result, { headers: { "Cache-Control": "no-store" } });
   }
-  return json(
+  return data(
     {
       status: "processing" as const,
       orderId: order.orderId,
@@ -139,7 +138,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireShopper(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const field = (name: string) => {
     const value = formData.get(name);
     return typeof value === "string" ? value : "";
@@ -151,10 +150,10 @@ export async function action({ request }: ActionFunctionArgs) {
   });
   if ("orderId" in result) {
     return field("enhanced") === "1"
-      ? json({ status: "paid" as const, orderId: result.orderId })
+      ? data({ status: "paid" as const, orderId: result.orderId })
       : redirect(successUrl(result.orderId));
   }
-  return json(result);
+  return data(result);
 }
 
 /**

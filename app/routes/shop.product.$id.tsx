@@ -1,5 +1,12 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import {
+  data,
+  isRouteErrorResponse,
+  Link,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useLoaderData,
+  useRouteError,
+} from "react-router";
 import { FlashToast } from "~/components/FlashToast";
 import { ProductDetails } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
@@ -52,7 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!product) throw new Response("Product not found", { status: 404, statusText: "Not Found" });
   const { appUrl } = getConfig();
   const canonicalUrl = `${appUrl}/shop/product/${product._id}`;
-  return json({ product, canonicalUrl, jsonLd: productJsonLd(product, canonicalUrl, appUrl) });
+  return data({ product, canonicalUrl, jsonLd: productJsonLd(product, canonicalUrl, appUrl) });
 }
 
 export const action = storefrontAction;

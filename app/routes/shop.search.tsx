@@ -1,5 +1,12 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import {
+  data,
+  Form,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useLoaderData,
+  useNavigate,
+  useNavigation,
+} from "react-router";
 import { useEffect, useRef, useState } from "react";
 import { FlashToast } from "~/components/FlashToast";
 import { Pagination } from "~/components/ListingControls";
@@ -11,7 +18,8 @@ import { MAX_PAGE, PAGE_SIZE } from "~/lib/shared/listing-params";
 import { paginationOf, wholeNumberUpTo } from "~/lib/shared/paging";
 import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
-import { getProductDetails, MAX_KEYWORD_LENGTH, searchProducts } from "~/services/catalog.server";
+import { getProductDetails, searchProducts } from "~/services/catalog.server";
+import { MAX_KEYWORD_LENGTH } from "~/lib/shared/listing-params";
 
 /** SPEC §5/§9: with JavaScript, a search starts 1000 ms after typing stops, once the trimmed keyword is longer than 3 characters. */
 export const SEARCH_DEBOUNCE_MS = 1000;
@@ -31,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     keyword ? searchProducts(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
-  return json({
+  return data({
     keyword,
     page,
     products: results ? results.products.map(toCardData) : [],

@@ -1,5 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, Outlet, useLoaderData } from "react-router";
 import { useMemo } from "react";
 import { FlashToast } from "~/components/FlashToast";
 import { CartDrawerProvider } from "~/components/CartDrawer";
@@ -10,7 +9,7 @@ import { requireShopper } from "~/web/auth.server";
 import { getSessionUserAndCart } from "~/web/session.server";
 import { dismissCartNotices, getCartView } from "~/services/cart.server";
 import type { ShopLayoutData } from "~/lib/shared/cart";
-import storefrontStyles from "~/styles/storefront.css";
+import storefrontStyles from "~/styles/storefront.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: storefrontStyles }];
 
@@ -27,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The notices came with the cart; this page shows them (the panel, the cart page and a toast), so they
   // are forgotten now: shown once. Without notices the page stays at its one statement.
   if (cart._id && cart.notices.length) await dismissCartNotices(cart._id);
-  return json<ShopLayoutData>({ user: { userName: user.userName }, cart });
+  return data<ShopLayoutData>({ user: { userName: user.userName }, cart });
 }
 
 export default function ShopLayout() {

@@ -1,10 +1,15 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import {
+  data,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  useLoaderData,
+} from "react-router";
 import { StatusShell } from "~/components/StatusShell";
 import { homePathFor, requireUser } from "~/web/auth.server";
 import { statusViewer } from "~/web/status-viewer.server";
-import mantineStyles from "~/styles/mantine.css";
-import storefrontStyles from "~/styles/storefront.css";
+import mantineStyles from "~/styles/mantine.css?url";
+import storefrontStyles from "~/styles/storefront.css?url";
 
 // Mantine's styles for an admin, whom the admin shell (Mantine buttons) frames: links cannot depend on the viewer.
 export const links: LinksFunction = () => [
@@ -16,7 +21,7 @@ export const links: LinksFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   // The viewer first: its query (user and cart) then answers the guard as well.
   const [viewer, user] = await Promise.all([statusViewer(request), requireUser(request)]);
-  return json({ home: homePathFor(user), viewer }, { status: 403 });
+  return data({ home: homePathFor(user), viewer }, { status: 403 });
 }
 
 export const meta: MetaFunction = () => [{ title: "No access · ECommerce Shopping" }];

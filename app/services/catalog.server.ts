@@ -1,3 +1,4 @@
+import { MAX_KEYWORD_LENGTH } from "~/lib/shared/listing-params";
 import { QueryTypes, type Transaction } from "sequelize";
 import { z } from "zod";
 import type { Brand, Category, SortOption } from "~/lib/shared/catalog-options";
@@ -242,7 +243,6 @@ export async function getProductDetails(id: string): Promise<ProductDetails | nu
 // ---------------------------------------------------------------------------
 
 /** Longer keywords are cut here: nobody types more, and the work stays bounded. */
-export const MAX_KEYWORD_LENGTH = 100;
 
 /** The keyword of `/api/shop/search/{keyword}` as the API takes it (the OpenAPI document shows it). */
 export const searchKeywordSchema = z

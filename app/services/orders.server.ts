@@ -1,3 +1,4 @@
+import { ORDER_SEARCH_MAX } from "~/lib/shared/order-options";
 import { QueryTypes, type Transaction } from "sequelize";
 import { orderStatusSchema } from "~/lib/shared/admin-schemas";
 import { getDb } from "~/models/db.server";
@@ -277,7 +278,6 @@ export interface OrderSearch {
   to?: string | null;
 }
 
-export const ORDER_SEARCH_MAX = 200;
 /**
  * The search of a query string (`q`, `status`, `paymentStatus` or the page's
  * `payment`, `from`, `to`) and the problems with it, by field. The API answers

@@ -1,4 +1,9 @@
-import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import {
+  MAX_TEXT_FIELD_BYTES,
+  MAX_TEXT_TOTAL_BYTES,
+  multipartBodyLimit,
+} from "~/lib/server/body-limits.server";
+import { BodyTooLargeError, readBodyBytes } from "~/lib/server/request-body.server";
 import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { AppError, badRequest } from "~/lib/server/errors.server";
@@ -193,13 +198,6 @@ function tooLarge() {
   return new AppError(413, TOO_LARGE_MESSAGE, { [UPLOAD_FIELD]: [TOO_LARGE_MESSAGE] });
 }
 
-/** Text fields are short (the longest is a product description): a bound for the whole form. */
-const MAX_TEXT_FIELD_BYTES = 64 * 1024;
-const MAX_TEXT_TOTAL_BYTES = 256 * 1024;
-/** Room for the boundaries and text fields around the files. */
-const requestBound = (maxFiles: number, maxFileBytes: number) =>
-  maxFiles * maxFileBytes + MAX_TEXT_TOTAL_BYTES + 64 * 1024;
-
 export interface MultipartForm {
   /** The text fields. */
   fields: FormData;
@@ -221,10 +219,10 @@ export interface FileLimit {
 
 /**
  * Reads a multipart form with at most `maxFiles` files (field my_file; one
- * unless the form takes several, such as a product's pictures) while it
- * streams in: a file above 5 MB (or the `maxBytes` of a FileLimit) stops the
- * read with 413, other file fields and files beyond `maxFiles` are drained and
- * ignored, text fields are bounded.
+ * unless the form takes several, such as a product's pictures): the body is
+ * bounded by what that many files and the text fields can take (413 above), a
+ * file above 5 MB (or the `maxBytes` of a FileLimit) is refused with 413, other
+ * file fields and files beyond `maxFiles` are ignored, text fields are bounded.
  */
 export async function readMultipartForm(
   request: Request,
@@ -238,47 +236,42 @@ export async function readMultipartForm(
     throw new AppError(415, "Send the file as multipart/form-data in the field my_file");
   }
   const declaredLength = Number(request.headers.get("Content-Length") ?? "0");
-  if (Number.isFinite(declaredLength) && declaredLength > requestBound(maxFiles, maxFileBytes))
+  if (Number.isFinite(declaredLength) && declaredLength > multipartBodyLimit(maxFiles, maxFileBytes))
     throw fileTooLarge();
 
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBodyBytes(request, multipartBodyLimit(maxFiles, maxFileBytes));
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw fileTooLarge();
+    throw error;
+  }
+  let parsed: FormData;
+  try {
+    parsed = await new Response(Buffer.from(bytes), {
+      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
+    }).formData();
+  } catch {
+    throw badRequest("The form data could not be read");
+  }
+  const fields = new FormData();
   const files: File[] = [];
   let textBytes = 0;
-  const handler: UploadHandler = async ({ name, filename, contentType, data }) => {
-    if (typeof filename === "string") {
-      const keep = name === UPLOAD_FIELD && files.length < maxFiles;
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of data) {
-        if (!keep) continue; // drain what we do not keep
-        size += chunk.byteLength;
-        if (size > maxFileBytes) throw fileTooLarge();
-        chunks.push(chunk);
-      }
-      // A file input left empty sends a part with no name and no bytes.
-      if (keep && (filename !== "" || size > 0)) {
-        files.push(new File([Buffer.concat(chunks)], "upload", { type: contentType }));
-      }
-      return undefined;
+  for (const [name, value] of parsed) {
+    if (typeof value !== "string") {
+      // Other file fields and files beyond `maxFiles` are ignored; a file input left empty sends no bytes.
+      if (name !== UPLOAD_FIELD || files.length >= maxFiles || (value.name === "" && value.size === 0))
+        continue;
+      if (value.size > maxFileBytes) throw fileTooLarge();
+      files.push(new File([await value.arrayBuffer()], "upload", { type: value.type }));
+      continue;
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of data) {
-      size += chunk.byteLength;
-      textBytes += chunk.byteLength;
-      if (size > MAX_TEXT_FIELD_BYTES || textBytes > MAX_TEXT_TOTAL_BYTES) {
-        throw new AppError(413, "The form is too large");
-      }
-      chunks.push(chunk);
+    const size = Buffer.byteLength(value);
+    textBytes += size;
+    if (size > MAX_TEXT_FIELD_BYTES || textBytes > MAX_TEXT_TOTAL_BYTES) {
+      throw new AppError(413, "The form is too large");
     }
-    return new TextDecoder().decode(Buffer.concat(chunks));
-  };
-
-  let fields: FormData;
-  try {
-    fields = await unstable_parseMultipartFormData(request, handler);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw badRequest("The form data could not be read");
+    fields.append(name, value);
   }
   return { fields, file: files[0] ?? null, files };
 }

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { json } from "@remix-run/node";
+import { data } from "react-router";
 import { parseWithSchema } from "~/lib/shared/form-schema";
 import type { SessionUser } from "~/services/users.server";
 import {
@@ -12,7 +12,7 @@ import {
 import { ACCOUNT_INTENTS, changePasswordSchema, changeUserNameSchema } from "~/lib/shared/account-schemas";
 import { getDb } from "~/models/db.server";
 import type { AppError } from "~/lib/server/errors.server";
-import { replyToRefusal, runOrRefuse } from "./form-action.server";
+import { replyToRefusal, runOrRefuse, type PageData } from "./form-action.server";
 import { getSessionId, redirectWithFlash } from "./session.server";
 
 /**
@@ -53,7 +53,7 @@ export function isAccountIntent(formData: FormData): boolean {
 }
 
 function reply(intent: string, result: SubmissionResult<string[]>, status: number, headers?: HeadersInit) {
-  return json<AccountActionData>({ accountForm: { intent, result } }, { status, headers });
+  return data<AccountActionData>({ accountForm: { intent, result } }, { status, headers });
 }
 
 export async function handleAccountAction(
@@ -61,7 +61,7 @@ export async function handleAccountAction(
   user: SessionUser,
   formData: FormData,
   redirectTo: string,
-): Promise<Response> {
+): Promise<Response | PageData<AccountActionData>> {
   const intent = String(formData.get("intent"));
   const sessionId = await getSessionId(request);
   if (intent === ACCOUNT_INTENTS.signOutOthers) {

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json } from "@remix-run/node";
+import { data } from "react-router";
 import type { SessionUser } from "~/services/users.server";
 import {
   ADDRESS_ADDED,
@@ -15,7 +15,7 @@ import {
 } from "~/services/addresses.server";
 import { ADDRESS_INTENTS, addressInputSchema, EDIT_ADDRESS_PARAM } from "~/lib/shared/address-schema";
 import type { AppError } from "~/lib/server/errors.server";
-import { redirectWithRefusal, replyToRefusal, runOrRefuse } from "./form-action.server";
+import { redirectWithRefusal, replyToRefusal, runOrRefuse, type PageData } from "./form-action.server";
 import { redirectWithFlash } from "./session.server";
 
 /**
@@ -69,7 +69,7 @@ export async function handleAddressAction(
   user: SessionUser,
   formData: FormData,
   redirectTo: string,
-): Promise<Response> {
+): Promise<Response | PageData<AddressActionData>> {
   const intent = formData.get("intent");
   const addressId = formData.get("addressId");
   const target = withoutEditAddress(redirectTo);
@@ -78,7 +78,7 @@ export async function handleAddressAction(
     if (error.status === 400 && error.fieldErrors) {
       const submission = parseWithZod(formData, { schema: addressInputSchema });
       const { result, init } = replyToRefusal(submission, error);
-      return json<AddressActionData>({ addressForm: result }, { status: init.status });
+      return data<AddressActionData>({ addressForm: result }, { status: init.status });
     }
     return redirectWithRefusal(request, target, error);
   };
@@ -92,7 +92,7 @@ export async function handleAddressAction(
     }
     const submission = parseWithZod(formData, { schema: addressInputSchema });
     if (submission.status !== "success") {
-      return json<AddressActionData>({ addressForm: submission.reply() }, { status: 400 });
+      return data<AddressActionData>({ addressForm: submission.reply() }, { status: 400 });
     }
     if (intent === ADDRESS_INTENTS.add) {
       await addAddress(user.id, submission.value);

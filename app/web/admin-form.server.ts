@@ -1,6 +1,7 @@
-import { json, type TypedResponse } from "@remix-run/node";
+import { data } from "react-router";
 import type { AppError } from "~/lib/server/errors.server";
 import type { AdminFormReply, SentValues } from "~/lib/shared/admin-form";
+import type { PageData } from "./form-action.server";
 
 /**
  * The delivery and discount admin pages' plain forms: a refusal renders the
@@ -20,13 +21,9 @@ export function sentValuesOf(formData: FormData, repeated: readonly string[] = [
   return values;
 }
 
-export function refuseAdminForm(
-  form: string,
-  values: SentValues,
-  error: AppError,
-): TypedResponse<AdminFormReply> {
+export function refuseAdminForm(form: string, values: SentValues, error: AppError): PageData<AdminFormReply> {
   const errors = error.fieldErrors ?? {};
-  return json<AdminFormReply>(
+  return data<AdminFormReply>(
     { form, values, errors, message: Object.keys(errors).length ? null : error.message },
     { status: error.status },
   );

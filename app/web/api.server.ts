@@ -1,13 +1,13 @@
 import { getLogger } from "~/lib/server/logger.server";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import {
   AppError,
-  isBodyTooLarge,
   isDatabaseUnavailable,
   serviceUnavailable,
   type FieldErrors,
 } from "~/lib/server/errors.server";
 import { withPublicImageUrls } from "~/lib/server/public-url.server";
+import { BodyTooLargeError, readBodyText } from "~/lib/server/request-body.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a
@@ -43,10 +43,10 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   }
   let body: unknown;
   try {
-    const text = await request.text();
+    const text = await readBodyText(request);
     body = text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    if (isBodyTooLarge(error)) throw error;
+    if (error instanceof BodyTooLargeError) throw error;
     throw new AppError(400, "The request body is not valid JSON");
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
@@ -71,7 +71,6 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
       const outage = serviceUnavailable(error);
       return apiError(outage.status, outage.message, undefined, outage.headers);
     }
-    if (isBodyTooLarge(error)) return apiError(413, "The request body is too large");
     getLogger().error({ err: error }, "API handler failed");
     return apiError(500, "Something went wrong on our side. Please try again later.");
   }

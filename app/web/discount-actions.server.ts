@@ -1,8 +1,8 @@
-import { json, type TypedResponse } from "@remix-run/node";
+import { data } from "react-router";
 import { DISCOUNT_INTENTS } from "~/lib/shared/delivery-schemas";
 import { applyCartDiscount, CART_TEXT, removeCartDiscount } from "~/services/cart.server";
 import type { SessionUser } from "~/services/users.server";
-import { runOrRefuse } from "./form-action.server";
+import { runOrRefuse, type PageData } from "./form-action.server";
 import { redirectWithFlash } from "./session.server";
 
 /**
@@ -26,7 +26,7 @@ export async function handleDiscountAction(
   user: SessionUser,
   formData: FormData,
   back: string,
-): Promise<TypedResponse<DiscountRefusal>> {
+): Promise<Response | PageData<DiscountRefusal>> {
   if (formData.get("intent") === DISCOUNT_INTENTS.remove) {
     await removeCartDiscount(user.id);
     return redirectWithFlash(request, back, { type: "success", message: CART_TEXT.discountRemoved });
@@ -36,6 +36,6 @@ export async function handleDiscountAction(
       await applyCartDiscount(user.id, formData.get("code"));
       return redirectWithFlash(request, back, { type: "success", message: CART_TEXT.discountApplied });
     },
-    (error) => json<DiscountRefusal>({ discountError: error.message }, { status: error.status }),
+    (error) => data<DiscountRefusal>({ discountError: error.message }, { status: error.status }),
   );
 }

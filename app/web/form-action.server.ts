@@ -1,3 +1,4 @@
+import type { data } from "react-router";
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { isAppError, type AppError, type FieldErrors } from "~/lib/server/errors.server";
 import { redirectWithFlash } from "./session.server";
@@ -14,14 +15,14 @@ import { redirectWithFlash } from "./session.server";
 /** Runs `work`; an AppError it throws is answered by `refuse`, anything else is rethrown. */
 export async function runOrRefuse<T, R>(
   work: () => Promise<T>,
-  refuse: (error: AppError) => R | Promise<R>,
-): Promise<T | R> {
+  refuse: (error: AppError) => R,
+): Promise<T | Awaited<R>> {
   let value: T;
   try {
     value = await work();
   } catch (error) {
     if (!isAppError(error)) throw error;
-    return refuse(error);
+    return await refuse(error);
   }
   return value;
 }
@@ -42,7 +43,7 @@ export interface RefusalReplyOptions {
 
 export interface RefusalReply {
   result: SubmissionResult<string[]>;
-  /** The refusal's status and headers (a 429's Retry-After), for `json(…, init)`. */
+  /** The refusal's status and headers (a 429's Retry-After), for `data(…, init)`. */
   init: { status: number; headers?: Record<string, string> };
 }
 
@@ -92,3 +93,6 @@ export function submitOrRedirect<T>(
     redirectWithRefusal(request, typeof to === "string" ? to : to(error), error),
   );
 }
+
+/** What a page action answers with its data and a status (React Router's `data()`), typed for `useActionData`. */
+export type PageData<T> = ReturnType<typeof data<T>>;

@@ -1,18 +1,42 @@
-import type { AppLoadContext } from "@remix-run/node";
+import { createContext, RouterContextProvider } from "react-router";
 import { sameSitePath } from "~/lib/shared/site-path";
 
-declare module "@remix-run/node" {
-  interface AppLoadContext {
-    /** Per-request CSP nonce for inline scripts (set by server/index.ts). */
-    cspNonce?: string;
-    /** The client's address as the HTTP server saw it. */
-    clientIp?: string;
-  }
+/** What the HTTP server knows of a request that the routes need: given to every loader, action and middleware. */
+export interface RequestInfo {
+  /** Per-request CSP nonce for inline scripts and styles (server/security.ts). */
+  cspNonce: string;
+  /** The client's address as the HTTP server saw it (X-Forwarded-For only with TRUST_PROXY). */
+  clientIp: string;
+  /** Set when the request failed because PostgreSQL was out of reach (entry.server.tsx's handleError). */
+  databaseUnavailable?: boolean;
+}
+
+/**
+ * The key of the request's information in the router context. The HTTP server (server/app.ts) and the
+ * server build are separate module graphs in one process: both must hold the same key, so it is kept on
+ * globalThis under a registered symbol.
+ */
+const KEY = Symbol.for("shop.request-info-context");
+const holder = globalThis as typeof globalThis & {
+  [KEY]?: ReturnType<typeof createContext<RequestInfo | null>>;
+};
+const requestInfoContext = (holder[KEY] ??= createContext<RequestInfo | null>(null));
+
+/** The router context of one request, as the HTTP server creates it. */
+export function createRequestContext(info: RequestInfo): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(requestInfoContext, info);
+  return context;
+}
+
+/** The request's information, or null when the caller made no context (a script, a test calling a loader bare). */
+export function requestInfoOf(context: Readonly<RouterContextProvider> | undefined): RequestInfo | null {
+  return context ? context.get(requestInfoContext) : null;
 }
 
 /** The address to rate-limit by; headers are never trusted here (see TRUST_PROXY). */
-export function clientKeyOf(context: AppLoadContext | undefined): string {
-  return context?.clientIp ?? "unknown";
+export function clientKeyOf(context: Readonly<RouterContextProvider> | undefined): string {
+  return requestInfoOf(context)?.clientIp ?? "unknown";
 }
 
 /**
@@ -21,4 +45,11 @@ export function clientKeyOf(context: AppLoadContext | undefined): string {
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   return (typeof to === "string" ? sameSitePath(to) : null) ?? fallback;
+}
+
+declare module "react-router" {
+  // The root route's middleware is on (react-router.config.ts): loaders get a RouterContextProvider.
+  interface Future {
+    v8_middleware: true;
+  }
 }

@@ -1,4 +1,4 @@
-import { createCookie } from "@remix-run/node";
+import { createCookie } from "react-router";
 import { RESET_TOKEN_MINUTES } from "~/services/password-reset.server";
 import { getConfig } from "~/lib/server/config.server";
 

@@ -1,4 +1,4 @@
-import { createCookie, createCookieSessionStorage, createSessionStorage, redirect } from "@remix-run/node";
+import { createCookie, createCookieSessionStorage, createSessionStorage, redirect } from "react-router";
 import { Op, QueryTypes } from "sequelize";
 import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, type SessionUser } from "~/services/users.server";
 import { getSessionUserAndCartView, type CartView } from "~/services/cart.server";

@@ -1,5 +1,6 @@
+import { readForm } from "~/lib/server/request-body.server";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data } from "react-router";
 import { addReview } from "~/services/reviews.server";
 import { requireShopper } from "./auth.server";
 import { submitOrReply } from "./form-action.server";
@@ -23,8 +24,8 @@ function backTo(request: Request): string {
 }
 
 export async function storefrontAction({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
   const user = await requireShopper(request);
-  const formData = await request.formData();
   const intent = formData.get("intent");
   const productId = String(formData.get("productId") ?? "");
 
@@ -33,7 +34,7 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
     if (submission.status !== "success") {
       const messages = Object.values(submission.error ?? {}).flat();
       const message = messages[0] ?? REVIEW_TEXT.missingInformation;
-      return json<StorefrontActionData>(
+      return data<StorefrontActionData>(
         { intent, productId, result: submission.reply(), toast: { type: "error", message } },
         { status: 400 },
       );
@@ -45,7 +46,7 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
       { fieldErrors: () => undefined },
     );
     if (!outcome.ok) {
-      return json<StorefrontActionData>(
+      return data<StorefrontActionData>(
         {
           intent,
           productId,
@@ -58,7 +59,7 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
     return redirectWithFlash(request, backTo(request), { type: "success", message: REVIEW_TEXT.added });
   }
 
-  return json<StorefrontActionData>(
+  return data<StorefrontActionData>(
     {
       intent: "unknown",
       toast: { type: "error", message: "This form cannot be sent here. Please reload the page." },

@@ -1,9 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import { expect } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { createTestUser } from "../support/database";
 import { assertMatchesContract } from "../support/contract";
-import { BASE_URL, sessionCookieFor } from "../support/requests";
+import { BASE_URL, responseOfResult, sessionCookieFor, testRequestContext } from "../support/requests";
 
 /** Helpers for the admin panel's tests: callers, rows, image bytes, multipart requests. */
 
@@ -50,9 +50,9 @@ async function responseOf(
   params: Record<string, string>,
 ): Promise<Response> {
   try {
-    const result = await fn({ request, params, context: { clientIp: "127.0.0.1" } });
-    if (result instanceof Response) return result;
-    return new Response(JSON.stringify(result), { headers: { "Content-Type": "application/json" } });
+    return responseOfResult(
+      await fn({ request, params, url: new URL(request.url), pattern: "", context: testRequestContext() }),
+    );
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;

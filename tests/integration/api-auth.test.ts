@@ -1,4 +1,4 @@
-import { createCookie } from "@remix-run/node";
+import { createCookie } from "react-router";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { apiRoute } from "../../app/web/api.server";
 import { getConfig, setConfig } from "../../app/lib/server/config.server";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
-import { BODY_LIMIT_BYTES, UPLOAD_BODY_LIMIT_BYTES } from "../../server/request-limits";
+import { BODY_LIMIT_BYTES, UPLOAD_BODY_LIMIT_BYTES } from "../../app/lib/server/body-limits.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { bytes, send, startTestServer } from "../support/http-app";
 import { sessionCookieFor } from "../support/requests";

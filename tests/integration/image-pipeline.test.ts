@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { deflateSync } from "node:zlib";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig, type AppConfig } from "../../app/lib/server/config.server";

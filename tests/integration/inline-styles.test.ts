@@ -18,9 +18,9 @@ import {
 
 /** The text of the build's stylesheet whose name starts with `name` (app-XXXX.css). */
 function builtStylesheet(name: string): string {
-  const folder = path.join(TEST_BUILD_DIR, "client", "_assets");
+  const folder = path.join(TEST_BUILD_DIR, "client", "assets");
   const file = readdirSync(folder).find((candidate) =>
-    new RegExp(`^${name}-[A-Z0-9]+\\.css$`).test(candidate),
+    new RegExp(`^${name}-[A-Za-z0-9_-]+\\.css$`).test(candidate),
   );
   if (!file) throw new Error(`no ${name}-*.css in ${folder}`);
   return readFileSync(path.join(folder, file), "utf8");

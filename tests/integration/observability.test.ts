@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleError } from "../../app/entry.server";
 import { runApiHandler } from "../../app/web/api.server";
@@ -24,7 +24,7 @@ import { getDb } from "../../app/models/db.server";
 import { createOrderRow } from "./admin-support";
 import { createRoutePatternMatcher, requestIdOf, UNMATCHED_ROUTE } from "../../server/observability";
 import { createTestUser, resetDatabase } from "../support/database";
-import { buildRequest } from "../support/requests";
+import { buildRequest, testRequestContext } from "../support/requests";
 import {
   approvedOrder,
   createProduct,
@@ -281,9 +281,12 @@ describe("errors", () => {
 
   it("logs a page's failure (Remix handleError) with the request id, method, path and stack", () => {
     const request = buildRequest("/shop/listing?secret=1");
-    runInRequestScope(() => handleError(new Error("loader broke"), { request, params: {}, context: {} }), {
-      requestId: "req-page-1",
-    });
+    runInRequestScope(
+      () => handleError(new Error("loader broke"), { request, params: {}, context: testRequestContext() }),
+      {
+        requestId: "req-page-1",
+      },
+    );
     expect(lines).toContainEqual(
       expect.objectContaining({
         level: 50,

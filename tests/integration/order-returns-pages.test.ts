@@ -1,8 +1,7 @@
 import { JSDOM } from "jsdom";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { Outlet } from "@remix-run/react";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server.js";
+import { Outlet, createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
@@ -15,7 +14,7 @@ import { getOrderForUser, updateOrderStatus } from "../../app/services/orders.se
 import { listReturnsForOrder, updateReturn } from "../../app/services/returns.server";
 import { resetDatabase } from "../support/database";
 import { renderShopPage } from "../support/render-page";
-import { buildRequest, callRoute } from "../support/requests";
+import { buildRequest, callRoute, testRequestContext } from "../support/requests";
 import { flashOf } from "./cart-support";
 import {
   createProductWithVariants,
@@ -101,7 +100,7 @@ async function renderAfterPost(orderId: string, form: Record<string, string>) {
   ];
   const handler = createStaticHandler(routes);
   const context = await handler.query(buildRequest(pathOf(orderId), { cookie: shopper.cookie, form }), {
-    requestContext: { clientIp: "127.0.0.1" },
+    requestContext: testRequestContext(),
   });
   if (context instanceof Response) throw new Error(`the page answered ${context.status}`);
   if (context.errors) throw new Error(`the page failed: ${JSON.stringify(context.errors)}`);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../support/app-processes";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/lib/server/config.server";

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import { NO_FILTERS } from "../../app/lib/shared/listing-params";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";

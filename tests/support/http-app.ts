@@ -3,11 +3,14 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { parseConfig } from "../../app/lib/server/config.server";
 import * as apiLogin from "../../app/routes/api.auth.login";
 import * as apiRegister from "../../app/routes/api.auth.register";
 import * as apiProducts from "../../app/routes/api.shop.products.get";
+import * as apiUploadImage from "../../app/routes/api.admin.products.upload-image";
+import { handleError } from "../../app/entry.server";
+import * as root from "../../app/root";
 import * as authLogin from "../../app/routes/auth.login";
 import * as authRegister from "../../app/routes/auth.register";
 import * as shopLayout from "../../app/routes/shop";
@@ -17,12 +20,13 @@ import * as unauthPage from "../../app/routes/unauth-page";
 import { createApp } from "../../server/app";
 
 /**
- * The real HTTP server (server/app.ts) in front of a Remix build made of the
- * real route modules below. Only the document render is a stand-in: it
- * answers the status and headers Remix decided, with no markup.
+ * The real HTTP server (server/app.ts) in front of a server build made of the
+ * real route modules below and the root's middleware. Only the document
+ * render is a stand-in: it answers the status and headers the router decided,
+ * with no markup.
  */
 
-type RouteModule = ServerBuild["routes"][string]["module"];
+type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 
 function route(id: string, pathPart: string, module: unknown, parentId = "root") {
   return { id, parentId, path: pathPart, module: module as RouteModule };
@@ -39,6 +43,7 @@ export function testBuild(): ServerBuild {
     route("routes/api.auth.login", "api/auth/login", apiLogin),
     route("routes/api.auth.register", "api/auth/register", apiRegister),
     route("routes/api.shop.products.get", "api/shop/products/get", apiProducts),
+    route("routes/api.admin.products.upload-image", "api/admin/products/upload-image", apiUploadImage),
   ];
   return {
     mode: "production",
@@ -46,17 +51,26 @@ export function testBuild(): ServerBuild {
       module: {
         default: (_request: Request, status: number, headers: Headers) =>
           new Response("<!doctype html><title>test</title>", { status, headers }),
+        handleError,
       },
     },
     routes: {
-      root: { id: "root", path: "", module: { default: () => null } as RouteModule },
+      root: {
+        id: "root",
+        path: "",
+        module: { default: () => null, middleware: root.middleware } as RouteModule,
+      },
       ...Object.fromEntries(routes.map((entry) => [entry.id, entry])),
     },
     assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "test" },
     publicPath: "/build/",
     assetsBuildDirectory: "public/build",
-    future: {},
+    future: { v8_middleware: true },
     isSpaMode: false,
+    ssr: true,
+    prerender: [],
+    basename: "/",
+    routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
   } as unknown as ServerBuild;
 }
 

@@ -1,11 +1,15 @@
 import { JSDOM } from "jsdom";
 import { createElement, type ComponentType } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { Outlet } from "@remix-run/react";
-import type { LoaderFunction } from "@remix-run/node";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server.js";
+import {
+  type LoaderFunction,
+  Outlet,
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+} from "react-router";
 import * as shopLayout from "../../app/routes/shop";
-import { buildRequest } from "./requests";
+import { buildRequest, testRequestContext } from "./requests";
 
 /**
  * Renders a shop page's own markup on the server, the way a browser without
@@ -33,7 +37,7 @@ export async function renderShopPage(
   ];
   const handler = createStaticHandler(routes);
   const context = await handler.query(buildRequest(pathAndQuery, { cookie }), {
-    requestContext: { clientIp: "127.0.0.1" },
+    requestContext: testRequestContext(),
   });
   if (context instanceof Response) throw new Error(`the page answered ${context.status}`);
   if (context.errors) throw new Error(`the page failed: ${JSON.stringify(context.errors)}`);

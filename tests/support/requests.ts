@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import { createRequestContext } from "../../app/web/request.server";
 import { createUserSession } from "../../app/web/session.server";
 import { assertMatchesContract } from "./contract";
 
@@ -20,7 +21,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   cookie?: string | null;
   params?: Record<string, string>;
-  context?: AppLoadContext;
+  /** What the HTTP server would know of the caller (its address); 127.0.0.1 by default. */
+  context?: { clientIp?: string };
 }
 
 export function buildRequest(pathAndQuery: string, options: CallOptions = {}): Request {
@@ -54,17 +56,40 @@ async function responseOf(fn: RouteFunction, request: Request, options: CallOpti
     const result = await fn({
       request,
       params: options.params ?? {},
-      context: options.context ?? { clientIp: "127.0.0.1" },
+      url: new URL(request.url),
+      pattern: "",
+      context: testRequestContext(options.context?.clientIp),
     });
-    if (result instanceof Response) return result;
-    return new Response(JSON.stringify(result), {
-      status: 200,
-      headers: { "Content-Type": "application/json" },
-    });
+    return responseOfResult(result);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
+    if (isDataResult(thrown)) return responseOfResult(thrown);
     throw thrown;
   }
+}
+
+/** The router context the HTTP server gives a request from 127.0.0.1. */
+export function testRequestContext(clientIp = "127.0.0.1") {
+  return createRequestContext({ cspNonce: "", clientIp });
+}
+
+/** What React Router's `data(value, init)` returns: the value with the status and headers to answer it with. */
+function isDataResult(result: unknown): result is { data: unknown; init: ResponseInit | null } {
+  return typeof result === "object" && result !== null && "data" in result && "init" in result;
+}
+
+/** A loader's or an action's result as the Response the router answers with: JSON for data, as it is for a Response. */
+export function responseOfResult(result: unknown): Response {
+  if (result instanceof Response) return result;
+  if (isDataResult(result)) {
+    const headers = new Headers(result.init?.headers);
+    headers.set("Content-Type", "application/json");
+    return new Response(JSON.stringify(result.data), { status: result.init?.status ?? 200, headers });
+  }
+  return new Response(JSON.stringify(result), {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
 }
 
 /** The `name=value` pairs of a response's Set-Cookie headers, as a Cookie header. */

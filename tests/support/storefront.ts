@@ -1,9 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import { getDb, setQueryListener } from "../../app/models/db.server";
 import type { Brand, Category } from "../../app/lib/shared/catalog-options";
 import { generatedProducts } from "../../db/seed/catalog";
 import { runInRequestScope } from "../../app/lib/server/request-scope.server";
-import { buildRequest } from "./requests";
+import { buildRequest, responseOfResult, testRequestContext } from "./requests";
 import { compareVariants } from "../../app/lib/shared/variants";
 
 /**
@@ -177,11 +177,15 @@ export async function loadPage(loaders: Loader[], path: string, cookie: string, 
       Promise.all(
         loaders.map(async (loader) => {
           try {
-            return (await loader({
-              request: buildRequest(path, { cookie }),
-              params,
-              context: { clientIp: "127.0.0.1" },
-            })) as Response;
+            return responseOfResult(
+              await loader({
+                request: buildRequest(path, { cookie }),
+                params,
+                url: new URL(path, "http://localhost"),
+                pattern: "",
+                context: testRequestContext(),
+              }),
+            );
           } catch (thrown) {
             if (thrown instanceof Response) return thrown;
             throw thrown;

@@ -15,8 +15,8 @@ const SCANNED_FOLDERS = ["app", "server", "tests", "scripts", "db", "bench", ".c
 const SCANNED_TOP_LEVEL_FILES = [
   "README.md",
   "eslint.config.js",
-  "remix.config.js",
-  "remix.env.d.ts",
+  "react-router.config.ts",
+  "vite.config.ts",
   "playwright.config.ts",
   "vitest.config.ts",
   "vitest.pool-one.config.ts",

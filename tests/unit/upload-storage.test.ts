@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/lib/server/config.server";
 import { createLocalStorage, isStorageKey } from "../../app/lib/server/storage.server";

@@ -1,5 +1,5 @@
 import { Button } from "@mantine/core";
-import { Form, NavLink, useLocation } from "@remix-run/react";
+import { Form, NavLink, useLocation } from "react-router";
 import type { ReactNode } from "react";
 
 const ADMIN_MENU = [

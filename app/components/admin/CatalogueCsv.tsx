@@ -1,5 +1,5 @@
 import { Button, Group, Table, Text } from "@mantine/core";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "react-router";
 import { IMPORT_LIMITS_TEXT, type ImportRowError } from "~/lib/shared/catalogue-csv";
 
 /**

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { formFields, localInputFromUtc, type SentValues } from "~/lib/shared/admin-form";
 import { BRANDS, BRAND_LABELS, CATEGORIES, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import type { DiscountCodeJson } from "~/lib/shared/delivery-schemas";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { formatPrice } from "~/lib/shared/money";
 import type { ReturnJson } from "~/lib/shared/returns";
 import { datePart } from "../OrderTable";

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { Button, NativeSelect, Stack, Text, TextInput, Textarea } from "@mantine/core";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "react-router";
 import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
 import { useCallback, useEffect, useRef, useState } from "react";
 import {

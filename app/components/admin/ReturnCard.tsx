@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { formatPrice } from "~/lib/shared/money";
 import { shortOrderNumber } from "~/lib/shared/order-options";
 import { RETURN_REASON_LABELS, RETURN_STATUS_LABELS, type ReturnJson } from "~/lib/shared/returns";

@@ -1,5 +1,5 @@
 import { Button, Group } from "@mantine/core";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 
 /**
  * A list row's Edit link (`?edit=id`) and Delete button (a post with intent

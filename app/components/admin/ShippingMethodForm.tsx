@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, Stack, Text, TextInput } from "@mantine/core";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { formFields, type SentValues } from "~/lib/shared/admin-form";
 import type { AdminShippingMethodJson } from "~/lib/shared/delivery-schemas";
 

@@ -1,5 +1,5 @@
 import { Drawer, Modal } from "@mantine/core";
-import { Link, useNavigate } from "@remix-run/react";
+import { Link, useNavigate } from "react-router";
 import { useId, useState, type ReactNode } from "react";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { createReadableStreamFromReadable } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@react-router/node";
 import { stringify } from "csv-stringify";
 
 /**

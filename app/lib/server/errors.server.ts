@@ -88,9 +88,3 @@ export function serviceUnavailable(error?: unknown): AppError {
   }
   return new AppError(503, OUTAGE_MESSAGE, undefined, { "Retry-After": String(OUTAGE_RETRY_AFTER_SECONDS) });
 }
-
-/** A body above the server's cap (server/request-limits.ts), raised while it streams in. */
-export const BODY_TOO_LARGE_NAME = "BodyTooLargeError";
-export function isBodyTooLarge(error: unknown): boolean {
-  return (error as { name?: string } | null)?.name === BODY_TOO_LARGE_NAME;
-}

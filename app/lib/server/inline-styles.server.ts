@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { EntryContext } from "@remix-run/node";
+import type { EntryContext } from "react-router";
 import { getConfig } from "./config.server";
 import { getLogger } from "./logger.server";
 

@@ -1,4 +1,4 @@
-import { Links } from "@remix-run/react";
+import { Links } from "react-router";
 import { createContext, useContext, useEffect, useState } from "react";
 import { useHydrated } from "./use-hydrated";
 

@@ -203,3 +203,6 @@ export function pageWindow(page: number, pages: number): (number | "gap")[] {
   }
   return result;
 }
+
+/** The longest search keyword: the search page's field and the API (a longer one is cut on the page, a 400 there). */
+export const MAX_KEYWORD_LENGTH = 100;

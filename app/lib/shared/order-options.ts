@@ -76,3 +76,6 @@ export function isPayableAgain(order: { orderStatus: string; paymentStatus: stri
 export function shortOrderNumber(orderId: string): string {
   return orderId.slice(0, 8).toUpperCase();
 }
+
+/** The longest text the admin's order search takes (the search field and the API). */
+export const ORDER_SEARCH_MAX = 200;
