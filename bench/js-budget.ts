@@ -2,8 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { chromium, type Browser } from "playwright-core";
 import { DEMO_ACCOUNTS } from "../db/seed/seed";
-import { assetsOfPage } from "./page-assets";
 
 /**
  * `npm run bench:js`: the JavaScript and CSS budget per page (why: docs/decisions/0008).
@@ -14,10 +14,12 @@ import { assetsOfPage } from "./page-assets";
  *    embedded PostgreSQL of its own (BENCH_JS_DATA_DIR, default .data-benchjs,
  *    kept between runs so that only the first run seeds it).
  * 3. Signs in the demo shopper and the demo admin (the sign-in pages are read
- *    without a cookie), reads the server-rendered HTML of each page and sums
- *    the gzip size of what it loads: the `modulepreload` links,
- *    `<script src>` and the modules the inline boot script imports, the
- *    stylesheet links and the CSS inlined in the head.
+ *    without a cookie), opens each page in Chromium (playwright-core,
+ *    CHROMIUM_PATH or /usr/bin/chromium) as a shopper would, waits until React
+ *    has hydrated it (`html[data-hydrated]`) and the network is quiet, and sums
+ *    the gzip size of every script and stylesheet the browser fetched, and of
+ *    the CSS inlined in the head. A page that fetched no script fails: the
+ *    bench no longer sees what it measures.
  * 4. Prints a table and exits 1 when a page is over its budget or loads zod's
  *    classic API.
  *
@@ -118,23 +120,25 @@ async function signIn(role: "user" | "admin"): Promise<string> {
  */
 export const CLASSIC_ZOD_MARKER = '"ZodType"';
 
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 interface Asset {
   gzip: number;
   classicZod: boolean;
 }
-const assets = new Map<string, Promise<Asset>>();
-function asset(url: string): Promise<Asset> {
-  let known = assets.get(url);
-  if (!known) {
-    known = (async () => {
-      const response = await fetch(new URL(url, BASE), { headers: { "Accept-Encoding": "identity" } });
-      if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-      const body = Buffer.from(await response.arrayBuffer());
-      return { gzip: gzipSync(body).length, classicZod: body.includes(CLASSIC_ZOD_MARKER) };
-    })();
-    assets.set(url, known);
-  }
-  return known;
+
+/** What a file weighs on the wire (gzip at zlib's default level) and whether it holds zod's classic API. */
+function assetOf(body: Buffer): Asset {
+  return { gzip: gzipSync(body).length, classicZod: body.includes(CLASSIC_ZOD_MARKER) };
 }
 
 interface Row {
@@ -150,40 +154,69 @@ interface Row {
   over: boolean;
 }
 
-async function measurePage(page: Page, cookies: Record<Area, string>): Promise<Row> {
+/** Opens the page as a shopper's browser would and weighs every script and stylesheet it fetched. */
+async function measurePage(browser: Browser, page: Page, cookies: Record<Area, string>): Promise<Row> {
   const pagePath = typeof page.path === "string" ? page.path : await page.path();
-  const response = await fetch(`${BASE}${pagePath}`, {
-    headers: { Cookie: cookies[page.area] },
-    redirect: "manual",
-  });
-  if (response.status !== 200) throw new Error(`${pagePath} answered ${response.status}, not 200`);
-  const { scripts, styles, inlineCss } = assetsOfPage(await response.text());
-  // Every page hydrates: none found means the page's markup changed and this bench no longer sees it.
-  if (scripts.length === 0)
-    throw new Error(`${pagePath}: no script found in its HTML (bench/page-assets.ts)`);
-  const [jsAssets, cssAssets] = await Promise.all([
-    Promise.all(scripts.map(asset)),
-    Promise.all(styles.map(asset)),
-  ]);
-  const sum = (list: Asset[]) => list.reduce((total, item) => total + item.gzip, 0);
-  // The CSS inlined for the first paint is the same stylesheets' text (docs/decisions/0019, 0024).
-  const [js, css] = [sum(jsAssets), sum(cssAssets) + (inlineCss ? gzipSync(inlineCss).length : 0)];
-  const classicZod = jsAssets.some((item) => item.classicZod);
-  // The sign-in pages are built with Mantine like the admin's (the storefront's pages are plain HTML with
-  // the shop's classes), so they are held to the admin's budget for JavaScript.
-  const jsBudget = page.area === "storefront" ? BUDGET.storefrontJs : BUDGET.adminJs;
-  return {
-    page: page.name,
-    path: pagePath,
-    jsFiles: scripts.length,
-    js,
-    jsBudget,
-    cssFiles: styles.length,
-    cssInline: inlineCss.length > 0,
-    css,
-    classicZod,
-    over: js > jsBudget || css > BUDGET.css || classicZod,
-  };
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+  try {
+    if (cookies[page.area]) {
+      await context.addCookies(
+        cookies[page.area].split("; ").map((pair) => {
+          const [name, ...value] = pair.split("=");
+          return { name: name!, value: value.join("="), url: BASE };
+        }),
+      );
+    }
+    const tab = await context.newPage();
+    const fetched: Promise<{ type: string; url: string; asset: Asset } | null>[] = [];
+    tab.on("response", (response) => {
+      const type = response.request().resourceType();
+      if (type !== "script" && type !== "stylesheet") return;
+      fetched.push(
+        response
+          .body()
+          .then((body) => ({ type, url: response.url(), asset: assetOf(body) }))
+          .catch(() => null),
+      );
+    });
+    const answer = await tab.goto(`${BASE}${pagePath}`, { waitUntil: "load" });
+    if (answer?.status() !== 200) throw new Error(`${pagePath} answered ${answer?.status()}, not 200`);
+    await tab.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
+    await tab.waitForLoadState("networkidle");
+    const inlineCss = await tab.evaluate(
+      () => document.querySelector("style[data-inline-styles]")?.textContent ?? "",
+    );
+    const seen = new Set<string>();
+    const files = (await Promise.all(fetched)).filter(
+      (file): file is NonNullable<typeof file> =>
+        file !== null && !seen.has(file.url) && Boolean(seen.add(file.url)),
+    );
+    const scripts = files.filter((file) => file.type === "script").map((file) => file.asset);
+    const styles = files.filter((file) => file.type === "stylesheet").map((file) => file.asset);
+    // Every page hydrates: none fetched means this bench no longer sees what the page loads.
+    if (scripts.length === 0) throw new Error(`${pagePath}: the browser fetched no script`);
+    const sum = (list: Asset[]) => list.reduce((total, item) => total + item.gzip, 0);
+    // The CSS inlined for the first paint is the same stylesheets' text (docs/decisions/0019, 0024).
+    const [js, css] = [sum(scripts), sum(styles) + (inlineCss ? gzipSync(inlineCss).length : 0)];
+    const classicZod = scripts.some((item) => item.classicZod);
+    // The sign-in pages are built with Mantine like the admin's (the storefront's pages are plain HTML with
+    // the shop's classes), so they are held to the admin's budget for JavaScript.
+    const jsBudget = page.area === "storefront" ? BUDGET.storefrontJs : BUDGET.adminJs;
+    return {
+      page: page.name,
+      path: pagePath,
+      jsFiles: scripts.length,
+      js,
+      jsBudget,
+      cssFiles: styles.length,
+      cssInline: inlineCss.length > 0,
+      css,
+      classicZod,
+      over: js > jsBudget || css > BUDGET.css || classicZod,
+    };
+  } finally {
+    await context.close();
+  }
 }
 
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
@@ -226,6 +259,7 @@ async function main() {
     await new Promise((resolve) => server.once("exit", resolve));
   };
   let rows: Row[];
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   try {
     await waitForServer(server);
     const cookies = { storefront: await signIn("user"), admin: await signIn("admin"), visitor: "" };
@@ -250,8 +284,9 @@ async function main() {
       { name: "forgot password", path: "/auth/forgot-password", area: "visitor" },
     ];
     rows = [];
-    for (const page of pages) rows.push(await measurePage(page, cookies));
+    for (const page of pages) rows.push(await measurePage(browser, page, cookies));
   } finally {
+    await browser.close();
     await stop();
   }
   console.log(formatTable(rows));
