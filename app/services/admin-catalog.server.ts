@@ -26,7 +26,7 @@ import {
   isCategory,
   type Category,
 } from "~/lib/shared/catalog-options";
-import { centsToDecimal } from "~/lib/shared/money";
+import { centsToDecimalOrNull } from "~/lib/shared/money";
 import {
   checkVariants,
   sizeScaleMessage,
@@ -44,6 +44,7 @@ import {
   type EditableVariant,
 } from "~/lib/shared/variants";
 import { paginationOf, type Pagination, type Paging, type PagingLimits } from "~/lib/shared/paging";
+import { likeContaining } from "~/lib/server/sql-like.server";
 import { canonicalImageReference } from "~/lib/server/public-url.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
@@ -88,11 +89,6 @@ export const ADMIN_PAGING: PagingLimits = {
 };
 const MAX_SEARCH_LENGTH = 100;
 
-/** `%`, `_` and `\` are data in a title search, never a pattern. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 export function normalizeSearch(value: string | null | undefined): string {
   return (value ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
 }
@@ -115,7 +111,7 @@ export function adminSearchSql(search: string): { where: string; replacements: R
     where: `(p.title ILIKE :searchPattern OR p.brand = ANY(ARRAY[:searchBrands]::text[])
              OR EXISTS (SELECT 1 FROM product_variants sv WHERE sv.product_id = p.id AND sv.sku ILIKE :searchPattern))`,
     // An empty list would render as ARRAY[]: one value no brand has keeps the SQL valid.
-    replacements: { searchPattern: likePattern(search), searchBrands: brands.length ? brands : [""] },
+    replacements: { searchPattern: likeContaining(search), searchBrands: brands.length ? brands : [""] },
   };
 }
 
@@ -325,8 +321,6 @@ async function refuseTakenSkus(
   throw new AppError(409, SKU_TAKEN(first!.sku!), errors);
 }
 
-const centsOrNull = (cents: number | null) => (cents === null ? null : centsToDecimal(cents));
-
 /**
  * Makes the product's variants the `wanted` list: kept ids updated, new
  * entries created (a missing SKU generated as the migration does), the rest
@@ -410,8 +404,8 @@ async function replaceVariants(
           kept.map((variant) => variant.colour),
           kept.map((variant) => positions.get(variant)),
           kept.map((variant) => variant.totalStock),
-          kept.map((variant) => centsOrNull(variant.price)),
-          kept.map((variant) => centsOrNull(variant.salePrice)),
+          kept.map((variant) => centsToDecimalOrNull(variant.price)),
+          kept.map((variant) => centsToDecimalOrNull(variant.salePrice)),
         ],
         transaction,
       },
@@ -444,8 +438,8 @@ async function replaceVariants(
         added.map((variant) => variant.colour),
         added.map((variant) => positions.get(variant)),
         added.map((variant) => variant.totalStock),
-        added.map((variant) => centsOrNull(variant.price)),
-        added.map((variant) => centsOrNull(variant.salePrice)),
+        added.map((variant) => centsToDecimalOrNull(variant.price)),
+        added.map((variant) => centsToDecimalOrNull(variant.salePrice)),
       ],
       transaction,
     },

@@ -17,7 +17,7 @@ import {
   type ImportRowError,
   type ImportSummary,
 } from "~/lib/shared/catalogue-csv";
-import { centsToDecimal } from "~/lib/shared/money";
+import { centsToDecimal, centsToDecimalOrNull, toCents } from "~/lib/shared/money";
 import {
   EDITABLE_PRODUCT_FIELDS,
   fieldNameInText,
@@ -468,9 +468,8 @@ interface LockedVariant {
   colour: string | null;
 }
 
-const centsOrNull = (cents: number | null) => (cents === null ? null : centsToDecimal(cents));
 const sameCents = (decimal: string | null, cents: number | null) =>
-  (decimal === null ? null : Math.round(Number(decimal) * 100)) === cents;
+  (decimal === null ? null : toCents(decimal)) === cents;
 
 /** A new variant's row, or an existing one's (matched by SKU). */
 interface VariantWrite {
@@ -525,7 +524,10 @@ function planWrites(
     // The product's own price: kept for an existing product, the first row's for a new one.
     const own = product
       ? { price: product.price, salePrice: product.salePrice }
-      : { price: centsToDecimal(first.product.price), salePrice: centsOrNull(first.product.salePrice) };
+      : {
+          price: centsToDecimal(first.product.price),
+          salePrice: centsToDecimalOrNull(first.product.salePrice),
+        };
     const matched = new Set<string>();
     for (const entry of group.rows) {
       const sku = entry.variant.sku?.toLowerCase() ?? null;
@@ -549,8 +551,8 @@ function planWrites(
         productId,
         brand: first.product.brand,
         existing,
-        price: usesOwn ? null : centsOrNull(entry.variant.price),
-        salePrice: usesOwn ? null : centsOrNull(entry.variant.salePrice),
+        price: usesOwn ? null : centsToDecimalOrNull(entry.variant.price),
+        salePrice: usesOwn ? null : centsToDecimalOrNull(entry.variant.salePrice),
       });
     }
     // What the file leaves of the product must still fit beside the rows.
@@ -679,7 +681,7 @@ async function writeImport(
           created.map((group) => newIds.get(group)),
           ...productColumnArrays(created.map(shared)),
           created.map((group) => centsToDecimal(shared(group).price)),
-          created.map((group) => centsOrNull(shared(group).salePrice)),
+          created.map((group) => centsToDecimalOrNull(shared(group).salePrice)),
         ],
         transaction,
       },

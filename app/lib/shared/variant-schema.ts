@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { CATEGORY_LABELS, type Category } from "./catalog-options";
 import { MAX_PRICE_CENTS, MAX_STOCK } from "./product";
-import { count, parseCents, readInput, type Reading } from "./product-schema";
+import { parseCents } from "./money";
+import { count, readInput, type Reading } from "./product-schema";
 import {
   canonicalColour,
   canonicalSize,
