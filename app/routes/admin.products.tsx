@@ -46,8 +46,6 @@ import {
 import { redirectWithFlash } from "~/web/session.server";
 import {
   ADMIN_PAGING,
-  createProduct,
-  deleteProduct,
   getAdminProduct,
   getAdminProductForEdit,
   listAdminProducts,
@@ -55,8 +53,8 @@ import {
   PRODUCT_ADDED,
   PRODUCT_DELETED,
   PRODUCT_UPDATED,
-  updateProduct,
 } from "~/services/admin-catalog.server";
+import { createProduct, deleteProduct, updateProduct } from "~/services/product-writer.server";
 import {
   EMPTY_PRODUCT_FORM,
   MAX_PRODUCT_IMAGES,

@@ -110,8 +110,9 @@ function optionalMoney(name: string, example: string) {
   ).meta({ type: ["number", "string", "null"], description: "0, empty or null mean none" });
 }
 
-export function count(name: string, max: number) {
-  return readInput(name, (value): Reading<number> => {
+/** A whole number from 0 to `max` ("4" and 4 alike), or the message for what is not one. */
+export function readCount(name: string, max: number) {
+  return (value: unknown): Reading<number> => {
     const number =
       typeof value === "number"
         ? value
@@ -122,7 +123,14 @@ export function count(name: string, max: number) {
     if (number < 0) return { message: `${name} cannot be negative` };
     if (number > max) return { message: `${name} must be at most ${max}` };
     return { value: number };
-  }).meta({ type: ["integer", "string"], description: `A whole number from 0 to ${max}` });
+  };
+}
+
+export function count(name: string, max: number) {
+  return readInput(name, readCount(name, max)).meta({
+    type: ["integer", "string"],
+    description: `A whole number from 0 to ${max}`,
+  });
 }
 
 /**
