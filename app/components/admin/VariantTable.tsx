@@ -175,6 +175,9 @@ export function VariantTable({ initialRows, category, errors }: VariantTableProp
                   })}
                   <td>
                     {row._id ? <input type="hidden" name={name("_id")} value={row._id} /> : null}
+                    {row._id && row.stockRead ? (
+                      <input type="hidden" name={name("stockRead")} value={row.stockRead} />
+                    ) : null}
                     <Button
                       type="submit"
                       name="intent"

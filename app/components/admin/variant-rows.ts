@@ -9,7 +9,7 @@ import { SIZE_SCALES, type EditableVariant } from "~/lib/shared/variants";
  */
 
 export type VariantFormRow = Partial<
-  Record<"_id" | "sku" | "size" | "colour" | "totalStock" | "price" | "salePrice", string>
+  Record<"_id" | "sku" | "size" | "colour" | "totalStock" | "stockRead" | "price" | "salePrice", string>
 >;
 
 export const VARIANT_INTENTS = {
@@ -31,7 +31,11 @@ export function missingSizeRows(category: Category, sizesInRows: readonly string
 
 const amount = (value: number | null) => (value === null ? "" : value.toFixed(2));
 
-/** An existing product's variants as rows (a variant without its own price shows empty prices). */
+/**
+ * An existing product's variants as rows (a variant without its own price shows empty prices). Each
+ * keeps the stock the editor sees (`stockRead`), so that a save changes the stock by what the editor
+ * changed and units sold while the form was open stay sold.
+ */
 export function variantFormRows(variants: readonly EditableVariant[]): VariantFormRow[] {
   return variants.map((variant) => ({
     _id: variant._id,
@@ -39,6 +43,7 @@ export function variantFormRows(variants: readonly EditableVariant[]): VariantFo
     size: variant.size ?? "",
     colour: variant.colour ?? "",
     totalStock: String(variant.totalStock),
+    stockRead: String(variant.totalStock),
     price: amount(variant.price),
     salePrice: amount(variant.salePrice),
   }));
