@@ -108,7 +108,7 @@ export function VariantTable<Schema extends { variants: VariantFormRow[] }>({
               const id = valueOf("_id");
               const stockRead = valueOf("stockRead");
               return (
-                <tr key={row.key} data-testid="variant-row">
+                <tr key={row.key ?? `row-${index}`} data-testid="variant-row">
                   {COLUMNS.map((column) => {
                     const field = fieldset[column.field];
                     const error = field.errors?.[0];
