@@ -38,7 +38,7 @@ import { auditByOf } from "~/web/audit.server";
 import { AuditHistory } from "~/components/admin/AuditHistory";
 import { historyOf } from "~/services/audit.server";
 import { parsePaging } from "~/lib/server/paging.server";
-import { isAppError, type AppError, type FieldErrors } from "~/lib/server/errors.server";
+import { isAppError, type AppError } from "~/lib/server/errors.server";
 import { CATEGORY_LABELS, isCategory, type Category } from "~/lib/shared/catalog-options";
 import { formatPrice } from "~/lib/shared/money";
 import { productBadge } from "~/lib/shared/product-display";
@@ -52,8 +52,6 @@ import {
 import { redirectWithFlash } from "~/web/session.server";
 import {
   ADMIN_PAGING,
-  createProduct,
-  deleteProduct,
   getAdminProduct,
   getAdminProductForEdit,
   listAdminProducts,
@@ -61,8 +59,8 @@ import {
   PRODUCT_ADDED,
   PRODUCT_DELETED,
   PRODUCT_UPDATED,
-  updateProduct,
 } from "~/services/admin-catalog.server";
+import { createProduct, deleteProduct, updateProduct } from "~/services/product-writer.server";
 import {
   EMPTY_PRODUCT_FORM,
   MAX_PRODUCT_IMAGES,
@@ -149,17 +147,17 @@ const uploadError = (error: AppError) => ({ image: [error.message] });
 type Submission = ReturnType<typeof sentForm>;
 type VariantRow = Record<string, string>;
 
-/** The form's variant rows (`variants[0].size`, …), in order, as the strings their inputs hold. */
+/** The form's variant rows (`variants[0].size`, …), in order, as the strings their inputs hold (a new row: none). */
 function variantRowsOf(payload: Submission["payload"]): VariantRow[] {
   const rows: unknown = payload.variants;
   if (!Array.isArray(rows)) return [];
-  return rows
-    .filter((row): row is Record<string, unknown> => row !== null && typeof row === "object")
-    .map((row) =>
-      Object.fromEntries(
-        Object.entries(row).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-      ),
-    );
+  return rows.map((row: unknown) =>
+    row !== null && typeof row === "object"
+      ? Object.fromEntries(
+          Object.entries(row).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+        )
+      : {},
+  );
 }
 
 /** conform's reply with the rows the form should show. */
@@ -180,45 +178,31 @@ function withPictureRows(
 
 const TOO_MANY_PICTURES = `A product has at most ${MAX_PRODUCT_IMAGES} pictures: remove some before adding more`;
 
-/** The service names a row's field `variants.2.size`; the form's input is `variants[2].size`. */
-function formFieldErrors(errors: FieldErrors): FieldErrors {
-  return Object.fromEntries(
-    Object.entries(errors).map(([key, messages]) => [key.replace(/\.(\d+)(?=\.|$)/g, "[$1]"), messages]),
-  );
-}
-
 /**
- * The variant table's buttons without JavaScript: they submit the form with
- * an intent (add a row, add the category's sizes, remove a row), and the
- * form comes back with what the admin typed and the rows changed. Nothing is
- * saved. (With JavaScript the table does the same in the browser.)
+ * The variant table's buttons without JavaScript: "Add a row" and "Remove"
+ * are conform's list intents, which `parse` has applied to the rows sent;
+ * "Add every size" is the page's own. The form comes back with what the
+ * admin typed and the rows changed; nothing is saved. (With JavaScript the
+ * form does the same in the browser.)
  */
 function changeVariantRows(
   intent: string,
   submission: Submission,
 ): { result: SubmissionResult<string[]>; status: number } | null {
   const rows = variantRowsOf(submission.payload);
-  let changed: VariantRow[];
-  if (intent === VARIANT_INTENTS.add) changed = [...rows, {}];
-  else if (intent === VARIANT_INTENTS.addScale) {
-    const category = submission.payload.category;
-    if (!isCategory(category)) {
-      const result = submission.reply({ fieldErrors: { category: [CHOOSE_CATEGORY_FOR_SIZES] } });
-      return { result: withRows(result, rows), status: 400 };
-    }
-    changed = [
-      ...rows,
-      ...missingSizeRows(
-        category,
-        rows.map((row) => String(row.size ?? "")),
-      ),
-    ];
-  } else if (intent.startsWith(VARIANT_INTENTS.removePrefix)) {
-    const index = Number(intent.slice(VARIANT_INTENTS.removePrefix.length));
-    changed = rows.filter((_, at) => at !== index);
-  } else return null;
-  const result = submission.reply();
-  return { result: withRows(result, changed), status: 200 };
+  // A submission with one of conform's intents has no status: it asks for a change of the form, not a save.
+  if (submission.status === undefined) return { result: withRows(submission.reply(), rows), status: 200 };
+  if (intent !== VARIANT_INTENTS.addScale) return null;
+  const category = submission.payload.category;
+  if (!isCategory(category)) {
+    const result = submission.reply({ fieldErrors: { category: [CHOOSE_CATEGORY_FOR_SIZES] } });
+    return { result: withRows(result, rows), status: 400 };
+  }
+  const added = missingSizeRows(
+    category,
+    rows.map((row) => String(row.size ?? "")),
+  );
+  return { result: withRows(submission.reply(), [...rows, ...added]), status: 200 };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -294,9 +278,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const refuse = (error: AppError) => {
     // A product deleted meanwhile is gone from the list; any other refusal comes back to the form.
     if (error.status === 404) return redirectWithRefusal(request, listUrl(url), error);
-    const { result, init } = replyToRefusal(submission, error, {
-      fieldErrors: (refusal) => refusal.fieldErrors && formFieldErrors(refusal.fieldErrors),
-    });
+    const { result, init } = replyToRefusal(submission, error);
     return data<ActionData>({ result }, { status: init.status });
   };
   return runOrRefuse(async () => {

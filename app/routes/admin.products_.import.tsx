@@ -16,10 +16,10 @@ import { normalizeSearch } from "~/services/admin-catalog.server";
 import {
   CHOOSE_CSV_MESSAGE,
   FILE_TOO_LARGE_MESSAGE,
-  importCatalogue,
   isImportRefused,
   reportedErrors,
-} from "~/services/catalogue-csv.server";
+} from "~/services/catalogue-import-file.server";
+import { importCatalogue } from "~/services/catalogue-import.server";
 import { readMultipartForm } from "~/services/uploads.server";
 import { requireAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";

@@ -1,7 +1,8 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
-import { PRODUCT_ADDED, createProduct } from "~/services/admin-catalog.server";
+import { PRODUCT_ADDED } from "~/services/admin-catalog.server";
+import { createProduct } from "~/services/product-writer.server";
 
 const route = apiRoute({
   POST: async ({ request, context }) => {

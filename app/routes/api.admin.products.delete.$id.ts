@@ -1,7 +1,8 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
-import { PRODUCT_DELETED, deleteProduct } from "~/services/admin-catalog.server";
+import { PRODUCT_DELETED } from "~/services/admin-catalog.server";
+import { deleteProduct } from "~/services/product-writer.server";
 
 const route = apiRoute({
   DELETE: async ({ request, params, context }) => {

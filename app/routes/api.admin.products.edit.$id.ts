@@ -1,7 +1,8 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
-import { PRODUCT_UPDATED, updateProduct } from "~/services/admin-catalog.server";
+import { PRODUCT_UPDATED } from "~/services/admin-catalog.server";
+import { updateProduct } from "~/services/product-writer.server";
 
 // PUT with the fields to change (the others keep their values).
 const route = apiRoute({

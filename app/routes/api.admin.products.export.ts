@@ -2,7 +2,7 @@ import { csvResponse } from "~/lib/server/csv.server";
 import { apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { normalizeSearch } from "~/services/admin-catalog.server";
-import { exportCatalogue } from "~/services/catalogue-csv.server";
+import { exportCatalogue } from "~/services/catalogue-export.server";
 
 // GET ?search → text/csv, one row per variant (API.md "Back office"), the products the admin list's search matches.
 const route = apiRoute({

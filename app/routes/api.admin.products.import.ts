@@ -6,10 +6,10 @@ import { MAX_IMPORT_BYTES } from "~/lib/shared/catalogue-csv";
 import {
   CHOOSE_CSV_MESSAGE,
   FILE_TOO_LARGE_MESSAGE,
-  importCatalogue,
   isImportRefused,
   reportedErrors,
-} from "~/services/catalogue-csv.server";
+} from "~/services/catalogue-import-file.server";
+import { importCatalogue } from "~/services/catalogue-import.server";
 import { readMultipartForm, UPLOAD_FIELD } from "~/services/uploads.server";
 import { IMPORT_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
 import { bodyLimit } from "~/web/http-middleware.server";

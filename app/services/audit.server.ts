@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb } from "~/models/db.server";
 import { isIsoDate } from "~/lib/shared/report-period";
 import { parsePaging } from "~/lib/server/paging.server";
+import { likeContaining } from "~/lib/server/sql-like.server";
 import { badRequest, conflict, type FieldErrors } from "~/lib/server/errors.server";
 import {
   paginationOf,
@@ -284,8 +285,6 @@ interface AuditRow {
   total: number;
 }
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-
 /** Newest first, a page at a time. */
 export async function listAudit(
   query: AuditFilters & Paging,
@@ -302,7 +301,7 @@ export async function listAudit(
   if (query.entity) where("entity = :entity", "entity", query.entity);
   if (query.entityId) where("entity_id = :entityId", "entityId", query.entityId);
   if (query.action) where("action = :action", "action", query.action);
-  if (query.actor) where("actor_name ILIKE :actor", "actor", likePattern(query.actor));
+  if (query.actor) where("actor_name ILIKE :actor", "actor", likeContaining(query.actor));
   if (query.from) where("at >= (:from)::date AT TIME ZONE 'UTC'", "from", query.from);
   if (query.to) where("at < ((:to)::date + 1) AT TIME ZONE 'UTC'", "to", query.to);
   const rows = await getDb().sequelize.query<AuditRow>(

@@ -8,6 +8,7 @@ import { shopDayStartSql } from "~/lib/server/shop-day.server";
 import { addDays, isIsoDate } from "~/lib/shared/report-period";
 import { getLogger } from "~/lib/server/logger.server";
 import { centsToNumber, decimalToNumber } from "~/lib/shared/money";
+import { likeContaining } from "~/lib/server/sql-like.server";
 import { isCaptured, ORDER_STATUS_LABELS, type AdminOrderStatus } from "~/lib/shared/order-options";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isCarrier, CARRIERS, trackingNumberProblem, trackingUrl } from "~/lib/shared/tracking";
@@ -324,11 +325,6 @@ export function parseOrderSearchStrictly(params: URLSearchParams): OrderSearch {
   const messages = Object.values(errors).flat();
   if (messages.length) throw badRequest(messages[0]!, errors);
   return search;
-}
-
-/** `%`, `_` and `\` typed into the search are characters to find, not patterns. */
-function likeContaining(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 /** The first 8 hex digits of an id, as shoppers are shown it (shortOrderNumber), with or without a leading #. */

@@ -1,6 +1,7 @@
 import type { data } from "react-router";
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { isAppError, type AppError, type FieldErrors } from "~/lib/server/errors.server";
+import { formFieldErrors } from "~/lib/shared/schemas";
 import { redirectWithFlash } from "./session.server";
 
 /**
@@ -53,7 +54,10 @@ export function replyToRefusal(
   error: AppError,
   options: RefusalReplyOptions = {},
 ): RefusalReply {
-  const fieldErrors = (options.fieldErrors ?? ((refusal) => refusal.fieldErrors))(error) ?? {};
+  // The services name a list's field as the API does (`variants.2.size`); the form's input is conform's.
+  const fieldErrors = formFieldErrors(
+    (options.fieldErrors ?? ((refusal) => refusal.fieldErrors))(error) ?? {},
+  );
   const formErrors = Object.keys(fieldErrors).length ? [] : [error.message];
   return {
     result: submission.reply({ fieldErrors, formErrors, hideFields: options.hideFields }),

@@ -7,12 +7,8 @@ import { getDb } from "../../app/models/db.server";
 import { action as adminProductsAction } from "../../app/routes/admin.products";
 import { action as addApi } from "../../app/routes/api.admin.products.add";
 import { action as editApi } from "../../app/routes/api.admin.products.edit.$id";
-import {
-  createProduct,
-  deleteProduct,
-  getAdminProduct,
-  updateProduct,
-} from "../../app/services/admin-catalog.server";
+import { createProduct, deleteProduct, updateProduct } from "../../app/services/product-writer.server";
+import { getAdminProduct } from "../../app/services/admin-catalog.server";
 import { storeImage } from "../../app/services/uploads.server";
 import { MAX_PRODUCT_IMAGES } from "../../app/lib/shared/product";
 import { MAX_UPLOAD_BYTES } from "../../app/lib/shared/uploads";

@@ -12,12 +12,8 @@ import { action as addApi, loader as addApiLoader } from "../../app/routes/api.a
 import { action as deleteApi } from "../../app/routes/api.admin.products.delete.$id";
 import { action as editApi } from "../../app/routes/api.admin.products.edit.$id";
 import { loader as getApi } from "../../app/routes/api.admin.products.get";
-import {
-  createProduct,
-  deleteProduct,
-  listAdminProducts,
-  updateProduct,
-} from "../../app/services/admin-catalog.server";
+import { createProduct, deleteProduct, updateProduct } from "../../app/services/product-writer.server";
+import { listAdminProducts } from "../../app/services/admin-catalog.server";
 import { storeImage } from "../../app/services/uploads.server";
 import { seedLargeCatalog } from "../../db/seed/seed";
 import { resetDatabase } from "../support/database";

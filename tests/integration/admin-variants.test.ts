@@ -4,7 +4,8 @@ import { getDb } from "../../app/models/db.server";
 import { action as adminProductsAction } from "../../app/routes/admin.products";
 import { action as addApi } from "../../app/routes/api.admin.products.add";
 import { action as editApi } from "../../app/routes/api.admin.products.edit.$id";
-import { createProduct, getAdminProduct, updateProduct } from "../../app/services/admin-catalog.server";
+import { createProduct, updateProduct } from "../../app/services/product-writer.server";
+import { getAdminProduct } from "../../app/services/admin-catalog.server";
 import { getCartView } from "../../app/services/cart.server";
 import { resetDatabase } from "../support/database";
 import { createCallers, jsonRequest, multipartRequest, readApi, run, type Callers } from "./admin-support";
@@ -584,7 +585,8 @@ describe("the products page edits sizes without JavaScript", () => {
     const response = await run(
       adminProductsAction,
       form({
-        intent: "variant-add",
+        // "Add a row": conform's insert intent, as its button posts it without JavaScript.
+        __intent__: JSON.stringify({ type: "insert", payload: { name: "variants", defaultValue: {} } }),
         "variants[0].size": "M",
         "variants[0].totalStock": "4",
         "variants[0].sku": "F-M",
@@ -612,7 +614,8 @@ describe("the products page edits sizes without JavaScript", () => {
     const response = await run(
       adminProductsAction,
       form({
-        intent: "variant-remove-0",
+        // The first row's "Remove": conform's remove intent.
+        __intent__: JSON.stringify({ type: "remove", payload: { name: "variants", index: 0 } }),
         "variants[0].size": "S",
         "variants[0].totalStock": "1",
         "variants[1].size": "L",

@@ -16,7 +16,7 @@ import {
   loader as adminProductsLoader,
 } from "../../app/routes/admin.products";
 import { action as orderPageAction, loader as orderPageLoader } from "../../app/routes/admin.orders.$orderId";
-import { updateProduct } from "../../app/services/admin-catalog.server";
+import { updateProduct } from "../../app/services/product-writer.server";
 import { VERSION_CONFLICT_MESSAGE } from "../../app/services/audit.server";
 import { captureOrderPayment } from "../../app/services/checkout.server";
 import { createOrPromoteAdmin } from "../../app/services/users.server";

@@ -12,12 +12,8 @@ import { loader as exportApi } from "../../app/routes/api.admin.products.export"
 import { action as importApi } from "../../app/routes/api.admin.products.import";
 import { action as importPage } from "../../app/routes/admin.products_.import";
 import { loader as listingApi } from "../../app/routes/api.shop.products.get";
-import {
-  createProduct,
-  getAdminProduct,
-  listAdminProducts,
-  updateProduct,
-} from "../../app/services/admin-catalog.server";
+import { createProduct, updateProduct } from "../../app/services/product-writer.server";
+import { getAdminProduct, listAdminProducts } from "../../app/services/admin-catalog.server";
 import { resetDatabase } from "../support/database";
 import { callRoute } from "../support/requests";
 import { createCallers, file, jsonRequest, multipartRequest, run, type Callers } from "./admin-support";

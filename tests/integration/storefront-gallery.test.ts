@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as productPage from "../../app/routes/shop.product.$id";
-import { createProduct as addProduct } from "../../app/services/admin-catalog.server";
+import { createProduct as addProduct } from "../../app/services/product-writer.server";
 import { resetDatabase } from "../support/database";
 import { renderShopPage } from "../support/render-page";
 import { callRoute } from "../support/requests";

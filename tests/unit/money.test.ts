@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
   centsToDecimal,
+  centsToDecimalOrNull,
   centsToNumber,
   decimalToNumber,
   formatPrice,
+  parseCents,
   toCents,
 } from "../../app/lib/shared/money";
+import { likeContaining } from "../../app/lib/server/sql-like.server";
 
 describe("money", () => {
   it("turns decimal strings and numbers into exact integer cents", () => {
@@ -33,5 +36,22 @@ describe("money", () => {
     expect(decimalToNumber(null)).toBe(0);
     expect(formatPrice("7.5")).toBe("$7.50");
     expect(centsToDecimal(5)).toBe("0.05");
+  });
+
+  it("reads an amount once for every caller: forms, JSON, filters and the database", () => {
+    expect(parseCents(" 12.5 ")).toBe(1250);
+    expect(parseCents(12.5)).toBe(1250);
+    expect(parseCents(0.1 + 0.2)).toBe(30);
+    expect(parseCents("-3")).toBe(-300);
+    expect(parseCents("1.234")).toBeNull();
+    expect(parseCents(1.234)).toBeNull();
+    expect(parseCents("12,50")).toBeNull();
+    expect(parseCents(null)).toBeNull();
+    expect(centsToDecimalOrNull(1250)).toBe("12.50");
+    expect(centsToDecimalOrNull(null)).toBeNull();
+  });
+
+  it("escapes LIKE's wildcards in a search", () => {
+    expect(likeContaining("50%_off\\")).toBe("%50\\%\\_off\\\\%");
   });
 });

@@ -1,4 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  parse,
+  useForm,
+} from "@conform-to/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { Button, NativeSelect, Stack, Text, TextInput, Textarea } from "@mantine/core";
 import { Form, useNavigation } from "react-router";
@@ -48,16 +55,7 @@ interface ProductFormProps {
   reloadTo?: string;
 }
 
-/** The rows the admin sent, as the server gave them back (without JavaScript, after a row was added or removed). */
-function sentRows(lastResult: SubmissionResult<string[]> | null | undefined): VariantFormRow[] | null {
-  const rows = (lastResult?.initialValue as { variants?: unknown } | undefined)?.variants;
-  if (!Array.isArray(rows)) return null;
-  return rows.map((row) =>
-    row !== null && typeof row === "object"
-      ? Object.fromEntries(Object.entries(row).map(([key, value]) => [key, String(value ?? "")]))
-      : {},
-  );
-}
+type ProductFormSchema = ProductFormValues & { variants: VariantFormRow[] };
 
 export function ProductForm({
   mode,
@@ -73,10 +71,14 @@ export function ProductForm({
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<ProductFormSchema>({
     id: `product-${productId ?? "new"}`,
     lastResult,
-    defaultValue,
+    defaultValue: { ...defaultValue, variants: defaultVariants },
+    // conform's list intents (a variant row added or removed) are carried out here, in the browser; any
+    // other submit goes to the server as it is.
+    onValidate: ({ formData }) =>
+      parse(formData, { resolve: (_payload, intent) => (intent ? { error: {} } : { error: null }) }),
     // The server validates (its messages come back per field, with or without JavaScript); the
     // browser only keeps Add disabled until the required fields are filled. No schema runs here:
     // it would bring zod into the admin's JavaScript (docs/decisions/0008).
@@ -92,8 +94,11 @@ export function ProductForm({
   const [category, setCategory] = useState(() =>
     String(fields.category.initialValue ?? defaultValue.category),
   );
-  const [initialRows] = useState(() => sentRows(lastResult) ?? defaultVariants);
-  const [colours, setColours] = useState(() => coloursOf(initialRows.map((row) => row.colour ?? "")));
+  const [colours, setColours] = useState(() =>
+    coloursOf(
+      fields.variants.getFieldList().map((row) => String(row.getFieldset().colour.initialValue ?? "")),
+    ),
+  );
   const recompute = useCallback(() => {
     if (!formRef.current) return;
     const data = new FormData(formRef.current);
@@ -171,7 +176,7 @@ export function ProductForm({
             <FieldInput key={fields[field.name].key} field={field} meta={fields[field.name]} />
           ),
         )}
-        <VariantTable initialRows={initialRows} category={category} errors={lastResult?.error} />
+        <VariantTable form={form} variants={fields.variants} category={category} />
         <Button
           type="submit"
           name="intent"
@@ -199,7 +204,7 @@ function coloursOf(values: readonly string[]): string[] {
   return [...new Set(values.filter((value) => value !== ""))];
 }
 
-type FieldMeta = ReturnType<typeof useForm<ProductFormValues>>[1][EditableFieldName];
+type FieldMeta = ReturnType<typeof useForm<ProductFormSchema>>[1][EditableFieldName];
 
 /** One field's input, by its kind: a text box, a text area, a select, or a box for an amount or a count. */
 function FieldInput({ field, meta }: { field: ProductField & { name: EditableFieldName }; meta: FieldMeta }) {

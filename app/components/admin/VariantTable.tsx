@@ -1,3 +1,4 @@
+import type { FieldMetadata, FormMetadata } from "@conform-to/react";
 import { Button, Group, Text } from "@mantine/core";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { isCategory } from "~/lib/shared/catalog-options";
@@ -10,15 +11,13 @@ import {
   type VariantFormRow,
 } from "./variant-rows";
 
-type Errors = Record<string, string[] | null | undefined> | null | undefined;
-
-interface VariantTableProps {
-  /** The rows the form starts with: the product's variants, or what the admin sent. */
-  initialRows: VariantFormRow[];
+interface VariantTableProps<Schema extends { variants: VariantFormRow[] }> {
+  /** The product form (conform's): its list intents add and remove rows. */
+  form: FormMetadata<Schema>;
+  /** The form's `variants` list: each row's inputs, values and errors by conform's names (`variants[2].size`). */
+  variants: FieldMetadata<VariantFormRow[], Schema>;
   /** The category chosen in the form: its scale fills the size lists. */
   category: string;
-  /** The server's field errors (`variants[2].size`, …). */
-  errors: Errors;
 }
 
 const COLUMNS = [
@@ -38,55 +37,50 @@ const sumOf = (values: readonly (string | undefined)[]) =>
 
 /**
  * The product's sizes and colours: one row per variant (size, colour, stock,
- * SKU, optional price pair). Its buttons submit the form with an intent, so
- * that without JavaScript the page adds or removes the row and comes back
- * with everything typed; with JavaScript they change the rows in place.
+ * SKU, optional price pair), kept by conform's list (`useForm`'s `variants`).
+ * "Add a row" and "Remove" are conform's list intents: plain submit buttons,
+ * so that without JavaScript the page comes back with the row added or
+ * removed and everything typed; with JavaScript conform changes the list in
+ * place. "Add every size" is the page's own intent (conform has no intent
+ * that adds several rows): without JavaScript the server adds them, with
+ * JavaScript a row is inserted for each.
  */
-export function VariantTable({ initialRows, category, errors }: VariantTableProps) {
+export function VariantTable<Schema extends { variants: VariantFormRow[] }>({
+  form,
+  variants,
+  category,
+}: VariantTableProps<Schema>) {
   const hydrated = useHydrated();
-  const nextKey = useRef(0);
-  const keyed = (row: VariantFormRow) => ({ key: nextKey.current++, row });
-  const [rows, setRows] = useState(() => initialRows.map(keyed));
-  const [shownErrors, setShownErrors] = useState<Errors>(errors);
+  const rows = variants.getFieldList();
   const [localError, setLocalError] = useState<string | null>(null);
-  const [total, setTotal] = useState(() => sumOf(initialRows.map((row) => row.totalStock)));
+  const [total, setTotal] = useState(() =>
+    sumOf(rows.map((row) => String(row.getFieldset().totalStock.initialValue ?? ""))),
+  );
   const tableRef = useRef<HTMLDivElement>(null);
-  useEffect(() => setShownErrors(errors), [errors]);
 
   const valuesOf = (selector: string) =>
     [...(tableRef.current?.querySelectorAll<HTMLInputElement | HTMLSelectElement>(selector) ?? [])].map(
       (element) => element.value,
     );
   const recount = () => setTotal(sumOf(valuesOf("input[data-stock]")));
-  useEffect(recount, [rows]);
+  const rowKeys = rows.map((row) => row.key).join();
+  useEffect(recount, [rowKeys]);
 
   const scale = isCategory(category) ? SIZE_SCALES[category] : ALL_SIZES;
-  const errorOf = (name: string) => shownErrors?.[name]?.[0];
 
-  /** With JavaScript a button changes the rows here instead of submitting the form. */
-  const inBrowser = (change: () => void) => (event: MouseEvent<HTMLButtonElement>) => {
+  const addScale = (event: MouseEvent<HTMLButtonElement>) => {
     if (!hydrated) return;
     event.preventDefault();
     setLocalError(null);
-    change();
-  };
-  const addRow = inBrowser(() => setRows((current) => [...current, keyed({})]));
-  const addScale = inBrowser(() => {
     if (!isCategory(category)) {
       setLocalError(CHOOSE_CATEGORY_FOR_SIZES);
       return;
     }
-    const added = missingSizeRows(category, valuesOf("select[data-size]"));
-    setRows((current) => [...current, ...added.map(keyed)]);
-  });
-  const removeRow = (index: number) =>
-    inBrowser(() => {
-      // The server's errors name rows by index: after a removal they would point at the wrong row.
-      setShownErrors(null);
-      setRows((current) => current.filter((_, at) => at !== index));
-    });
+    for (const row of missingSizeRows(category, valuesOf("select[data-size]")))
+      form.insert({ name: variants.name, defaultValue: row });
+  };
 
-  const tableError = errorOf("variants") ?? localError;
+  const tableError = variants.errors?.[0] ?? localError;
   return (
     <fieldset className="variant-table__fieldset">
       <legend>Sizes and colours</legend>
@@ -105,21 +99,26 @@ export function VariantTable({ initialRows, category, errors }: VariantTableProp
             </tr>
           </thead>
           <tbody>
-            {rows.map(({ key, row }, index) => {
-              const name = (field: string) => `variants[${index}].${field}`;
+            {rows.map((row, index) => {
+              const fieldset = row.getFieldset();
+              const valueOf = (field: keyof VariantFormRow) => String(fieldset[field].initialValue ?? "");
               const rowLabel = `row ${index + 1}`;
-              const rowError = errorOf(`variants[${index}]`) ?? errorOf(name("_id"));
+              const rowError = row.errors?.[0] ?? fieldset._id.errors?.[0];
+              const size = valueOf("size");
+              const id = valueOf("_id");
+              const stockRead = valueOf("stockRead");
               return (
-                <tr key={key} data-testid="variant-row">
+                <tr key={row.key ?? `row-${index}`} data-testid="variant-row">
                   {COLUMNS.map((column) => {
-                    const error = errorOf(name(column.field));
+                    const field = fieldset[column.field];
+                    const error = field.errors?.[0];
                     const errorId = `variant-${index}-${column.field}-error`;
                     const common = {
-                      name: name(column.field),
+                      name: field.name,
                       "aria-label": `${column.label}, ${rowLabel}`,
                       "aria-invalid": error ? true : undefined,
                       "aria-describedby": error ? errorId : undefined,
-                      defaultValue: row[column.field] ?? "",
+                      defaultValue: valueOf(column.field),
                     };
                     return (
                       <td key={column.field}>
@@ -131,8 +130,8 @@ export function VariantTable({ initialRows, category, errors }: VariantTableProp
                                 {sizeLabel(size.value)}
                               </option>
                             ))}
-                            {row.size && !scale.some((size) => size.value === row.size) ? (
-                              <option value={row.size}>{row.size} (not of this category)</option>
+                            {size && !scale.some((option) => option.value === size) ? (
+                              <option value={size}>{size} (not of this category)</option>
                             ) : null}
                           </select>
                         ) : column.field === "colour" ? (
@@ -174,16 +173,17 @@ export function VariantTable({ initialRows, category, errors }: VariantTableProp
                     );
                   })}
                   <td>
-                    {row._id ? <input type="hidden" name={name("_id")} value={row._id} /> : null}
+                    {id ? <input type="hidden" name={fieldset._id.name} value={id} /> : null}
+                    {/* The stock the editor sees: a save changes the stock by what they changed. */}
+                    {id && stockRead ? (
+                      <input type="hidden" name={fieldset.stockRead.name} value={stockRead} />
+                    ) : null}
                     <Button
-                      type="submit"
-                      name="intent"
-                      value={`${VARIANT_INTENTS.removePrefix}${index}`}
+                      {...form.remove.getButtonProps({ name: variants.name, index })}
                       variant="subtle"
                       color="red"
                       size="compact-sm"
                       aria-label={`Remove ${rowLabel}`}
-                      onClick={removeRow(index)}
                     >
                       Remove
                     </Button>
@@ -203,12 +203,9 @@ export function VariantTable({ initialRows, category, errors }: VariantTableProp
       <Group justify="space-between" gap="xs" mt="xs" wrap="wrap">
         <Group gap="xs">
           <Button
-            type="submit"
-            name="intent"
-            value={VARIANT_INTENTS.add}
+            {...form.insert.getButtonProps({ name: variants.name, defaultValue: {} })}
             variant="default"
             size="xs"
-            onClick={addRow}
           >
             Add a row
           </Button>

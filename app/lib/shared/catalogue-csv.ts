@@ -12,7 +12,15 @@ export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 20_000;
 
 /** The columns that belong to the variant rather than to its product. */
-export const VARIANT_COLUMNS = ["sku", "size", "colour", "price", "salePrice", "totalStock"] as const;
+export const VARIANT_COLUMNS = [
+  "sku",
+  "size",
+  "colour",
+  "price",
+  "salePrice",
+  "totalStock",
+  "stockExported",
+] as const;
 
 const fieldsOfKind = (kinds: readonly string[]) =>
   EDITABLE_PRODUCT_FIELDS.filter((field) => kinds.includes(field.kind)).map((field) => field.name);
@@ -25,10 +33,12 @@ export const CATALOGUE_COLUMNS = [
   "size",
   "colour",
   ...fieldsOfKind(["money", "count"]),
+  // The stock when the file was exported: an import applies what the admin changed to the stock as it is then.
+  "stockExported",
   ...fieldsOfKind(["image"]),
 ] as const satisfies readonly string[];
 
-export type CatalogueColumn = "productId" | "sku" | "size" | "colour" | EditableFieldName;
+export type CatalogueColumn = "productId" | "sku" | "size" | "colour" | "stockExported" | EditableFieldName;
 
 /** The product's own columns: the same on every row of one product. */
 export const PRODUCT_COLUMNS = (CATALOGUE_COLUMNS as readonly string[]).filter(
@@ -37,7 +47,7 @@ export const PRODUCT_COLUMNS = (CATALOGUE_COLUMNS as readonly string[]).filter(
 
 /**
  * The columns an import must have: the product's required fields, price and
- * stock. The others (productId, sku, size, colour, an optional field) may be
+ * stock. The others (productId, sku, size, colour, stockExported, an optional field) may be
  * left out: an absent column is an empty cell on every row.
  */
 export const REQUIRED_COLUMNS: readonly string[] = EDITABLE_PRODUCT_FIELDS.filter(

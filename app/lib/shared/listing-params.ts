@@ -8,7 +8,7 @@ import {
   type SortOption,
 } from "./catalog-options";
 import { wholeNumberUpTo, type PagingLimits } from "./paging";
-import { centsToDecimal } from "./money";
+import { centsToDecimal, parseCents } from "./money";
 import { ALL_SIZES, canonicalColour, canonicalSize, COLOURS } from "./variants";
 
 export { parsePositiveInteger } from "./paging";
@@ -109,10 +109,8 @@ const MAX_FILTER_PRICE_CENTS = 100_000_000;
 
 /** A price bound ("50", "49.90") in cents; null when absent or not a non-negative amount. */
 export function parsePriceBound(value: string | null | undefined): number | null {
-  const match = /^\s*(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(value ?? "");
-  if (!match) return null;
-  const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
-  return cents <= MAX_FILTER_PRICE_CENTS ? cents : null;
+  const cents = parseCents(value);
+  return cents !== null && cents >= 0 && cents <= MAX_FILTER_PRICE_CENTS ? cents : null;
 }
 
 /** A price bound in the URL: "50" for whole amounts, "49.90" otherwise. */

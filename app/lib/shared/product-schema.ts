@@ -10,6 +10,7 @@ import {
   type ProductField,
   type ProductInput,
 } from "./product";
+import { parseCents } from "./money";
 import { controlCharacterMessage, hasControlCharacter } from "./text-rules";
 
 /**
@@ -23,20 +24,6 @@ import { controlCharacterMessage, hasControlCharacter } from "./text-rules";
 
 export const isMissing = (value: unknown) =>
   value === undefined || value === null || (typeof value === "string" && value.trim() === "");
-
-/** "12.5", "12.50" or 12.5 → 1250; null when it is not an amount with at most two decimals. */
-export function parseCents(value: unknown): number | null {
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) return null;
-    const cents = Math.round(value * 100);
-    return Math.abs(cents - value * 100) < 1e-6 ? cents : null;
-  }
-  if (typeof value !== "string") return null;
-  const match = /^(-?)(\d{1,12})(?:\.(\d{1,2}))?$/.exec(value.trim());
-  if (!match) return null;
-  const cents = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
-  return match[1] ? -cents : cents;
-}
 
 function requiredText(name: string, max: number) {
   return z
@@ -123,8 +110,9 @@ function optionalMoney(name: string, example: string) {
   ).meta({ type: ["number", "string", "null"], description: "0, empty or null mean none" });
 }
 
-export function count(name: string, max: number) {
-  return readInput(name, (value): Reading<number> => {
+/** A whole number from 0 to `max` ("4" and 4 alike), or the message for what is not one. */
+export function readCount(name: string, max: number) {
+  return (value: unknown): Reading<number> => {
     const number =
       typeof value === "number"
         ? value
@@ -135,7 +123,14 @@ export function count(name: string, max: number) {
     if (number < 0) return { message: `${name} cannot be negative` };
     if (number > max) return { message: `${name} must be at most ${max}` };
     return { value: number };
-  }).meta({ type: ["integer", "string"], description: `A whole number from 0 to ${max}` });
+  };
+}
+
+export function count(name: string, max: number) {
+  return readInput(name, readCount(name, max)).meta({
+    type: ["integer", "string"],
+    description: `A whole number from 0 to ${max}`,
+  });
 }
 
 /**

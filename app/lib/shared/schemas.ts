@@ -73,6 +73,19 @@ export const loginSchema = z.object({
 export type LoginInput = z.infer<typeof loginSchema>;
 
 /**
+ * A field's path as a form names its input: the API's `variants.2.size` is conform's `variants[2].size`
+ * (an index in brackets, a key after a dot). The one translation between the two spellings.
+ */
+export function formFieldName(apiPath: string): string {
+  return apiPath.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+}
+
+/** The API's field errors keyed by the form's input names (formFieldName). */
+export function formFieldErrors(errors: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(errors).map(([key, messages]) => [formFieldName(key), messages]));
+}
+
+/**
  * Turns zod issues into field name to list of messages: the API's `errors`, or
  * (with `formKey` "") conform's, whose form-wide errors go under "".
  */

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { CATEGORY_LABELS, type Category } from "./catalog-options";
 import { MAX_PRICE_CENTS, MAX_STOCK } from "./product";
-import { count, parseCents, readInput, type Reading } from "./product-schema";
+import { parseCents } from "./money";
+import { count, readCount, readInput, type Reading } from "./product-schema";
 import {
   canonicalColour,
   canonicalSize,
+  compareVariants,
   COLOURS,
   MAX_SKU_LENGTH,
   MAX_VARIANTS,
@@ -93,6 +95,14 @@ export const variantInputSchema = z
         description: `One of ${COLOURS.map((colour) => colour.value).join(", ")}; empty or null: no colour`,
       }),
       totalStock: count("Stock", MAX_STOCK),
+      stockRead: readInput<number | null>("Stock read", readCount("Stock read", MAX_STOCK), {
+        value: null,
+      }).meta({
+        type: ["integer", "string", "null"],
+        description:
+          "The stock the editor saw (edit only). With it, totalStock − stockRead is applied to the stock as it " +
+          "is now (never below 0), so that units sold meanwhile stay sold; without it the stock is set to totalStock",
+      }),
       price: variantMoney("Price", "49.90").meta({
         type: ["number", "string", "null"],
         description: "This variant's own price; empty, null or 0: the product's price and sale price",
@@ -128,6 +138,23 @@ export type VariantInput = z.output<typeof variantInputSchema>;
 export function sizeScaleMessage(category: Category): string {
   const scale = SIZE_SCALES[category];
   return `Choose a size of the ${CATEGORY_LABELS[category]} scale: ${scale.map((size) => size.value).join(", ")}`;
+}
+
+/** The sizes of `variants` that are not of `category`'s scale (as the scale spells them), in display order. */
+export function foreignSizes(variants: readonly { size: string | null }[], category: Category): string[] {
+  const scale = SIZE_SCALES[category];
+  return [
+    ...new Set(
+      variants
+        .map((variant) => variant.size)
+        .filter((size): size is string => size !== null && canonicalSize(size, scale) !== size),
+    ),
+  ].sort((a, b) => compareVariants({ size: a, colour: null }, { size: b, colour: null }));
+}
+
+/** A product that keeps its sizes while its category changes: they must be of the new category's scale. */
+export function foreignSizesMessage(sizes: readonly string[], category: Category): string {
+  return `The sizes ${sizes.join(", ")} are not of the ${CATEGORY_LABELS[category]} scale: give sizes of it. ${sizeScaleMessage(category)}`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { getDb } from "~/models/db.server";
 import { variantLabel } from "~/lib/shared/variants";
 import { badRequest, conflict } from "~/lib/server/errors.server";
 import type { CartItemJson } from "~/lib/shared/cart";
-import { centsToDecimal, centsToNumber, formatPrice, toCents } from "~/lib/shared/money";
+import { centsToDecimal, centsToNumber, formatPrice, parseCents, toCents } from "~/lib/shared/money";
 import type { AddressSnapshot } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { getAddress, parseAddressInput } from "../addresses.server";
@@ -157,19 +157,8 @@ const TOTAL_INVALID = "totalAmount must be an amount such as 109.98";
 
 /** An amount in cents, or null when it is not a non-negative amount of whole cents. */
 function amountInCents(value: number | string): number | null {
-  // A number may carry floating-point noise (0.1 + 0.2), never a fraction of a cent.
-  if (
-    typeof value === "number" &&
-    (!Number.isFinite(value) || Math.abs(value * 100 - Math.round(value * 100)) > 1e-6)
-  ) {
-    return null;
-  }
-  try {
-    const cents = toCents(value);
-    return cents < 0 ? null : cents;
-  } catch {
-    return null;
-  }
+  const cents = parseCents(value);
+  return cents !== null && cents >= 0 ? cents : null;
 }
 
 /**
