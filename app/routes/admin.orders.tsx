@@ -7,7 +7,12 @@ import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib
 import { requireAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/shared/order-options";
-import { listOrders, ORDER_SEARCH_MAX, ORDERS_PAGING, parseOrderSearch } from "~/services/orders.server";
+import {
+  listOrders,
+  ORDER_SEARCH_MAX,
+  ORDERS_PAGING,
+  parseOrderSearch,
+} from "~/services/order-search.server";
 import adminStyles from "~/styles/admin.css";
 import orderStyles from "~/styles/orders.css";
 

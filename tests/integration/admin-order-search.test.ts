@@ -9,7 +9,8 @@ import { loader as listApi } from "../../app/routes/api.admin.orders.get";
 import { action as updateApi } from "../../app/routes/api.admin.orders.update.$id";
 import { loader as shopperDetailsApi } from "../../app/routes/api.shop.order.details.$orderId";
 import { shortOrderNumber } from "../../app/lib/shared/order-options";
-import { exportOrderLines, listOrders } from "../../app/services/orders.server";
+import { exportOrderLines } from "../../app/services/order-export.server";
+import { listOrders } from "../../app/services/order-search.server";
 import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import {

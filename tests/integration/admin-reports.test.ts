@@ -5,7 +5,7 @@ import { setPaymentGateway } from "../../app/payments/index.server";
 import { loader as reportApi } from "../../app/routes/api.admin.reports.sales";
 import { loader as dashboardLoader } from "../../app/routes/admin.dashboard";
 import { captureOrderPayment } from "../../app/services/checkout.server";
-import { updateOrderStatus } from "../../app/services/orders.server";
+import { updateOrderStatus } from "../../app/services/order-status.server";
 import { ordersAwaitingShipment, salesReport } from "../../app/services/reports.server";
 import { todayIn } from "../../app/lib/shared/report-period";
 import { resetDatabase } from "../support/database";

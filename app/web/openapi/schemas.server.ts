@@ -16,7 +16,7 @@ import { apiPagingSchema } from "~/web/catalog-api.server";
 import { pagingQuerySchema } from "~/lib/server/paging.server";
 import { reviewSchema } from "~/lib/shared/review-schema";
 import { ADMIN_PAGING } from "~/services/admin-catalog.server";
-import { ORDER_SEARCH_MAX, ORDERS_PAGING } from "~/services/orders.server";
+import { ORDER_SEARCH_MAX, ORDERS_PAGING } from "~/services/order-search.server";
 import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
 import { paymentReturnSchema } from "~/services/payment-return.server";
 import { captureBodySchema } from "~/services/checkout/capture.server";
