@@ -2,8 +2,8 @@ import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { AppError, badRequest, type FieldErrors } from "~/lib/server/errors.server";
 import { getConfig } from "~/lib/server/config.server";
-import { shopDayStartSql } from "~/lib/server/shop-day.server";
-import { addDays, isIsoDate } from "~/lib/shared/report-period";
+import { shopDayEndSql, shopDayStartSql } from "~/lib/server/shop-day.server";
+import { dayProblem } from "~/lib/shared/dates";
 import { isUuid } from "~/lib/shared/uuid";
 import {
   ORDER_STATUSES,
@@ -84,8 +84,9 @@ export function parseOrderSearch(
   for (const name of ["from", "to"] as const) {
     const value = (params.get(name) ?? "").trim();
     if (!value) continue;
-    if (isIsoDate(value)) search[name] = value;
-    else errors[name] = [`${name} must be a date written YYYY-MM-DD, such as 2024-05-31`];
+    const problem = dayProblem(name, value);
+    if (problem) errors[name] = [problem];
+    else search[name] = value;
   }
   if (search.from && search.to && search.from > search.to) {
     errors.to = ["to must be the same day as from or later"];
@@ -157,8 +158,8 @@ export function searchConditions(search: OrderSearch): {
     replacements.fromDay = search.from;
   }
   if (search.to) {
-    conditions.push(`o.order_date < ${shopDayStartSql("dayAfterTo", "shopTimeZone")}`);
-    replacements.dayAfterTo = addDays(search.to, 1);
+    conditions.push(`o.order_date < ${shopDayEndSql("toDay", "shopTimeZone")}`);
+    replacements.toDay = search.to;
   }
   return { conditions, replacements };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BRANDS, CATEGORIES } from "./catalog-options";
+import { isWithinDateRange, outOfRangeProblem } from "./dates";
 import { toCents } from "./money";
 import { DISCOUNT_CODE_PATTERN, DISCOUNT_TYPES } from "./delivery";
 
@@ -145,6 +146,10 @@ function dateTime(what: string) {
         const date = new Date(value.trim());
         if (Number.isNaN(date.getTime())) {
           context.addIssue({ code: "custom", message });
+          return z.NEVER;
+        }
+        if (!isWithinDateRange(date)) {
+          context.addIssue({ code: "custom", message: outOfRangeProblem(what) });
           return z.NEVER;
         }
         return date;
