@@ -28,7 +28,9 @@ function amount(what: string, { positive = false } = {}) {
       .transform((value, context) => {
         let cents: number;
         try {
-          cents = toCents(typeof value === "string" ? value.trim() : value);
+          // A number is read as written, as a form's text is (and as a product's price): 100.001 is refused,
+          // not rounded to 100.00, which for a percent would pass as 100.
+          cents = toCents(typeof value === "string" ? value.trim() : String(value));
         } catch {
           context.addIssue({ code: "custom", message });
           return z.NEVER;
