@@ -10,7 +10,7 @@ import {
   isImportRefused,
   reportedErrors,
 } from "~/services/catalogue-csv.server";
-import { readMultipartForm, UPLOAD_FIELD } from "~/services/uploads.server";
+import { readMultipartForm, UPLOAD_FIELD } from "~/web/uploads.server";
 
 // POST multipart with the CSV file in my_file → 200 { success, message, created, updated }, or 422 { errors: [{ row, column, message }] }.
 export const { loader, action } = apiRoute({
@@ -22,7 +22,7 @@ export const { loader, action } = apiRoute({
     });
     if (!file) throw badRequest(CHOOSE_CSV_MESSAGE, { [UPLOAD_FIELD]: [CHOOSE_CSV_MESSAGE] });
     try {
-      const summary = await importCatalogue(new Uint8Array(await file.arrayBuffer()), by);
+      const summary = await importCatalogue(file.bytes, by);
       return apiJson({ success: true, message: "Catalogue imported", ...summary });
     } catch (error) {
       if (!isImportRefused(error)) throw error;

@@ -1,9 +1,9 @@
-import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { AppError, badRequest } from "~/lib/server/errors.server";
 import { getStorage, isOriginalKey, type StoredFile } from "~/lib/server/storage.server";
-import { deleteImageWidths, processUpload, storeWidthsAndRecord } from "~/services/images.server";
+import { deleteImageWidths, storeWidthsAndRecord } from "~/services/images.server";
+import { processUpload } from "~/services/image-processing.server";
 import {
   IMAGE_EXTENSIONS,
   MAX_UPLOAD_BYTES,
@@ -12,15 +12,21 @@ import {
 } from "~/lib/shared/uploads";
 
 /**
- * Image uploads, for both faces: the JSON API (`upload-image`, field my_file)
- * and the admin pages' multipart forms (the same field travels with the
- * product or feature form when JavaScript is off). The bytes decide what a
- * file is, never its name or the browser's MIME type.
+ * Image uploads, for both faces: the JSON API (`upload-image`) and the admin
+ * pages' forms. The web layer reads the multipart body (app/web/uploads.server.ts)
+ * and hands the files over, parsed; this module never sees a request nor the
+ * form's field names. The bytes decide what a file is, never its name or the
+ * browser's MIME type.
  */
 
 export { IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, NOT_AN_IMAGE_MESSAGE, TOO_LARGE_MESSAGE };
 
-export const UPLOAD_FIELD = "my_file";
+/** A file as a form sent it: the name and type the browser gave (hints only), and its bytes. */
+export interface UploadedFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
+}
 
 export interface ImageType {
   extension: "jpg" | "png" | "gif" | "webp" | "svg" | "bmp";
@@ -153,8 +159,7 @@ function getPurifier(): Promise<Purifier> {
 export async function sanitizeSvg(source: string): Promise<string> {
   const purify = await getPurifier();
   let clean = purify.sanitize(source, { USE_PROFILES: { svg: true, svgFilters: true } }).trim();
-  if (!/^<svg[\s>]/i.test(clean))
-    throw badRequest(NOT_AN_IMAGE_MESSAGE, { [UPLOAD_FIELD]: [NOT_AN_IMAGE_MESSAGE] });
+  if (!/^<svg[\s>]/i.test(clean)) throw badRequest(NOT_AN_IMAGE_MESSAGE);
   // A standalone SVG file renders only with its namespace, and is XML: no HTML-only entities.
   if (!/^<svg[^>]*\sxmlns=/i.test(clean))
     clean = clean.replace(/^<svg/i, '<svg xmlns="http://www.w3.org/2000/svg"');
@@ -163,18 +168,18 @@ export async function sanitizeSvg(source: string): Promise<string> {
 }
 
 /**
- * Checks an uploaded file, processes it (images.server.ts: upright, no
- * metadata, widths) and stores it under a generated name, its widths beside it.
- * 413 above 5 MB or 40 megapixels, 400 for an empty file, one that is not an
- * accepted image or does not decode, 503 when too many images are in the queue.
- * Nothing is stored unless the whole image was processed.
+ * Checks an uploaded file, processes it (image-processing.server.ts: upright,
+ * no metadata, widths) and stores it under a generated name, its widths beside
+ * it. 413 above 5 MB or 40 megapixels, 400 for an empty file, one that is not
+ * an accepted image or does not decode, 503 when too many images are in the
+ * queue. Nothing is stored unless the whole image was processed.
  */
-export async function storeImage(file: Blob): Promise<StoredFile> {
-  if (file.size > MAX_UPLOAD_BYTES) throw tooLarge();
-  if (file.size === 0) throw badRequest("The file is empty", { [UPLOAD_FIELD]: ["The file is empty"] });
-  let bytes: Uint8Array = new Uint8Array(await file.arrayBuffer());
+export async function storeImage(file: UploadedFile): Promise<StoredFile> {
+  if (file.bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE_MESSAGE);
+  if (file.bytes.byteLength === 0) throw badRequest("The file is empty");
+  let bytes = file.bytes;
   const type = detectImageType(bytes);
-  if (!type) throw badRequest(NOT_AN_IMAGE_MESSAGE, { [UPLOAD_FIELD]: [NOT_AN_IMAGE_MESSAGE] });
+  if (!type) throw badRequest(NOT_AN_IMAGE_MESSAGE);
   if (type.extension === "svg") {
     bytes = new TextEncoder().encode(await sanitizeSvg(new TextDecoder().decode(bytes)));
   }
@@ -187,100 +192,6 @@ export async function storeImage(file: Blob): Promise<StoredFile> {
   });
   await storeWidthsAndRecord(storage, stored.key, processed);
   return stored;
-}
-
-function tooLarge() {
-  return new AppError(413, TOO_LARGE_MESSAGE, { [UPLOAD_FIELD]: [TOO_LARGE_MESSAGE] });
-}
-
-/** Text fields are short (the longest is a product description): a bound for the whole form. */
-const MAX_TEXT_FIELD_BYTES = 64 * 1024;
-const MAX_TEXT_TOTAL_BYTES = 256 * 1024;
-/** Room for the boundaries and text fields around the files. */
-const requestBound = (maxFiles: number, maxFileBytes: number) =>
-  maxFiles * maxFileBytes + MAX_TEXT_TOTAL_BYTES + 64 * 1024;
-
-export interface MultipartForm {
-  /** The text fields. */
-  fields: FormData;
-  /** The file of the `my_file` field, or null when none was chosen. */
-  file: File | null;
-  /** Every file of the `my_file` field, in order (at most `maxFiles`). */
-  files: File[];
-}
-
-export function isMultipart(request: Request): boolean {
-  return /^multipart\/form-data\s*;/i.test(request.headers.get("Content-Type") ?? "");
-}
-
-/** A file bound other than the image's 5 MB (the catalogue's CSV import), with its own 413 message. */
-export interface FileLimit {
-  maxBytes: number;
-  message: string;
-}
-
-/**
- * Reads a multipart form with at most `maxFiles` files (field my_file; one
- * unless the form takes several, such as a product's pictures) while it
- * streams in: a file above 5 MB (or the `maxBytes` of a FileLimit) stops the
- * read with 413, other file fields and files beyond `maxFiles` are drained and
- * ignored, text fields are bounded.
- */
-export async function readMultipartForm(
-  request: Request,
-  options: { maxFiles?: number } & Partial<FileLimit> = {},
-): Promise<MultipartForm> {
-  const maxFiles = options.maxFiles ?? 1;
-  const maxFileBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
-  const fileTooLarge = () =>
-    options.message ? new AppError(413, options.message, { [UPLOAD_FIELD]: [options.message] }) : tooLarge();
-  if (!isMultipart(request)) {
-    throw new AppError(415, "Send the file as multipart/form-data in the field my_file");
-  }
-  const declaredLength = Number(request.headers.get("Content-Length") ?? "0");
-  if (Number.isFinite(declaredLength) && declaredLength > requestBound(maxFiles, maxFileBytes))
-    throw fileTooLarge();
-
-  const files: File[] = [];
-  let textBytes = 0;
-  const handler: UploadHandler = async ({ name, filename, contentType, data }) => {
-    if (typeof filename === "string") {
-      const keep = name === UPLOAD_FIELD && files.length < maxFiles;
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of data) {
-        if (!keep) continue; // drain what we do not keep
-        size += chunk.byteLength;
-        if (size > maxFileBytes) throw fileTooLarge();
-        chunks.push(chunk);
-      }
-      // A file input left empty sends a part with no name and no bytes.
-      if (keep && (filename !== "" || size > 0)) {
-        files.push(new File([Buffer.concat(chunks)], "upload", { type: contentType }));
-      }
-      return undefined;
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of data) {
-      size += chunk.byteLength;
-      textBytes += chunk.byteLength;
-      if (size > MAX_TEXT_FIELD_BYTES || textBytes > MAX_TEXT_TOTAL_BYTES) {
-        throw new AppError(413, "The form is too large");
-      }
-      chunks.push(chunk);
-    }
-    return new TextDecoder().decode(Buffer.concat(chunks));
-  };
-
-  let fields: FormData;
-  try {
-    fields = await unstable_parseMultipartFormData(request, handler);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw badRequest("The form data could not be read");
-  }
-  return { fields, file: files[0] ?? null, files };
 }
 
 /**
