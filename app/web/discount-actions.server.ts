@@ -1,6 +1,7 @@
 import { json, type TypedResponse } from "@remix-run/node";
 import { DISCOUNT_INTENTS } from "~/lib/shared/delivery-schemas";
-import { applyCartDiscount, CART_TEXT, removeCartDiscount } from "~/services/cart.server";
+import { applyCartDiscount, removeCartDiscount } from "~/services/cart-discount.server";
+import { CART_TEXT } from "~/services/cart.server";
 import type { SessionUser } from "~/services/users.server";
 import { runOrRefuse } from "./form-action.server";
 import { redirectWithFlash } from "./session.server";
