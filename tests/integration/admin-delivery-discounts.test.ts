@@ -4,7 +4,11 @@ import { action as shippingAction, loader as shippingLoader } from "../../app/ro
 import { action as discountsApi } from "../../app/routes/api.admin.discounts";
 import { action as methodsApi } from "../../app/routes/api.admin.shipping-methods";
 import { historyOf } from "../../app/services/audit.server";
-import { createDiscountCode, getDiscountCode, listDiscountCodes } from "../../app/services/discounts.server";
+import {
+  createDiscountCode,
+  getDiscountCode,
+  listDiscountCodes,
+} from "../../app/services/discount-admin.server";
 import {
   createShippingMethod,
   getShippingMethod,

@@ -13,7 +13,7 @@ import {
   createOrderFromCart,
   reconcilePayments,
 } from "../../app/services/checkout.server";
-import { createDiscountCode } from "../../app/services/discounts.server";
+import { createDiscountCode } from "../../app/services/discount-admin.server";
 import { getOrderForUser, type OrderJson } from "../../app/services/orders.server";
 import { updateOrderStatus } from "../../app/services/order-status.server";
 import { getReturn } from "../../app/services/returns.server";
