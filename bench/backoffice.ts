@@ -6,7 +6,7 @@ import { getConfig, setConfig } from "../app/lib/server/config.server";
 import { lastDays, todayIn } from "../app/lib/shared/report-period";
 import { closeDb, getDb, setDatabaseUrl, setQueryListener } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
-import { listOrders, ORDERS_PAGE_SIZE } from "../app/services/orders.server";
+import { listOrders, ORDERS_PAGE_SIZE } from "../app/services/order-search.server";
 import { ordersAwaitingShipment, salesReport } from "../app/services/reports.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedOrders } from "../db/seed/orders";

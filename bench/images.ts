@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { createLocalStorage, widthKeyOf } from "../app/lib/server/storage.server";
-import { processUpload } from "../app/services/images.server";
+import { processUpload } from "../app/services/image-processing.server";
 import { machineTicks, stealPercent } from "./proc-cpu";
 
 /**

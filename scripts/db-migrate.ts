@@ -1,4 +1,4 @@
-import { backfillImages } from "../app/services/images.server";
+import { backfillImages } from "../app/services/image-backfill.server";
 import { withDatabase } from "./with-database";
 
 await withDatabase(async () => {

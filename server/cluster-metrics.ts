@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry, type Registry } from "prom-client";
+import { getLogger } from "../app/lib/server/logger.server";
 import { metricsRegistry, renderMetricsWith, type RenderedMetrics } from "../app/lib/server/metrics.server";
 
 /**
@@ -91,7 +92,11 @@ export function joinClusterMetrics(): void {
           if (process.connected) {
             process.send!({ type: "metrics:json", id: received.id, json } satisfies ToPrimary);
           }
-        });
+        })
+        // A metric that fails to collect leaves this worker out of one scrape; it never ends the worker.
+        .catch((error: unknown) =>
+          getLogger().warn({ err: error }, "The worker's metrics could not be collected"),
+        );
     }
     if (received.type === "metrics:rendered") waiting.get(received.id)?.(received.metrics);
   });

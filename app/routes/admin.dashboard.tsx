@@ -30,7 +30,7 @@ import {
   listFeatureViews,
   type FeatureView,
 } from "~/services/features.server";
-import { isMultipart, readMultipartForm, storeImage } from "~/services/uploads.server";
+import { isMultipart, readMultipartForm, storeUploadedImage } from "~/web/uploads.server";
 import { ordersAwaitingShipment, salesReport } from "~/services/reports.server";
 import { getConfig } from "~/lib/server/config.server";
 import { formatPrice } from "~/lib/shared/money";
@@ -89,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // With JavaScript the image is uploaded already (its URL is in `image`);
     // without, the file travels with this form.
     const { fields, file } = await readMultipartForm(request);
-    const image = file ? (await storeImage(file)).url : fields.get("image");
+    const image = file ? (await storeUploadedImage(file)).url : fields.get("image");
     await addFeature(
       {
         image,

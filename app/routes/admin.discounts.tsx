@@ -20,11 +20,11 @@ import { formatPrice } from "~/lib/shared/money";
 import {
   createDiscountCode,
   deleteDiscountCode,
-  DISCOUNT_TEXT,
   getDiscountCode,
   listDiscountCodes,
   updateDiscountCode,
-} from "~/services/discounts.server";
+} from "~/services/discount-admin.server";
+import { DISCOUNT_TEXT } from "~/services/discounts.server";
 import { refuseAdminForm, sentValuesOf } from "~/web/admin-form.server";
 import { auditByOf } from "~/web/audit.server";
 import { requireAdmin } from "~/web/auth.server";

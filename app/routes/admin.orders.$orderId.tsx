@@ -27,12 +27,12 @@ import { VERSION_CONFLICT_MESSAGE } from "~/lib/shared/audit";
 import { isAppError } from "~/lib/server/errors.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
+import { getOrderDetails } from "~/services/orders.server";
 import {
-  getOrderDetails,
   ORDER_STATUS_UPDATED,
   SHIPPED_WITHOUT_TRACKING,
   updateOrderStatus,
-} from "~/services/orders.server";
+} from "~/services/order-status.server";
 import adminStyles from "~/styles/admin.css?url";
 import urlDialogStyles from "~/styles/url-dialog.css?url";
 import auditStyles from "~/styles/audit.css?url";

@@ -16,7 +16,7 @@ import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib
 import { requireAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/shared/order-options";
-import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/orders.server";
+import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/order-search.server";
 import { ORDER_SEARCH_MAX } from "~/lib/shared/order-options";
 import adminStyles from "~/styles/admin.css?url";
 import orderStyles from "~/styles/orders.css?url";

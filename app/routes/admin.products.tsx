@@ -67,7 +67,7 @@ import {
   toProductFormValues,
   type ProductJson,
 } from "~/lib/shared/product";
-import { isMultipart, readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
+import { isMultipart, readMultipartForm, UPLOAD_FIELD, storeUploadedImage } from "~/web/uploads.server";
 import adminStyles from "~/styles/admin.css?url";
 import urlDialogStyles from "~/styles/url-dialog.css?url";
 import auditStyles from "~/styles/audit.css?url";
@@ -239,7 +239,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // Without JavaScript the files travel with the form: store them first, then
     // the product refers to them (and a failed save keeps them: no second upload).
     for (const file of files) {
-      const stored = await submitOrReply(sentForm(fields), () => storeImage(file), {
+      const stored = await submitOrReply(sentForm(fields), () => storeUploadedImage(file), {
         fieldErrors: uploadError,
       });
       if (!stored.ok) return data<ActionData>({ result: stored.result }, { status: stored.init.status });

@@ -20,7 +20,7 @@ import {
   reportedErrors,
 } from "~/services/catalogue-import-file.server";
 import { importCatalogue } from "~/services/catalogue-import.server";
-import { readMultipartForm } from "~/services/uploads.server";
+import { readMultipartForm } from "~/web/uploads.server";
 import { requireAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { redirectWithFlash } from "~/web/session.server";
@@ -55,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     search = normalizeSearch(String(fields.get("q") ?? ""));
     if (!file) return data<ActionData>({ message: CHOOSE_CSV_MESSAGE, errors: [], search }, { status: 400 });
-    const { created, updated } = await importCatalogue(new Uint8Array(await file.arrayBuffer()), by);
+    const { created, updated } = await importCatalogue(file.bytes, by);
     return redirectWithFlash(request, listUrl(search), {
       type: "success",
       message: `Catalogue imported: ${created} created, ${updated} updated`,

@@ -20,13 +20,8 @@ import { isAppError } from "~/lib/server/errors.server";
 import { formatPrice } from "~/lib/shared/money";
 import { shortOrderNumber } from "~/lib/shared/order-options";
 import { type ReturnJson, type ReturnStatus } from "~/lib/shared/returns";
-import {
-  getReturn,
-  listReturns,
-  parseReturnStatusFilter,
-  RETURNS_PAGING,
-  updateReturn,
-} from "~/services/returns.server";
+import { getReturn, listReturns, parseReturnStatusFilter, RETURNS_PAGING } from "~/services/returns.server";
+import { updateReturn } from "~/services/return-decision.server";
 import { auditByOf } from "~/web/audit.server";
 import { requireAdmin } from "~/web/auth.server";
 import { runOrRefuse } from "~/web/form-action.server";

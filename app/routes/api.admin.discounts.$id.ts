@@ -1,12 +1,8 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
-import {
-  deleteDiscountCode,
-  DISCOUNT_TEXT,
-  getDiscountCode,
-  updateDiscountCode,
-} from "~/services/discounts.server";
+import { deleteDiscountCode, getDiscountCode, updateDiscountCode } from "~/services/discount-admin.server";
+import { DISCOUNT_TEXT } from "~/services/discounts.server";
 
 // GET, PUT (the fields sent; the others keep their values), DELETE (orders keep the code's text).
 const route = apiRoute({

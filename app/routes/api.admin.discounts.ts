@@ -1,7 +1,8 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
-import { createDiscountCode, DISCOUNT_TEXT, listDiscountCodes } from "~/services/discounts.server";
+import { createDiscountCode, listDiscountCodes } from "~/services/discount-admin.server";
+import { DISCOUNT_TEXT } from "~/services/discounts.server";
 
 // GET → every discount code with its uses; POST → 201 the new code (400 with the field's message).
 const route = apiRoute({

@@ -2,7 +2,8 @@ import { csvResponse, csvStream } from "~/lib/server/csv.server";
 import { apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { centsToDecimal, toCents } from "~/lib/shared/money";
-import { exportOrderLines, parseOrderSearchStrictly, type OrderExportLine } from "~/services/orders.server";
+import { exportOrderLines, type OrderExportLine } from "~/services/order-export.server";
+import { parseOrderSearchStrictly } from "~/services/order-search.server";
 
 /**
  * GET with the admin list's filters (q, status, paymentStatus, from, to) →

@@ -1,7 +1,7 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
-import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/orders.server";
+import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/order-search.server";
 
 // GET ?q&status&paymentStatus&from&to&page&limit → the matching orders, newest first, with pagination.
 const route = apiRoute({

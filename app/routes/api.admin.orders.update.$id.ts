@@ -1,7 +1,7 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
-import { ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/orders.server";
+import { ORDER_STATUS_UPDATED, updateOrderStatus } from "~/services/order-status.server";
 
 // PUT { orderStatus } → the updated order and the spec's message.
 const route = apiRoute({

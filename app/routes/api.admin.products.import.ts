@@ -10,7 +10,7 @@ import {
   reportedErrors,
 } from "~/services/catalogue-import-file.server";
 import { importCatalogue } from "~/services/catalogue-import.server";
-import { readMultipartForm, UPLOAD_FIELD } from "~/services/uploads.server";
+import { readMultipartForm, UPLOAD_FIELD } from "~/web/uploads.server";
 import { IMPORT_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
 import { bodyLimit } from "~/web/http-middleware.server";
 
@@ -27,7 +27,7 @@ const route = apiRoute({
     });
     if (!file) throw badRequest(CHOOSE_CSV_MESSAGE, { [UPLOAD_FIELD]: [CHOOSE_CSV_MESSAGE] });
     try {
-      const summary = await importCatalogue(new Uint8Array(await file.arrayBuffer()), by);
+      const summary = await importCatalogue(file.bytes, by);
       return apiJson({ success: true, message: "Catalogue imported", ...summary });
     } catch (error) {
       if (!isImportRefused(error)) throw error;

@@ -2,7 +2,7 @@ import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { publicImageUrl } from "~/lib/server/public-url.server";
-import { readMultipartForm, storeImage, UPLOAD_FIELD } from "~/services/uploads.server";
+import { readMultipartForm, UPLOAD_FIELD, storeUploadedImage } from "~/web/uploads.server";
 import { UPLOAD_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
 import { bodyLimit } from "~/web/http-middleware.server";
 
@@ -17,7 +17,7 @@ const route = apiRoute({
     if (!file) {
       throw badRequest("Choose an image to upload", { [UPLOAD_FIELD]: ["Choose an image to upload"] });
     }
-    const stored = await storeImage(file);
+    const stored = await storeUploadedImage(file);
     return apiJson(
       { success: true, message: "Image uploaded successfully", result: { url: publicImageUrl(stored.url) } },
       { status: 201 },

@@ -1,7 +1,8 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiAdmin } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
-import { getReturn, updateReturn } from "~/services/returns.server";
+import { getReturn } from "~/services/returns.server";
+import { updateReturn } from "~/services/return-decision.server";
 
 // GET → the return; PUT { status: approved|rejected|received, refundShipping? } → the return after it.
 const route = apiRoute({

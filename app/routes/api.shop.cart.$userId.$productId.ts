@@ -1,6 +1,7 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiShopper } from "~/web/auth.server";
-import { CART_TEXT, getCart, removeCartItem } from "~/services/cart.server";
+import { CART_TEXT, getCart } from "~/services/cart.server";
+import { removeCartItem } from "~/services/cart-lines.server";
 
 // DELETE → the cart without that product (every line of it; with ?variantId= only that line);
 // 404 when it is not in the cart.

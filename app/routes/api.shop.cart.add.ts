@@ -1,6 +1,7 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { readCartItemBody } from "~/web/cart-api.server";
-import { addToCart, CART_TEXT, getCart } from "~/services/cart.server";
+import { addToCart } from "~/services/cart-lines.server";
+import { CART_TEXT, getCart } from "~/services/cart.server";
 
 // POST { userId, productId, quantity, variantId? } → 200 and the whole cart. Always 200, whether the product was
 // new to the cart or its quantity grew: the resource answered is the cart, which the call updates.

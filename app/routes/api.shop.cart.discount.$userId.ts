@@ -1,6 +1,7 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { requireApiShopper } from "~/web/auth.server";
-import { CART_TEXT, removeCartDiscount } from "~/services/cart.server";
+import { CART_TEXT } from "~/services/cart.server";
+import { removeCartDiscount } from "~/services/cart-discount.server";
 
 // DELETE → the cart without its discount code (`discount: null`).
 const route = apiRoute({

@@ -1,6 +1,7 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiShopper } from "~/web/auth.server";
-import { applyCartDiscount, CART_TEXT } from "~/services/cart.server";
+import { applyCartDiscount } from "~/services/cart-discount.server";
+import { CART_TEXT } from "~/services/cart.server";
 
 // POST { userId, code } → the cart with `discount: { code, amount }`; 400 with the reason a code cannot be used.
 const route = apiRoute({

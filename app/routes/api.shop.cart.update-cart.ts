@@ -1,6 +1,7 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { readCartItemBody } from "~/web/cart-api.server";
-import { CART_TEXT, getCart, updateCartItem } from "~/services/cart.server";
+import { CART_TEXT, getCart } from "~/services/cart.server";
+import { updateCartItem } from "~/services/cart-lines.server";
 
 // PUT { userId, productId, quantity, variantId? } → the cart with that quantity (1 up to the variant's stock).
 // 400 bad quantity or no size chosen, 404 not in the cart, 409 stock rule.

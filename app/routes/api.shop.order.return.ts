@@ -1,6 +1,6 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { requireApiShopper } from "~/web/auth.server";
-import { requestReturn } from "~/services/returns.server";
+import { requestReturn } from "~/services/return-request.server";
 
 /**
  * POST { userId?, orderId, items: [{ variantId, quantity, reason }] } → 201 the

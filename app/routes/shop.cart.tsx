@@ -34,10 +34,10 @@ import { getSessionUserAndCart, redirectWithFlash, setFlash } from "~/web/sessio
 import {
   addToCart,
   changeCartItemQuantity,
-  getCartView,
   removeCartItem,
   type VariantOptions,
-} from "~/services/cart.server";
+} from "~/services/cart-lines.server";
+import { getCartView } from "~/services/cart.server";
 
 /**
  * /shop/cart: the cart panel's contents as a page (the header's cart button

@@ -1,7 +1,7 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { z } from "zod";
 import { getDb } from "~/models/db.server";
-import { isIsoDate } from "~/lib/shared/report-period";
+import { dayProblem } from "~/lib/shared/dates";
 import { parsePaging } from "~/lib/server/paging.server";
 import { likeContaining } from "~/lib/server/sql-like.server";
 import { badRequest, conflict, type FieldErrors } from "~/lib/server/errors.server";
@@ -222,7 +222,11 @@ const day = (name: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date written YYYY-MM-DD`)
-    .refine(isIsoDate, `${name} must be a real date`)
+    .superRefine((text, context) => {
+      // The pattern's own refusal says it already: the date's problem is told only for a well-written one.
+      const problem = /^\d{4}-\d{2}-\d{2}$/.test(text) ? dayProblem(name, text) : null;
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    })
     .optional();
 
 /** The filters of `GET /api/admin/audit` and of /admin/audit (the OpenAPI document shows this schema). */

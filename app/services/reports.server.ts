@@ -3,7 +3,6 @@ import { getConfig } from "~/lib/server/config.server";
 import { badRequest, serviceUnavailable } from "~/lib/server/errors.server";
 import { centsToNumber, decimalToNumber } from "~/lib/shared/money";
 import {
-  addDays,
   parseReportPeriod,
   periodDays,
   previousPeriod,
@@ -140,7 +139,7 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
     timeZone,
     previousFrom: previous.from,
     from: period.from,
-    end: addDays(period.to, 1),
+    to: period.to,
     threshold: lowStockThreshold,
     topLimit: TOP_PRODUCTS_LIMIT,
     lowLimit: LOW_STOCK_LIMIT,
@@ -159,13 +158,13 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
           `SELECT day::text AS day, orders, captured_cents::text AS "capturedCents",
                   refunded_cents::text AS "refundedCents", units
              FROM sales_days
-            WHERE day >= CAST(:previousFrom AS date) AND day < CAST(:end AS date)`,
+            WHERE day >= CAST(:previousFrom AS date) AND day <= CAST(:to AS date)`,
         );
         // Best sellers leave out rejected orders (the rollup never counts their lines).
         const top = await select<{ productId: string; title: string; units: string; cents: string }>(
           `SELECT s.product_id AS "productId", p.title, sum(s.units)::text AS units, sum(s.cents)::text AS cents
              FROM product_sales_days s JOIN products p ON p.id = s.product_id
-            WHERE s.day >= CAST(:from AS date) AND s.day < CAST(:end AS date)
+            WHERE s.day >= CAST(:from AS date) AND s.day <= CAST(:to AS date)
             GROUP BY s.product_id, p.title
            HAVING sum(s.lines) > 0
             ORDER BY sum(s.cents) DESC, sum(s.units) DESC, p.title

@@ -1,33 +1,17 @@
 import { QueryTypes, type Transaction } from "sequelize";
-import { getConfig } from "~/lib/server/config.server";
-import { AppError, badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
-import { getLogger } from "~/lib/server/logger.server";
-import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
+import { notFound } from "~/lib/server/errors.server";
 import { centsToNumber, toCents } from "~/lib/shared/money";
-import { isCaptured, shortOrderNumber } from "~/lib/shared/order-options";
-import { returnedUnitsRefundCents } from "~/lib/shared/order-money";
 import { paginationOf, type Pagination, type Paging, type PagingLimits } from "~/lib/shared/paging";
 import {
-  ADMIN_RETURN_STATUSES,
-  RETURN_REASON_LABELS,
   RETURN_STATUSES,
-  isReturnReason,
-  returnWindowEnd,
   type AdminReturnStatus,
   type ReturnJson,
   type ReturnReason,
   type ReturnStatus,
 } from "~/lib/shared/returns";
 import { isUuid } from "~/lib/shared/uuid";
-import { lineName } from "~/lib/shared/variants";
 import { getDb } from "~/models/db.server";
-import { PaymentProviderError } from "~/payments/errors.server";
-import { getPaymentGateway } from "~/payments/index.server";
-import { recordAudit, SYSTEM_CHANGE, type AuditBy } from "./audit.server";
-import { readOrderState, restockReturnedLines, updateOrder } from "./checkout/order-store.server";
-import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { enqueueReturnMail } from "./mail/order-mails.server";
-import { ORDER_NOT_FOUND } from "./orders.server";
 
 /**
  * Returns (docs/decisions/0022-returns-and-partial-refunds.md): the shopper
@@ -209,46 +193,7 @@ export async function listReturns(
   return { returns, pagination: paginationOf(paging, total) };
 }
 
-// --- The shopper's request ----------------------------------------------------------------
-
-interface RequestedItem {
-  variantId: string | null;
-  productId: string | null;
-  quantity: number;
-  reason: ReturnReason;
-}
-
-function parseReturnRequest(input: unknown): { orderId: string; items: RequestedItem[] } {
-  const body = (input ?? {}) as Record<string, unknown>;
-  const errors: FieldErrors = {};
-  const orderId = typeof body.orderId === "string" ? body.orderId.trim() : "";
-  if (!isUuid(orderId)) errors.orderId = ["Order id is required"];
-  const items: RequestedItem[] = [];
-  if (!Array.isArray(body.items) || body.items.length === 0) {
-    errors.items = ["Choose at least one item to return"];
-  } else if (body.items.length > MAX_RETURN_LINES) {
-    errors.items = [`At most ${MAX_RETURN_LINES} items per return`];
-  } else {
-    body.items.forEach((raw: unknown, index) => {
-      const item = (raw ?? {}) as Record<string, unknown>;
-      const at = `items.${index}`;
-      const variantId = isUuid(item.variantId) ? item.variantId : null;
-      const productId = isUuid(item.productId) ? item.productId : null;
-      if (!variantId && !productId) errors[`${at}.variantId`] = ["Which item? Give its variantId"];
-      const quantity = typeof item.quantity === "string" ? Number(item.quantity) : item.quantity;
-      if (!Number.isSafeInteger(quantity) || (quantity as number) < 1 || (quantity as number) > 1000)
-        errors[`${at}.quantity`] = ["Quantity must be a whole number from 1"];
-      if (!isReturnReason(item.reason))
-        errors[`${at}.reason`] = [`Reason must be one of: ${Object.keys(RETURN_REASON_LABELS).join(", ")}`];
-      items.push({ variantId, productId, quantity: quantity as number, reason: item.reason as ReturnReason });
-    });
-  }
-  const problems = Object.values(errors).flat();
-  if (problems.length) throw badRequest(problems[0]!, errors);
-  return { orderId, items };
-}
-
-interface ReturnableLine {
+export interface ReturnableLine {
   id: string;
   productId: string | null;
   variantId: string | null;
@@ -265,7 +210,7 @@ interface ReturnableLine {
 }
 
 /** Inside `transaction` (the order locked): the order's lines and what returns already hold of each. */
-async function returnableLines(orderId: string, transaction: Transaction): Promise<ReturnableLine[]> {
+export async function returnableLines(orderId: string, transaction: Transaction): Promise<ReturnableLine[]> {
   return getDb().sequelize.query<ReturnableLine>(
     `SELECT oi.id, oi.product_id AS "productId", oi.variant_id AS "variantId", oi.title, oi.size, oi.colour,
             oi.quantity, (oi.price * 100)::int AS "priceCents", oi.discount_cents AS "discountCents",
@@ -280,81 +225,8 @@ async function returnableLines(orderId: string, transaction: Transaction): Promi
   );
 }
 
-/**
- * The shopper asks to return lines of their delivered order (API:
- * POST /api/shop/order/return). Lines are named by variantId (or productId for
- * a line of a product without sizes); never more than was bought less what
- * other returns hold. Answers the return, `requested`.
- */
-export async function requestReturn(userId: string, input: unknown): Promise<ReturnJson> {
-  const request = parseReturnRequest(input);
-  const returnId = await getDb()
-    .sequelize.transaction(async (transaction) => {
-      const order = await readOrderState({ id: request.orderId }, transaction);
-      if (!order || order.userId !== userId) throw notFound(ORDER_NOT_FOUND);
-      if (order.orderStatus !== "delivered") throw conflict(RETURN_TEXT.notDelivered);
-      if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
-      const [{ deliveredAt } = { deliveredAt: null }] = await getDb().sequelize.query<{
-        deliveredAt: Date | null;
-      }>(`SELECT delivered_at AS "deliveredAt" FROM orders WHERE id = :orderId`, {
-        replacements: { orderId: order.id },
-        type: QueryTypes.SELECT,
-        transaction,
-      });
-      const days = getConfig().returnWindowDays;
-      const windowEnd = returnWindowEnd(deliveredAt ?? new Date(0), days);
-      if (windowEnd.getTime() <= Date.now()) {
-        throw conflict(RETURN_TEXT.windowClosed(days, windowEnd.toISOString().slice(0, 10)));
-      }
-
-      const lines = await returnableLines(order.id, transaction);
-      const chosen = new Map<string, { line: ReturnableLine; quantity: number; reason: ReturnReason }>();
-      const errors: FieldErrors = {};
-      request.items.forEach((item, index) => {
-        const matches = lines.filter((line) =>
-          item.variantId ? line.variantId === item.variantId : line.productId === item.productId,
-        );
-        if (matches.length !== 1) {
-          errors[`items.${index}.variantId`] = [RETURN_TEXT.noLine];
-          return;
-        }
-        const line = matches[0]!;
-        const quantity = (chosen.get(line.id)?.quantity ?? 0) + item.quantity;
-        const left = line.quantity - line.inReturns;
-        if (quantity > left) errors[`items.${index}.quantity`] = [RETURN_TEXT.tooMany(left, lineName(line))];
-        else chosen.set(line.id, { line, quantity, reason: item.reason });
-      });
-      const problems = Object.values(errors).flat();
-      if (problems.length) throw badRequest(problems[0]!, errors);
-
-      const [created] = await getDb().sequelize.query<{ id: string }>(
-        `INSERT INTO order_returns (order_id, user_id) VALUES (:orderId, :userId) RETURNING id`,
-        { replacements: { orderId: order.id, userId }, type: QueryTypes.SELECT, transaction },
-      );
-      const picked = [...chosen.values()];
-      await getDb().sequelize.query(
-        `INSERT INTO order_return_items (return_id, order_item_id, quantity, reason)
-         SELECT :returnId, n.line, n.quantity, n.reason
-           FROM unnest(ARRAY[:lineIds]::uuid[], ARRAY[:quantities]::int[], ARRAY[:reasons]::text[])
-             AS n(line, quantity, reason)`,
-        {
-          replacements: {
-            returnId: created!.id,
-            lineIds: picked.map((entry) => entry.line.id),
-            quantities: picked.map((entry) => entry.quantity),
-            reasons: picked.map((entry) => entry.reason),
-          },
-          transaction,
-        },
-      );
-      await mailReturn("requested", created!.id, transaction);
-      return created!.id;
-    })
-    .catch(lockConflictAsAppError);
-  return getReturn(returnId);
-}
-
-async function mailReturn(
+/** Inside `transaction`: queues the mail of a return's `event` to its shopper, with the return as it now is. */
+export async function mailReturn(
   event: "requested" | "approved" | "rejected" | "refunded",
   returnId: string,
   transaction: Transaction,
@@ -382,298 +254,4 @@ async function mailReturn(
     },
     transaction,
   );
-}
-
-// --- The admin's decisions -------------------------------------------------------------
-
-function parseReturnUpdate(input: unknown): { status: AdminReturnStatus; refundShipping?: boolean } {
-  const body = (input ?? {}) as Record<string, unknown>;
-  const status = ADMIN_RETURN_STATUSES.find((candidate) => candidate === body.status);
-  const errors: FieldErrors = {};
-  if (!status) errors.status = [`Status must be one of: ${ADMIN_RETURN_STATUSES.join(", ")}`];
-  let refundShipping: boolean | undefined;
-  const raw = body.refundShipping;
-  if (raw === true || raw === "true" || raw === "on") refundShipping = true;
-  else if (raw === false || raw === "false") refundShipping = false;
-  else if (raw !== undefined && raw !== null && raw !== "")
-    errors.refundShipping = ["refundShipping must be true or false"];
-  const problems = Object.values(errors).flat();
-  if (problems.length || !status) throw badRequest(problems[0]!, errors);
-  return { status, ...(refundShipping === undefined ? {} : { refundShipping }) };
-}
-
-const ALLOWED_FROM: Record<AdminReturnStatus, readonly ReturnStatus[]> = {
-  approved: ["requested"],
-  rejected: ["requested", "approved"],
-  received: ["requested", "approved"],
-};
-
-/**
- * An admin's decision on a return (API: PUT /api/admin/returns/{id}):
- * approved, rejected, or received (the stock back, the lines refunded through
- * the provider, the delivery too with `refundShipping`). Setting the status
- * it already has changes nothing (two admins receiving the same parcel at
- * once refund it once); other moves backwards answer 409. A received return
- * whose refund could not reach the provider answers 502 and is retried.
- */
-export async function updateReturn(
-  returnId: string,
-  input: unknown,
-  by: AuditBy = SYSTEM_CHANGE,
-): Promise<ReturnJson> {
-  if (!isUuid(returnId)) throw notFound(RETURN_NOT_FOUND);
-  const change = parseReturnUpdate(input);
-  const [located] = await getDb().sequelize.query<{ orderId: string }>(
-    `SELECT order_id AS "orderId" FROM order_returns WHERE id = :returnId`,
-    { replacements: { returnId }, type: QueryTypes.SELECT },
-  );
-  if (!located) throw notFound(RETURN_NOT_FOUND);
-
-  const refundDue = await getDb()
-    .sequelize.transaction(async (transaction) => {
-      // The house's lock order: the order row, then its return.
-      const order = await readOrderState({ id: located.orderId }, transaction);
-      if (!order) throw notFound(RETURN_NOT_FOUND);
-      const [current] = await getDb().sequelize.query<{ status: ReturnStatus; refundShipping: boolean }>(
-        `SELECT status, refund_shipping AS "refundShipping" FROM order_returns WHERE id = :returnId FOR UPDATE`,
-        { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
-      );
-      if (!current) throw notFound(RETURN_NOT_FOUND);
-      const already =
-        current.status === change.status || (change.status === "received" && current.status === "refunded");
-      if (already) return current.status === "received";
-      if (!ALLOWED_FROM[change.status].includes(current.status))
-        throw conflict(RETURN_TEXT.transition(current.status, change.status));
-
-      const refundShipping = change.refundShipping ?? current.refundShipping;
-      const label = `return ${shortOrderNumber(returnId)}`;
-      if (change.status !== "received") {
-        await getDb().sequelize.query(
-          `UPDATE order_returns SET status = :status, refund_shipping = :refundShipping, decided_at = now()
-            WHERE id = :returnId`,
-          { replacements: { returnId, status: change.status, refundShipping }, transaction },
-        );
-        await recordAudit(transaction, {
-          ...by,
-          action: "update",
-          entity: "order",
-          entityId: order.id,
-          changes: { [label]: [current.status, change.status] },
-        });
-        await mailReturn(change.status, returnId, transaction);
-        return false;
-      }
-
-      if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
-      await receiveReturn(order.id, returnId, refundShipping, transaction);
-      await recordAudit(transaction, {
-        ...by,
-        action: "update",
-        entity: "order",
-        entityId: order.id,
-        changes: { [label]: [current.status, "received"] },
-      });
-      return true;
-    })
-    .catch(lockConflictAsAppError);
-
-  if (refundDue) {
-    try {
-      await finishReturnRefund(returnId, by);
-    } catch (error) {
-      getLogger().warn({ err: error, returnId }, "The return's refund failed and will be retried");
-      throw new AppError(502, RETURN_TEXT.refundFailed);
-    }
-  }
-  return getReturn(returnId);
-}
-
-/**
- * Inside `transaction` (the order and the return locked): the parcel is back.
- * Each line's refund is fixed (returnedUnitsRefundCents: its price less its
- * share of the discount, the units already received counted first), the
- * delivery's when asked and not refunded before, all within what is left of
- * the capture; the stock goes back to the variants; the return is `received`.
- */
-async function receiveReturn(
-  orderId: string,
-  returnId: string,
-  refundShipping: boolean,
-  transaction: Transaction,
-): Promise<void> {
-  const { sequelize } = getDb();
-  const lines = await returnableLines(orderId, transaction);
-  const items = await sequelize.query<{ orderItemId: string; quantity: number }>(
-    `SELECT order_item_id AS "orderItemId", quantity FROM order_return_items WHERE return_id = :returnId`,
-    { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
-  );
-  const refunds = items.map((item) => {
-    const line = lines.find((candidate) => candidate.id === item.orderItemId)!;
-    return {
-      ...item,
-      line,
-      cents: returnedUnitsRefundCents(
-        { unitPriceCents: line.priceCents, quantity: line.quantity, discountCents: line.discountCents },
-        line.received,
-        item.quantity,
-      ),
-    };
-  });
-  const [money] = await sequelize.query<{
-    totalCents: number;
-    refundedCents: number;
-    dueCents: number;
-    shippingCents: number;
-    shippingRefunded: boolean;
-  }>(
-    `SELECT (o.total_amount * 100)::int AS "totalCents", (o.refunded_amount * 100)::int AS "refundedCents",
-            (o.shipping_amount * 100)::int AS "shippingCents",
-            COALESCE((SELECT sum(refund_cents + shipping_refund_cents) FROM order_returns
-                       WHERE order_id = o.id AND status = 'received'), 0)::int AS "dueCents",
-            EXISTS (SELECT 1 FROM order_returns WHERE order_id = o.id AND shipping_refund_cents > 0
-                       AND status IN ('received', 'refunded')) AS "shippingRefunded"
-       FROM orders o WHERE o.id = :orderId`,
-    { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
-  );
-  const linesCents = refunds.reduce((sum, refund) => sum + refund.cents, 0);
-  const shippingCents = refundShipping && !money!.shippingRefunded ? money!.shippingCents : 0;
-  const left = money!.totalCents - money!.refundedCents - money!.dueCents;
-  if (linesCents + shippingCents > left) {
-    // The lines' refunds add up to what they paid by construction: reaching this is a bug, never a refund.
-    throw new Error(`Return ${returnId} would refund more than is left of order ${orderId}'s capture`);
-  }
-  await sequelize.query(
-    `UPDATE order_return_items ri SET refund_cents = n.cents
-       FROM unnest(ARRAY[:lineIds]::uuid[], ARRAY[:cents]::int[]) AS n(line, cents)
-      WHERE ri.return_id = :returnId AND ri.order_item_id = n.line`,
-    {
-      replacements: {
-        returnId,
-        lineIds: refunds.map((refund) => refund.orderItemId),
-        cents: refunds.map((refund) => refund.cents),
-      },
-      transaction,
-    },
-  );
-  await sequelize.query(
-    `UPDATE order_returns SET status = 'received', refund_shipping = :refundShipping,
-            refund_cents = :linesCents, shipping_refund_cents = :shippingCents,
-            received_at = now(), decided_at = COALESCE(decided_at, now())
-      WHERE id = :returnId`,
-    { replacements: { returnId, refundShipping, linesCents, shippingCents }, transaction },
-  );
-  await restockReturnedLines(
-    refunds.map((refund) => ({
-      productId: refund.line.productId,
-      variantId: refund.line.variantId,
-      quantity: refund.quantity,
-    })),
-    transaction,
-  );
-}
-
-/**
- * Refunds a `received` return through the provider and records it. Returns
- * false when there is nothing to do (not received, or already refunded).
- * Throws the gateway's error when the provider cannot be reached: the return
- * stays `received` for the reconciler.
- */
-export async function finishReturnRefund(returnId: string, by: AuditBy = SYSTEM_CHANGE): Promise<boolean> {
-  const [due] = await getDb().sequelize.query<{
-    orderId: string;
-    status: ReturnStatus;
-    cents: number;
-    captureId: string | null;
-  }>(
-    `SELECT r.order_id AS "orderId", r.status, (r.refund_cents + r.shipping_refund_cents) AS cents,
-            o.capture_id AS "captureId"
-       FROM order_returns r JOIN orders o ON o.id = r.order_id WHERE r.id = :returnId`,
-    { replacements: { returnId }, type: QueryTypes.SELECT },
-  );
-  if (!due || due.status !== "received") return false;
-  let providerRefundId: string | null = null;
-  if (due.cents > 0) {
-    if (!due.captureId) {
-      getLogger().error({ returnId }, "The return is received but its order has no capture to refund");
-      return false;
-    }
-    const refund = await getPaymentGateway().refundCapture(due.captureId, due.cents, `return-${returnId}`);
-    if (refund.status === "FAILED" || refund.status === "CANCELLED") {
-      throw new PaymentProviderError(`The provider did not refund return ${returnId} (${refund.status})`);
-    }
-    providerRefundId = refund.refundId;
-  }
-  const recorded = await getDb().sequelize.transaction(async (transaction) => {
-    const order = await readOrderState({ id: due.orderId }, transaction);
-    const [locked] = await getDb().sequelize.query<{ status: ReturnStatus }>(
-      `SELECT status FROM order_returns WHERE id = :returnId FOR UPDATE`,
-      { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
-    );
-    if (!order || locked?.status !== "received") return false;
-    await getDb().sequelize.query(
-      `UPDATE order_returns SET status = 'refunded', refunded_at = now(), provider_refund_id = :providerRefundId,
-              reconcile_after = NULL
-        WHERE id = :returnId`,
-      { replacements: { returnId, providerRefundId }, transaction },
-    );
-    const [money] = await getDb().sequelize.query<{ before: number; after: number; total: number }>(
-      `SELECT (refunded_amount * 100)::int AS before, (refunded_amount * 100)::int + :cents AS after,
-              (total_amount * 100)::int AS total FROM orders WHERE id = :orderId`,
-      { replacements: { orderId: order.id, cents: due.cents }, type: QueryTypes.SELECT, transaction },
-    );
-    if (money!.after > money!.total)
-      throw new Error(`Order ${order.id} would have more refunded than was captured`);
-    const paymentStatus = money!.after >= money!.total ? "refunded" : "partially_refunded";
-    await updateOrder(
-      order.id,
-      `refunded_amount = :refunded, payment_status = :paymentStatus`,
-      { refunded: centsToNumber(money!.after), paymentStatus },
-      transaction,
-    );
-    await recordAudit(transaction, {
-      ...by,
-      action: "refund",
-      entity: "order",
-      entityId: order.id,
-      changes: {
-        paymentStatus: [order.paymentStatus, paymentStatus],
-        refundedAmount: [centsToNumber(money!.before), centsToNumber(money!.after)],
-      },
-    });
-    await mailReturn("refunded", returnId, transaction);
-    return true;
-  });
-  if (recorded) recordCheckoutOutcome("refunded");
-  return recorded;
-}
-
-/**
- * For the reconciler: claims up to `batchSize` returns left `received` (a
- * crash or an unreachable provider between the receipt and the refund's
- * record) for longer than the grace period, that no other run holds.
- */
-export async function claimDueReturnRefunds(options: {
-  graceMs: number;
-  leaseMs?: number;
-  batchSize?: number;
-}): Promise<string[]> {
-  const rows = await getDb().sequelize.query<{ id: string }>(
-    `UPDATE order_returns r SET reconcile_after = now() + make_interval(secs => :leaseSeconds)
-      WHERE r.id IN (
-        SELECT id FROM order_returns
-         WHERE status = 'received' AND received_at < now() - make_interval(secs => :graceSeconds)
-           AND (reconcile_after IS NULL OR reconcile_after <= now())
-         ORDER BY received_at LIMIT :batchSize
-         FOR UPDATE SKIP LOCKED)
-      RETURNING r.id`,
-    {
-      replacements: {
-        leaseSeconds: (options.leaseMs ?? 60_000) / 1000,
-        graceSeconds: options.graceMs / 1000,
-        batchSize: options.batchSize ?? 100,
-      },
-      type: QueryTypes.SELECT,
-    },
-  );
-  return rows.map((row) => row.id);
 }

@@ -1,14 +1,9 @@
-import {
-  MAX_TEXT_FIELD_BYTES,
-  MAX_TEXT_TOTAL_BYTES,
-  multipartBodyLimit,
-} from "~/lib/server/body-limits.server";
-import { BodyTooLargeError, readBodyBytes } from "~/lib/server/request-body.server";
 import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { AppError, badRequest } from "~/lib/server/errors.server";
 import { getStorage, isOriginalKey, type StoredFile } from "~/lib/server/storage.server";
-import { deleteImageWidths, processUpload, storeWidthsAndRecord } from "~/services/images.server";
+import { deleteImageWidths, storeWidthsAndRecord } from "~/services/images.server";
+import { processUpload } from "~/services/image-processing.server";
 import {
   IMAGE_EXTENSIONS,
   MAX_UPLOAD_BYTES,
@@ -17,15 +12,21 @@ import {
 } from "~/lib/shared/uploads";
 
 /**
- * Image uploads, for both faces: the JSON API (`upload-image`, field my_file)
- * and the admin pages' multipart forms (the same field travels with the
- * product or feature form when JavaScript is off). The bytes decide what a
- * file is, never its name or the browser's MIME type.
+ * Image uploads, for both faces: the JSON API (`upload-image`) and the admin
+ * pages' forms. The web layer reads the multipart body (app/web/uploads.server.ts)
+ * and hands the files over, parsed; this module never sees a request nor the
+ * form's field names. The bytes decide what a file is, never its name or the
+ * browser's MIME type.
  */
 
 export { IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, NOT_AN_IMAGE_MESSAGE, TOO_LARGE_MESSAGE };
 
-export const UPLOAD_FIELD = "my_file";
+/** A file as a form sent it: the name and type the browser gave (hints only), and its bytes. */
+export interface UploadedFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
+}
 
 export interface ImageType {
   extension: "jpg" | "png" | "gif" | "webp" | "svg" | "bmp";
@@ -158,8 +159,7 @@ function getPurifier(): Promise<Purifier> {
 export async function sanitizeSvg(source: string): Promise<string> {
   const purify = await getPurifier();
   let clean = purify.sanitize(source, { USE_PROFILES: { svg: true, svgFilters: true } }).trim();
-  if (!/^<svg[\s>]/i.test(clean))
-    throw badRequest(NOT_AN_IMAGE_MESSAGE, { [UPLOAD_FIELD]: [NOT_AN_IMAGE_MESSAGE] });
+  if (!/^<svg[\s>]/i.test(clean)) throw badRequest(NOT_AN_IMAGE_MESSAGE);
   // A standalone SVG file renders only with its namespace, and is XML: no HTML-only entities.
   if (!/^<svg[^>]*\sxmlns=/i.test(clean))
     clean = clean.replace(/^<svg/i, '<svg xmlns="http://www.w3.org/2000/svg"');
@@ -168,18 +168,18 @@ export async function sanitizeSvg(source: string): Promise<string> {
 }
 
 /**
- * Checks an uploaded file, processes it (images.server.ts: upright, no
- * metadata, widths) and stores it under a generated name, its widths beside it.
- * 413 above 5 MB or 40 megapixels, 400 for an empty file, one that is not an
- * accepted image or does not decode, 503 when too many images are in the queue.
- * Nothing is stored unless the whole image was processed.
+ * Checks an uploaded file, processes it (image-processing.server.ts: upright,
+ * no metadata, widths) and stores it under a generated name, its widths beside
+ * it. 413 above 5 MB or 40 megapixels, 400 for an empty file, one that is not
+ * an accepted image or does not decode, 503 when too many images are in the
+ * queue. Nothing is stored unless the whole image was processed.
  */
-export async function storeImage(file: Blob): Promise<StoredFile> {
-  if (file.size > MAX_UPLOAD_BYTES) throw tooLarge();
-  if (file.size === 0) throw badRequest("The file is empty", { [UPLOAD_FIELD]: ["The file is empty"] });
-  let bytes: Uint8Array = new Uint8Array(await file.arrayBuffer());
+export async function storeImage(file: UploadedFile): Promise<StoredFile> {
+  if (file.bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE_MESSAGE);
+  if (file.bytes.byteLength === 0) throw badRequest("The file is empty");
+  let bytes = file.bytes;
   const type = detectImageType(bytes);
-  if (!type) throw badRequest(NOT_AN_IMAGE_MESSAGE, { [UPLOAD_FIELD]: [NOT_AN_IMAGE_MESSAGE] });
+  if (!type) throw badRequest(NOT_AN_IMAGE_MESSAGE);
   if (type.extension === "svg") {
     bytes = new TextEncoder().encode(await sanitizeSvg(new TextDecoder().decode(bytes)));
   }
@@ -192,88 +192,6 @@ export async function storeImage(file: Blob): Promise<StoredFile> {
   });
   await storeWidthsAndRecord(storage, stored.key, processed);
   return stored;
-}
-
-function tooLarge() {
-  return new AppError(413, TOO_LARGE_MESSAGE, { [UPLOAD_FIELD]: [TOO_LARGE_MESSAGE] });
-}
-
-export interface MultipartForm {
-  /** The text fields. */
-  fields: FormData;
-  /** The file of the `my_file` field, or null when none was chosen. */
-  file: File | null;
-  /** Every file of the `my_file` field, in order (at most `maxFiles`). */
-  files: File[];
-}
-
-export function isMultipart(request: Request): boolean {
-  return /^multipart\/form-data\s*;/i.test(request.headers.get("Content-Type") ?? "");
-}
-
-/** A file bound other than the image's 5 MB (the catalogue's CSV import), with its own 413 message. */
-export interface FileLimit {
-  maxBytes: number;
-  message: string;
-}
-
-/**
- * Reads a multipart form with at most `maxFiles` files (field my_file; one
- * unless the form takes several, such as a product's pictures): the body is
- * bounded by what that many files and the text fields can take (413 above), a
- * file above 5 MB (or the `maxBytes` of a FileLimit) is refused with 413, other
- * file fields and files beyond `maxFiles` are ignored, text fields are bounded.
- */
-export async function readMultipartForm(
-  request: Request,
-  options: { maxFiles?: number } & Partial<FileLimit> = {},
-): Promise<MultipartForm> {
-  const maxFiles = options.maxFiles ?? 1;
-  const maxFileBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
-  const fileTooLarge = () =>
-    options.message ? new AppError(413, options.message, { [UPLOAD_FIELD]: [options.message] }) : tooLarge();
-  if (!isMultipart(request)) {
-    throw new AppError(415, "Send the file as multipart/form-data in the field my_file");
-  }
-  const declaredLength = Number(request.headers.get("Content-Length") ?? "0");
-  if (Number.isFinite(declaredLength) && declaredLength > multipartBodyLimit(maxFiles, maxFileBytes))
-    throw fileTooLarge();
-
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBodyBytes(request, multipartBodyLimit(maxFiles, maxFileBytes));
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw fileTooLarge();
-    throw error;
-  }
-  let parsed: FormData;
-  try {
-    parsed = await new Response(Buffer.from(bytes), {
-      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
-    }).formData();
-  } catch {
-    throw badRequest("The form data could not be read");
-  }
-  const fields = new FormData();
-  const files: File[] = [];
-  let textBytes = 0;
-  for (const [name, value] of parsed) {
-    if (typeof value !== "string") {
-      // Other file fields and files beyond `maxFiles` are ignored; a file input left empty sends no bytes.
-      if (name !== UPLOAD_FIELD || files.length >= maxFiles || (value.name === "" && value.size === 0))
-        continue;
-      if (value.size > maxFileBytes) throw fileTooLarge();
-      files.push(new File([await value.arrayBuffer()], "upload", { type: value.type }));
-      continue;
-    }
-    const size = Buffer.byteLength(value);
-    textBytes += size;
-    if (size > MAX_TEXT_FIELD_BYTES || textBytes > MAX_TEXT_TOTAL_BYTES) {
-      throw new AppError(413, "The form is too large");
-    }
-    fields.append(name, value);
-  }
-  return { fields, file: files[0] ?? null, files };
 }
 
 /**

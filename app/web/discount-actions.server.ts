@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { DISCOUNT_INTENTS } from "~/lib/shared/delivery-schemas";
-import { applyCartDiscount, CART_TEXT, removeCartDiscount } from "~/services/cart.server";
+import { applyCartDiscount, removeCartDiscount } from "~/services/cart-discount.server";
+import { CART_TEXT } from "~/services/cart.server";
 import type { SessionUser } from "~/services/users.server";
 import { runOrRefuse, type PageData } from "./form-action.server";
 import { redirectWithFlash } from "./session.server";

@@ -1,9 +1,14 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { action as discountsAction, loader as discountsLoader } from "../../app/routes/admin.discounts";
 import { action as shippingAction, loader as shippingLoader } from "../../app/routes/admin.shipping";
+import { action as discountsApi } from "../../app/routes/api.admin.discounts";
 import { action as methodsApi } from "../../app/routes/api.admin.shipping-methods";
 import { historyOf } from "../../app/services/audit.server";
-import { createDiscountCode, getDiscountCode, listDiscountCodes } from "../../app/services/discounts.server";
+import {
+  createDiscountCode,
+  getDiscountCode,
+  listDiscountCodes,
+} from "../../app/services/discount-admin.server";
 import {
   createShippingMethod,
   getShippingMethod,
@@ -11,7 +16,7 @@ import {
 } from "../../app/services/shipping.server";
 import { getDb } from "../../app/models/db.server";
 import { resetDatabase } from "../support/database";
-import { createCallers, formRequest, jsonRequest, run, type Callers } from "./admin-support";
+import { createCallers, formRequest, jsonRequest, readApi, run, type Callers } from "./admin-support";
 
 /**
  * The admin's delivery options (/admin/shipping) and discount codes
@@ -432,6 +437,50 @@ describe("/admin/discounts", () => {
       startsAt: ["startsAt must be a date such as 2026-12-31 or 2026-12-31T23:59:00Z"],
     });
     expect((await getDiscountCode(code._id)).value).toBe(5);
+  });
+
+  it("refuses a percent above 100 (100.001 too) and a date outside 1900 to 9999, naming the field, on the API and the page", async () => {
+    const apiCreate = (body: Record<string, unknown>) =>
+      run(discountsApi, jsonRequest("/api/admin/discounts", { json: body, cookie: callers.admin }));
+    for (const [body, field, message] of [
+      [{ code: "P1", type: "percent", value: 100.001 }, "value", "value must be an amount such as 4.95"],
+      [{ code: "P2", type: "percent", value: 100.01 }, "value", "A percent value can be at most 100"],
+      [
+        { code: "P3", type: "fixed", value: 5, startsAt: "0000-01-01" },
+        "startsAt",
+        "startsAt must be a date from 1900-01-01 to 9999-12-31",
+      ],
+      [
+        { code: "P4", type: "fixed", value: 5, endsAt: "+010000-01-01T00:00:00Z" },
+        "endsAt",
+        "endsAt must be a date from 1900-01-01 to 9999-12-31",
+      ],
+    ] as const) {
+      const refused = await apiCreate(body);
+      expect(refused.status).toBe(400);
+      expect((await readApi(refused)).errors).toEqual({ [field]: [message] });
+    }
+    const full = await apiCreate({
+      code: "ALL",
+      type: "percent",
+      value: 100,
+      endsAt: "9999-12-31T23:59:00Z",
+    });
+    expect(full.status).toBe(201);
+
+    for (const [form, field, message] of [
+      [{ value: "100.001" }, "value", "value must be an amount such as 4.95"],
+      [{ value: "100.01" }, "value", "A percent value can be at most 100"],
+      [{ startsAt: "0000-01-01T00:00" }, "startsAt", "startsAt must be a date from 1900-01-01 to 9999-12-31"],
+    ] as const) {
+      const page = await run(
+        discountsAction,
+        formRequest("/admin/discounts?panel=new", { ...SUMMER, ...form }, callers.admin),
+      );
+      expect(page.status).toBe(400);
+      expect(((await page.json()) as FormReply).errors).toEqual({ [field]: [message] });
+    }
+    expect((await listDiscountCodes()).map((code) => code.code)).toEqual(["ALL"]);
   });
 
   it("deletes a code (on record); a second delete comes back with a message", async () => {

@@ -22,6 +22,7 @@ import {
   readApi,
   run,
   type Callers,
+  uploaded,
 } from "./admin-support";
 
 function storedFile(url: string) {
@@ -36,8 +37,8 @@ beforeEach(async () => {
 
 describe("feature images (service)", () => {
   it("adds an uploaded image and lists them in the order they were added", async () => {
-    const first = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
-    const second = await storeImage(file(PNG_BYTES, "b.png", "image/png"));
+    const first = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
+    const second = await storeImage(uploaded(PNG_BYTES, "b.png", "image/png"));
     await addFeature({ image: first.url });
     await addFeature({ image: second.url });
     await addFeature({ image: "/images/banners/banner-1.svg" });
@@ -63,7 +64,7 @@ describe("feature images (service)", () => {
   });
 
   it("keeps an optional title, subtitle and link (a path on the shop); blank ones are null, the page's defaults", async () => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     const full = await addFeature({
       image: stored.url,
       title: "  Winter Sale ",
@@ -91,7 +92,7 @@ describe("feature images (service)", () => {
     ["another site through a dot segment and a backslash", "/./\\evil.example", "link"],
     ["a path with a backslash", "/shop\\..\\\\evil.example", "link"],
   ])("refuses a banner link to %s with 400 and adds nothing", async (_name, link, field) => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     await expect(addFeature({ image: stored.url, link })).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining("Link must be a path on this shop"),
@@ -105,7 +106,7 @@ describe("feature images (service)", () => {
   });
 
   it("refuses a NUL or another control character in a banner title or subtitle with 400", async () => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     await expect(
       addFeature({ image: stored.url, title: "Sale\u0000", subtitle: "Now\u0007" }),
     ).rejects.toMatchObject({
@@ -119,7 +120,7 @@ describe("feature images (service)", () => {
   });
 
   it("takes an absolute URL of this shop as its path", async () => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     const feature = await addFeature({ image: `${getConfig().appUrl}${stored.url}` });
     expect(feature.image).toBe(stored.url);
   });
@@ -144,8 +145,8 @@ describe("feature images (service)", () => {
   });
 
   it("deletes a feature image and its upload, unless something else still shows it", async () => {
-    const lonely = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
-    const shared = await storeImage(file(PNG_BYTES, "b.png", "image/png"));
+    const lonely = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
+    const shared = await storeImage(uploaded(PNG_BYTES, "b.png", "image/png"));
     const one = await addFeature({ image: lonely.url });
     const two = await addFeature({ image: shared.url });
     await createOrderRow({
@@ -204,7 +205,7 @@ describe("the feature API", () => {
   });
 
   it("adds (201) and deletes for an admin; 400, 404 and 415 for bad calls", async () => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     const add = await run(
       addApi,
       jsonRequest("/api/common/feature/add", { json: { image: stored.url }, cookie: callers.admin }),
@@ -283,7 +284,7 @@ describe("the dashboard page (works without JavaScript)", () => {
   });
 
   it("adds a feature image with its banner title, subtitle and link from the form", async () => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     const response = await run(
       dashboardAction,
       multipartRequest(
@@ -305,7 +306,7 @@ describe("the dashboard page (works without JavaScript)", () => {
   });
 
   it("adds a feature image uploaded beforehand (with JavaScript: only its URL travels)", async () => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     const response = await run(
       dashboardAction,
       multipartRequest("/admin/dashboard", { intent: "add", image: stored.url }, callers.admin),

@@ -9,7 +9,8 @@ import { loader as listApi } from "../../app/routes/api.admin.orders.get";
 import { action as updateApi } from "../../app/routes/api.admin.orders.update.$id";
 import { loader as shopperDetailsApi } from "../../app/routes/api.shop.order.details.$orderId";
 import { shortOrderNumber } from "../../app/lib/shared/order-options";
-import { exportOrderLines, listOrders } from "../../app/services/orders.server";
+import { exportOrderLines } from "../../app/services/order-export.server";
+import { listOrders } from "../../app/services/order-search.server";
 import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import {
@@ -193,6 +194,42 @@ describe("order search", () => {
     const badData = (await bad.json()) as { orders: unknown[]; errors: Record<string, string[]> };
     expect(badData.orders).toEqual([]);
     expect(badData.errors.from?.[0]).toMatch(/from must be a date/);
+  });
+
+  it("takes every day from 1900-01-01 to 9999-12-31 and refuses the others naming the field, on the API and the page", async () => {
+    const mine = await createOrderRow({ userId: jane.id, orderDate: at(3) });
+    const lastDay = await apiList("to=9999-12-31");
+    expect(lastDay.status).toBe(200);
+    expect(idsOf(lastDay.body)).toEqual([mine.id]);
+    expect(idsOf((await apiList("from=1900-01-01&to=9999-12-31")).body)).toEqual([mine.id]);
+
+    for (const [query, field] of [
+      ["from=0000-01-01", "from"],
+      ["from=1899-12-31", "from"],
+      ["to=10000-01-01", "to"],
+    ] as const) {
+      const refused = await apiList(query);
+      expect(refused.status).toBe(400);
+      expect((refused.body as { errors?: Record<string, string[]> }).errors?.[field]?.[0]).toMatch(
+        new RegExp(`^${field} must be a date`),
+      );
+      const page = await run(
+        ordersPageLoader,
+        jsonRequest(`/admin/orders?${query}`, { cookie: callers.admin }),
+      );
+      expect(page.status).toBe(400);
+      expect(((await page.json()) as { errors: Record<string, string[]> }).errors[field]?.[0]).toMatch(
+        new RegExp(`^${field} must be a date`),
+      );
+    }
+    const pageLastDay = await run(
+      ordersPageLoader,
+      jsonRequest("/admin/orders?to=9999-12-31", { cookie: callers.admin }),
+    );
+    expect(pageLastDay.status).toBe(200);
+    expect(
+      ((await pageLastDay.json()) as { orders: { _id: string }[] }).orders.map((order) => order._id),
+    ).toEqual([mine.id]);
   });
 
   it("listOrders answers the same search as the API", async () => {
@@ -478,6 +515,18 @@ describe("the orders CSV export", () => {
     expect(shopper.status).toBe(403);
     const anonymous = await run(exportApi, jsonRequest("/api/admin/orders/export"));
     expect(anonymous.status).toBe(401);
+  });
+
+  it("exports up to the last day there is (to=9999-12-31) and refuses year 0 before streaming (400 naming from)", async () => {
+    const mine = await createOrderRow({ userId: jane.id, orderDate: at(3) });
+    const lastDay = await exportCsv("?to=9999-12-31");
+    expect(lastDay.status).toBe(200);
+    expect(parseCsv(await lastDay.text()).map((row) => row.orderId)).toEqual([mine.id]);
+    const refused = await exportCsv("?from=0000-01-01");
+    expect(refused.status).toBe(400);
+    expect((await readApi(refused)).errors).toMatchObject({
+      from: [expect.stringMatching(/^from must be a date/)],
+    });
   });
 
   it("streams thousands of lines in several chunks, reading the orders in batches", async () => {

@@ -7,13 +7,9 @@ import { loader as listApi } from "../../app/routes/api.admin.orders.get";
 import { action as updateApi, loader as updateApiLoader } from "../../app/routes/api.admin.orders.update.$id";
 import { ORDER_STATUSES } from "../../app/models/index.server";
 import { ALL_ORDER_STATUSES } from "../../app/lib/shared/admin-schemas";
-import {
-  getOrderDetails,
-  getOrderForUser,
-  listOrders,
-  listOrdersForUser,
-  updateOrderStatus,
-} from "../../app/services/orders.server";
+import { getOrderDetails, getOrderForUser, listOrdersForUser } from "../../app/services/orders.server";
+import { listOrders } from "../../app/services/order-search.server";
+import { updateOrderStatus } from "../../app/services/order-status.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import {
   createCallers,

@@ -25,6 +25,7 @@ import {
   readApi,
   run,
   type Callers,
+  uploaded,
 } from "./admin-support";
 
 /** API.md "Product images", the write side: admins add, edit and remove a product's pictures. */
@@ -48,7 +49,7 @@ const inColours = {
 };
 
 async function upload(name = "a.png"): Promise<string> {
-  return (await storeImage(file(PNG_BYTES, name, "image/png"))).url;
+  return (await storeImage(uploaded(PNG_BYTES, name, "image/png"))).url;
 }
 
 function stored(url: string): boolean {

@@ -29,6 +29,7 @@ import {
   readApi,
   run,
   type Callers,
+  uploaded,
 } from "./admin-support";
 
 const validProduct = {
@@ -96,7 +97,7 @@ describe("createProduct: API.md's rules", () => {
     await expect(
       createProduct({ ...validProduct, image: "https://cdn.example.com/tee.png" }),
     ).resolves.toBeTruthy();
-    const stored = await storeImage(file(PNG_BYTES, "tee.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "tee.png", "image/png"));
     await expect(createProduct({ ...validProduct, image: stored.url })).resolves.toMatchObject({
       image: stored.url,
     });
@@ -253,8 +254,8 @@ describe("updateProduct and deleteProduct", () => {
   });
 
   it("deletes an uploaded image nothing shows any more, and keeps one an order still shows", async () => {
-    const lonely = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
-    const ordered = await storeImage(file(PNG_BYTES, "b.png", "image/png"));
+    const lonely = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
+    const ordered = await storeImage(uploaded(PNG_BYTES, "b.png", "image/png"));
     const first = await createProduct({ ...validProduct, image: lonely.url });
     const second = await createProduct({ ...validProduct, image: ordered.url });
     await createOrderRow({
@@ -270,8 +271,8 @@ describe("updateProduct and deleteProduct", () => {
   });
 
   it("deletes the replaced upload when an edit changes the image", async () => {
-    const before = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
-    const after = await storeImage(file(PNG_BYTES, "b.png", "image/png"));
+    const before = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
+    const after = await storeImage(uploaded(PNG_BYTES, "b.png", "image/png"));
     const product = await createProduct({ ...validProduct, image: before.url });
     await updateProduct(product._id, { image: after.url });
     expect(existsSync(uploadPath(before.url))).toBe(false);

@@ -5,7 +5,7 @@ import { setPaymentGateway } from "../../app/payments/index.server";
 import { loader as reportApi } from "../../app/routes/api.admin.reports.sales";
 import { loader as dashboardLoader } from "../../app/routes/admin.dashboard";
 import { captureOrderPayment } from "../../app/services/checkout.server";
-import { updateOrderStatus } from "../../app/services/orders.server";
+import { updateOrderStatus } from "../../app/services/order-status.server";
 import { ordersAwaitingShipment, salesReport } from "../../app/services/reports.server";
 import { todayIn } from "../../app/lib/shared/report-period";
 import { resetDatabase } from "../support/database";
@@ -350,6 +350,42 @@ describe("GET /api/admin/reports/sales", () => {
     const response = await reportRequest(query);
     expect(response.status).toBe(400);
     expect(await readApi(response)).toMatchObject({ success: false, message });
+  });
+
+  it("takes the last day there is (to=9999-12-31) and refuses days before 1900 or after 9999, naming the field", async () => {
+    const lastDay = await reportRequest("?to=9999-12-31");
+    expect(lastDay.status).toBe(200);
+    expect((await readApi(lastDay)).data as { to: string; byDay: unknown[] }).toMatchObject({
+      to: "9999-12-31",
+    });
+    expect((await reportRequest("?from=9999-12-01&to=9999-12-31")).status).toBe(200);
+    for (const [query, field] of [
+      ["?from=0000-01-01&to=0000-01-02", "from"],
+      ["?from=1899-12-31&to=1900-01-02", "from"],
+      ["?from=9999-12-01&to=10000-01-01", "to"],
+    ] as const) {
+      const refused = await reportRequest(query);
+      expect(refused.status).toBe(400);
+      expect((await readApi(refused)).errors).toEqual({
+        [field]: [expect.stringMatching(`^${field} must be a date`)],
+      });
+    }
+  });
+
+  it("the dashboard shows a day out of range as its message (400), never a 500", async () => {
+    const refused = await run(
+      dashboardLoader,
+      jsonRequest("/admin/dashboard?from=0000-01-01&to=0000-01-02", { cookie: callers.admin }),
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { chosen: { error: string } }).chosen.error).toBe(
+      "from must be a date from 1900-01-01 to 9999-12-31",
+    );
+    const lastDay = await run(
+      dashboardLoader,
+      jsonRequest("/admin/dashboard?from=9999-12-25&to=9999-12-31", { cookie: callers.admin }),
+    );
+    expect(lastDay.status).toBe(200);
   });
 
   it("takes a whole leap year (366 days)", async () => {

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import type { UploadedFile } from "../../app/services/uploads.server";
 import { expect } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { createTestUser } from "../support/database";
@@ -198,6 +199,11 @@ export const SVG_WITH_SCRIPT = `<?xml version="1.0" encoding="UTF-8"?>
 
 export function file(bytes: Uint8Array | string, name: string, type: string): File {
   return new File([typeof bytes === "string" ? bytes : Buffer.from(bytes)], name, { type });
+}
+
+/** A file as the web layer hands it to the services, parsed from the form. */
+export function uploaded(bytes: Uint8Array | string, name: string, type: string): UploadedFile {
+  return { name, type, bytes: typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes };
 }
 
 // --- Rows ----------------------------------------------------------------------

@@ -33,6 +33,7 @@ import {
   readApi,
   run,
   type Callers,
+  uploaded,
 } from "./admin-support";
 import { putInCart } from "./checkout-support";
 
@@ -153,7 +154,7 @@ describe("every image the API returns is absolute", () => {
 
 describe("add, edit and feature calls accept the absolute URL of the shop's own image", () => {
   it("stores the path, and answers the absolute URL", async () => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     const absolute = `${appUrl}${stored.url}`;
     const added = await run(
       addProductApi,
@@ -230,7 +231,7 @@ describe("a store with its own public base URL (how S3_PUBLIC_URL plugs in)", ()
   }
 
   it("answers the store's public URL for an upload and takes it back as the stored form", async () => {
-    const stored = await storeImage(file(PNG_BYTES, "a.png", "image/png"));
+    const stored = await storeImage(uploaded(PNG_BYTES, "a.png", "image/png"));
     setStorage(storeWithPublicUrl());
     try {
       const key = stored.url.replace("/uploads/", "");

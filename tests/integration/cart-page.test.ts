@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { loader as rootLoader } from "../../app/root";
 import { loader as shopLayoutLoader } from "../../app/routes/shop";
 import { action as cartAction, loader as cartLoader } from "../../app/routes/shop.cart";
-import { addToCart } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
 import { resetDatabase } from "../support/database";
 import { callRoute } from "../support/requests";
 import { createProduct, loadPage } from "../support/storefront";

@@ -2,14 +2,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import {
   addToCart,
-  cartTotalCents,
   changeCartItemQuantity,
-  getCart,
-  getCartView,
-  lineTotalCents,
   removeCartItem,
   updateCartItem,
-} from "../../app/services/cart.server";
+} from "../../app/services/cart-lines.server";
+import { cartTotalCents, getCart, getCartView, lineTotalCents } from "../../app/services/cart.server";
 import { resetDatabase } from "../support/database";
 import { createProduct, recordQueries } from "../support/storefront";
 import { quantityInCart, refusal, signedIn, UNKNOWN_ID, type Caller } from "./cart-support";

@@ -5,11 +5,10 @@ import { action as updateApi } from "../../app/routes/api.shop.cart.update-cart"
 import {
   addToCart,
   changeCartItemQuantity,
-  getCart,
-  getCartView,
   removeCartItem,
   updateCartItem,
-} from "../../app/services/cart.server";
+} from "../../app/services/cart-lines.server";
+import { getCart, getCartView } from "../../app/services/cart.server";
 import { getDb } from "../../app/models/db.server";
 import { resetDatabase } from "../support/database";
 import { callRoute } from "../support/requests";

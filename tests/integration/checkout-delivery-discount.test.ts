@@ -16,7 +16,7 @@ import {
   createOrderFromCart,
   getCheckoutSummary,
 } from "../../app/services/checkout.server";
-import { createDiscountCode } from "../../app/services/discounts.server";
+import { createDiscountCode } from "../../app/services/discount-admin.server";
 import { getOrderForUser } from "../../app/services/orders.server";
 import { createShippingMethod, deleteShippingMethod } from "../../app/services/shipping.server";
 import { resetDatabase } from "../support/database";

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { captureOrderPayment, CheckoutError, createOrderFromCart } from "../../app/services/checkout.server";
-import { createDiscountCode } from "../../app/services/discounts.server";
+import { createDiscountCode } from "../../app/services/discount-admin.server";
 import { resetDatabase } from "../support/database";
 import { testDatabaseUrl } from "../support/worker-database";
 import {

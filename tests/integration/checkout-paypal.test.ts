@@ -10,8 +10,10 @@ import {
   createOrderFromCart,
   type CreatedOrder,
 } from "../../app/services/checkout.server";
-import { getOrderForUser, updateOrderStatus } from "../../app/services/orders.server";
-import { requestReturn, updateReturn } from "../../app/services/returns.server";
+import { getOrderForUser } from "../../app/services/orders.server";
+import { updateOrderStatus } from "../../app/services/order-status.server";
+import { requestReturn } from "../../app/services/return-request.server";
+import { updateReturn } from "../../app/services/return-decision.server";
 import { createPayPalMock, MOCK_PAYER_ID, PAYPAL_WEB } from "../mocks/paypal";
 import { resetDatabase } from "../support/database";
 import {

@@ -10,7 +10,7 @@ import {
   createOrderFromCart,
   reconcilePayments,
 } from "../../app/services/checkout.server";
-import { updateOrderStatus } from "../../app/services/orders.server";
+import { updateOrderStatus } from "../../app/services/order-status.server";
 import { resetDatabase } from "../support/database";
 import {
   createProductWithVariants,

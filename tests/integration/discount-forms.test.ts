@@ -7,7 +7,7 @@ import { setPaymentGateway } from "../../app/payments/index.server";
 import { action as cartAction, loader as cartLoader } from "../../app/routes/shop.cart";
 import { action as checkoutAction } from "../../app/routes/shop.checkout";
 import { captureOrderPayment, CHECKOUT_TEXT, createOrderFromCart } from "../../app/services/checkout.server";
-import { createDiscountCode } from "../../app/services/discounts.server";
+import { createDiscountCode } from "../../app/services/discount-admin.server";
 import { createShippingMethod } from "../../app/services/shipping.server";
 import { resetDatabase } from "../support/database";
 import { formRequest, jsonRequest, run } from "./admin-support";

@@ -32,7 +32,7 @@ import * as shopInfoPage from "../../app/routes/shop.pages.$slug";
 import { paragraphsOf, SHOP_PAGES } from "../../app/lib/server/shop-pages.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { createProduct, loadPage } from "../support/storefront";
-import { addToCart } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
 import { BASE_URL, callRoute, cookieFrom, sessionCookieFor } from "../support/requests";
 
 type Loader = Parameters<typeof callRoute>[0];

@@ -17,17 +17,18 @@ import {
 import { IMAGE_FORMATS, IMAGE_WIDTHS } from "../../app/lib/shared/images";
 import { getDb } from "../../app/models/db.server";
 import { action as uploadApi } from "../../app/routes/api.admin.products.upload-image";
+import { backfillImages } from "../../app/services/image-backfill.server";
 import {
-  backfillImages,
   getImageQueue,
   ImageQueue,
-  imageInfo,
-  imageInfos,
   QUEUE_FULL_MESSAGE,
   setImageQueue,
+} from "../../app/services/image-queue.server";
+import { imageInfo, imageInfos } from "../../app/services/images.server";
+import {
   TOO_MANY_PIXELS_MESSAGE,
   UNREADABLE_IMAGE_MESSAGE,
-} from "../../app/services/images.server";
+} from "../../app/services/image-processing.server";
 import { storeImage } from "../../app/services/uploads.server";
 import { createApp, UPLOADS_CSP } from "../../server/app";
 import { resetDatabase } from "../support/database";
@@ -42,6 +43,7 @@ import {
   run,
   SVG_WITH_SCRIPT,
   type Callers,
+  uploaded,
 } from "./admin-support";
 
 /**
@@ -437,7 +439,7 @@ describe("images:backfill", () => {
       extension: "jpg",
       contentType: "image/jpeg",
     });
-    const svg = await storeImage(file(SVG_WITH_SCRIPT, "a.svg", "image/svg+xml"));
+    const svg = await storeImage(uploaded(SVG_WITH_SCRIPT, "a.svg", "image/svg+xml"));
     await getDb().sequelize.query("TRUNCATE uploaded_images");
     await createProductRow({ image: old.url });
     await createProductRow({ image: svg.url });
@@ -524,7 +526,7 @@ describe("images:backfill", () => {
   });
 
   it("does not look for widths for an SVG, which has none, nor count it as given any", async () => {
-    const svg = await storeImage(file(SVG_WITH_SCRIPT, "a.svg", "image/svg+xml"));
+    const svg = await storeImage(uploaded(SVG_WITH_SCRIPT, "a.svg", "image/svg+xml"));
     await createProductRow({ image: svg.url });
     await backfillImages();
     const files = storedFiles().sort();

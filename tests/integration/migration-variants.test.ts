@@ -2,7 +2,7 @@ import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
-import { addToCart } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { createMigrator, migrateToLatest } from "../../db/migrator";
 import { migrations } from "../../db/migrations/index";

@@ -7,7 +7,7 @@ import { createSimulatorGateway } from "../../app/payments/simulator.server";
 import { action as detailsAction } from "../../app/routes/admin.orders.$orderId";
 import { action as updateApi } from "../../app/routes/api.admin.orders.update.$id";
 import { captureOrderPayment, reconcilePayments } from "../../app/services/checkout.server";
-import { ORDER_LIFECYCLE_TEXT, updateOrderStatus } from "../../app/services/orders.server";
+import { ORDER_LIFECYCLE_TEXT, updateOrderStatus } from "../../app/services/order-status.server";
 import { resetDatabase } from "../support/database";
 import { formRequest, jsonRequest, readApi, run } from "./admin-support";
 import {

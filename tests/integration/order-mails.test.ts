@@ -5,7 +5,7 @@ import { setPaymentGateway } from "../../app/payments/index.server";
 import { createSimulatorGateway } from "../../app/payments/simulator.server";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { escapeHtml } from "../../app/services/mail/templates.server";
-import { updateOrderStatus } from "../../app/services/orders.server";
+import { updateOrderStatus } from "../../app/services/order-status.server";
 import { resetDatabase } from "../support/database";
 import { createOrderRow } from "./admin-support";
 import {

@@ -7,7 +7,7 @@ import * as homePage from "../../app/routes/shop.home";
 import * as listingPage from "../../app/routes/shop.listing";
 import * as orderPage from "../../app/routes/shop.account.orders.$orderId";
 import * as productPage from "../../app/routes/shop.product.$id";
-import { addToCart } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
 import { CARD_SIZES } from "../../app/components/ProductCard";
 import { SLIDE_SIZES } from "../../app/components/ProductGallery";
 import { pictureSizes } from "../../app/lib/shared/images";

@@ -9,7 +9,7 @@ import {
   preparedStatementName,
   PreparedStatementNames,
 } from "../../app/models/prepared-statements.server";
-import { addToCart } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
 import { listProducts, type ListingInput } from "../../app/services/catalog.server";
 import { getSessionUser, getSessionUserAndCart } from "../../app/web/session.server";
 import { createTestUser, resetDatabase } from "../support/database";

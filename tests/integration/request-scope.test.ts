@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb, setQueryListener } from "../../app/models/db.server";
 import { oncePerRequest, runInRequestScope } from "../../app/lib/server/request-scope.server";
 import { getSessionUser, getSessionUserAndCart } from "../../app/web/session.server";
-import { addToCart } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
 import { createProduct } from "../support/storefront";
 import { createTestUser, resetDatabase } from "../support/database";
 import { buildRequest, sessionCookieFor } from "../support/requests";

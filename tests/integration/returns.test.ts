@@ -13,9 +13,12 @@ import {
   createOrderFromCart,
   reconcilePayments,
 } from "../../app/services/checkout.server";
-import { createDiscountCode } from "../../app/services/discounts.server";
-import { getOrderForUser, updateOrderStatus, type OrderJson } from "../../app/services/orders.server";
-import { getReturn, requestReturn, updateReturn } from "../../app/services/returns.server";
+import { createDiscountCode } from "../../app/services/discount-admin.server";
+import { getOrderForUser, type OrderJson } from "../../app/services/orders.server";
+import { updateOrderStatus } from "../../app/services/order-status.server";
+import { getReturn } from "../../app/services/returns.server";
+import { requestReturn } from "../../app/services/return-request.server";
+import { updateReturn } from "../../app/services/return-decision.server";
 import { createShippingMethod } from "../../app/services/shipping.server";
 import type { ReturnJson } from "../../app/lib/shared/returns";
 import { resetDatabase } from "../support/database";

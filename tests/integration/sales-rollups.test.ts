@@ -6,7 +6,7 @@ import { centsToNumber } from "../../app/lib/shared/money";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { captureOrderPayment } from "../../app/services/checkout.server";
-import { updateOrderStatus } from "../../app/services/orders.server";
+import { updateOrderStatus } from "../../app/services/order-status.server";
 import { salesReport, TOP_PRODUCTS_LIMIT } from "../../app/services/reports.server";
 import { todayIn } from "../../app/lib/shared/report-period";
 import { createMigrator, migrateToLatest } from "../../db/migrator";

@@ -6,7 +6,7 @@ import { action as adminProductsAction } from "../../app/routes/admin.products";
 import { action as editApi } from "../../app/routes/api.admin.products.edit.$id";
 import { loader as exportApi } from "../../app/routes/api.admin.products.export";
 import { action as importApi } from "../../app/routes/api.admin.products.import";
-import { addToCart } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { getAdminProduct } from "../../app/services/admin-catalog.server";
 import { createProduct, updateProduct } from "../../app/services/product-writer.server";

@@ -10,7 +10,7 @@ import { loader as productLoader } from "../../app/routes/shop.product.$id";
 import { loader as searchLoader } from "../../app/routes/shop.search";
 import { loader as shopLayoutLoader } from "../../app/routes/shop";
 import { loader as sitemapLoader } from "../../app/routes/sitemap[.]xml";
-import { addToCart } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
 import { addReview } from "../../app/services/reviews.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { callRoute, sessionCookieFor } from "../support/requests";

@@ -8,7 +8,8 @@ import * as accountOrderPage from "../../app/routes/shop.account.orders.$orderId
 import * as cartPage from "../../app/routes/shop.cart";
 import * as listingPage from "../../app/routes/shop.listing";
 import * as productPage from "../../app/routes/shop.product.$id";
-import { addToCart, getCartView } from "../../app/services/cart.server";
+import { addToCart } from "../../app/services/cart-lines.server";
+import { getCartView } from "../../app/services/cart.server";
 import { resetDatabase } from "../support/database";
 import { renderShopPage } from "../support/render-page";
 import { callRoute } from "../support/requests";

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { parseConfig } from "../../app/lib/server/config.server";
+import * as apiOrdersExport from "../../app/routes/api.admin.orders.export";
 import * as apiLogin from "../../app/routes/api.auth.login";
 import * as apiRegister from "../../app/routes/api.auth.register";
 import * as apiProducts from "../../app/routes/api.shop.products.get";
@@ -44,6 +45,7 @@ export function testBuild(): ServerBuild {
     route("routes/api.auth.register", "api/auth/register", apiRegister),
     route("routes/api.shop.products.get", "api/shop/products/get", apiProducts),
     route("routes/api.admin.products.upload-image", "api/admin/products/upload-image", apiUploadImage),
+    route("routes/api.admin.orders.export", "api/admin/orders/export", apiOrdersExport),
   ];
   return {
     mode: "production",

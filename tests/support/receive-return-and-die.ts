@@ -7,7 +7,7 @@
  */
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { createSimulatorGateway } from "../../app/payments/simulator.server";
-import { updateReturn } from "../../app/services/returns.server";
+import { updateReturn } from "../../app/services/return-decision.server";
 
 const returnId = process.argv[2];
 if (!returnId) throw new Error("Usage: receive-return-and-die.ts <return id>");

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/lib/server/config.server";
+import { isIsoDate } from "../../app/lib/shared/dates";
 import {
   addDays,
   dashboardPeriod,
   formatChange,
-  isIsoDate,
   isTimeZone,
   parseReportPeriod,
   periodDays,

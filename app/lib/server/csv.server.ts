@@ -1,6 +1,5 @@
-import { Readable } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { stringify } from "csv-stringify";
+import { stringify } from "csv-stringify/sync";
+import { getLogger } from "./logger.server";
 
 /**
  * The shop's CSV files (order and catalogue exports, the catalogue import):
@@ -34,28 +33,60 @@ export function restoreCell(value: string): string {
 }
 
 /**
+ * The last line of a download that failed part-way: the status and the first
+ * lines are sent by then, so the file itself says that it is incomplete.
+ */
+export const CSV_ERROR_MARKER =
+  "#ERROR: the export failed part-way; this file is incomplete. Please download it again.";
+
+/** How many rows are written to CSV text at once (the reading of rows comes in batches too). */
+const ROWS_PER_CHUNK = 100;
+
+const csvText = (records: string[][]) => stringify(records, { record_delimiter: "windows" });
+
+/**
  * A streamed CSV body: the header, then each row of `rows` as it comes, so a
  * large export is never held in memory. Cells are neutralised here, once, for
  * every export.
+ *
+ * An error while the rows are read (the database going away mid-way, a query
+ * it refuses) is logged and ends the file with CSV_ERROR_MARKER: it never
+ * reaches the stream as an error event that nothing listens to, which would
+ * end the process. A client that stops reading stops the reading of rows.
  */
 export function csvStream<Row>(
   columns: readonly { header: string; value: (row: Row) => string | number | boolean | null | undefined }[],
   rows: AsyncIterable<Row>,
 ): ReadableStream<Uint8Array> {
-  const stringifier = stringify({ record_delimiter: "windows", bom: false });
-  const source = Readable.from(
-    (async function* () {
-      yield columns.map((column) => column.header);
-      for await (const row of rows) yield columns.map((column) => neutraliseCell(column.value(row)));
-    })(),
-  );
-  const withBom = Readable.from(
-    (async function* () {
-      yield Buffer.from(BYTE_ORDER_MARK, "utf8");
-      for await (const chunk of source.pipe(stringifier)) yield chunk as Buffer;
-    })(),
-  );
-  return createReadableStreamFromReadable(withBom) as unknown as ReadableStream<Uint8Array>;
+  const encoder = new TextEncoder();
+  async function* chunks(): AsyncGenerator<string> {
+    yield BYTE_ORDER_MARK + csvText([columns.map((column) => column.header)]);
+    let batch: string[][] = [];
+    try {
+      for await (const row of rows) {
+        batch.push(columns.map((column) => neutraliseCell(column.value(row))));
+        if (batch.length >= ROWS_PER_CHUNK) {
+          yield csvText(batch);
+          batch = [];
+        }
+      }
+      if (batch.length) yield csvText(batch);
+    } catch (error) {
+      getLogger().error({ err: error }, "A CSV export failed part-way; its file ends with the error marker");
+      yield (batch.length ? csvText(batch) : "") + csvText([[CSV_ERROR_MARKER]]);
+    }
+  }
+  const source = chunks();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await source.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await source.return(undefined);
+    },
+  });
 }
 
 /** The answer for a CSV download named `filename` (letters, digits, dots and dashes). */

@@ -8,3 +8,8 @@
 export function shopDayStartSql(dayParameter: string, zoneParameter = "timeZone"): string {
   return `(CAST(:${dayParameter} AS date)::timestamp AT TIME ZONE :${zoneParameter})`;
 }
+
+/** The instant the shop's day after the day in `dayParameter` starts: the end of that day, computed in the database. */
+export function shopDayEndSql(dayParameter: string, zoneParameter = "timeZone"): string {
+  return `((CAST(:${dayParameter} AS date) + 1)::timestamp AT TIME ZONE :${zoneParameter})`;
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BRANDS, CATEGORIES } from "./catalog-options";
+import { isWithinDateRange, outOfRangeProblem } from "./dates";
 import { toCents } from "./money";
 import { DISCOUNT_CODE_PATTERN, DISCOUNT_TYPES } from "./delivery";
 
@@ -27,7 +28,9 @@ function amount(what: string, { positive = false } = {}) {
       .transform((value, context) => {
         let cents: number;
         try {
-          cents = toCents(typeof value === "string" ? value.trim() : value);
+          // A number is read as written, as a form's text is (and as a product's price): 100.001 is refused,
+          // not rounded to 100.00, which for a percent would pass as 100.
+          cents = toCents(typeof value === "string" ? value.trim() : String(value));
         } catch {
           context.addIssue({ code: "custom", message });
           return z.NEVER;
@@ -145,6 +148,10 @@ function dateTime(what: string) {
         const date = new Date(value.trim());
         if (Number.isNaN(date.getTime())) {
           context.addIssue({ code: "custom", message });
+          return z.NEVER;
+        }
+        if (!isWithinDateRange(date)) {
+          context.addIssue({ code: "custom", message: outOfRangeProblem(what) });
           return z.NEVER;
         }
         return date;

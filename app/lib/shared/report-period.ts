@@ -7,6 +7,8 @@
  * no date library.
  */
 
+import { dayProblem } from "./dates";
+
 export interface ReportPeriod {
   from: string;
   to: string;
@@ -25,17 +27,7 @@ export const REPORT_PRESETS = [
 ] as const;
 export type ReportPreset = (typeof REPORT_PRESETS)[number]["value"];
 
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
-
-/** Whether `text` is a real calendar date written YYYY-MM-DD (2026-02-30 is not). */
-export function isIsoDate(text: string): boolean {
-  const match = DATE_PATTERN.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 function dayNumber(date: string): number {
   const [year, month, day] = date.split("-").map(Number) as [number, number, number];
@@ -108,11 +100,12 @@ export function parseReportPeriod(
 ): PeriodResult {
   const from = query.from?.trim() || null;
   const to = query.to?.trim() || null;
-  if (from !== null && !isIsoDate(from)) {
-    return { ok: false, field: "from", message: "from must be a date written YYYY-MM-DD" };
-  }
-  if (to !== null && !isIsoDate(to)) {
-    return { ok: false, field: "to", message: "to must be a date written YYYY-MM-DD" };
+  for (const [field, text] of [
+    ["from", from],
+    ["to", to],
+  ] as const) {
+    const problem = text === null ? null : dayProblem(field, text);
+    if (problem) return { ok: false, field, message: problem };
   }
   const end = to ?? today;
   const start = from ?? addDays(end, -(DEFAULT_REPORT_DAYS - 1));

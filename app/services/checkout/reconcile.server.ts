@@ -7,7 +7,7 @@ import { PaymentOrderNotFoundError } from "~/payments/errors.server";
 import type { ProviderOrder } from "~/payments/gateway.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { finishRefund } from "./refund.server";
-import { claimDueReturnRefunds, finishReturnRefund } from "../returns.server";
+import { claimDueReturnRefunds, finishReturnRefund } from "../return-refund.server";
 import { confirmCapture, releaseReservation, settleFromProvider, type Settlement } from "./settle.server";
 import { lockConflictAsAppError } from "./refusals.server";
 import { readOrderState, updateOrder } from "./order-store.server";

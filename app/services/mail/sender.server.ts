@@ -184,10 +184,23 @@ export class OutboxSender {
     return true;
   }
 
+  /**
+   * A round that failed (the database away, say) is logged and the next one
+   * tries again; nothing of it may escape as an unhandled rejection, which
+   * would end the process, so not even a log that throws.
+   */
+  private roundFailed = (error: unknown) => {
+    try {
+      this.options.log(`Mail sender round failed: ${String(error)}`);
+    } catch {
+      // Nowhere left to tell it: the next round tries again.
+    }
+  };
+
   /** Runs a round now (debounced by the round in progress): the outbox calls this after a commit. */
   wake = () => {
     if (this.stopped) return;
-    this.runOnce().catch((error: unknown) => this.options.log(`Mail sender round failed: ${String(error)}`));
+    this.runOnce().catch(this.roundFailed);
   };
 
   /** Polls every `pollMs` (an unref'd timer: it never keeps the process alive) and answers wakes. */
@@ -203,7 +216,7 @@ export class OutboxSender {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.runOnce()
-        .catch((error: unknown) => this.options.log(`Mail sender round failed: ${String(error)}`))
+        .catch(this.roundFailed)
         .finally(() => this.schedule(this.pollMs));
     }, delay);
     this.timer.unref();

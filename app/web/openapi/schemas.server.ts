@@ -16,7 +16,7 @@ import { apiPagingSchema } from "~/web/catalog-api.server";
 import { pagingQuerySchema } from "~/lib/server/paging.server";
 import { reviewSchema } from "~/lib/shared/review-schema";
 import { ADMIN_PAGING } from "~/services/admin-catalog.server";
-import { ORDERS_PAGING } from "~/services/orders.server";
+import { ORDERS_PAGING } from "~/services/order-search.server";
 import { ORDER_SEARCH_MAX } from "~/lib/shared/order-options";
 import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
 import { paymentReturnSchema } from "~/services/payment-return.server";

@@ -1,0 +1,206 @@
+import { QueryTypes, type Transaction } from "sequelize";
+import { AppError, badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
+import { getLogger } from "~/lib/server/logger.server";
+import { isCaptured, shortOrderNumber } from "~/lib/shared/order-options";
+import { returnedUnitsRefundCents } from "~/lib/shared/order-money";
+import {
+  ADMIN_RETURN_STATUSES,
+  type AdminReturnStatus,
+  type ReturnJson,
+  type ReturnStatus,
+} from "~/lib/shared/returns";
+import { isUuid } from "~/lib/shared/uuid";
+import { getDb } from "~/models/db.server";
+import { recordAudit, SYSTEM_CHANGE, type AuditBy } from "./audit.server";
+import { readOrderState, restockReturnedLines } from "./checkout/order-store.server";
+import { lockConflictAsAppError } from "./checkout/refusals.server";
+import { getReturn, mailReturn, RETURN_NOT_FOUND, RETURN_TEXT, returnableLines } from "./returns.server";
+import { finishReturnRefund } from "./return-refund.server";
+
+/** The admin's decisions on a return: approved, rejected, or received (the refund's first step; returns.server.ts tells the flow). */
+
+function parseReturnUpdate(input: unknown): { status: AdminReturnStatus; refundShipping?: boolean } {
+  const body = (input ?? {}) as Record<string, unknown>;
+  const status = ADMIN_RETURN_STATUSES.find((candidate) => candidate === body.status);
+  const errors: FieldErrors = {};
+  if (!status) errors.status = [`Status must be one of: ${ADMIN_RETURN_STATUSES.join(", ")}`];
+  let refundShipping: boolean | undefined;
+  const raw = body.refundShipping;
+  if (raw === true || raw === "true" || raw === "on") refundShipping = true;
+  else if (raw === false || raw === "false") refundShipping = false;
+  else if (raw !== undefined && raw !== null && raw !== "")
+    errors.refundShipping = ["refundShipping must be true or false"];
+  const problems = Object.values(errors).flat();
+  if (problems.length || !status) throw badRequest(problems[0]!, errors);
+  return { status, ...(refundShipping === undefined ? {} : { refundShipping }) };
+}
+
+const ALLOWED_FROM: Record<AdminReturnStatus, readonly ReturnStatus[]> = {
+  approved: ["requested"],
+  rejected: ["requested", "approved"],
+  received: ["requested", "approved"],
+};
+
+/**
+ * An admin's decision on a return (API: PUT /api/admin/returns/{id}):
+ * approved, rejected, or received (the stock back, the lines refunded through
+ * the provider, the delivery too with `refundShipping`). Setting the status
+ * it already has changes nothing (two admins receiving the same parcel at
+ * once refund it once); other moves backwards answer 409. A received return
+ * whose refund could not reach the provider answers 502 and is retried.
+ */
+export async function updateReturn(
+  returnId: string,
+  input: unknown,
+  by: AuditBy = SYSTEM_CHANGE,
+): Promise<ReturnJson> {
+  if (!isUuid(returnId)) throw notFound(RETURN_NOT_FOUND);
+  const change = parseReturnUpdate(input);
+  const [located] = await getDb().sequelize.query<{ orderId: string }>(
+    `SELECT order_id AS "orderId" FROM order_returns WHERE id = :returnId`,
+    { replacements: { returnId }, type: QueryTypes.SELECT },
+  );
+  if (!located) throw notFound(RETURN_NOT_FOUND);
+
+  const refundDue = await getDb()
+    .sequelize.transaction(async (transaction) => {
+      // The house's lock order: the order row, then its return.
+      const order = await readOrderState({ id: located.orderId }, transaction);
+      if (!order) throw notFound(RETURN_NOT_FOUND);
+      const [current] = await getDb().sequelize.query<{ status: ReturnStatus; refundShipping: boolean }>(
+        `SELECT status, refund_shipping AS "refundShipping" FROM order_returns WHERE id = :returnId FOR UPDATE`,
+        { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
+      );
+      if (!current) throw notFound(RETURN_NOT_FOUND);
+      const already =
+        current.status === change.status || (change.status === "received" && current.status === "refunded");
+      if (already) return current.status === "received";
+      if (!ALLOWED_FROM[change.status].includes(current.status))
+        throw conflict(RETURN_TEXT.transition(current.status, change.status));
+
+      const refundShipping = change.refundShipping ?? current.refundShipping;
+      const label = `return ${shortOrderNumber(returnId)}`;
+      if (change.status !== "received") {
+        await getDb().sequelize.query(
+          `UPDATE order_returns SET status = :status, refund_shipping = :refundShipping, decided_at = now()
+            WHERE id = :returnId`,
+          { replacements: { returnId, status: change.status, refundShipping }, transaction },
+        );
+        await recordAudit(transaction, {
+          ...by,
+          action: "update",
+          entity: "order",
+          entityId: order.id,
+          changes: { [label]: [current.status, change.status] },
+        });
+        await mailReturn(change.status, returnId, transaction);
+        return false;
+      }
+
+      if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
+      await receiveReturn(order.id, returnId, refundShipping, transaction);
+      await recordAudit(transaction, {
+        ...by,
+        action: "update",
+        entity: "order",
+        entityId: order.id,
+        changes: { [label]: [current.status, "received"] },
+      });
+      return true;
+    })
+    .catch(lockConflictAsAppError);
+
+  if (refundDue) {
+    try {
+      await finishReturnRefund(returnId, by);
+    } catch (error) {
+      getLogger().warn({ err: error, returnId }, "The return's refund failed and will be retried");
+      throw new AppError(502, RETURN_TEXT.refundFailed);
+    }
+  }
+  return getReturn(returnId);
+}
+
+/**
+ * Inside `transaction` (the order and the return locked): the parcel is back.
+ * Each line's refund is fixed (returnedUnitsRefundCents: its price less its
+ * share of the discount, the units already received counted first), the
+ * delivery's when asked and not refunded before, all within what is left of
+ * the capture; the stock goes back to the variants; the return is `received`.
+ */
+async function receiveReturn(
+  orderId: string,
+  returnId: string,
+  refundShipping: boolean,
+  transaction: Transaction,
+): Promise<void> {
+  const { sequelize } = getDb();
+  const lines = await returnableLines(orderId, transaction);
+  const items = await sequelize.query<{ orderItemId: string; quantity: number }>(
+    `SELECT order_item_id AS "orderItemId", quantity FROM order_return_items WHERE return_id = :returnId`,
+    { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
+  );
+  const refunds = items.map((item) => {
+    const line = lines.find((candidate) => candidate.id === item.orderItemId)!;
+    return {
+      ...item,
+      line,
+      cents: returnedUnitsRefundCents(
+        { unitPriceCents: line.priceCents, quantity: line.quantity, discountCents: line.discountCents },
+        line.received,
+        item.quantity,
+      ),
+    };
+  });
+  const [money] = await sequelize.query<{
+    totalCents: number;
+    refundedCents: number;
+    dueCents: number;
+    shippingCents: number;
+    shippingRefunded: boolean;
+  }>(
+    `SELECT (o.total_amount * 100)::int AS "totalCents", (o.refunded_amount * 100)::int AS "refundedCents",
+            (o.shipping_amount * 100)::int AS "shippingCents",
+            COALESCE((SELECT sum(refund_cents + shipping_refund_cents) FROM order_returns
+                       WHERE order_id = o.id AND status = 'received'), 0)::int AS "dueCents",
+            EXISTS (SELECT 1 FROM order_returns WHERE order_id = o.id AND shipping_refund_cents > 0
+                       AND status IN ('received', 'refunded')) AS "shippingRefunded"
+       FROM orders o WHERE o.id = :orderId`,
+    { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+  );
+  const linesCents = refunds.reduce((sum, refund) => sum + refund.cents, 0);
+  const shippingCents = refundShipping && !money!.shippingRefunded ? money!.shippingCents : 0;
+  const left = money!.totalCents - money!.refundedCents - money!.dueCents;
+  if (linesCents + shippingCents > left) {
+    // The lines' refunds add up to what they paid by construction: reaching this is a bug, never a refund.
+    throw new Error(`Return ${returnId} would refund more than is left of order ${orderId}'s capture`);
+  }
+  await sequelize.query(
+    `UPDATE order_return_items ri SET refund_cents = n.cents
+       FROM unnest(ARRAY[:lineIds]::uuid[], ARRAY[:cents]::int[]) AS n(line, cents)
+      WHERE ri.return_id = :returnId AND ri.order_item_id = n.line`,
+    {
+      replacements: {
+        returnId,
+        lineIds: refunds.map((refund) => refund.orderItemId),
+        cents: refunds.map((refund) => refund.cents),
+      },
+      transaction,
+    },
+  );
+  await sequelize.query(
+    `UPDATE order_returns SET status = 'received', refund_shipping = :refundShipping,
+            refund_cents = :linesCents, shipping_refund_cents = :shippingCents,
+            received_at = now(), decided_at = COALESCE(decided_at, now())
+      WHERE id = :returnId`,
+    { replacements: { returnId, refundShipping, linesCents, shippingCents }, transaction },
+  );
+  await restockReturnedLines(
+    refunds.map((refund) => ({
+      productId: refund.line.productId,
+      variantId: refund.line.variantId,
+      quantity: refund.quantity,
+    })),
+    transaction,
+  );
+}
