@@ -3,6 +3,7 @@ import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { AppError, badRequest } from "~/lib/server/errors.server";
 import { getLogger } from "~/lib/server/logger.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 import {
   contentTypeOfKey,
   getStorage,
@@ -125,16 +126,16 @@ export class ImageQueue {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __shopImageQueue?: ImageQueue };
+const current = () => processSingleton<{ queue?: ImageQueue }>("image-queue", () => ({}));
 
 /** This process's queue: one libvips job at a time, eight waiting. */
 export function getImageQueue(): ImageQueue {
-  return (holder.__shopImageQueue ??= new ImageQueue(1, 8));
+  return (current().queue ??= new ImageQueue(1, 8));
 }
 
 /** For tests: another queue (or the default again with undefined). */
 export function setImageQueue(queue: ImageQueue | undefined): void {
-  holder.__shopImageQueue = queue;
+  current().queue = queue;
 }
 
 /* ------------------------------------------------------------ processing */

@@ -3,6 +3,7 @@ import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import { tooManyRequests } from "~/lib/server/errors.server";
 import { recordRateLimitRefusal } from "~/lib/server/metrics.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 
 /**
  * Sign-in and sign-up throttling, stored in PostgreSQL (table rate_limits) so
@@ -39,8 +40,6 @@ interface Limiters {
   register: RateLimiterPostgres;
 }
 
-const holder = globalThis as typeof globalThis & { __shopRateLimiters?: Limiters };
-
 /** A limiter whose counters live in the `rate_limits` table, shared by every app instance. */
 export function postgresLimiter(keyPrefix: string, limit: { points: number; duration: number }) {
   return new RateLimiterPostgres({
@@ -55,7 +54,7 @@ export function postgresLimiter(keyPrefix: string, limit: { points: number; dura
 }
 
 function limiters(): Limiters {
-  holder.__shopRateLimiters ??= {
+  return processSingleton("rate-limiters", () => ({
     login: {
       perAccountClient: postgresLimiter("login_account_ip", LOGIN_LIMITS.perAccountClient),
       perAccount: postgresLimiter("login_account", LOGIN_LIMITS.perAccount),
@@ -65,8 +64,7 @@ function limiters(): Limiters {
       points: getConfig().registerLimitPerHour,
       duration: REGISTER_LIMIT_DURATION,
     }),
-  };
-  return holder.__shopRateLimiters;
+  }));
 }
 
 /** The one text of a 429, in the JSON API and on the pages (with and without JavaScript). */

@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { isTimeZone } from "../shared/report-period";
 import { LOW_STOCK_THRESHOLD } from "../shared/variants";
+import { processSingleton } from "./process-singleton.server";
 
 /**
  * The one place that reads process.env. Everything else asks `getConfig()`.
@@ -411,17 +412,16 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   };
 }
 
-const holder = globalThis as typeof globalThis & { __shopConfig?: AppConfig };
+const current = () => processSingleton<{ config?: AppConfig }>("config", () => ({}));
 
 /** The validated configuration of this process, parsed on first use. */
 export function getConfig(): AppConfig {
-  holder.__shopConfig ??= parseConfig();
-  return holder.__shopConfig;
+  return (current().config ??= parseConfig());
 }
 
 /** For tests and scripts that need a configuration other than process.env's. */
 export function setConfig(config: AppConfig): void {
-  holder.__shopConfig = config;
+  current().config = config;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "./process-singleton.server";
 
 /**
  * Values computed once per HTTP request. Remix hands every loader of a
@@ -20,8 +21,10 @@ interface Scope {
   info: RequestInfo | undefined;
 }
 
-const holder = globalThis as typeof globalThis & { __shopRequestScope?: AsyncLocalStorage<Scope> };
-const storage = (holder.__shopRequestScope ??= new AsyncLocalStorage<Scope>());
+// One per process, so that a scope the HTTP server opens is seen by the framework build's modules.
+const storage = processSingleton("request-scope", () => new AsyncLocalStorage<Scope>(), {
+  keepAcrossTests: true,
+});
 
 /** Runs `next` (and everything it starts) inside a fresh request scope. */
 export function runInRequestScope<T>(next: () => T, info?: RequestInfo): T {
