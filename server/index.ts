@@ -28,7 +28,7 @@ async function runSingleProcess(config: ReturnType<typeof loadConfigOrExit>) {
   const reconciler = startPaymentReconciler(log);
   logMailMode(config);
   const http = await startHttpProcess(config, await loadBuild(buildPath));
-  log(`\nShop ready on ${config.appUrl}  (listening on ${config.host}:${config.port})`);
+  log(`Shop ready on ${config.appUrl}  (listening on ${config.host}:${config.port})`);
   void printDemoAccounts().catch(() => undefined);
 
   let shuttingDown = false;

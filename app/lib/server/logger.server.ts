@@ -7,15 +7,15 @@ import { processSingleton } from "./process-singleton.server";
 import { currentRequestInfo } from "./request-scope.server";
 
 /**
- * The shop's one logger (pino): a JSON object per line on stdout, or coloured
- * lines for humans with LOG_FORMAT=pretty. Every line written while a request
+ * The shop's one logger (pino): a JSON object per line on stdout, or readable
+ * lines for humans (LOG_FORMAT=pretty, the default when stdout is a terminal). Every line written while a request
  * runs carries its `requestId`. A process singleton because the HTTP server and
  * the framework's server build are separate module graphs that must share one stream.
  */
 
 const current = () => processSingleton<{ logger?: Logger }>("logger", () => ({}));
 
-/** pino-pretty is for a developer's terminal: loaded only when LOG_FORMAT=pretty asks for it. */
+/** pino-pretty is for a developer's terminal: loaded only when the format is pretty. */
 function loadPretty(): typeof PinoPretty {
   return createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
 }
@@ -27,7 +27,8 @@ export function createLogger(
   const stream =
     options.logFormat === "pretty"
       ? loadPretty()({
-          colorize: !destination,
+          // Colours on a terminal only: LOG_FORMAT=pretty into a file or a pipe stays plain text.
+          colorize: !destination && process.stdout.isTTY === true,
           translateTime: "SYS:HH:MM:ss.l",
           ignore: "pid,hostname",
           sync: true,
