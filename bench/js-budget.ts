@@ -116,7 +116,7 @@ async function signIn(role: "user" | "admin"): Promise<string> {
  * coercion. The forms that check in the browser use zod/mini through
  * app/lib/shared/form-schema.ts.
  */
-export const CLASSIC_ZOD_MARKER = '"ZodType"';
+const CLASSIC_ZOD_MARKER = '"ZodType"';
 
 interface Asset {
   gzip: number;
@@ -188,7 +188,7 @@ async function measurePage(page: Page, cookies: Record<Area, string>): Promise<R
 
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
-export function formatTable(rows: Row[]): string {
+function formatTable(rows: Row[]): string {
   const header = [
     "page",
     "path",

@@ -17,19 +17,19 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** One image of at most 5 MB plus the form's text fields and multipart framing. */
 export const UPLOAD_BODY_LIMIT_BYTES = MAX_UPLOAD_BYTES + 512 * 1024;
 /** Pages and API routes that take a multipart upload (app/services/uploads.server.ts). */
-export const UPLOAD_PATHS = new Set(["/admin/dashboard", "/api/admin/products/upload-image"]);
+const UPLOAD_PATHS = new Set(["/admin/dashboard", "/api/admin/products/upload-image"]);
 
 /** A product's pictures chosen at once in the admin form without JavaScript: up to eight images. */
-export const PICTURES_BODY_LIMIT_BYTES = MAX_PRODUCT_IMAGES * MAX_UPLOAD_BYTES + 512 * 1024;
-export const PICTURES_PATHS = new Set(["/admin/products"]);
+const PICTURES_BODY_LIMIT_BYTES = MAX_PRODUCT_IMAGES * MAX_UPLOAD_BYTES + 512 * 1024;
+const PICTURES_PATHS = new Set(["/admin/products"]);
 
 /** One catalogue CSV file of at most 10 MB plus the multipart framing. */
-export const IMPORT_BODY_LIMIT_BYTES = MAX_IMPORT_BYTES + 512 * 1024;
+const IMPORT_BODY_LIMIT_BYTES = MAX_IMPORT_BYTES + 512 * 1024;
 /** Pages and API routes that take the catalogue's CSV file (app/services/catalogue-csv.server.ts). */
-export const IMPORT_PATHS = new Set(["/admin/products/import", "/api/admin/products/import"]);
+const IMPORT_PATHS = new Set(["/admin/products/import", "/api/admin/products/import"]);
 
-export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-export const BODY_TOO_LARGE_MESSAGE = "The request body is too large";
+const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const BODY_TOO_LARGE_MESSAGE = "The request body is too large";
 
 export function bodyLimitFor(req: Pick<Request, "path" | "headers">): number {
   const multipart = /^multipart\/form-data/i.test(req.headers["content-type"] ?? "");
@@ -49,7 +49,7 @@ function escapeHtml(text: string): string {
 }
 
 /** A short answer before Remix is reached: JSON for the API, a small page for browsers. */
-export function sendStatus(req: Request, res: Response, status: number, message: string) {
+function sendStatus(req: Request, res: Response, status: number, message: string) {
   res.status(status);
   res.setHeader("Cache-Control", "no-store");
   if (wantsJson(req)) {
@@ -110,7 +110,7 @@ export function declaredLengthGuard(req: Request, res: Response, next: NextFunct
 }
 
 /** A pass-through that fails once more than `limit` bytes went through it. */
-export class BodyCap extends Transform {
+class BodyCap extends Transform {
   exceeded = false;
   private seen = 0;
 

@@ -54,7 +54,7 @@ export async function loadBuild(buildPath: string): Promise<ServerBuild> {
   return (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 }
 
-export interface PreparedDatabase {
+interface PreparedDatabase {
   url: string;
   /** The embedded PostgreSQL this process started (stop it last), or null for DATABASE_URL. */
   embedded: EmbeddedDatabase | null;

@@ -3,7 +3,7 @@ import { DISCOUNT_INTENTS, type AppliedDiscountJson } from "~/lib/shared/deliver
 import { formatPrice, toCents } from "~/lib/shared/money";
 import { shippingLabel } from "~/lib/shared/order-money";
 
-export interface MoneySummaryData {
+interface MoneySummaryData {
   subtotal: number;
   discountAmount: number;
   shippingAmount: number;

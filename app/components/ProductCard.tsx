@@ -26,7 +26,7 @@ export const CARD_SIZES = {
  * it submits through Remix once scripts run (ProductGrid), so the server does
  * not render Remix's <Link> and <Form> (each a dozen router hooks) 24 times over.
  */
-export function ProductCard({
+function ProductCard({
   product,
   detailsHref,
   redirectTo,

@@ -79,7 +79,7 @@ export function setQueryListener(listener: ((sql: string) => void) | undefined):
 }
 
 /** How this process's connection pool is used right now (null before the first query). */
-export function poolStats(): PoolStats | null {
+function poolStats(): PoolStats | null {
   const manager = state().db?.sequelize.connectionManager as unknown as
     { pool?: { size: number; using: number; waiting: number; maxSize: number } } | undefined;
   const pool = manager?.pool;

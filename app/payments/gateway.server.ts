@@ -12,7 +12,7 @@ import { PaymentAmountMismatchError } from "./errors.server";
  * import this module and errors.server.ts, never index.server.ts.
  */
 
-export type PaymentCurrency = "USD";
+type PaymentCurrency = "USD";
 
 export interface PaymentLineItem {
   /** Shown to the payer; PayPal keeps 127 characters. */

@@ -41,7 +41,7 @@ import {
  * connection that the shop's other waiting transactions hold.
  */
 
-export const SIMULATOR_PATH = "/payment-simulator";
+const SIMULATOR_PATH = "/payment-simulator";
 
 type SimulatedStatus = "CREATED" | "APPROVED" | "DECLINED" | "COMPLETED";
 

@@ -43,7 +43,7 @@ export { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction, type AuditEntity };
 export type AuditChanges = Record<string, [unknown, unknown]>;
 
 /** Who made a change: a signed-in admin, or (id null) a script or the shop itself. */
-export interface AuditActor {
+interface AuditActor {
   id: string | null;
   userName: string;
 }
@@ -191,7 +191,7 @@ export function productChanges(before: ProductReadRow | null, after: ProductRead
 
 // --- Reading ---------------------------------------------------------------------------------
 
-export interface AuditEntryJson {
+interface AuditEntryJson {
   _id: string;
   at: string;
   actor: AuditActor;
@@ -204,9 +204,9 @@ export interface AuditEntryJson {
 
 export const AUDIT_PAGING: PagingLimits = { defaultLimit: 50, maxLimit: 200, maxPage: 1_000_000 };
 /** How many entries the product and order pages show of their own history. */
-export const HISTORY_LENGTH = 10;
+const HISTORY_LENGTH = 10;
 
-export interface AuditFilters {
+interface AuditFilters {
   entity?: AuditEntity;
   entityId?: string;
   action?: AuditAction;

@@ -23,14 +23,14 @@ import { PROVIDER_ID_PATTERN } from "./checkout/refusals.server";
 export const BRIDGE_PATH = "/checkout-return";
 /** The spec's return page: the shop's own, and the one a spec client has on its origin. */
 export const RETURN_PATH = "/shop/paypal-return";
-export const MAX_RETURN_URL_LENGTH = 2048;
+const MAX_RETURN_URL_LENGTH = 2048;
 
 function allowedOrigins(): string[] {
   const config = getConfig();
   return [new URL(config.appUrl).origin, ...config.corsOrigins];
 }
 
-export function isAllowedClientUrl(value: string): boolean {
+function isAllowedClientUrl(value: string): boolean {
   let url: URL;
   try {
     url = new URL(value);

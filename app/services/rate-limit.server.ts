@@ -68,7 +68,7 @@ function limiters(): Limiters {
 }
 
 /** The one text of a 429, in the JSON API and on the pages (with and without JavaScript). */
-export function retryMessage(action: "login" | "registration", seconds: number) {
+function retryMessage(action: "login" | "registration", seconds: number) {
   const minutes = Math.ceil(seconds / 60);
   const what = action === "login" ? "login attempts" : "registrations from your network";
   return `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
@@ -78,7 +78,7 @@ function retrySeconds(ms: number) {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
-export interface LoginAttempt {
+interface LoginAttempt {
   /** Gives the points back: call after a correct password. */
   succeeded(): Promise<void>;
 }

@@ -29,7 +29,7 @@ export async function runOrRefuse<T, R>(
 /** What conform's reply needs of a submission, whatever its schema. */
 type Replyable = Pick<Submission<unknown, string[]>, "reply">;
 
-export interface RefusalReplyOptions {
+interface RefusalReplyOptions {
   /** Fields whose typed values do not come back to the page (passwords). */
   hideFields?: string[];
   /**
@@ -40,7 +40,7 @@ export interface RefusalReplyOptions {
   fieldErrors?: (error: AppError) => FieldErrors | undefined;
 }
 
-export interface RefusalReply {
+interface RefusalReply {
   result: SubmissionResult<string[]>;
   /** The refusal's status and headers (a 429's Retry-After), for `json(…, init)`. */
   init: { status: number; headers?: Record<string, string> };
@@ -60,7 +60,7 @@ export function replyToRefusal(
   };
 }
 
-export type SubmitOutcome<T> = { ok: true; value: T } | ({ ok: false; error: AppError } & RefusalReply);
+type SubmitOutcome<T> = { ok: true; value: T } | ({ ok: false; error: AppError } & RefusalReply);
 
 /** Runs the service call of a conform form: its value, or the reply to its refusal. */
 export function submitOrReply<T>(

@@ -18,7 +18,7 @@ import { isUuid } from "~/lib/shared/uuid";
  *   toasts), so that anonymous visitors get them without a database row.
  */
 
-export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 14;
+const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 14;
 
 interface SessionData {
   userId: string;

@@ -311,7 +311,7 @@ export interface MailConfig {
   pollSeconds: number;
 }
 
-export const DEFAULT_MAIL_FROM = "ECommerce Shopping <shop@localhost>";
+const DEFAULT_MAIL_FROM = "ECommerce Shopping <shop@localhost>";
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {

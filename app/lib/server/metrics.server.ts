@@ -8,8 +8,8 @@ import { processSingleton } from "./process-singleton.server";
  * separate module graphs). Labels are small closed sets: route patterns, never raw URLs.
  */
 
-export const CHECKOUT_OUTCOMES = ["created", "captured", "declined", "refunded", "reconciled"] as const;
-export type CheckoutOutcome = (typeof CHECKOUT_OUTCOMES)[number];
+const CHECKOUT_OUTCOMES = ["created", "captured", "declined", "refunded", "reconciled"] as const;
+type CheckoutOutcome = (typeof CHECKOUT_OUTCOMES)[number];
 
 interface ShopMetrics {
   registry: client.Registry;

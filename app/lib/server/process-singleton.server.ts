@@ -13,7 +13,7 @@
  * since that module is not loaded again.
  */
 
-export interface ProcessSingletonOptions {
+interface ProcessSingletonOptions {
   /** Survives `resetProcessSingletons()`: the module captured the value when it loaded. */
   keepAcrossTests?: boolean;
 }

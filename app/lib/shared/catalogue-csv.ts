@@ -12,7 +12,7 @@ export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 20_000;
 
 /** The columns that belong to the variant rather than to its product. */
-export const VARIANT_COLUMNS = ["sku", "size", "colour", "price", "salePrice", "totalStock"] as const;
+const VARIANT_COLUMNS = ["sku", "size", "colour", "price", "salePrice", "totalStock"] as const;
 
 const fieldsOfKind = (kinds: readonly string[]) =>
   EDITABLE_PRODUCT_FIELDS.filter((field) => kinds.includes(field.kind)).map((field) => field.name);

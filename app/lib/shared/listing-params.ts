@@ -24,7 +24,7 @@ export { parsePositiveInteger } from "./paging";
 /** Products per page on the listing and search pages (and the API's default `limit`). */
 export const PAGE_SIZE = 24;
 /** The largest `limit` the JSON API accepts. */
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 /** Pages beyond this are refused: nobody pages that far, and OFFSET gets slower the deeper it goes. */
 export const MAX_PAGE = 10_000;
 /** The catalogue's paging (the pages fix the page size; the JSON API takes `limit` too). */
@@ -72,7 +72,7 @@ export function isSortOption(value: unknown): value is SortOption {
  * the canonical form) or repeated (`category=men&category=women`, what a plain
  * GET form with checkboxes sends).
  */
-export function listParam(params: URLSearchParams, name: string): string[] {
+function listParam(params: URLSearchParams, name: string): string[] {
   return params
     .getAll(name)
     .flatMap((value) => value.split(","))
@@ -108,7 +108,7 @@ function knownColours(values: string[]): string[] {
 const MAX_FILTER_PRICE_CENTS = 100_000_000;
 
 /** A price bound ("50", "49.90") in cents; null when absent or not a non-negative amount. */
-export function parsePriceBound(value: string | null | undefined): number | null {
+function parsePriceBound(value: string | null | undefined): number | null {
   const match = /^\s*(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(value ?? "");
   if (!match) return null;
   const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));

@@ -70,7 +70,6 @@ export const loginSchema = z.object({
     .string({ error: "Password is required" })
     .check(z.minLength(1, "Password is required"), z.maxLength(200)),
 });
-export type LoginInput = z.infer<typeof loginSchema>;
 
 /**
  * Turns zod issues into field name to list of messages: the API's `errors`, or

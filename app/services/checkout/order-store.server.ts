@@ -84,7 +84,7 @@ export async function updateOrder(
 
 // --- Stock ---------------------------------------------------------------------------
 
-export interface OrderLine {
+interface OrderLine {
   productId: string | null;
   variantId: string | null;
   title: string;
