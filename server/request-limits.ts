@@ -6,7 +6,7 @@ import { MAX_IMPORT_BYTES } from "../app/lib/shared/catalogue-csv";
 import { MAX_PRODUCT_IMAGES } from "../app/lib/shared/product";
 
 /**
- * Bounded input (ARCHITECTURE rule 10), before anything reads a body:
+ * Bounded input (docs/architecture.md, rule 10), before anything reads a body:
  * - methods the shop does not speak (TRACE, CONNECT, PROPFIND…) answer 405 with Allow;
  * - a declared Content-Length above the cap answers 413 at once, unread;
  * - a body without a length (chunked) is counted while it streams and cut at

@@ -27,7 +27,7 @@ const state = () => processSingleton<DatabaseState>("database", () => ({}));
  * The pool is small on purpose and a request waits only a few seconds for a
  * connection: an exhausted pool then fails fast with Sequelize's
  * ConnectionAcquireTimeoutError (answered 503 with Retry-After) instead of a
- * 30 s hang. No transaction may ask for a second connection (ARCHITECTURE
+ * 30 s hang. No transaction may ask for a second connection (docs/architecture.md,
  * rule 9): with DATABASE_POOL_MAX=1 such code would wait for itself.
  */
 export function createDatabase(

@@ -24,7 +24,7 @@ import {
 import type { VariantJson } from "~/lib/shared/variants";
 
 /**
- * The audit log: every admin change on record (ARCHITECTURE rule 16,
+ * The audit log: every admin change on record (docs/architecture.md, rule 16,
  * docs/decisions/0015-audit-log-and-versions.md). An entry is written by
  * `recordAudit` in the transaction of the change it describes, so a change
  * that rolls back leaves no entry and one that commits always has one. The

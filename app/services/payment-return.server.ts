@@ -8,7 +8,7 @@ import { getDb } from "~/models/db.server";
 import { PROVIDER_ID_PATTERN } from "./checkout/refusals.server";
 
 /**
- * Client-owned payment return (ARCHITECTURE rule 11: external clients live on
+ * Client-owned payment return (docs/architecture.md, rule 11: external clients live on
  * other origins). An external client may send
  * `returnUrl` and `cancelUrl` with `POST /api/shop/order/create`; each must be
  * on an origin of CORS_ORIGINS or the shop's own. The payment provider only

@@ -1,7 +1,7 @@
 import { centsToDecimal } from "./money";
 
 /**
- * An order's money, computed once (ARCHITECTURE rule 15): subtotal, discount
+ * An order's money, computed once (docs/architecture.md, rule 15): subtotal, discount
  * and each line's share of it, shipping and total, in integer cents. The cart
  * page, the checkout page, the order, the payment provider's amount breakdown
  * and the mails all take their figures from `computeOrderMoney`; nothing else

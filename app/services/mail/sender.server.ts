@@ -15,7 +15,7 @@ import {
 
 /**
  * Delivers the outbox (outbox.server.ts). One round: claim a few due mails (a
- * short statement), send each with no transaction open (house rule 9), mark
+ * short statement), send each with no transaction open (docs/architecture.md, rule 9), mark
  * it sent or schedule a retry with exponential backoff, and go on while mails
  * are due. Delivery is at least once: a crash between the mail server's "OK"
  * and the mark sends that one mail again after the lease, with the same
