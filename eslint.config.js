@@ -6,7 +6,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 /**
- * The floors of ARCHITECTURE.md ("layers"): routes → web → services →
+ * The floors of docs/architecture.md ("Floors"): routes → web → services →
  * models/payments → lib. A file may import its own floor and the floors below,
  * never one above. Each folder gets one `no-restricted-imports` entry whose
  * message names the floor; both import forms are matched: `~/services/…` and
@@ -42,12 +42,12 @@ function floorRule(floor) {
     target === "*.server"
       ? {
           regex: "\\.server(\\.[jt]sx?)?$",
-          message: `${FLOOR_NAMES[floor]}: it may not import a *.server module, only what app/lib/shared shares with the browser (see ARCHITECTURE.md, layers)`,
+          message: `${FLOOR_NAMES[floor]}: it may not import a *.server module, only what app/lib/shared shares with the browser (see docs/architecture.md, Floors)`,
         }
       : {
           // ~/services/x, ../services/x, ../../services/x (and the folder itself)
           regex: `^(~/|(\\.\\./)+)${target}(/|$)`,
-          message: `${FLOOR_NAMES[floor]}: it may not import app/${target} (see ARCHITECTURE.md, layers)`,
+          message: `${FLOOR_NAMES[floor]}: it may not import app/${target} (see docs/architecture.md, Floors)`,
         },
   );
   return {

@@ -3,7 +3,7 @@ import base from "./vitest.config";
 
 /**
  * The transaction suites again with a database pool of ONE connection
- * (ARCHITECTURE rule 9): a query that asks the pool for a second connection
+ * (docs/architecture.md, rule 9): a query that asks the pool for a second connection
  * while its transaction holds the only one waits for itself, hits the short
  * acquire timeout and fails the test. Only the service suites that exercise
  * transactions (checkout, capture, reconciler, Pay now, order lifecycle and returns

@@ -58,7 +58,7 @@ const median = (values: number[]) => {
 };
 
 /** The admin's order search for one customer's email, as the order list page asks for it. */
-export function orderSearchFor(email: string) {
+function orderSearchFor(email: string) {
   return listOrders({ page: 1, limit: ORDERS_PAGE_SIZE, q: email });
 }
 

@@ -10,7 +10,7 @@ import { isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed"
 import { writeResultsSection } from "./results-file";
 
 /**
- * `npm run bench:hostile`: the aims for hostile clients (ARCHITECTURE rule 10:
+ * `npm run bench:hostile`: the aims for hostile clients (docs/architecture.md, rule 10:
  * bounded input, honest failure), measured
  * against the production server (BUILD_DIR, default build-bench) on
  * BENCH_PORT (default 3192) with an embedded PostgreSQL of its own

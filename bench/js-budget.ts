@@ -118,7 +118,7 @@ async function signIn(role: "user" | "admin"): Promise<string> {
  * coercion. The forms that check in the browser use zod/mini through
  * app/lib/shared/form-schema.ts.
  */
-export const CLASSIC_ZOD_MARKER = '"ZodType"';
+const CLASSIC_ZOD_MARKER = '"ZodType"';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_FLAGS = [
@@ -221,7 +221,7 @@ async function measurePage(browser: Browser, page: Page, cookies: Record<Area, s
 
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
-export function formatTable(rows: Row[]): string {
+function formatTable(rows: Row[]): string {
   const header = [
     "page",
     "path",

@@ -41,7 +41,7 @@ function descendants(table: Map<number, ProcessInfo>, root: number): number[] {
   return found;
 }
 
-export type CpuSnapshot = Map<number, number>;
+type CpuSnapshot = Map<number, number>;
 
 /** CPU ms so far of `root` and its descendants except PostgreSQL's (null without /proc). */
 export function cpuOfTree(root: number): CpuSnapshot | null {
@@ -76,7 +76,7 @@ export function cpuBetween(before: CpuSnapshot | null, after: CpuSnapshot | null
 }
 
 /** The machine's CPU counters so far (the `cpu` line of /proc/stat), or null without /proc. */
-export type MachineTicks = { steal: number; total: number } | null;
+type MachineTicks = { steal: number; total: number } | null;
 
 export function machineTicks(): MachineTicks {
   if (!existsSync("/proc/stat")) return null;

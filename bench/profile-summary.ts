@@ -53,7 +53,7 @@ function table(title: string, totals: Map<string, number>, busy: number, rows: n
 }
 
 /** `skipMs`: leave out the first milliseconds of the profile (the server's start, migrations, warm-up). */
-export function summarizeProfile(profile: CpuProfile, rows = 25, skipMs = 0): string {
+function summarizeProfile(profile: CpuProfile, rows = 25, skipMs = 0): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);

@@ -25,7 +25,7 @@ export function createMigrator(sequelize: Sequelize, log: (message: string) => v
  * several app instances take turns instead of racing on the same DDL. The lock
  * lives on a connection of its own, outside the pool: the migrations use the
  * pool, and with DATABASE_POOL_MAX=1 a pooled lock connection would leave them
- * waiting for it (ARCHITECTURE rule 9).
+ * waiting for it (docs/architecture.md, rule 9).
  */
 export async function migrateToLatest(sequelize: Sequelize, log?: (message: string) => void) {
   const lockKey = 727_274_001;

@@ -27,7 +27,7 @@ export const THEME_CSS_FILE = path.resolve("app/styles/mantine-theme.css");
 const DARK_SCHEME_RULE = /:root\[data-mantine-color-scheme=['"]dark['"]\][^{]*\{[^}]*\}/g;
 
 /** Mantine's `default-css-variables.css` without the dark scheme's rules. */
-export function lightSchemeDefaults(): string {
+function lightSchemeDefaults(): string {
   const file = createRequire(import.meta.url).resolve("@mantine/core/styles/default-css-variables.css");
   const css = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
   const light = css.replace(DARK_SCHEME_RULE, "");

@@ -174,7 +174,7 @@ function sendUploadError(res: Response, error: unknown) {
  * uploads say `Cross-Origin-Resource-Policy: cross-origin`. Everything else
  * keeps helmet's `same-origin`.
  */
-export const IMAGE_RESOURCE_POLICY = "cross-origin";
+const IMAGE_RESOURCE_POLICY = "cross-origin";
 
 /** Uploads kept in a bucket (S3_BUCKET without a public URL): streamed with the same headers. */
 function uploadsFromStorage() {

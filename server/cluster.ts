@@ -79,7 +79,7 @@ export async function runPrimary(config: AppConfig, entryFile: string): Promise<
       if (++listeningCount < slots.length) return;
       listeningOnce = true;
       log(
-        `\nShop ready on ${config.appUrl}  (listening on ${config.host}:${config.port}, ${slots.length} workers)`,
+        `Shop ready on ${config.appUrl}  (listening on ${config.host}:${config.port}, ${slots.length} workers)`,
       );
       void printDemoAccounts().catch(() => undefined);
     });

@@ -6,7 +6,7 @@ import { ROUTE_LOCAL } from "./observability";
 /**
  * GET /healthz: 200 `{"status":"ok"}` while PostgreSQL answers, 503 otherwise,
  * for load balancers that ask many times a second. It is answered in Express
- * before the page machinery (no session, no security headers, no Remix), and
+ * before the page machinery (no session, no security headers, no router), and
  * the database's answer is shared: checks that arrive while one `SELECT 1` is
  * in flight wait for it, and its result is reused for HEALTH_CHECK_REUSE_MS.
  * So an outage shows within a quarter of a second, and health checks never

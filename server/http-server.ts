@@ -9,7 +9,7 @@ import { createApp } from "./app";
 import { log } from "./startup";
 
 /**
- * The part of the server that answers HTTP: the Express app on the Remix
+ * The part of the server that answers HTTP: the Express app on the server
  * build, and the outbox's mail sender. A cluster worker runs exactly this; the
  * single process (WEB_CONCURRENCY=1) runs it beside the database and the
  * payment reconciler.

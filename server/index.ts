@@ -17,7 +17,7 @@ import {
 /**
  * Production entry (`npm run serve` runs its build, build/server/index.js):
  * validate the configuration, start (or reach) PostgreSQL, migrate, seed a
- * fresh embedded database, then serve the Remix build: with WEB_CONCURRENCY
+ * fresh embedded database, then serve the server build: with WEB_CONCURRENCY
  * workers (node:cluster, server/cluster.ts), or in this one process when it is 1.
  */
 
@@ -28,7 +28,7 @@ async function runSingleProcess(config: ReturnType<typeof loadConfigOrExit>) {
   const reconciler = startPaymentReconciler(log);
   logMailMode(config);
   const http = await startHttpProcess(config, await loadBuild(buildPath));
-  log(`\nShop ready on ${config.appUrl}  (listening on ${config.host}:${config.port})`);
+  log(`Shop ready on ${config.appUrl}  (listening on ${config.host}:${config.port})`);
   void printDemoAccounts().catch(() => undefined);
 
   let shuttingDown = false;

@@ -10,7 +10,7 @@ import { runInRequestScope, type RequestInfo } from "../app/lib/server/request-s
  * from the caller or made, echoed in the response), one JSON log line when it
  * finishes, and the Prometheus counters and latency histogram served at
  * /metrics. Routes are named by their pattern (/shop/product/:id), matched on
- * the Remix build's route manifest here in Express: that covers pages, data
+ * the server build's route manifest here in Express: that covers pages, data
  * requests and resource routes alike, and never puts a raw URL in a label.
  */
 
@@ -21,7 +21,7 @@ export function requestIdOf(header: string | undefined): string {
   return header && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
 }
 
-/** Labels for what Express serves before Remix; the locals key lets those handlers name themselves. */
+/** Labels for what Express serves before the router; the locals key lets those handlers name themselves. */
 export const ROUTE_LOCAL = "routePattern";
 export const UNMATCHED_ROUTE = "(unmatched)";
 
@@ -54,7 +54,7 @@ function compile(pattern: string): RegExp {
 }
 
 /**
- * A function from a URL path to the pattern of the route that Remix would
+ * A function from a URL path to the pattern of the route that React Router would
  * answer it with. The manifest is compiled once (matchRoutes would flatten and
  * rank it again on every request).
  */
@@ -95,7 +95,7 @@ export function createRoutePatternMatcher(routes: ServerBuild["routes"] | undefi
   };
 }
 
-function routeOf(req: Request, res: Response, matchRemixRoute: (pathname: string) => string): string {
+function routeOf(req: Request, res: Response, matchRouterRoute: (pathname: string) => string): string {
   const named = res.locals[ROUTE_LOCAL] as string | undefined;
   if (named) return named;
   if (req.path.startsWith("/build/")) return "/build/*";
@@ -103,7 +103,7 @@ function routeOf(req: Request, res: Response, matchRemixRoute: (pathname: string
   const path = req.path.endsWith(".data")
     ? req.path.slice(0, -".data".length).replace(/^\/_root$/, "/")
     : req.path;
-  return matchRemixRoute(path);
+  return matchRouterRoute(path);
 }
 
 /**
@@ -112,14 +112,14 @@ function routeOf(req: Request, res: Response, matchRemixRoute: (pathname: string
  * LOG_REQUESTS=false) logs it.
  */
 export function requestObserver(options: { build: ServerBuild; logRequests: boolean }) {
-  const matchRemixRoute = createRoutePatternMatcher(options.build.routes);
+  const matchRouterRoute = createRoutePatternMatcher(options.build.routes);
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const info: RequestInfo = { requestId: requestIdOf(req.get("X-Request-Id")) };
     res.setHeader("X-Request-Id", info.requestId);
     res.on("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeOf(req, res, matchRemixRoute);
+      const route = routeOf(req, res, matchRouterRoute);
       observeHttpRequest({ method: req.method, route, status: res.statusCode, seconds });
       if (!options.logRequests) return;
       getLogger().info(

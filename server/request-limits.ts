@@ -18,8 +18,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** A short answer before Remix is reached: JSON for the API, a small page for browsers. */
-export function sendStatus(req: Request, res: Response, status: number, message: string) {
+/** A short answer before the router is reached: JSON for the API, a small page for browsers. */
+function sendStatus(req: Request, res: Response, status: number, message: string) {
   res.status(status);
   res.setHeader("Cache-Control", "no-store");
   if (wantsJson(req)) {

@@ -9,10 +9,10 @@ import helmet from "helmet";
  */
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-export const CORS_METHODS = "GET, POST, PUT, DELETE";
-export const CORS_HEADERS = "Content-Type, Cache-Control, Expires, Pragma";
+const CORS_METHODS = "GET, POST, PUT, DELETE";
+const CORS_HEADERS = "Content-Type, Cache-Control, Expires, Pragma";
 
-export function originOf(url: string): string | null {
+function originOf(url: string): string | null {
   try {
     return new URL(url).origin;
   } catch {

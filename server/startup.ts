@@ -2,7 +2,13 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
-import { ConfigError, getConfig, loadDotEnv, type AppConfig } from "../app/lib/server/config.server";
+import {
+  ConfigError,
+  getConfig,
+  loadDotEnv,
+  logFormatFor,
+  type AppConfig,
+} from "../app/lib/server/config.server";
 import { getDb, setDatabaseUrl } from "../app/models/db.server";
 import { createLogger, getLogger } from "../app/lib/server/logger.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/models/embedded-postgres.server";
@@ -20,8 +26,8 @@ export function loadConfigOrExit(): AppConfig {
     return getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      // No configuration, so no configured logger: JSON unless pretty was asked for.
-      const format = process.env.LOG_FORMAT === "pretty" ? "pretty" : "json";
+      // No configuration, so no configured logger: the format the configuration would have chosen.
+      const format = logFormatFor(process.env.LOG_FORMAT, process.stdout.isTTY === true);
       createLogger({ logFormat: format, logLevel: "info" }).fatal(
         { problems: error.problems },
         error.message,
@@ -48,7 +54,7 @@ export async function loadBuild(buildPath: string): Promise<ServerBuild> {
   return (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 }
 
-export interface PreparedDatabase {
+interface PreparedDatabase {
   url: string;
   /** The embedded PostgreSQL this process started (stop it last), or null for DATABASE_URL. */
   embedded: EmbeddedDatabase | null;
@@ -98,7 +104,8 @@ export async function printDemoAccounts(): Promise<void> {
   const emails = new Set(present.map((row) => row.email));
   const accounts = DEMO_ACCOUNTS.filter((account) => emails.has(account.email));
   if (!accounts.length) return;
-  log("Demo accounts:");
+  // One line each, so that every line of a terminal and every record of a collector is whole.
+  log("Demo accounts (email / password):");
   for (const account of accounts) {
     log(`  ${account.role === "admin" ? "admin  " : "shopper"}  ${account.email}  /  ${account.password}`);
   }

@@ -13,7 +13,7 @@ import { PlainField } from "./PlainField";
  * (the storefront's JavaScript budget, docs/decisions/0008).
  */
 
-export interface AccountSettingsProps {
+interface AccountSettingsProps {
   userName: string;
   email: string;
   otherSessions: number;

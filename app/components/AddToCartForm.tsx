@@ -26,8 +26,8 @@ export function AddToCartForm({
   redirectTo: string;
   className?: string;
   /**
-   * A plain <form> for a grid that submits its forms through Remix itself
-   * (ProductGrid): rendering Remix's <Form> costs the server a dozen hooks per card.
+   * A plain <form> for a grid that submits its forms through React Router itself
+   * (ProductGrid): rendering React Router's <Form> costs the server a dozen hooks per card.
    */
   plain?: boolean;
   /** Fields before the button: the size and colour picker (its `variantId` goes with the form). */

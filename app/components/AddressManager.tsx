@@ -30,7 +30,7 @@ export const addressManagerLinks: LinkDescriptor[] = [{ rel: "stylesheet", href:
  * rules of app/lib/shared/address-rules.ts, the server's schema the same.
  */
 
-export interface AddressCardData {
+interface AddressCardData {
   _id: string;
   address: string;
   city: string;
@@ -39,7 +39,7 @@ export interface AddressCardData {
   notes: string;
 }
 
-export interface AddressManagerProps {
+interface AddressManagerProps {
   addresses: AddressCardData[];
   editing: AddressCardData | null;
   /** conform's reply from the page's action (AddressActionData.addressForm). */

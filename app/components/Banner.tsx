@@ -6,10 +6,10 @@ import { Picture } from "./Picture";
 const BANNER_DRAWING_SIZE = { width: 1600, height: 600 };
 
 /** SPEC §9: the banner moves on every 15000 ms; a swipe needs 50 pixels. */
-export const BANNER_INTERVAL_MS = 15_000;
-export const SWIPE_THRESHOLD_PX = 50;
+const BANNER_INTERVAL_MS = 15_000;
+const SWIPE_THRESHOLD_PX = 50;
 
-export interface BannerImage {
+interface BannerImage {
   _id: string;
   image: string;
   /** The image's own size when it is a processed upload (its srcset and box), else null. */

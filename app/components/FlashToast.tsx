@@ -21,7 +21,7 @@ let stylesLoaded: Promise<void> | undefined;
  * Mantine's. React does not manage it, so navigations keep it. A failed load
  * resolves too: an unstyled overlay beats one that never opens.
  */
-export function loadMantineOverlayStyles(): Promise<void> {
+function loadMantineOverlayStyles(): Promise<void> {
   stylesLoaded ??= new Promise<void>((resolve) => {
     const link = document.createElement("link");
     link.rel = "stylesheet";
@@ -40,7 +40,7 @@ export function withMantineOverlayStyles<T>(loading: Promise<T>): Promise<T> {
 
 export type { Toast };
 
-export function ToastLink({ link }: { link: Toast["link"] }) {
+function ToastLink({ link }: { link: Toast["link"] }) {
   if (!link) return null;
   return (
     <Link to={link.href} className="flash-toast__link">

@@ -21,7 +21,7 @@ import {
  * upload clears the selection and says why.
  */
 
-export const UPLOAD_TIMEOUT_MS = 30_000;
+const UPLOAD_TIMEOUT_MS = 30_000;
 export const DEFAULT_UPLOAD_ENDPOINT = "/api/admin/products/upload-image";
 
 interface ImageUploadProps {

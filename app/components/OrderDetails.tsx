@@ -8,7 +8,7 @@ import { OrderStatusBadge } from "./OrderStatusBadge";
 import { Picture } from "./Picture";
 
 /** What the details view needs: plain data, so the admin and the shopper's history share it. */
-export interface OrderDetailsData {
+interface OrderDetailsData {
   _id: string;
   orderDate: string;
   totalAmount: number;

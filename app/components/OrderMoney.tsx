@@ -3,7 +3,7 @@ import { DISCOUNT_INTENTS, type AppliedDiscountJson } from "~/lib/shared/deliver
 import { formatPrice, toCents } from "~/lib/shared/money";
 import { shippingLabel } from "~/lib/shared/order-money";
 
-export interface MoneySummaryData {
+interface MoneySummaryData {
   subtotal: number;
   discountAmount: number;
   shippingAmount: number;
@@ -66,7 +66,7 @@ interface DiscountCodeFormProps {
 /**
  * "Discount code": apply one, or remove the one applied. Plain forms that
  * post to the page's action (POST/redirect/GET without JavaScript; with it,
- * Remix submits them and reloads the page's data without a reload).
+ * React Router submits them and reloads the page's data without a reload).
  */
 export function DiscountCodeForm({ action, discount, discountAmount, error }: DiscountCodeFormProps) {
   return (

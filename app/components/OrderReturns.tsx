@@ -23,7 +23,7 @@ export const RETURN_INTENT = "return";
 /** The form's field names for the order's line at `index` (its position in the order's lines). */
 export const returnFieldName = (index: number, field: "quantity" | "reason") => `line-${index}-${field}`;
 
-export interface ReturnLineData {
+interface ReturnLineData {
   title: string;
   size: string | null;
   colour: string | null;

@@ -21,7 +21,7 @@ export type PicturePriority = "lazy" | "eager" | "high";
 const FALLBACK_WIDTH = 640;
 
 /**
- * Every picture of the shop's pages (house rule 14). A processed upload is a `<picture>` whose AVIF and
+ * Every picture of the shop's pages (docs/architecture.md, rule 14). A processed upload is a `<picture>` whose AVIF and
  * WebP `<source>`s list every stored width, so the browser fetches the one `sizes` needs at its density
  * (capped at 2×: `pictureSizes`); `width`/`height` reserve its box before it loads. Anything else (a drawing under /images, another
  * site's URL, an upload whose size is not known yet) is a plain `<img>`. Markup only: no state, no

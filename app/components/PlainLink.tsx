@@ -2,7 +2,7 @@ import { PrefetchPageLinks, useNavigate } from "react-router";
 import { useEffect, useState, type AnchorHTMLAttributes } from "react";
 
 /**
- * Links that cost the server only their <a> (docs/decisions/0006). Remix's <Link> runs a
+ * Links that cost the server only their <a> (docs/decisions/0006). React Router's <Link> runs a
  * dozen router hooks for every link it renders, and a storefront page has about
  * forty of them (the header's menu twice, the sort menu, the pager, the footer):
  * a tenth of the page's server render. A PlainLink is an <a href> marked for
@@ -17,7 +17,7 @@ import { useEffect, useState, type AnchorHTMLAttributes } from "react";
  *   the focus rests on it for 100 ms, as <Link prefetch="intent">.
  * - `onIntent` runs when the pointer enters the link or the focus reaches it
  *   (for work a click will need, such as fetching a drawer's code).
- * - `data-discover`, as <Link> renders it, lets Remix learn the route behind
+ * - `data-discover`, as <Link> renders it, lets React Router learn the route behind
  *   the link as soon as it is on the page (lazy route discovery).
  *
  * Without JavaScript it is a plain link, as <Link> is.

@@ -23,10 +23,10 @@ export const CARD_SIZES = {
  * times and server rendering is the cost centre): the title link stretches
  * over the whole card and opens the details dialog. The link is a PlainLink and
  * the add-to-cart form a plain <form> to the cart action that the grid around
- * it submits through Remix once scripts run (ProductGrid), so the server does
- * not render Remix's <Link> and <Form> (each a dozen router hooks) 24 times over.
+ * it submits through React Router once scripts run (ProductGrid), so the server does
+ * not render React Router's <Link> and <Form> (each a dozen router hooks) 24 times over.
  */
-export function ProductCard({
+function ProductCard({
   product,
   detailsHref,
   redirectTo,
@@ -100,7 +100,7 @@ export function ProductCard({
 /**
  * What <Form method="post" preventScrollReset> does for each card's add-to-cart
  * form, done once for the grid by listening on it: the form submits through
- * Remix to its own action, the cart's, which redirects back here (its pending
+ * React Router to its own action, the cart's, which redirects back here (its pending
  * state is in useNavigation, as with <Form>). The cards' links are PlainLinks.
  * A "Choose size" link opens the details dialog (`data-dialog-href`) instead of
  * the product page. Without JavaScript they are a link and a form.

@@ -16,7 +16,7 @@ import { chooseMessage, lowStockText } from "~/lib/shared/variants";
 import { VariantPicker } from "./VariantPicker";
 
 /** The product as the details show it (the loader's shape, after JSON). */
-export interface ProductDetailsData extends ProductJson {
+interface ProductDetailsData extends ProductJson {
   reviewCount: number;
   reviews: {
     _id: string;

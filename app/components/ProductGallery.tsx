@@ -26,7 +26,7 @@ export const SLIDE_SIZES = "(min-width: 768px) min(50vw, 600px), calc(100vw - 2r
 const THUMB_SIZES = "64px";
 
 /** The picture to show first: `?picture=N` (1-based), else the first of `?colour=`, else the first. */
-export function initialPictureIndex(images: readonly ProductImageJson[], params: URLSearchParams): number {
+function initialPictureIndex(images: readonly ProductImageJson[], params: URLSearchParams): number {
   const asked = Number(params.get("picture"));
   if (Number.isInteger(asked) && asked >= 1 && asked <= images.length) return asked - 1;
   const colour = params.get("colour")?.split(",")[0]?.trim().toLowerCase();
@@ -35,7 +35,7 @@ export function initialPictureIndex(images: readonly ProductImageJson[], params:
 }
 
 /** A picture's text alternative: its own, else the product's title (and its place among several). */
-export function pictureAlt(picture: ProductImageJson, index: number, count: number, title: string): string {
+function pictureAlt(picture: ProductImageJson, index: number, count: number, title: string): string {
   if (picture.alt) return picture.alt;
   return count > 1 && index > 0 ? `${title}, picture ${index + 1} of ${count}` : title;
 }

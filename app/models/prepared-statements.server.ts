@@ -1,4 +1,5 @@
 import pg from "pg";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 
 /**
  * Named prepared statements for the reads every page runs: the session and
@@ -51,12 +52,10 @@ export class PreparedStatementNames {
   }
 }
 
-interface Holder {
-  // On globalThis: the Remix build's services mark statements, the server's module graph may create the pool.
-  __shopPreparedStatements?: PreparedStatementNames;
-}
-const holder = globalThis as typeof globalThis & Holder;
-const names = (holder.__shopPreparedStatements ??= new PreparedStatementNames());
+// One per process: the framework build's services mark statements, the server's module graph may create the pool.
+const names = processSingleton("prepared-statements", () => new PreparedStatementNames(), {
+  keepAcrossTests: true,
+});
 
 /** Marks `sql` to be sent as a named prepared statement; returns it unchanged. */
 export function prepared(sql: string): string {

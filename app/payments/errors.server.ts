@@ -6,7 +6,7 @@ import { AppError } from "~/lib/server/errors.server";
  * unhandled one into honest JSON (402, 409, 502) instead of a 500.
  */
 
-export type PaymentErrorCode =
+type PaymentErrorCode =
   | "INSTRUMENT_DECLINED"
   | "ORDER_NOT_APPROVED"
   | "ORDER_NOT_FOUND"

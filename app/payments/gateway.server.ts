@@ -1,7 +1,7 @@
 import { PaymentAmountMismatchError } from "./errors.server";
 
 /**
- * The one payment interface of the shop (ARCHITECTURE: payments). The rest of
+ * The one payment interface of the shop (docs/architecture.md, Floors). The rest of
  * the shop (orders, checkout, the return page) talks to `getPaymentGateway()`
  * (index.server.ts, which chooses the provider) and never to PayPal or the
  * simulator directly, so that the same code path runs with real PayPal
@@ -12,7 +12,7 @@ import { PaymentAmountMismatchError } from "./errors.server";
  * import this module and errors.server.ts, never index.server.ts.
  */
 
-export type PaymentCurrency = "USD";
+type PaymentCurrency = "USD";
 
 export interface PaymentLineItem {
   /** Shown to the payer; PayPal keeps 127 characters. */

@@ -1,4 +1,5 @@
 import { getConfig } from "~/lib/server/config.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 import type { PaymentGateway } from "./gateway.server";
 import { createPayPalGateway } from "./paypal.server";
 import { createSimulatorGateway } from "./simulator.server";
@@ -9,7 +10,7 @@ import { createSimulatorGateway } from "./simulator.server";
  * (gateway.server.ts); the adapters import the interface, never this module.
  */
 
-const holder = globalThis as typeof globalThis & { __shopPaymentGateway?: PaymentGateway };
+const current = () => processSingleton<{ gateway?: PaymentGateway }>("payment-gateway", () => ({}));
 
 /**
  * PayPal when PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are set, else the
@@ -17,16 +18,17 @@ const holder = globalThis as typeof globalThis & { __shopPaymentGateway?: Paymen
  * OAuth token between calls).
  */
 export function getPaymentGateway(): PaymentGateway {
-  if (!holder.__shopPaymentGateway) {
+  const state = current();
+  if (!state.gateway) {
     const config = getConfig();
-    holder.__shopPaymentGateway = config.paypal
+    state.gateway = config.paypal
       ? createPayPalGateway({ ...config.paypal, appUrl: config.appUrl })
       : createSimulatorGateway();
   }
-  return holder.__shopPaymentGateway;
+  return state.gateway;
 }
 
 /** For tests: use this gateway (or, with undefined, choose again from the configuration). */
 export function setPaymentGateway(gateway: PaymentGateway | undefined): void {
-  holder.__shopPaymentGateway = gateway;
+  current().gateway = gateway;
 }

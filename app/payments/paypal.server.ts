@@ -46,7 +46,7 @@ import {
  * orders service.
  */
 
-export interface PayPalGatewayOptions {
+interface PayPalGatewayOptions {
   clientId: string;
   clientSecret: string;
   environment: "sandbox" | "live";
@@ -56,7 +56,7 @@ export interface PayPalGatewayOptions {
   timeoutMs?: number;
 }
 
-export const PAYPAL_DEFAULT_TIMEOUT_MS = 15_000;
+const PAYPAL_DEFAULT_TIMEOUT_MS = 15_000;
 const BRAND_NAME = "ECommerce Shopping";
 const APPROVAL_RELS = ["approve", "payer-action"];
 

@@ -5,6 +5,7 @@ import type { Sequelize } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import { getLogger } from "~/lib/server/logger.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 import {
   InstrumentDeclinedError,
   PaymentNotApprovedError,
@@ -40,7 +41,7 @@ import {
  * connection that the shop's other waiting transactions hold.
  */
 
-export const SIMULATOR_PATH = "/payment-simulator";
+const SIMULATOR_PATH = "/payment-simulator";
 
 type SimulatedStatus = "CREATED" | "APPROVED" | "DECLINED" | "COMPLETED";
 
@@ -78,14 +79,13 @@ export interface SimulatedPayment {
 
 // --- Connection pool ---------------------------------------------------------
 
-const holder = globalThis as typeof globalThis & {
-  __shopSimulatorPools?: WeakMap<Sequelize, pg.Pool>;
-};
+// One pool per database (tests switch databases), shared by the process's module graphs.
+const simulatorPools = () => processSingleton("simulator-pools", () => new WeakMap<Sequelize, pg.Pool>());
 
 function simulatorPool(): pg.Pool {
   const { sequelize } = getDb();
-  holder.__shopSimulatorPools ??= new WeakMap();
-  let pool = holder.__shopSimulatorPools.get(sequelize);
+  const pools = simulatorPools();
+  let pool = pools.get(sequelize);
   if (!pool) {
     const config = sequelize.config;
     pool = new pg.Pool({
@@ -101,15 +101,14 @@ function simulatorPool(): pg.Pool {
     });
     // A dropped idle connection (the database restarting) must not crash the shop.
     pool.on("error", (error) => getLogger().error({ err: error }, "Payment simulator connection failed"));
-    holder.__shopSimulatorPools.set(sequelize, pool);
+    pools.set(sequelize, pool);
   }
   return pool;
 }
 
 /** Closes the simulator's connections to the current database (tests, shutdown). */
 export async function closeSimulatorPool(): Promise<void> {
-  const pools = holder.__shopSimulatorPools;
-  if (!pools) return;
+  const pools = simulatorPools();
   const { sequelize } = getDb();
   const pool = pools.get(sequelize);
   pools.delete(sequelize);

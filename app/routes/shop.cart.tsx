@@ -103,7 +103,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export type CartActionData =
+type CartActionData =
   { ok: true; intent: CartIntent; productId: string; message: string } | { ok: false; toast: FlashMessage };
 
 /** After an add, the message offers the way to the cart. */

@@ -19,7 +19,7 @@ import { getProductDetails, listFeatureImages, listFeatureProducts } from "~/ser
 import homeStyles from "~/styles/home.css?url";
 
 /** How many products "Feature Products" shows (the first ones in the default sort). */
-export const FEATURE_PRODUCT_COUNT = 12;
+const FEATURE_PRODUCT_COUNT = 12;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireShopper(request);

@@ -46,7 +46,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutSt
 type ProblemReason = CheckoutRefusal | "unavailable" | "unknown" | "pending" | "invalid";
 
 /** What went wrong (or is still going on), and the way forward. */
-export interface PaymentProblem {
+interface PaymentProblem {
   status: "problem";
   reason: ProblemReason;
   message: string;

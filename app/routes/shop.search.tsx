@@ -22,8 +22,8 @@ import { getProductDetails, searchProducts } from "~/services/catalog.server";
 import { MAX_KEYWORD_LENGTH } from "~/lib/shared/listing-params";
 
 /** SPEC §5/§9: with JavaScript, a search starts 1000 ms after typing stops, once the trimmed keyword is longer than 3 characters. */
-export const SEARCH_DEBOUNCE_MS = 1000;
-export const SEARCH_MIN_LENGTH = 4;
+const SEARCH_DEBOUNCE_MS = 1000;
+const SEARCH_MIN_LENGTH = 4;
 
 /**
  * /shop/search?keyword=…(&page=2)(&product=ID). Without JavaScript the form

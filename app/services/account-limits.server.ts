@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { type RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { tooManyRequests } from "~/lib/server/errors.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 import { postgresLimiter } from "./rate-limit.server";
 
 /**
@@ -21,17 +22,12 @@ export const ACCOUNT_LIMITS = {
 
 type LimitName = keyof typeof ACCOUNT_LIMITS;
 
-const holder = globalThis as typeof globalThis & {
-  __shopAccountLimiters?: Record<LimitName, RateLimiterPostgres>;
-};
-
 function limiters(): Record<LimitName, RateLimiterPostgres> {
-  holder.__shopAccountLimiters ??= {
+  return processSingleton("account-limiters", () => ({
     resetPerClient: postgresLimiter("reset_ip", ACCOUNT_LIMITS.resetPerClient),
     resetPerAddress: postgresLimiter("reset_address", ACCOUNT_LIMITS.resetPerAddress),
     passwordChangePerUser: postgresLimiter("password_change", ACCOUNT_LIMITS.passwordChangePerUser),
-  };
-  return holder.__shopAccountLimiters;
+  }));
 }
 
 function waitMessage(what: string, ms: number) {
@@ -65,7 +61,7 @@ export async function consumePasswordResetRequest(clientKey: string, email: stri
   if (wait > 0) blocked("password reset requests", wait);
 }
 
-export interface PasswordChangeAttempt {
+interface PasswordChangeAttempt {
   /** The right current password: the user's wrong answers are forgotten. */
   succeeded(): Promise<void>;
 }

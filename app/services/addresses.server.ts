@@ -19,8 +19,8 @@ import { isUuid } from "~/lib/shared/uuid";
 export const ADDRESS_ADDED = "Address added successfully";
 export const ADDRESS_UPDATED = "Address updated successfully";
 export const ADDRESS_DELETED = "Address deleted successfully";
-export const ADDRESS_NOT_FOUND = "Address not found";
-export const ADDRESS_INVALID = "Please fill in every address field";
+const ADDRESS_NOT_FOUND = "Address not found";
+const ADDRESS_INVALID = "Please fill in every address field";
 
 export interface AddressJson {
   _id: string;

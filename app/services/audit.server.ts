@@ -25,7 +25,7 @@ import {
 import type { VariantJson } from "~/lib/shared/variants";
 
 /**
- * The audit log: every admin change on record (ARCHITECTURE rule 16,
+ * The audit log: every admin change on record (docs/architecture.md, rule 16,
  * docs/decisions/0015-audit-log-and-versions.md). An entry is written by
  * `recordAudit` in the transaction of the change it describes, so a change
  * that rolls back leaves no entry and one that commits always has one. The
@@ -44,7 +44,7 @@ export { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction, type AuditEntity };
 export type AuditChanges = Record<string, [unknown, unknown]>;
 
 /** Who made a change: a signed-in admin, or (id null) a script or the shop itself. */
-export interface AuditActor {
+interface AuditActor {
   id: string | null;
   userName: string;
 }
@@ -192,7 +192,7 @@ export function productChanges(before: ProductReadRow | null, after: ProductRead
 
 // --- Reading ---------------------------------------------------------------------------------
 
-export interface AuditEntryJson {
+interface AuditEntryJson {
   _id: string;
   at: string;
   actor: AuditActor;
@@ -205,9 +205,9 @@ export interface AuditEntryJson {
 
 export const AUDIT_PAGING: PagingLimits = { defaultLimit: 50, maxLimit: 200, maxPage: 1_000_000 };
 /** How many entries the product and order pages show of their own history. */
-export const HISTORY_LENGTH = 10;
+const HISTORY_LENGTH = 10;
 
-export interface AuditFilters {
+interface AuditFilters {
   entity?: AuditEntity;
   entityId?: string;
   action?: AuditAction;

@@ -35,7 +35,7 @@ const ORDER_BY: Record<SortOption, string> = {
   "title-ztoa": "p.title DESC, p.id ASC",
 };
 
-export interface ProductPage {
+interface ProductPage {
   products: ProductJson[];
   pagination: Pagination;
 }
@@ -198,10 +198,10 @@ export async function getProduct(id: string): Promise<ProductJson | null> {
 }
 
 /** A review as the details show it. */
-export type ReviewSummary = Omit<ReviewJson, "userId" | "productId">;
+type ReviewSummary = Omit<ReviewJson, "userId" | "productId">;
 
 /** How many reviews the details show; the rest stay in the database (and the average). */
-export const DETAILS_REVIEW_LIMIT = 50;
+const DETAILS_REVIEW_LIMIT = 50;
 
 export interface ProductDetails extends ProductJson {
   reviewCount: number;
@@ -266,7 +266,7 @@ const MAX_SEARCH_WORDS = 8;
  * word_similarity, 0 to 1). 0.4 forgives one wrong, missing or swapped letter
  * in words of five letters or more ("hodie", "jaket", "sneakres").
  */
-export const TYPO_SIMILARITY_THRESHOLD = 0.4;
+const TYPO_SIMILARITY_THRESHOLD = 0.4;
 
 /**
  * The words of a keyword as data: letters and digits only, lower case. "h&m"
@@ -356,7 +356,7 @@ async function searchBySimilarity(allWords: string[], paging: Paging): Promise<P
 // ---------------------------------------------------------------------------
 
 /** At most this many banner slides. */
-export const MAX_BANNER_IMAGES = 10;
+const MAX_BANNER_IMAGES = 10;
 
 /** The home banner's images: the admin's feature images, oldest first. */
 export function listFeatureImages(): Promise<FeatureView[]> {
@@ -364,7 +364,7 @@ export function listFeatureImages(): Promise<FeatureView[]> {
 }
 
 /** A sitemap file holds at most 50,000 URLs (sitemaps.org). */
-export const SITEMAP_PRODUCT_LIMIT = 49_000;
+const SITEMAP_PRODUCT_LIMIT = 49_000;
 
 export async function listProductsForSitemap(): Promise<{ id: string; updatedAt: Date }[]> {
   return select<{ id: string; updatedAt: Date }>(

@@ -1,5 +1,5 @@
 /**
- * Checkout and payment, one file per stage (ARCHITECTURE, "The checkout as
+ * Checkout and payment, one file per stage (docs/architecture.md, "The checkout as
  * states"); routes and other services import from here:
  *
  * - checkout/create.server.ts: the order from the cart, then the provider's order;

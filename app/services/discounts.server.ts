@@ -96,7 +96,7 @@ function dayOf(date: Date): string {
   });
 }
 
-export const discountRefusals = {
+const discountRefusals = {
   unknown: (code: string) => `The discount code "${code}" does not exist.`,
   notYetValid: (code: string, startsAt: Date) => `The discount code "${code}" starts on ${dayOf(startsAt)}.`,
   expired: (code: string, endsAt: Date) => `The discount code "${code}" ended on ${dayOf(endsAt)}.`,

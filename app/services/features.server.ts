@@ -12,7 +12,7 @@ import { changedFields, recordAudit, SYSTEM_CHANGE, type AuditBy } from "./audit
 
 /** The home page's feature images (banners): list, add (an uploaded image), delete. */
 
-export interface FeatureJson {
+interface FeatureJson {
   _id: string;
   image: string;
   /** The banner's text and link; null means the home page's default. */
@@ -37,7 +37,7 @@ const toFeatureJson = (row: FeatureRow): FeatureJson => ({
   link: row.link ?? null,
 });
 
-export const FEATURE_NOT_FOUND = "Feature image not found";
+const FEATURE_NOT_FOUND = "Feature image not found";
 export const FEATURE_ADDED = "Feature image added successfully";
 export const FEATURE_DELETED = "Feature image deleted successfully";
 

@@ -1,3 +1,4 @@
+import { processSingleton } from "~/lib/server/process-singleton.server";
 import { AppError } from "~/lib/server/errors.server";
 
 /** The turns of the image work (libvips): a bounded queue, so a burst of uploads never takes every core. */
@@ -47,14 +48,14 @@ export class ImageQueue {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __shopImageQueue?: ImageQueue };
+const current = () => processSingleton<{ queue?: ImageQueue }>("image-queue", () => ({}));
 
 /** This process's queue: one libvips job at a time, eight waiting. */
 export function getImageQueue(): ImageQueue {
-  return (holder.__shopImageQueue ??= new ImageQueue(1, 8));
+  return (current().queue ??= new ImageQueue(1, 8));
 }
 
 /** For tests: another queue (or the default again with undefined). */
 export function setImageQueue(queue: ImageQueue | undefined): void {
-  holder.__shopImageQueue = queue;
+  current().queue = queue;
 }

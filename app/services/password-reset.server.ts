@@ -21,7 +21,7 @@ import { passwordChangedMail, passwordResetMail } from "./mail/templates.server"
 
 /** How long a password reset link (its token) is valid; the reset cookie lives no longer. */
 export const RESET_TOKEN_MINUTES = 30;
-export const RESET_PATH = "/auth/reset-password";
+const RESET_PATH = "/auth/reset-password";
 
 export const PASSWORD_RESET_TEXT = {
   requested: `If an account exists for that email address, we have sent it a link to reset the password. The link is valid for ${RESET_TOKEN_MINUTES} minutes.`,
@@ -33,7 +33,7 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
-export function resetLinkFor(token: string): string {
+function resetLinkFor(token: string): string {
   return `${getConfig().appUrl}${RESET_PATH}?${new URLSearchParams({ token })}`;
 }
 

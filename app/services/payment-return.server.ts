@@ -8,7 +8,7 @@ import { getDb } from "~/models/db.server";
 import { PROVIDER_ID_PATTERN } from "./checkout/refusals.server";
 
 /**
- * Client-owned payment return (ARCHITECTURE rule 11: external clients live on
+ * Client-owned payment return (docs/architecture.md, rule 11: external clients live on
  * other origins). An external client may send
  * `returnUrl` and `cancelUrl` with `POST /api/shop/order/create`; each must be
  * on an origin of CORS_ORIGINS or the shop's own. The payment provider only
@@ -23,14 +23,14 @@ import { PROVIDER_ID_PATTERN } from "./checkout/refusals.server";
 export const BRIDGE_PATH = "/checkout-return";
 /** The spec's return page: the shop's own, and the one a spec client has on its origin. */
 export const RETURN_PATH = "/shop/paypal-return";
-export const MAX_RETURN_URL_LENGTH = 2048;
+const MAX_RETURN_URL_LENGTH = 2048;
 
 function allowedOrigins(): string[] {
   const config = getConfig();
   return [new URL(config.appUrl).origin, ...config.corsOrigins];
 }
 
-export function isAllowedClientUrl(value: string): boolean {
+function isAllowedClientUrl(value: string): boolean {
   let url: URL;
   try {
     url = new URL(value);

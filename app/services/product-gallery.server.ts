@@ -57,14 +57,14 @@ function shopFile(url: string): Promise<ShopFile> {
   return known;
 }
 
-export const pictureNotServed = (index: number) =>
+const pictureNotServed = (index: number) =>
   `${pictureName(index)}: this picture was not uploaded to the shop: upload it again`;
 
 /**
  * The size written with a picture: an upload's comes from `uploaded_images`
  * when it is read (null here), a drawing's from its file; another site's is unknown.
  */
-export async function pictureSize(url: string): Promise<{ width: number; height: number } | null> {
+async function pictureSize(url: string): Promise<{ width: number; height: number } | null> {
   return DRAWING_PATH.test(url) ? (await shopFile(url)).size : null;
 }
 
@@ -90,7 +90,7 @@ export async function checkPicturesServed(
   );
 }
 
-export const pictureColourMessage = (index: number, colour: string, colours: readonly string[]) =>
+const pictureColourMessage = (index: number, colour: string, colours: readonly string[]) =>
   colours.length
     ? `${pictureName(index)}: ${colourLabel(colour)} is not one of this product's colours (${colours.map(colourLabel).join(", ")})`
     : `${pictureName(index)}: this product comes in no colours: leave the colour empty`;

@@ -3,6 +3,7 @@ import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import { tooManyRequests } from "~/lib/server/errors.server";
 import { recordRateLimitRefusal } from "~/lib/server/metrics.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 
 /**
  * Sign-in and sign-up throttling, stored in PostgreSQL (table rate_limits) so
@@ -39,8 +40,6 @@ interface Limiters {
   register: RateLimiterPostgres;
 }
 
-const holder = globalThis as typeof globalThis & { __shopRateLimiters?: Limiters };
-
 /** A limiter whose counters live in the `rate_limits` table, shared by every app instance. */
 export function postgresLimiter(keyPrefix: string, limit: { points: number; duration: number }) {
   return new RateLimiterPostgres({
@@ -55,7 +54,7 @@ export function postgresLimiter(keyPrefix: string, limit: { points: number; dura
 }
 
 function limiters(): Limiters {
-  holder.__shopRateLimiters ??= {
+  return processSingleton("rate-limiters", () => ({
     login: {
       perAccountClient: postgresLimiter("login_account_ip", LOGIN_LIMITS.perAccountClient),
       perAccount: postgresLimiter("login_account", LOGIN_LIMITS.perAccount),
@@ -65,12 +64,11 @@ function limiters(): Limiters {
       points: getConfig().registerLimitPerHour,
       duration: REGISTER_LIMIT_DURATION,
     }),
-  };
-  return holder.__shopRateLimiters;
+  }));
 }
 
 /** The one text of a 429, in the JSON API and on the pages (with and without JavaScript). */
-export function retryMessage(action: "login" | "registration", seconds: number) {
+function retryMessage(action: "login" | "registration", seconds: number) {
   const minutes = Math.ceil(seconds / 60);
   const what = action === "login" ? "login attempts" : "registrations from your network";
   return `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
@@ -80,7 +78,7 @@ function retrySeconds(ms: number) {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
-export interface LoginAttempt {
+interface LoginAttempt {
   /** Gives the points back: call after a correct password. */
   succeeded(): Promise<void>;
 }

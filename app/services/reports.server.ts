@@ -21,7 +21,7 @@ import type { OrderStatus } from "~/models/index.server";
  * are taken in cents in SQL and turned into the API's amounts once, here.
  */
 
-export interface SalesFigures {
+interface SalesFigures {
   /** Captured money less refunds, in the period. */
   revenue: number;
   /** Orders whose payment was captured in the period. */
@@ -34,20 +34,20 @@ export interface SalesFigures {
   refunded: number;
 }
 
-export interface SalesDay {
+interface SalesDay {
   date: string;
   revenue: number;
   orders: number;
 }
 
-export interface TopProduct {
+interface TopProduct {
   productId: string;
   title: string;
   units: number;
   revenue: number;
 }
 
-export interface LowStockVariant {
+interface LowStockVariant {
   productId: string;
   variantId: string;
   sku: string;
@@ -57,7 +57,7 @@ export interface LowStockVariant {
   totalStock: number;
 }
 
-export interface SalesReport extends SalesFigures {
+interface SalesReport extends SalesFigures {
   from: string;
   to: string;
   timeZone: string;
@@ -69,7 +69,7 @@ export interface SalesReport extends SalesFigures {
 
 /** How many best sellers and low-stock variants a report lists. */
 export const TOP_PRODUCTS_LIMIT = 10;
-export const LOW_STOCK_LIMIT = 50;
+const LOW_STOCK_LIMIT = 50;
 
 /** The period a request's `from` and `to` ask for, in the shop's calendar; 400 naming the field otherwise. */
 export function reportPeriodOf(query: { from?: string | null; to?: string | null }, now = new Date()) {
@@ -214,7 +214,7 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
   };
 }
 
-export interface AwaitingShipment {
+interface AwaitingShipment {
   _id: string;
   userName: string;
   orderStatus: OrderStatus;
@@ -224,7 +224,7 @@ export interface AwaitingShipment {
 }
 
 /** How many orders the dashboard's "waiting to be shipped" list shows. */
-export const AWAITING_SHIPMENT_LIMIT = 20;
+const AWAITING_SHIPMENT_LIMIT = 20;
 
 /** Paid orders not yet shipped, longest waiting first, and how many there are in all. */
 export async function ordersAwaitingShipment(): Promise<{ orders: AwaitingShipment[]; total: number }> {

@@ -22,7 +22,7 @@ export interface ReviewJson {
   createdAt: string;
 }
 
-export interface ReviewRow {
+interface ReviewRow {
   id: string;
   productId: string;
   userId: string;
@@ -32,7 +32,7 @@ export interface ReviewRow {
   createdAt: Date | string;
 }
 
-export function toReviewJson(row: ReviewRow): ReviewJson {
+function toReviewJson(row: ReviewRow): ReviewJson {
   return {
     _id: row.id,
     productId: row.productId,
@@ -47,7 +47,7 @@ export function toReviewJson(row: ReviewRow): ReviewJson {
 const REVIEW_COLUMNS = `r.id, r.product_id AS "productId", r.user_id AS "userId", r.user_name AS "userName",
   r.review_message AS "reviewMessage", r.review_value AS "reviewValue", r.created_at AS "createdAt"`;
 
-export interface Reviewer {
+interface Reviewer {
   id: string;
   userName: string;
 }

@@ -13,7 +13,7 @@ export interface SessionUser {
   role: Role;
 }
 
-export const DUPLICATE_EMAIL_MESSAGE = "User Already exists with the same email! Please try again";
+const DUPLICATE_EMAIL_MESSAGE = "User Already exists with the same email! Please try again";
 
 /**
  * The user of a live session, for `FROM ${LIVE_SESSION_USER}` with the session
@@ -62,12 +62,6 @@ export async function verifyLogin(emailInput: string, password: string): Promise
   });
   const valid = await verifyPassword(password, user?.passwordHash ?? (await getDummyPasswordHash()));
   return user && valid ? toSessionUser(user) : null;
-}
-
-export async function findSessionUser(id: string): Promise<SessionUser | null> {
-  const { User } = getDb().models;
-  const user = await User.findByPk(id, { attributes: ["id", "userName", "email", "role"], raw: true });
-  return user ? toSessionUser(user) : null;
 }
 
 /**

@@ -22,7 +22,7 @@ import { getSessionId, redirectWithFlash } from "./session.server";
  * answer with conform's reply for the form that was sent.
  */
 
-export interface AccountSettingsData {
+interface AccountSettingsData {
   userName: string;
   email: string;
   otherSessions: number;
@@ -30,7 +30,7 @@ export interface AccountSettingsData {
   version: string;
 }
 
-export interface AccountActionData {
+interface AccountActionData {
   accountForm: { intent: string; result: SubmissionResult<string[]> };
 }
 

@@ -26,11 +26,11 @@ import { redirectWithFlash } from "./session.server";
  */
 
 /** What a failed address submission returns: conform's reply, rendered with the form. */
-export interface AddressActionData {
+interface AddressActionData {
   addressForm: SubmissionResult<string[]>;
 }
 
-export interface AddressManagerData {
+interface AddressManagerData {
   addresses: AddressJson[];
   /** The address of `?editAddress=ID`, or null (an unknown id shows the add form). */
   editing: AddressJson | null;
@@ -51,7 +51,7 @@ export function isAddressIntent(formData: FormData): boolean {
 }
 
 /** `url` without the edit state, for the redirect after a save. */
-export function withoutEditAddress(url: string): string {
+function withoutEditAddress(url: string): string {
   const parsed = new URL(url, "http://local.invalid");
   parsed.searchParams.delete(EDIT_ADDRESS_PARAM);
   return `${parsed.pathname}${parsed.search}`;

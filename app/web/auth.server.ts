@@ -14,7 +14,7 @@ import { getSessionUser } from "./session.server";
  * the session (a row in PostgreSQL) is ours: see session.server.ts.
  */
 
-export const INVALID_LOGIN_MESSAGE = "Incorrect email or password. Please try again";
+const INVALID_LOGIN_MESSAGE = "Incorrect email or password. Please try again";
 
 const CLIENT_KEY_HEADER = "X-Internal-Client-Key";
 

@@ -10,7 +10,7 @@ import { redirectWithFlash } from "./session.server";
  * A refusal becomes either conform's reply for the form that was sent (with
  * the error's status, so that the page renders it with or without
  * JavaScript) or a flash message on a redirect; everything else (a bug, an
- * outage, a thrown redirect) goes on to Remix untouched.
+ * outage, a thrown redirect) goes on to the router untouched.
  */
 
 /** Runs `work`; an AppError it throws is answered by `refuse`, anything else is rethrown. */
@@ -31,7 +31,7 @@ export async function runOrRefuse<T, R>(
 /** What conform's reply needs of a submission, whatever its schema. */
 type Replyable = Pick<Submission<unknown, string[]>, "reply">;
 
-export interface RefusalReplyOptions {
+interface RefusalReplyOptions {
   /** Fields whose typed values do not come back to the page (passwords). */
   hideFields?: string[];
   /**
@@ -42,7 +42,7 @@ export interface RefusalReplyOptions {
   fieldErrors?: (error: AppError) => FieldErrors | undefined;
 }
 
-export interface RefusalReply {
+interface RefusalReply {
   result: SubmissionResult<string[]>;
   /** The refusal's status and headers (a 429's Retry-After), for `data(…, init)`. */
   init: { status: number; headers?: Record<string, string> };
@@ -65,7 +65,7 @@ export function replyToRefusal(
   };
 }
 
-export type SubmitOutcome<T> = { ok: true; value: T } | ({ ok: false; error: AppError } & RefusalReply);
+type SubmitOutcome<T> = { ok: true; value: T } | ({ ok: false; error: AppError } & RefusalReply);
 
 /** Runs the service call of a conform form: its value, or the reply to its refusal. */
 export function submitOrReply<T>(

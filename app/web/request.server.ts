@@ -1,4 +1,5 @@
 import { createContext, RouterContextProvider } from "react-router";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 import { sameSitePath } from "~/lib/shared/site-path";
 
 /** What the HTTP server knows of a request that the routes need: given to every loader, action and middleware. */
@@ -13,14 +14,14 @@ export interface RequestInfo {
 
 /**
  * The key of the request's information in the router context. The HTTP server (server/app.ts) and the
- * server build are separate module graphs in one process: both must hold the same key, so it is kept on
- * globalThis under a registered symbol.
+ * server build are separate module graphs in one process: both must hold the same key.
  */
-const KEY = Symbol.for("shop.request-info-context");
-const holder = globalThis as typeof globalThis & {
-  [KEY]?: ReturnType<typeof createContext<RequestInfo | null>>;
-};
-const requestInfoContext = (holder[KEY] ??= createContext<RequestInfo | null>(null));
+const requestInfoContext = processSingleton(
+  "request-info-context",
+  () => createContext<RequestInfo | null>(null),
+  // Taken once when this module loads.
+  { keepAcrossTests: true },
+);
 
 /** The router context of one request, as the HTTP server creates it. */
 export function createRequestContext(info: RequestInfo): RouterContextProvider {

@@ -1,6 +1,7 @@
 import { createCookie } from "react-router";
 import { RESET_TOKEN_MINUTES } from "~/services/password-reset.server";
 import { getConfig } from "~/lib/server/config.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 
 /**
  * The reset page moves the token from the mailed link into this cookie and
@@ -8,8 +9,6 @@ import { getConfig } from "~/lib/server/config.server";
  * bar, the history, a Referer or the logs of later requests. Signed,
  * httpOnly, only sent to the reset page, and no older than the token.
  */
-
-const holder = globalThis as typeof globalThis & { __shopResetCookie?: ReturnType<typeof build> };
 
 function build() {
   const config = getConfig();
@@ -24,8 +23,7 @@ function build() {
 }
 
 function cookie() {
-  holder.__shopResetCookie ??= build();
-  return holder.__shopResetCookie;
+  return processSingleton("reset-token-cookie", build);
 }
 
 export async function readResetToken(request: Request): Promise<string | null> {

@@ -3,6 +3,7 @@ import { Op, QueryTypes } from "sequelize";
 import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, type SessionUser } from "~/services/users.server";
 import { getSessionUserAndCartView, type CartView } from "~/services/cart.server";
 import { getConfig } from "~/lib/server/config.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
 import { noteRequestUser, oncePerRequest } from "~/lib/server/request-scope.server";
@@ -17,7 +18,7 @@ import { isUuid } from "~/lib/shared/uuid";
  *   toasts), so that anonymous visitors get them without a database row.
  */
 
-export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 14;
+const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 14;
 
 interface SessionData {
   userId: string;
@@ -33,11 +34,6 @@ function cookieOptions() {
     secrets: config.sessionSecrets,
   };
 }
-
-const holder = globalThis as typeof globalThis & {
-  __shopSessionStorage?: ReturnType<typeof buildSessionStorage>;
-  __shopFlashStorage?: ReturnType<typeof buildFlashStorage>;
-};
 
 function buildSessionStorage() {
   const cookie = createCookie("__session", { ...cookieOptions(), maxAge: SESSION_MAX_AGE_SECONDS });
@@ -87,18 +83,15 @@ function buildFlashStorage() {
 }
 
 function sessionStorage() {
-  holder.__shopSessionStorage ??= buildSessionStorage();
-  return holder.__shopSessionStorage.storage;
+  return processSingleton("session-storage", buildSessionStorage).storage;
 }
 
 function sessionCookie() {
-  holder.__shopSessionStorage ??= buildSessionStorage();
-  return holder.__shopSessionStorage.cookie;
+  return processSingleton("session-storage", buildSessionStorage).cookie;
 }
 
 function flashStorage() {
-  holder.__shopFlashStorage ??= buildFlashStorage();
-  return holder.__shopFlashStorage;
+  return processSingleton("flash-storage", buildFlashStorage);
 }
 
 /** The signed session id in the `__session` cookie, or null. */

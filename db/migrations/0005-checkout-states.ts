@@ -2,7 +2,7 @@ import type { MigrationFn } from "umzug";
 import type { QueryInterface } from "sequelize";
 
 /**
- * The checkout as states (ARCHITECTURE, "The checkout as states"):
+ * The checkout as states (docs/architecture.md, "The checkout as states"):
  * - payment_status `capturing`: the stock is reserved and the provider's capture
  *   is in flight, outside any transaction; the reconciler settles an order left
  *   there by a crash;

@@ -3,7 +3,7 @@ import type { QueryInterface } from "sequelize";
 
 /**
  * The audit log (0015) also records the admin's delivery options and
- * discount codes (ARCHITECTURE rule 16: every admin change is on record).
+ * discount codes (docs/architecture.md, rule 16: every admin change is on record).
  * Its entity CHECK lists what may be recorded; the list grows by two.
  *
  * Down puts the shorter list back NOT VALID: entries cannot be deleted (the

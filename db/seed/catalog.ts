@@ -33,7 +33,7 @@ export interface DemoProduct {
   variants: DemoVariant[];
 }
 
-export interface DemoVariant {
+interface DemoVariant {
   sku: string;
   size: string | null;
   colour: string | null;
@@ -42,7 +42,7 @@ export interface DemoVariant {
   totalStock: number;
 }
 
-export interface DemoFeature {
+interface DemoFeature {
   slug: string;
   image: string;
   alt: string;
@@ -53,34 +53,32 @@ export interface DemoFeature {
 }
 
 /** Item kinds that the artwork knows how to draw. */
-export const ITEM_KINDS = [
-  "tshirt",
-  "shirt",
-  "tank",
-  "sweater",
-  "hoodie",
-  "jacket",
-  "vest",
-  "trousers",
-  "shorts",
-  "dress",
-  "skirt",
-  "sneaker",
-  "boot",
-  "sandal",
-  "loafer",
-  "cap",
-  "beanie",
-  "bag",
-  "backpack",
-  "wallet",
-  "belt",
-  "watch",
-  "sunglasses",
-  "scarf",
-  "socks",
-] as const;
-export type ItemKind = (typeof ITEM_KINDS)[number];
+export type ItemKind =
+  | "tshirt"
+  | "shirt"
+  | "tank"
+  | "sweater"
+  | "hoodie"
+  | "jacket"
+  | "vest"
+  | "trousers"
+  | "shorts"
+  | "dress"
+  | "skirt"
+  | "sneaker"
+  | "boot"
+  | "sandal"
+  | "loafer"
+  | "cap"
+  | "beanie"
+  | "bag"
+  | "backpack"
+  | "wallet"
+  | "belt"
+  | "watch"
+  | "sunglasses"
+  | "scarf"
+  | "socks";
 
 const KIND_RULES: ReadonlyArray<readonly [RegExp, ItemKind]> = [
   [/sunglass/, "sunglasses"],
@@ -127,7 +125,7 @@ export function productKind(title: string, category: string): ItemKind {
   return CATEGORY_FALLBACK_KIND[category] ?? "tshirt";
 }
 
-export function slugify(text: string): string {
+function slugify(text: string): string {
   return text
     .toLowerCase()
     .replace(/&/g, " and ")
@@ -886,7 +884,7 @@ function skuPart(value: string): string {
 }
 
 /** A readable SKU: the stem, the size and the colour ("DRI-FIT-TRAINING-TEE-M-BLACK"). */
-export function variantSku(stem: string, size: string | null, colour: string | null): string {
+function variantSku(stem: string, size: string | null, colour: string | null): string {
   return [stem, size && skuPart(size), colour && colour.toUpperCase()].filter(Boolean).join("-");
 }
 

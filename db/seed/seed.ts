@@ -59,12 +59,12 @@ export async function seedDemoCatalog(db: Database, log: (message: string) => vo
 }
 
 /** The demo's delivery options (docs/decisions/0020-delivery-and-discounts.md). */
-export const DEMO_SHIPPING_METHODS = [
+const DEMO_SHIPPING_METHODS = [
   { name: "Standard", price: "4.95", min: 3, max: 5, freeOver: "50.00", position: 0 },
   { name: "Express", price: "12.95", min: 1, max: 2, freeOver: null, position: 1 },
 ] as const;
 
-export async function seedDemoShippingMethods(db: Database, log: (message: string) => void = () => {}) {
+async function seedDemoShippingMethods(db: Database, log: (message: string) => void = () => {}) {
   let added = 0;
   for (const method of DEMO_SHIPPING_METHODS) {
     const [rows] = (await db.sequelize.query(

@@ -148,7 +148,7 @@ test.describe("the admin's returns", () => {
       if (hasJavaScript(test.info()))
         expect(await seriousViolations(page), "serious accessibility violations").toEqual([]);
 
-      // With JavaScript the forms submit through Remix: the document is never reloaded.
+      // With JavaScript the forms submit through React Router: the document is never reloaded.
       const js = hasJavaScript(test.info());
       if (js) await page.evaluate(() => Object.assign(window, { sameDocument: true }));
       await card.getByRole("button", { name: "Approve" }).click();

@@ -4,7 +4,7 @@ import { pngFile } from "./support/admin";
 import { DEMO_ADMIN, expect, registerShopper, test } from "./support/fixtures";
 
 /**
- * A client on another origin (ARCHITECTURE rule 11): the API answers absolute image
+ * A client on another origin (docs/architecture.md, rule 11): the API answers absolute image
  * URLs, and Chromium lets a page on a CORS_ORIGINS origin embed them
  * (Cross-Origin-Resource-Policy: cross-origin on images only). The client
  * page is served here on the port after the shop's (playwright.config.ts

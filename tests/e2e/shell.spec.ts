@@ -80,7 +80,7 @@ test.describe("the shop header for a signed-in shopper", () => {
     const kids = menu.getByRole("link", { name: "Kids" });
 
     await kids.hover();
-    // The page's data, asked for ahead of the click (as Remix's <Link prefetch="intent">).
+    // The page's data, asked for ahead of the click (as React Router's <Link prefetch="intent">).
     await expect(page.locator('link[rel="prefetch"][href*="category=kids"][href*="_data="]')).not.toHaveCount(
       0,
     );

@@ -4,7 +4,7 @@ import { DEMO_SHOPPER, expect, registerShopper, signInByApi, test, toast } from 
 import { isNoJs, productCards } from "./support/storefront";
 
 /**
- * The shop on a phone (ARCHITECTURE rule 12; these specs run in the 375×812
+ * The shop on a phone (docs/architecture.md, rule 12; these specs run in the 375×812
  * projects "mobile" and "mobile-no-js" only): the cart and its count stay in
  * the header, two products per row, tiles three a row, the banner's text
  * readable, and the filters in their sheet.

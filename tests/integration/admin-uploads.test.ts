@@ -28,7 +28,7 @@ import {
 
 const ENDPOINT = "/api/admin/products/upload-image";
 
-/** The file behind an upload's absolute result.url (the API answers absolute URLs, ARCHITECTURE rule 11). */
+/** The file behind an upload's absolute result.url (the API answers absolute URLs, docs/architecture.md, rule 11). */
 function storedFile(url: string) {
   return path.join(getConfig().uploadDir, url.replace(`${getConfig().appUrl}/uploads/`, ""));
 }

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { apiRoute } from "../../app/web/api.server";
 import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
+import { resetProcessSingletons } from "../../app/lib/server/process-singleton.server";
 import { loader as unknownApiLoader, action as unknownApiAction } from "../../app/routes/api.$";
 import { loader as checkAuth } from "../../app/routes/api.auth.check-auth";
 import { action as login, loader as loginLoader } from "../../app/routes/api.auth.login";
@@ -401,10 +402,10 @@ describe("check-auth and logout", () => {
     const { cookie: oldCookie } = await signIn();
     const original = getConfig();
     const rotated = "rotated-secret-0123456789abcdef";
-    const holder = globalThis as { __shopSessionStorage?: unknown; __shopFlashStorage?: unknown };
+    // The cookies are built from the configuration once per process: build them again.
+    const cookieStores = ["session-storage", "flash-storage"];
     setConfig({ ...original, sessionSecrets: [rotated, ...original.sessionSecrets] });
-    holder.__shopSessionStorage = undefined;
-    holder.__shopFlashStorage = undefined;
+    resetProcessSingletons(cookieStores);
     try {
       expect((await callRoute(checkAuth, "/api/auth/check-auth", { cookie: oldCookie })).status).toBe(200);
       const fresh = await postLogin({ email: "ann@example.com", password: "password123" });
@@ -417,8 +418,7 @@ describe("check-auth and logout", () => {
       ).toBeNull();
     } finally {
       setConfig(original);
-      holder.__shopSessionStorage = undefined;
-      holder.__shopFlashStorage = undefined;
+      resetProcessSingletons(cookieStores);
     }
   });
 });

@@ -36,7 +36,7 @@ const routeFiles = readdirSync(ROUTES_DIR).filter(
 const document = buildOpenApiDocument();
 
 describe("the OpenAPI document and the routes", () => {
-  it("maps route file names to paths the way Remix does", () => {
+  it("maps route file names to paths the way React Router does", () => {
     expect(pathOfRouteFile("api.shop.cart.$userId.$productId.ts")).toBe(
       "/api/shop/cart/{userId}/{productId}",
     );

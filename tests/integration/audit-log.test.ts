@@ -35,7 +35,7 @@ import {
 import { approvedOrder, createShopper, type TestShopper } from "./checkout-support";
 
 /**
- * Every admin change on record (ARCHITECTURE rule 16) and no silent overwrite:
+ * Every admin change on record (docs/architecture.md, rule 16) and no silent overwrite:
  * the audit log is written in the change's own transaction, can only be read,
  * and products and orders carry a version that a stale edit is refused on.
  */

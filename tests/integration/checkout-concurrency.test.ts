@@ -14,7 +14,7 @@ import {
 } from "./checkout-support";
 
 /**
- * Money and stock add up under concurrency (ARCHITECTURE rule 6): captures of
+ * Money and stock add up under concurrency (docs/architecture.md, rule 6): captures of
  * many shoppers for the same last units, and the same capture sent twice at
  * once. The simulator keeps the provider's books, so
  * "charged" is what it captured minus what it refunded.

@@ -16,7 +16,7 @@ import {
 } from "./checkout-support";
 
 /**
- * The capture as states (ARCHITECTURE rule 9, docs/decisions/0004): while the
+ * The capture as states (docs/architecture.md, rule 9, docs/decisions/0004): while the
  * provider takes its time, the order is `capturing` with its stock reserved,
  * and the shop holds no database connection and no row lock.
  */

@@ -40,7 +40,7 @@ export async function createAdmin(): Promise<TestShopper> {
 
 export const createProduct = createProductRow;
 
-export interface TestVariant {
+interface TestVariant {
   id: string;
   sku: string;
   size: string | null;

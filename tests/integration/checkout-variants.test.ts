@@ -25,7 +25,7 @@ import {
 } from "./checkout-support";
 
 /**
- * Stock lives on the variant (ARCHITECTURE rule 13, docs/decisions/0012),
+ * Stock lives on the variant (docs/architecture.md, rule 13, docs/decisions/0012),
  * against the real PostgreSQL: many shoppers racing for the last M take only
  * M, two carts that lock the same sizes in opposite orders both go through,
  * every way stock comes back (release, reconciliation, rejection with its

@@ -6,7 +6,7 @@ import { bytes, send, startTestServer } from "../support/http-app";
 import { sessionCookieFor } from "../support/requests";
 
 /**
- * ARCHITECTURE rule 10 through the real HTTP server (server/app.ts): bodies
+ * docs/architecture.md, rule 10 through the real HTTP server (server/app.ts): bodies
  * capped before they are read, 4xx for what cannot be parsed, 405 for methods
  * nobody handles, private answers for signed-in callers.
  */

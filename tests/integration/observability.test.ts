@@ -78,7 +78,7 @@ describe("log formats", () => {
 });
 
 describe("route patterns", () => {
-  // The shape of the Remix build's manifest for a few of the shop's flat routes.
+  // The shape of the server build's manifest for a few of the shop's flat routes.
   const routes = {
     root: { id: "root", path: "" },
     "routes/_index": { id: "routes/_index", parentId: "root", index: true },
@@ -241,7 +241,7 @@ describe("errors", () => {
       SESSION_SECRET: "observe-test-secret-0123456789",
       LOG_REQUESTS: "false",
     });
-    // An empty build makes Remix's handler throw: an error nobody caught before Express.
+    // An empty build makes the router's handler throw: an error nobody caught before Express.
     const app = createApp({ build: {} as ServerBuild, config, publicDir: path.join(config.dataDir, "p") });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
@@ -279,7 +279,7 @@ describe("errors", () => {
     expect((logged!.err as { stack: string }).stack).toContain("observability.test.ts");
   });
 
-  it("logs a page's failure (Remix handleError) with the request id, method, path and stack", () => {
+  it("logs a page's failure (handleError) with the request id, method, path and stack", () => {
     const request = buildRequest("/shop/listing?secret=1");
     runInRequestScope(
       () => handleError(new Error("loader broke"), { request, params: {}, context: testRequestContext() }),

@@ -17,7 +17,7 @@ import { renderShopPage } from "../support/render-page";
 import { createOrder, createProduct } from "../support/storefront";
 
 /**
- * House rule 14 on every page kind: an uploaded photo is sent at the width its box needs (srcset in AVIF
+ * Rule 14 of docs/architecture.md on every page kind: an uploaded photo is sent at the width its box needs (srcset in AVIF
  * and WebP, sizes), in a box reserved by width/height, and only the first screen loads at once.
  */
 

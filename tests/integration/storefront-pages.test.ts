@@ -19,7 +19,7 @@ import { createGeneratedProducts, createOrder, createProduct, loadPage } from ".
 /**
  * The page loaders: what they give the pages, where they send people, and how
  * many SQL statements a whole page request runs (root + shop layout + page,
- * each loader with its own Request as Remix does). The limits below are each
+ * each loader with its own Request as React Router does). The limits below are each
  * page's budget of statements (docs/decisions/0006, "Fewer statements per
  * page"); they must not grow with the catalogue.
  */

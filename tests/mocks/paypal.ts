@@ -9,12 +9,12 @@ import { delay, http, HttpResponse, type HttpHandler } from "msw";
  * and JSON body so that tests can check what the adapter sent.
  */
 
-export const PAYPAL_API = "https://api-m.sandbox.paypal.com";
+const PAYPAL_API = "https://api-m.sandbox.paypal.com";
 export const PAYPAL_WEB = "https://www.sandbox.paypal.com";
 export const MOCK_ACCESS_TOKEN = "A21AAmock-access-token";
 export const MOCK_PAYER_ID = "QYR5Z8XDVJNXQ";
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -415,5 +415,3 @@ export function createPayPalMock() {
     },
   };
 }
-
-export type PayPalMock = ReturnType<typeof createPayPalMock>;

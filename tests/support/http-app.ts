@@ -33,7 +33,7 @@ function route(id: string, pathPart: string, module: unknown, parentId = "root")
   return { id, parentId, path: pathPart, module: module as RouteModule };
 }
 
-export function testBuild(): ServerBuild {
+function testBuild(): ServerBuild {
   const routes = [
     route("routes/auth.login", "auth/login", authLogin),
     route("routes/auth.register", "auth/register", authRegister),
@@ -103,7 +103,7 @@ export async function startTestServer(
   };
 }
 
-export interface RawResponse {
+interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;

@@ -4,7 +4,7 @@ import { createUserSession } from "../../app/web/session.server";
 import { assertMatchesContract } from "./contract";
 
 /**
- * Calls Remix loaders and actions directly, the way the server would, with a
+ * Calls route loaders and actions directly, the way the server would, with a
  * fresh Request each time.
  */
 export const BASE_URL = "http://localhost:3000";

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
+import { resetProcessSingletons } from "../../app/lib/server/process-singleton.server";
 import { closeDb, setDatabaseUrl } from "../../app/models/db.server";
 import { ensureWorkerDatabase } from "./worker-database";
 
@@ -13,21 +14,11 @@ process.env.LOG_REQUESTS = "false";
 process.env.LOG_LEVEL ??= "silent";
 setDatabaseUrl(await ensureWorkerDatabase());
 
-/**
- * What a module puts on globalThis when it loads, and reads back from there:
- * it stays, since a worker that runs its files without isolation (vitest.config.ts)
- * does not load the module again.
- */
-const REGISTERED_ON_LOAD = new Set(["__shopPoolStats", "__shopPreparedStatements"]);
-
 afterAll(async () => {
   await closeDb();
-  // The app keeps its process-wide state on globalThis under `__shop…` names, built on first use
-  // (config, pools, limiters, session storage, the payment gateway, the logger): forget it, so that
-  // the next file in this worker starts as in a new process.
-  for (const key of Object.keys(globalThis)) {
-    if (key.startsWith("__shop") && !REGISTERED_ON_LOAD.has(key)) {
-      delete (globalThis as Record<string, unknown>)[key];
-    }
-  }
+  // The app keeps its process-wide state in process singletons, built on first use (config, pools,
+  // limiters, session storage, the payment gateway, the logger): forget them, so that the next file
+  // in this worker starts as in a new process. The ones a module built when it loaded stay: this
+  // worker runs its files without isolation (vitest.config.ts) and does not load the module again.
+  resetProcessSingletons();
 });

@@ -40,7 +40,7 @@ export async function createProduct(overrides: ProductFixture = {}) {
   return row.get({ plain: true });
 }
 
-export interface VariantFixture {
+interface VariantFixture {
   size?: string | null;
   colour?: string | null;
   totalStock: number;

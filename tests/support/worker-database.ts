@@ -12,12 +12,12 @@ import { inject } from "vitest";
  */
 
 /** The template's name (the run's database). */
-export function runDatabaseName(): string {
+function runDatabaseName(): string {
   return new URL(inject("testDatabaseUrl")).pathname.slice(1);
 }
 
 /** The name of this worker's database. */
-export function workerDatabaseName(): string {
+function workerDatabaseName(): string {
   return `${runDatabaseName()}_w${process.env.VITEST_POOL_ID ?? "1"}`;
 }
 

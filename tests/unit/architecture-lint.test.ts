@@ -4,7 +4,7 @@ import { ESLint } from "eslint";
 import { beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The floors of ARCHITECTURE.md are enforced by `no-restricted-imports` in
+ * The floors of docs/architecture.md are enforced by `no-restricted-imports` in
  * eslint.config.js. These tests lint small snippets as if they lived in each
  * floor, so that a rule that stops matching (a renamed folder, a broken
  * pattern) fails here instead of letting the layers blur unnoticed.
@@ -165,7 +165,7 @@ describe("the floors are enforced by lint", () => {
     ],
   ])("%s may not import %s", async (file, specifier, message) => {
     const messages = await floorMessages(file, importing(specifier));
-    expect(messages).toEqual([expect.stringContaining(`${message} (see ARCHITECTURE.md, layers)`)]);
+    expect(messages).toEqual([expect.stringContaining(`${message} (see docs/architecture.md, Floors)`)]);
   });
 
   it("keeps the server's infrastructure out of what the browser shares", async () => {

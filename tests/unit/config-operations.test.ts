@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../app/lib/server/config.server";
+import { ConfigError, logFormatFor, parseConfig } from "../../app/lib/server/config.server";
 
 const base = {
   SESSION_SECRET: "a-test-secret-of-enough-length",
@@ -21,7 +21,7 @@ function problemsOf(env: Record<string, string>): string[] {
 
 describe("operations configuration", () => {
   it("keeps uploads in the local folder, JSON logs at info and /metrics off by default", () => {
-    const config = parseConfig(base);
+    const config = parseConfig(base, false);
     expect(config.s3).toBeNull();
     expect(config.logFormat).toBe("json");
     expect(config.logLevel).toBe("info");
@@ -62,6 +62,19 @@ describe("operations configuration", () => {
     ]);
     expect(problemsOf({ S3_BUCKET: "b", S3_PUBLIC_URL: "cdn.example.com" })[0]).toMatch(/^S3_PUBLIC_URL: /);
     expect(problemsOf({ S3_BUCKET: "b", S3_ENDPOINT: "ftp://x" })[0]).toMatch(/^S3_ENDPOINT: /);
+  });
+
+  it("writes readable lines to a terminal and JSON elsewhere unless LOG_FORMAT says which", () => {
+    expect(logFormatFor(undefined, true)).toBe("pretty");
+    expect(logFormatFor(undefined, false)).toBe("json");
+    expect(logFormatFor("json", true)).toBe("json");
+    expect(logFormatFor("pretty", false)).toBe("pretty");
+    // An unknown value is refused by parseConfig; the fallback logger of that refusal still picks by terminal.
+    expect(logFormatFor("xml", true)).toBe("pretty");
+    expect(parseConfig(base, true).logFormat).toBe("pretty");
+    expect(parseConfig({ ...base, LOG_FORMAT: "" }, true).logFormat).toBe("pretty");
+    expect(parseConfig({ ...base, LOG_FORMAT: "json" }, true).logFormat).toBe("json");
+    expect(parseConfig({ ...base, LOG_FORMAT: "pretty" }, false).logFormat).toBe("pretty");
   });
 
   it("accepts LOG_FORMAT pretty and a LOG_LEVEL, and refuses others by name", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * No import circles in app/ or server/: a circle makes the floors of
- * ARCHITECTURE.md meaningless and the bundler's chunks tangled. Dynamic
+ * docs/architecture.md meaningless and the bundler's chunks tangled. Dynamic
  * imports count (a lazily loaded chunk that imports its loader back is a
  * circle all the same), and so do type-only imports: they are erased at run
  * time, but a reader following them goes round in a circle all the same. The

@@ -78,7 +78,7 @@ describe("serving /uploads", () => {
         contentType: "image/svg+xml",
       })
     ).key;
-    // The Remix build is never reached by these requests.
+    // The server build is never reached by these requests.
     const app = createApp({ build: {} as ServerBuild, config, publicDir: path.join(dataDir, "public") });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));

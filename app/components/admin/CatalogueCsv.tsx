@@ -8,7 +8,7 @@ import { IMPORT_LIMITS_TEXT, type ImportRowError } from "~/lib/shared/catalogue-
  * multipart form: both work without JavaScript (the import answers a page).
  */
 
-export function exportHref(search: string): string {
+function exportHref(search: string): string {
   return search
     ? `/api/admin/products/export?search=${encodeURIComponent(search)}`
     : "/api/admin/products/export";

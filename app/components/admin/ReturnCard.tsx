@@ -13,7 +13,7 @@ export type ReturnIntent = keyof typeof RETURN_INTENTS;
  * The moves a return in `status` offers. The service decides (a stale page
  * still posts and is answered 409); this only keeps the buttons honest.
  */
-export function intentsFor(status: ReturnJson["status"]): ReturnIntent[] {
+function intentsFor(status: ReturnJson["status"]): ReturnIntent[] {
   if (status === "requested") return ["approve", "reject", "receive"];
   if (status === "approved") return ["reject", "receive"];
   return [];

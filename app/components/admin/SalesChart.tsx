@@ -7,7 +7,7 @@ import { formatPrice } from "~/lib/shared/money";
  * label sums it up), the table is the data.
  */
 
-export interface ChartDay {
+interface ChartDay {
   date: string;
   revenue: number;
   orders: number;

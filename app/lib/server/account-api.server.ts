@@ -29,6 +29,3 @@ export const changeUserNameRequestSchema = changeUserNameSchema;
 
 /** POST /api/account/password */
 export const changePasswordRequestSchema = changePasswordSchema;
-
-/** POST /api/account/sign-out-others: no fields. */
-export const signOutOthersRequestSchema = z.object({});

@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { isTimeZone } from "../shared/report-period";
 import { LOW_STOCK_THRESHOLD } from "../shared/variants";
+import { processSingleton } from "./process-singleton.server";
 
 /**
  * The one place that reads process.env. Everything else asks `getConfig()`.
@@ -108,9 +109,10 @@ const envSchema = z
     TRUST_PROXY: trueOrFalse("false"),
     BUILD_DIR: z.preprocess(emptyToUndefined, z.string().default("build")),
     LOG_REQUESTS: trueOrFalse("true"),
+    // Unset: chosen by where the logs go (logFormatFor).
     LOG_FORMAT: z.preprocess(
       emptyToUndefined,
-      z.enum(["json", "pretty"], { message: 'must be "json" or "pretty"' }).default("json"),
+      z.enum(["json", "pretty"], { message: 'must be "json" or "pretty"' }).optional(),
     ),
     LOG_LEVEL: z.preprocess(
       emptyToUndefined,
@@ -250,7 +252,7 @@ export interface AppConfig {
   paypalEnvironment: "sandbox" | "live";
   uploadDir: string;
   corsOrigins: string[];
-  /** Where `remix build` wrote the server build (index.js) and the browser assets (client/). */
+  /** Where `npm run build` wrote the server build (server/app.js beside the HTTP server) and the browser assets (client/). */
   buildDir: string;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
@@ -273,7 +275,7 @@ export interface AppConfig {
    * order awaits the shopper's approval before the order is cancelled.
    */
   reconcile: { intervalMs: number; graceMs: number; approvalTtlMs: number };
-  /** json: one JSON object per line (for machines); pretty: coloured lines for humans. */
+  /** json: one JSON object per line (for machines); pretty: coloured lines for humans (LOG_FORMAT, else a terminal). */
   logFormat: "json" | "pretty";
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Bearer token that /metrics requires; null: /metrics is off. */
@@ -309,7 +311,7 @@ export interface MailConfig {
   pollSeconds: number;
 }
 
-export const DEFAULT_MAIL_FROM = "ECommerce Shopping <shop@localhost>";
+const DEFAULT_MAIL_FROM = "ECommerce Shopping <shop@localhost>";
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -333,7 +335,21 @@ function readOrCreateSecret(dataDir: string): string {
 /** Every environment variable the shop reads (.env.example lists each with its default). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
-export function parseConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+/**
+ * The log format: LOG_FORMAT when it names one; otherwise readable lines when
+ * stdout is a terminal (a newcomer's `npm start`) and JSON objects when it is
+ * not (a log collector, a pipe, a file).
+ */
+export function logFormatFor(requested: string | undefined, stdoutIsTTY: boolean): "json" | "pretty" {
+  if (requested === "json" || requested === "pretty") return requested;
+  return stdoutIsTTY ? "pretty" : "json";
+}
+
+/** `stdoutIsTTY` only chooses the log format when LOG_FORMAT is unset. */
+export function parseConfig(
+  env: Record<string, string | undefined> = process.env,
+  stdoutIsTTY: boolean = process.stdout.isTTY === true,
+): AppConfig {
   const result = envSchema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
@@ -371,7 +387,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     buildDir: path.resolve(parsed.BUILD_DIR),
     trustProxy: parsed.TRUST_PROXY === "true",
     logRequests: parsed.LOG_REQUESTS === "true",
-    logFormat: parsed.LOG_FORMAT,
+    logFormat: logFormatFor(parsed.LOG_FORMAT, stdoutIsTTY),
     logLevel: parsed.LOG_LEVEL,
     metricsToken: parsed.METRICS_TOKEN ?? null,
     s3: parsed.S3_BUCKET
@@ -411,17 +427,16 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   };
 }
 
-const holder = globalThis as typeof globalThis & { __shopConfig?: AppConfig };
+const current = () => processSingleton<{ config?: AppConfig }>("config", () => ({}));
 
 /** The validated configuration of this process, parsed on first use. */
 export function getConfig(): AppConfig {
-  holder.__shopConfig ??= parseConfig();
-  return holder.__shopConfig;
+  return (current().config ??= parseConfig());
 }
 
 /** For tests and scripts that need a configuration other than process.env's. */
 export function setConfig(config: AppConfig): void {
-  holder.__shopConfig = config;
+  current().config = config;
 }
 
 /**

@@ -17,7 +17,7 @@ import { getLogger } from "./logger.server";
 const FORMULA_START = /^'*[=+\-@\t\r]/;
 const NEUTRALISED = /^'+[=+\-@\t\r]/;
 
-export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
+const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
 const BYTE_ORDER_MARK = "\uFEFF";
 
 /** A cell as it is written to a CSV file: formulas neutralised, null as empty. */

@@ -54,7 +54,7 @@ const OUTAGE_SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", 
  * a bug: Sequelize's ConnectionError family (refused, timed out, pool acquire
  * timeout: SequelizeConnectionAcquireTimeoutError…) or a driver error of a
  * connection that was dropped. Matched by name and code, since the HTTP server
- * and the Remix build load their own copies of these modules.
+ * and the server build load their own copies of these modules.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const candidate = error as {
@@ -76,8 +76,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** Every pooled connection stayed busy for the acquire timeout: a burst, not an outage; a short wait. */
-export const POOL_BUSY_RETRY_AFTER_SECONDS = 5;
-export const POOL_BUSY_MESSAGE = "The shop is very busy right now. Please try again in a moment.";
+const POOL_BUSY_RETRY_AFTER_SECONDS = 5;
+const POOL_BUSY_MESSAGE = "The shop is very busy right now. Please try again in a moment.";
 
 /** The 503 for an error that isDatabaseUnavailable accepts: a busy pool or an unreachable database. */
 export function serviceUnavailable(error?: unknown): AppError {

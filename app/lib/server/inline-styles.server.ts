@@ -4,7 +4,7 @@ import type { EntryContext } from "react-router";
 import { getConfig } from "./config.server";
 import { getLogger } from "./logger.server";
 
-/** Where remix.config.js puts the browser build, as URLs (publicPath) and on disk (BUILD_DIR/client). */
+/** Where vite.config.ts puts the browser build, as URLs (its base) and on disk (BUILD_DIR/client). */
 const PUBLIC_PATH = "/build/";
 
 /** The build's stylesheets by URL: fingerprinted, so a file read once never changes. */
@@ -30,10 +30,10 @@ function stylesheetText(href: string): string | null {
  * The stylesheets the matched routes link (their `links` exports, in route order), as one text for an
  * inline `<style>`: the first paint then needs no stylesheet request (docs/decisions/0019).
  */
-export function inlineStylesOf(remixContext: EntryContext): string {
+export function inlineStylesOf(routerContext: EntryContext): string {
   const hrefs = new Set<string>();
-  for (const match of remixContext.staticHandlerContext.matches) {
-    const links = remixContext.routeModules[match.route.id]?.links?.() ?? [];
+  for (const match of routerContext.staticHandlerContext.matches) {
+    const links = routerContext.routeModules[match.route.id]?.links?.() ?? [];
     for (const link of links) {
       if (!("rel" in link) || link.rel !== "stylesheet" || typeof link.href !== "string") continue;
       if (link.href.startsWith(PUBLIC_PATH)) hrefs.add(link.href);

@@ -3,18 +3,19 @@ import pino, { type DestinationStream, type Logger } from "pino";
 import type PinoPretty from "pino-pretty";
 import type { AppConfig } from "./config.server";
 import { getConfig } from "./config.server";
+import { processSingleton } from "./process-singleton.server";
 import { currentRequestInfo } from "./request-scope.server";
 
 /**
- * The shop's one logger (pino): a JSON object per line on stdout, or coloured
- * lines for humans with LOG_FORMAT=pretty. Every line written while a request
- * runs carries its `requestId`. Kept on globalThis because the HTTP server and
- * the Remix build are separate module graphs that must share one stream.
+ * The shop's one logger (pino): a JSON object per line on stdout, or readable
+ * lines for humans (LOG_FORMAT=pretty, the default when stdout is a terminal). Every line written while a request
+ * runs carries its `requestId`. A process singleton because the HTTP server and
+ * the framework's server build are separate module graphs that must share one stream.
  */
 
-const holder = globalThis as typeof globalThis & { __shopLogger?: Logger };
+const current = () => processSingleton<{ logger?: Logger }>("logger", () => ({}));
 
-/** pino-pretty is for a developer's terminal: loaded only when LOG_FORMAT=pretty asks for it. */
+/** pino-pretty is for a developer's terminal: loaded only when the format is pretty. */
 function loadPretty(): typeof PinoPretty {
   return createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
 }
@@ -26,7 +27,8 @@ export function createLogger(
   const stream =
     options.logFormat === "pretty"
       ? loadPretty()({
-          colorize: !destination,
+          // Colours on a terminal only: LOG_FORMAT=pretty into a file or a pipe stays plain text.
+          colorize: !destination && process.stdout.isTTY === true,
           translateTime: "SYS:HH:MM:ss.l",
           ignore: "pid,hostname",
           sync: true,
@@ -50,11 +52,10 @@ export function createLogger(
 }
 
 export function getLogger(): Logger {
-  holder.__shopLogger ??= createLogger(getConfig());
-  return holder.__shopLogger;
+  return (current().logger ??= createLogger(getConfig()));
 }
 
 /** For tests: log somewhere else (or to the configured place again with undefined). */
 export function setLogger(logger: Logger | undefined): void {
-  holder.__shopLogger = logger;
+  current().logger = logger;
 }

@@ -1,14 +1,15 @@
 import client from "prom-client";
+import { processSingleton } from "./process-singleton.server";
 
 /**
  * The shop's Prometheus metrics (prom-client), served at /metrics when
- * METRICS_TOKEN is set (server/observability.ts). One registry per process,
- * kept on globalThis because the HTTP server and the Remix build are separate
- * module graphs. Labels are small closed sets: route patterns, never raw URLs.
+ * METRICS_TOKEN is set (server/observability.ts). One registry per process
+ * (a process singleton: the HTTP server and the framework's server build are
+ * separate module graphs). Labels are small closed sets: route patterns, never raw URLs.
  */
 
-export const CHECKOUT_OUTCOMES = ["created", "captured", "declined", "refunded", "reconciled"] as const;
-export type CheckoutOutcome = (typeof CHECKOUT_OUTCOMES)[number];
+const CHECKOUT_OUTCOMES = ["created", "captured", "declined", "refunded", "reconciled"] as const;
+type CheckoutOutcome = (typeof CHECKOUT_OUTCOMES)[number];
 
 interface ShopMetrics {
   registry: client.Registry;
@@ -32,18 +33,20 @@ export interface RenderedMetrics {
   body: string;
 }
 
-const holder = globalThis as typeof globalThis & {
-  __shopMetrics?: ShopMetrics;
-  __shopPoolStats?: () => PoolStats | null;
-  __shopMetricsRenderer?: () => Promise<RenderedMetrics>;
-};
+// Handed in once, when app/models/db.server.ts loads: kept for the process, tests included.
+const poolStatsSource = () =>
+  processSingleton<{ read?: () => PoolStats | null }>("metrics-pool-stats", () => ({}), {
+    keepAcrossTests: true,
+  });
+const renderer = () =>
+  processSingleton<{ render?: () => Promise<RenderedMetrics> }>("metrics-renderer", () => ({}));
 
 /**
  * The pool's owner (app/models/db.server.ts) hands its reader in, so that
  * this ground-floor module imports no database; until then the gauges read 0.
  */
 export function reportPoolStatsWith(source: () => PoolStats | null): void {
-  holder.__shopPoolStats = source;
+  poolStatsSource().read = source;
 }
 
 function createMetrics(): ShopMetrics {
@@ -55,7 +58,7 @@ function createMetrics(): ShopMetrics {
       help,
       registers: [registry],
       collect() {
-        const stats = holder.__shopPoolStats?.() ?? null;
+        const stats = poolStatsSource().read?.() ?? null;
         this.set(stats ? pick(stats) : 0);
       },
     });
@@ -104,8 +107,7 @@ function createMetrics(): ShopMetrics {
 }
 
 function metrics(): ShopMetrics {
-  holder.__shopMetrics ??= createMetrics();
-  return holder.__shopMetrics;
+  return processSingleton("metrics", createMetrics);
 }
 
 /** Counts one checkout outcome, e.g. `recordCheckoutOutcome("captured")`. */
@@ -153,13 +155,14 @@ export function metricsRegistry(): client.Registry {
  * (server/cluster-metrics.ts), so that a scrape answered by any worker
  * counts every process; a single process renders its own.
  */
-export function renderMetricsWith(renderer: () => Promise<RenderedMetrics>): void {
-  holder.__shopMetricsRenderer = renderer;
+export function renderMetricsWith(render: () => Promise<RenderedMetrics>): void {
+  renderer().render = render;
 }
 
 /** The Prometheus text exposition of the server: this process, or every process of a cluster. */
 export async function renderMetrics(): Promise<RenderedMetrics> {
-  if (holder.__shopMetricsRenderer) return holder.__shopMetricsRenderer();
+  const render = renderer().render;
+  if (render) return render();
   const { registry } = metrics();
   return { contentType: registry.contentType, body: await registry.metrics() };
 }

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "./process-singleton.server";
 
 /**
- * Values computed once per HTTP request. Remix hands every loader of a
+ * Values computed once per HTTP request. React Router hands every loader of a
  * request its own Request object, so a cache keyed on the Request misses;
  * the HTTP server (server/app.ts) opens one scope per request instead, and
  * everything that runs for that request sees it. Outside a scope (tests,
@@ -20,8 +21,10 @@ interface Scope {
   info: RequestInfo | undefined;
 }
 
-const holder = globalThis as typeof globalThis & { __shopRequestScope?: AsyncLocalStorage<Scope> };
-const storage = (holder.__shopRequestScope ??= new AsyncLocalStorage<Scope>());
+// One per process, so that a scope the HTTP server opens is seen by the framework build's modules.
+const storage = processSingleton("request-scope", () => new AsyncLocalStorage<Scope>(), {
+  keepAcrossTests: true,
+});
 
 /** Runs `next` (and everything it starts) inside a fresh request scope. */
 export function runInRequestScope<T>(next: () => T, info?: RequestInfo): T {

@@ -14,7 +14,7 @@ import { contentTypeOfKey, isStorageKey, UPLOADS_URL_PREFIX, type FileStorage } 
  * README).
  */
 
-export const UPLOAD_CACHE_CONTROL = "public, max-age=31536000, immutable";
+const UPLOAD_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 /** The AWS SDK is large: loaded on first use, so that a shop on the local folder never pays for it. */
 const loadSdk = () => import("@aws-sdk/client-s3");

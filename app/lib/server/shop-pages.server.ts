@@ -9,12 +9,12 @@ import { SHOP_PAGE_LINKS, type ShopPageLink, type ShopPageSlug } from "../shared
  */
 
 /** What a page's text may depend on: the shop's configuration, which only the server reads. */
-export interface ShopFacts {
+interface ShopFacts {
   /** RETURN_WINDOW_DAYS: days after delivery that a shopper may ask to return items (0: no returns). */
   returnWindowDays: number;
 }
 
-export interface ShopPage extends ShopPageLink {
+interface ShopPage extends ShopPageLink {
   /** Plain text, or text written from the shop's configuration (see paragraphsOf). */
   paragraphs: string[] | ((facts: ShopFacts) => string[]);
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { getConfig } from "./config.server";
 import { contentTypeOfKey, isStorageKey, UPLOADS_URL_PREFIX, type FileStorage } from "./file-storage.server";
 import { createS3Storage } from "./s3-storage.server";
+import { processSingleton } from "./process-singleton.server";
 
 // The interface and the key rules live in file-storage.server.ts, which both stores import.
 export {
@@ -79,17 +80,18 @@ export function createLocalStorage(directory: string, appUrl = "http://localhost
   };
 }
 
-const holder = globalThis as typeof globalThis & { __shopStorage?: FileStorage };
+const current = () => processSingleton<{ storage?: FileStorage }>("storage", () => ({}));
 
 /** The store of this process: the configured bucket (S3_BUCKET), else the local folder. */
 export function getStorage(): FileStorage {
-  if (!holder.__shopStorage) {
+  const state = current();
+  if (!state.storage) {
     const config = getConfig();
-    holder.__shopStorage = config.s3
+    state.storage = config.s3
       ? createS3Storage(config.s3, config.appUrl)
       : createLocalStorage(config.uploadDir, config.appUrl);
   }
-  return holder.__shopStorage;
+  return state.storage;
 }
 
 /**
@@ -102,5 +104,5 @@ export function storagePublicBaseUrl(): string {
 
 /** For tests: use another store (or the configured one again with undefined). */
 export function setStorage(storage: FileStorage | undefined): void {
-  holder.__shopStorage = storage;
+  current().storage = storage;
 }

@@ -44,7 +44,7 @@ const optionalBannerText = (max: number, label: string) =>
       .optional(),
   );
 
-export const FEATURE_LINK_MESSAGE =
+const FEATURE_LINK_MESSAGE =
   "Link must be a path on this shop that starts with /, such as /shop/listing?category=men";
 
 const SHOP_PATH = /^\/(?![/\\])[^\s]*$/;

@@ -31,7 +31,7 @@ export const MAX_ADD_QUANTITY = 1000;
 /** The one cart action of the pages: every cart form posts here with an `intent`. */
 export const CART_ACTION_PATH = "/shop/cart";
 
-export const CART_INTENTS = ["add", "increase", "decrease", "remove"] as const;
+const CART_INTENTS = ["add", "increase", "decrease", "remove"] as const;
 export type CartIntent = (typeof CART_INTENTS)[number];
 
 export function isCartIntent(value: unknown): value is CartIntent {

@@ -40,7 +40,3 @@ export const DEFAULT_SORT: SortOption = "price-lowtohigh";
 export function isCategory(value: unknown): value is Category {
   return typeof value === "string" && (CATEGORIES as readonly string[]).includes(value);
 }
-
-export function isBrand(value: unknown): value is Brand {
-  return typeof value === "string" && (BRANDS as readonly string[]).includes(value);
-}

@@ -126,8 +126,6 @@ export const shippingMethodInputSchema = z
     }
   });
 
-export type ShippingMethodInput = z.output<typeof shippingMethodInputSchema>;
-
 // --- Discount codes ---------------------------------------------------------------
 
 const CODE_INVALID = "code must be 1 to 40 letters, digits, - or _";
@@ -204,5 +202,3 @@ export const discountInputSchema = z
       context.addIssue({ code: "custom", path: ["endsAt"], message: "endsAt must be after startsAt" });
     }
   });
-
-export type DiscountInput = z.output<typeof discountInputSchema>;

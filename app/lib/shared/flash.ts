@@ -3,7 +3,7 @@
  * (app/web/session.server.ts) and the next page shows it, as markup without
  * JavaScript and as a notification with it.
  */
-export type FlashType = "success" | "error" | "info";
+type FlashType = "success" | "error" | "info";
 export interface FlashMessage {
   type: FlashType;
   title?: string;

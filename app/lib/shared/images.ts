@@ -27,7 +27,7 @@ export const MAX_REQUESTED_WIDTH = 10_000;
  * AVIF would cost seconds of the upload (decision record 0013). An image wider
  * than this is still served whole at its plain URL.
  */
-export const MAX_IMAGE_WIDTH = Math.max(...IMAGE_WIDTHS);
+const MAX_IMAGE_WIDTH = Math.max(...IMAGE_WIDTHS);
 
 /**
  * The widths stored for an image `width` pixels wide: the list's smaller ones,

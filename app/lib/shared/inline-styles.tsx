@@ -11,7 +11,7 @@ export const InlineStylesProvider = InlineStylesContext.Provider;
 
 /**
  * The page's stylesheets as one `<style>` in the head, so that the first paint waits for no request
- * (docs/decisions/0019). Once React has hydrated the page, `PageStylesheets` links the same files (Remix swaps
+ * (docs/decisions/0019). Once React has hydrated the page, `PageStylesheets` links the same files (React Router swaps
  * them as the shopper navigates), and when every linked stylesheet has loaded the inline copy is switched off,
  * so that a page left behind leaves no rules on the next one. Until then, and for good without JavaScript,
  * the inline copy is the page's CSS.
@@ -32,7 +32,7 @@ export function InlineStyles({ nonce }: { nonce: string }) {
 }
 
 /**
- * The routes' stylesheet links (Remix's `<Links />`), rendered only once React has hydrated the page. Without
+ * The routes' stylesheet links (React Router's `<Links />`), rendered only once React has hydrated the page. Without
  * JavaScript they would fetch again the CSS the document already carries (every document inlines its own),
  * and before hydration they would share a slow line with the page's main picture (docs/decisions/0024).
  */

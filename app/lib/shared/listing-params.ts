@@ -24,7 +24,7 @@ export { parsePositiveInteger } from "./paging";
 /** Products per page on the listing and search pages (and the API's default `limit`). */
 export const PAGE_SIZE = 24;
 /** The largest `limit` the JSON API accepts. */
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 /** Pages beyond this are refused: nobody pages that far, and OFFSET gets slower the deeper it goes. */
 export const MAX_PAGE = 10_000;
 /** The catalogue's paging (the pages fix the page size; the JSON API takes `limit` too). */
@@ -72,7 +72,7 @@ export function isSortOption(value: unknown): value is SortOption {
  * the canonical form) or repeated (`category=men&category=women`, what a plain
  * GET form with checkboxes sends).
  */
-export function listParam(params: URLSearchParams, name: string): string[] {
+function listParam(params: URLSearchParams, name: string): string[] {
   return params
     .getAll(name)
     .flatMap((value) => value.split(","))

@@ -1,7 +1,7 @@
 import { centsToDecimal } from "./money";
 
 /**
- * An order's money, computed once (ARCHITECTURE rule 15): subtotal, discount
+ * An order's money, computed once (docs/architecture.md, rule 15): subtotal, discount
  * and each line's share of it, shipping and total, in integer cents. The cart
  * page, the checkout page, the order, the payment provider's amount breakdown
  * and the mails all take their figures from `computeOrderMoney`; nothing else
@@ -47,7 +47,7 @@ export type DiscountRule = {
 );
 
 /** Why a code takes nothing off a cart: its minimum is not reached, or none of the lines is of its kind. */
-export type DiscountMiss = { reason: "minimum"; shortByCents: number } | { reason: "noEligibleLines" };
+type DiscountMiss = { reason: "minimum"; shortByCents: number } | { reason: "noEligibleLines" };
 
 export interface OrderMoney {
   subtotalCents: number;
@@ -166,7 +166,7 @@ export function computeOrderMoney(
 }
 
 /** The parts of a payment provider's amount (PayPal's `amount.breakdown`): itemTotal + shipping − discount = total. */
-export interface AmountBreakdown {
+interface AmountBreakdown {
   itemTotalCents: number;
   shippingCents: number;
   discountCents: number;
@@ -188,7 +188,7 @@ export function shippingLabel(cents: number): string {
 }
 
 /** An order line as it was paid for: its unit price and quantity, and its share of the order's discount. */
-export interface PaidLine {
+interface PaidLine {
   unitPriceCents: number;
   quantity: number;
   discountCents: number;

@@ -47,7 +47,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
 };
 
 /** The payment state in words a shopper understands, for shoppers and admins. */
-export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   pending: "Payment not completed",
   capturing: "Payment processing",
   paid: "Paid",

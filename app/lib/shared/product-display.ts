@@ -6,12 +6,12 @@ import { choiceOf, LOW_STOCK_THRESHOLD, VARIANT_TEXT, type VariantChoice } from 
  * functions of the product: safe to import in the browser.
  */
 
-export interface BadgeInput {
+interface BadgeInput {
   totalStock: number;
   salePrice: number;
 }
 
-export interface ProductBadge {
+interface ProductBadge {
   label: string;
   tone: "danger" | "warning" | "sale";
 }

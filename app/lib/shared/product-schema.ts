@@ -137,7 +137,7 @@ export function count(name: string, max: number) {
  * An image reference: an absolute http(s) URL, or a path this shop serves
  * (/uploads/<generated name> or /images/<file>).
  */
-export function isImageReference(value: string): boolean {
+function isImageReference(value: string): boolean {
   if (/^\/uploads\/[0-9a-f-]{36}\.[a-z0-9]{2,5}$/.test(value)) return true;
   if (/^\/images\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\.(svg|png|jpe?g|gif|webp|bmp)$/.test(value)) return true;
   if (!/^https?:\/\//i.test(value)) return false;
@@ -209,7 +209,7 @@ export type { ProductInput };
 
 // --- The gallery's input ----------------------------------------------------------------------------
 
-export const IMAGES_COUNT_MESSAGE = `Give between 1 and ${MAX_PRODUCT_IMAGES} pictures`;
+const IMAGES_COUNT_MESSAGE = `Give between 1 and ${MAX_PRODUCT_IMAGES} pictures`;
 export const pictureName = (index: number) => `Picture ${index + 1}`;
 
 /**
@@ -220,7 +220,7 @@ export const pictureName = (index: number) => `Picture ${index + 1}`;
  * is one of the product's, is the service's to check (it needs the storage
  * and the variants).
  */
-export const productImageInputSchema = z.object(
+const productImageInputSchema = z.object(
   {
     url: z
       .string({ error: "the URL must be text" })

@@ -89,7 +89,7 @@ export type ProductField = FieldCommon &
     | { kind: "version" }
   );
 
-export const PRODUCT_FIELDS = {
+const PRODUCT_FIELDS = {
   id: { kind: "id", label: "Id", column: "id", json: "_id", readOnly: true },
   image: { kind: "image", label: "Image", column: "image", required: true },
   title: {
@@ -173,7 +173,7 @@ export const PRODUCT_FIELDS = {
 } as const satisfies Record<string, ProductField>;
 
 type Fields = typeof PRODUCT_FIELDS;
-export type ProductFieldName = keyof Fields;
+type ProductFieldName = keyof Fields;
 /** The fields an admin enters (the form, the API's create and update). */
 export type EditableFieldName = {
   [K in ProductFieldName]: Fields[K] extends { readOnly: true } ? never : K;
@@ -230,7 +230,7 @@ export type ProductReadRow = ProductRow & { variants: VariantJson[]; images: Pro
 export type ProductInput = { [K in EditableFieldName]: InputValue<Fields[K]> };
 
 /** The columns' values (by attribute name) that an admin's input writes. */
-export type ProductColumns = { [K in EditableFieldName]: ProductRow[K] };
+type ProductColumns = { [K in EditableFieldName]: ProductRow[K] };
 
 /** The values a form shows: strings, as inputs hold them. */
 export type ProductFormValues = Record<EditableFieldName, string>;
@@ -265,7 +265,7 @@ export function variantPriceSql(variant: string, product: string): { price: stri
 }
 
 /** The product's variants as JSON (VariantJson), in display order, each with its price pair. */
-export function variantsJsonSql(alias: string): string {
+function variantsJsonSql(alias: string): string {
   const priced = variantPriceSql("v", alias);
   return `(SELECT coalesce(json_agg(json_build_object(
             '_id', v.id, 'sku', v.sku, 'size', v.size, 'colour', v.colour, 'totalStock', v.total_stock,
@@ -282,7 +282,7 @@ const UPLOAD_KEY_PATTERN = "([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
  * is the pipeline's (`uploaded_images`); a product without gallery rows shows
  * its `image` alone.
  */
-export function imagesJsonSql(alias: string): string {
+function imagesJsonSql(alias: string): string {
   const picture = (url: string, alt: string, width: string, height: string, colour: string) =>
     `json_build_object('url', ${url}, 'alt', ${alt}, 'width', ${width}, 'height', ${height}, 'colour', ${colour})`;
   return `(SELECT coalesce(

@@ -17,7 +17,7 @@ export interface ReportPeriod {
 /** The longest period a report covers: a leap year. */
 export const MAX_REPORT_DAYS = 366;
 /** Without `from` and `to`: the last 30 days, today included. */
-export const DEFAULT_REPORT_DAYS = 30;
+const DEFAULT_REPORT_DAYS = 30;
 
 /** The dashboard's ready-made periods, each ending today. */
 export const REPORT_PRESETS = [
@@ -25,7 +25,7 @@ export const REPORT_PRESETS = [
   { value: "7d", label: "7 days", days: 7 },
   { value: "30d", label: "30 days", days: 30 },
 ] as const;
-export type ReportPreset = (typeof REPORT_PRESETS)[number]["value"];
+type ReportPreset = (typeof REPORT_PRESETS)[number]["value"];
 
 const DAY_MS = 86_400_000;
 
@@ -86,8 +86,7 @@ export function lastDays(days: number, today: string): ReportPeriod {
   return { from: addDays(today, -(days - 1)), to: today };
 }
 
-export type PeriodResult =
-  { ok: true; period: ReportPeriod } | { ok: false; field: "from" | "to"; message: string };
+type PeriodResult = { ok: true; period: ReportPeriod } | { ok: false; field: "from" | "to"; message: string };
 
 /**
  * The period that `from` and `to` (query text, either may be absent) ask for.
@@ -132,7 +131,7 @@ export function formatChange(current: number, previous: number): string {
   return percent > 0 ? `+${percent} %` : `−${Math.abs(percent)} %`;
 }
 
-export interface DashboardPeriod {
+interface DashboardPeriod {
   /** The ready-made period chosen, or "custom" for two dates. */
   preset: ReportPreset | "custom";
   period: ReportPeriod;

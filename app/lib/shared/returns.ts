@@ -52,7 +52,7 @@ export function returnWindowEnd(deliveredAt: Date | string, days: number): Date 
   return new Date(new Date(deliveredAt).getTime() + days * 86_400_000);
 }
 
-export interface ReturnItemJson {
+interface ReturnItemJson {
   variantId: string | null;
   productId: string | null;
   title: string;

@@ -28,5 +28,3 @@ export const reviewSchema = z.object({
     .max(REVIEW_MESSAGE_MAX_LENGTH, `A review can be at most ${REVIEW_MESSAGE_MAX_LENGTH} characters`)
     .refine((value) => !hasControlCharacter(value), controlCharacterMessage("A review")),
 });
-
-export type ReviewInput = z.infer<typeof reviewSchema>;

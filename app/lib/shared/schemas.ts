@@ -70,7 +70,6 @@ export const loginSchema = z.object({
     .string({ error: "Password is required" })
     .check(z.minLength(1, "Password is required"), z.maxLength(200)),
 });
-export type LoginInput = z.infer<typeof loginSchema>;
 
 /**
  * A field's path as a form names its input: the API's `variants.2.size` is conform's `variants[2].size`

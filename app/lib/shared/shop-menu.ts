@@ -1,5 +1,5 @@
 /** The shop header's menu (SPEC §2): home, the listing and its categories, search. */
-export interface ShopMenuItem {
+interface ShopMenuItem {
   id: "home" | "products" | "men" | "women" | "kids" | "footwear" | "accessories" | "search";
   label: string;
   path: "/shop/home" | "/shop/listing" | "/shop/search";

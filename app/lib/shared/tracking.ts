@@ -17,7 +17,7 @@ export const CARRIERS = [
   "La Poste",
   "Other",
 ] as const;
-export type Carrier = (typeof CARRIERS)[number];
+type Carrier = (typeof CARRIERS)[number];
 
 export const TRACKING_NUMBER_MAX = 64;
 

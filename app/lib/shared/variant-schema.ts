@@ -24,10 +24,10 @@ import {
  * `checkVariants`. Field errors are keyed by path: `variants.2.size`.
  */
 
-export const SKU_MESSAGE = "SKU may hold letters, digits and - _ . / only, and starts with a letter or digit";
-export const SALE_WITHOUT_PRICE_MESSAGE =
+const SKU_MESSAGE = "SKU may hold letters, digits and - _ . / only, and starts with a letter or digit";
+const SALE_WITHOUT_PRICE_MESSAGE =
   "A variant's sale price needs its own price (or leave both empty to use the product's)";
-export const VARIANT_SALE_MESSAGE = "Sale price must be lower than the variant's price";
+const VARIANT_SALE_MESSAGE = "Sale price must be lower than the variant's price";
 export const VARIANTS_COUNT_MESSAGE = `Give between 1 and ${MAX_VARIANTS} sizes and colours`;
 
 const COLOUR_CHOICES = COLOURS.map((colour) => colour.label).join(", ");

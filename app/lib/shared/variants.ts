@@ -61,7 +61,7 @@ export const ALL_SIZES: readonly SizeOption[] = [
   ...new Map(Object.values(SIZE_SCALES).flatMap((scale) => scale.map((size) => [size.value, size]))).values(),
 ];
 
-export interface ColourOption {
+interface ColourOption {
   value: string;
   label: string;
   /** The swatch's CSS colour. */
@@ -86,7 +86,7 @@ export const COLOURS: readonly ColourOption[] = [
 const sizeIndex = new Map(ALL_SIZES.map((size, index) => [size.value, index]));
 const colourIndex = new Map(COLOURS.map((colour, index) => [colour.value, index]));
 
-export function sizeOption(value: string | null): SizeOption | undefined {
+function sizeOption(value: string | null): SizeOption | undefined {
   return value === null ? undefined : ALL_SIZES.find((size) => size.value === value);
 }
 
@@ -233,7 +233,7 @@ export function variantOf<V extends Pick<VariantJson, "size" | "colour">>(
   return variants.find((variant) => variant.size === size && variant.colour === colour);
 }
 
-export interface OptionAvailability {
+interface OptionAvailability {
   value: string;
   soldOut: boolean;
 }

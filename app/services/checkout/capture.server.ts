@@ -42,7 +42,7 @@ import { getLogger } from "~/lib/server/logger.server";
 import { recordCheckoutOutcome, recordCheckoutRefusal } from "~/lib/server/metrics.server";
 
 /**
- * The capture as states (ARCHITECTURE, "The checkout as states"):
+ * The capture as states (docs/architecture.md, "The checkout as states"):
  *
  * 1. begin, a short transaction: lock the order, check it is payable, reserve
  *    its stock under the products' row locks (in id order, never below zero),

@@ -95,7 +95,7 @@ function toCheckoutLine(line: PricedLine): CheckoutLine {
 }
 
 /** A priced cart as the pages show it. */
-export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
+function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
   const { money } = pricing;
   return {
     cartId: pricing.cartId,

@@ -26,7 +26,7 @@ export function paymentItemOf(
  * for each other in a circle: orders row → its order_returns rows → the shopper's carts row → products
  * rows (by id) → product_variants rows (by id) → the order's discount_codes row
  * → cart_items rows. (addToCart takes carts → product_variants too.)
- * Every query of a transaction runs on that transaction (ARCHITECTURE rule 9),
+ * Every query of a transaction runs on that transaction (docs/architecture.md, rule 9),
  * and no provider call happens while one is open.
  */
 
@@ -84,7 +84,7 @@ export async function updateOrder(
 
 // --- Stock ---------------------------------------------------------------------------
 
-export interface OrderLine {
+interface OrderLine {
   productId: string | null;
   variantId: string | null;
   title: string;

@@ -17,7 +17,7 @@ import { ORDER_NOT_FOUND } from "../orders.server";
  * same lines and total) or cancelled by its shopper. Row locks on the order
  * make a Pay now that races a capture, a cancel or a second Pay now safe; the
  * provider is called between two short transactions, never inside one
- * (house rule 9).
+ * (docs/architecture.md, rule 9).
  */
 
 export const PAY_AGAIN_TEXT = {

@@ -51,7 +51,7 @@ export interface PricedLine extends CartLineRow {
 
 const VARIANT_PRICE = variantPriceSql("v", "p");
 
-export async function readCartLines(
+async function readCartLines(
   cartId: string,
   transaction?: Transaction,
   forUpdate = false,
@@ -99,7 +99,7 @@ export interface CartPricing {
   money: OrderMoney;
 }
 
-export const UNKNOWN_SHIPPING = SHIPPING_TEXT.unknownForOrder;
+const UNKNOWN_SHIPPING = SHIPPING_TEXT.unknownForOrder;
 
 /**
  * Prices the shopper's cart. An unknown delivery option falls back to the

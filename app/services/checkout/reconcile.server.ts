@@ -210,7 +210,7 @@ export async function reconcilePayments(
   return report;
 }
 
-export interface PaymentReconciler {
+interface PaymentReconciler {
   /** Stops the timer and waits for a run in progress. */
   stop(): Promise<void>;
 }

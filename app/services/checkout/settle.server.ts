@@ -36,7 +36,7 @@ export type Settlement =
   | { kind: "released"; orderId: string }
   | { kind: "refused"; error: CheckoutError };
 
-export interface CapturedMoney {
+interface CapturedMoney {
   captureId: string;
   amountCents: number;
   currency: string;
@@ -135,7 +135,7 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
   return step.refused;
 }
 
-export interface Release {
+interface Release {
   paymentStatus: "pending" | "failed" | "refunded";
   /** Close the order (order_status rejected): the provider order can never be paid. */
   reject?: boolean;

@@ -121,10 +121,7 @@ export async function enqueueOrderConfirmedMail(orderId: string, transaction: Tr
 }
 
 /** Which mail an order's current state calls for, if any. */
-export function statusMailEvent(
-  orderStatus: OrderStatus,
-  paymentStatus: PaymentStatus,
-): OrderMailEvent | null {
+function statusMailEvent(orderStatus: OrderStatus, paymentStatus: PaymentStatus): OrderMailEvent | null {
   if (orderStatus === "inShipping" || orderStatus === "delivered") return orderStatus;
   if (orderStatus === "rejected") return paymentStatus === "refunded" ? "refunded" : "rejected";
   return null;

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
+import { processSingleton } from "~/lib/server/process-singleton.server";
 
 /**
  * The transactional outbox (migration 0007). Code that causes a mail calls
@@ -47,20 +48,20 @@ export interface ClaimedMail {
   attempts: number;
 }
 
-const holder = globalThis as typeof globalThis & { __shopMailSenderWake?: () => void };
+const sender = () => processSingleton<{ wake?: () => void }>("mail-sender-wake", () => ({}));
 
 /**
  * The running sender (if this process has one) registers here, so that a mail
  * goes out right after its transaction commits instead of at the next poll.
- * The HTTP server and the Remix build are separate module graphs: globalThis
- * is what they share.
+ * A process singleton: the HTTP server starts the sender, the framework's
+ * server build (a separate module graph) writes the mails.
  */
 export function setMailSenderWake(wake: (() => void) | undefined): void {
-  holder.__shopMailSenderWake = wake;
+  sender().wake = wake;
 }
 
 function wakeSender(): void {
-  holder.__shopMailSenderWake?.();
+  sender().wake?.();
 }
 
 /**

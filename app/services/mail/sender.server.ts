@@ -15,7 +15,7 @@ import {
 
 /**
  * Delivers the outbox (outbox.server.ts). One round: claim a few due mails (a
- * short statement), send each with no transaction open (house rule 9), mark
+ * short statement), send each with no transaction open (docs/architecture.md, rule 9), mark
  * it sent or schedule a retry with exponential backoff, and go on while mails
  * are due. Delivery is at least once: a crash between the mail server's "OK"
  * and the mark sends that one mail again after the lease, with the same
@@ -28,7 +28,7 @@ export interface MailTransport {
   close(): void;
 }
 
-export interface SenderOptions {
+interface SenderOptions {
   transport: MailTransport;
   sequelize?: Sequelize;
   /** Mails claimed per statement. */
@@ -43,7 +43,7 @@ export interface SenderOptions {
   log?: (message: string) => void;
 }
 
-export const MAIL_DEFAULTS = {
+const MAIL_DEFAULTS = {
   batchSize: 5,
   leaseMs: 10 * 60_000,
   backoffMs: 30_000,
@@ -105,13 +105,13 @@ export function createFileTransport(dir: string, from: string): MailTransport {
   };
 }
 
-export function createTransportFromConfig(mail: MailConfig): MailTransport {
+function createTransportFromConfig(mail: MailConfig): MailTransport {
   return mail.smtpUrl
     ? createSmtpTransport(mail.smtpUrl, mail.from)
     : createFileTransport(mail.dir, mail.from);
 }
 
-export interface RoundResult {
+interface RoundResult {
   sent: number;
   failed: number;
 }

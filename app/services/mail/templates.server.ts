@@ -11,9 +11,9 @@ import type { AddressSnapshot } from "~/models/index.server";
  * in the shop's one currency by `formatPrice`.
  */
 
-export const SHOP_NAME = "ECommerce Shopping";
+const SHOP_NAME = "ECommerce Shopping";
 
-export interface RenderedMail {
+interface RenderedMail {
   subject: string;
   text: string;
   html: string;
@@ -119,7 +119,7 @@ export interface OrderMailData {
 }
 
 /** What the order's total is made of, as the order stores it (lib/shared/order-money.ts computed it). */
-export interface OrderMailMoney {
+interface OrderMailMoney {
   subtotal: string;
   shippingAmount: string;
   discountAmount: string;
@@ -303,7 +303,7 @@ export function orderMailFor(event: OrderMailEvent, order: OrderMailData): Rende
 export type ReturnMailEvent = "requested" | "approved" | "rejected" | "refunded";
 
 /** A returned line: what, how many, why; and what it refunds once the return is received. */
-export interface ReturnMailItem extends Omit<OrderMailItem, "price"> {
+interface ReturnMailItem extends Omit<OrderMailItem, "price"> {
   reason: ReturnReason;
   refundCents: number | null;
 }

@@ -12,7 +12,7 @@ import { errorSchema } from "./schemas.server";
 
 type JsonSchema = Record<string, unknown>;
 
-export const ACCESS_TEXT: Record<Access, string> = {
+const ACCESS_TEXT: Record<Access, string> = {
   public: "Anyone (no session needed)",
   "signed-in": "Any signed-in user (shopper or admin)",
   shopper: "A signed-in shopper, for their own data only (admins get 403)",

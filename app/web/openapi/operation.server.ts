@@ -3,7 +3,7 @@ import type { z } from "zod";
 /** The shape of one JSON API operation: operations.server.ts and operations-admin.server.ts list them. */
 
 export type Access = "public" | "signed-in" | "shopper" | "admin";
-export type HttpMethod = "get" | "post" | "put" | "delete";
+type HttpMethod = "get" | "post" | "put" | "delete";
 
 export interface ApiOperation {
   method: HttpMethod;

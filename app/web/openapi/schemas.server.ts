@@ -106,7 +106,7 @@ const colourValue = z
     description: `A colour (${COLOURS.map((colour) => colour.value).join(", ")}), or null`,
   });
 
-export const variantSchema = z
+const variantSchema = z
   .object({
     _id: uuid,
     sku: z.string().meta({ description: "Unique in the shop" }),
@@ -118,7 +118,7 @@ export const variantSchema = z
   })
   .meta({ id: "Variant", description: "A size and colour of a product, with its own SKU and stock" });
 
-export const productImageSchema = z
+const productImageSchema = z
   .object({
     url: z.string().meta({
       description: "The picture's original (metadata stripped), as an absolute URL; add ?w= for a width",

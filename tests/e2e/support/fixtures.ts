@@ -68,7 +68,7 @@ export function toast(page: Page, message: string): Locator {
  * load event that `goto` waits for; a test that acts earlier meets the page as it works without JavaScript.
  * A document of ours that is not a Remix page (JSON, a picture) has nothing to wait for.
  */
-export async function waitForHydration(page: Page) {
+async function waitForHydration(page: Page) {
   await page.waitForFunction(
     () => document.documentElement.hasAttribute("data-hydrated") || !("__remixContext" in window),
   );

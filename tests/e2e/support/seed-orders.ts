@@ -31,7 +31,7 @@ export async function withShopDatabase<T>(task: (client: pg.Client) => Promise<T
   }
 }
 
-export interface SeededOrder {
+interface SeededOrder {
   id: string;
   totalAmount: string;
   items: { title: string; price: string; quantity: number }[];
