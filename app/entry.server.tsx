@@ -1,4 +1,5 @@
-import { renderToString } from "react-dom/server";
+import { PassThrough } from "node:stream";
+import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { isDatabaseUnavailable } from "./lib/server/errors.server";
@@ -8,13 +9,14 @@ import { InlineStylesProvider } from "./lib/shared/inline-styles";
 import { NonceProvider } from "./lib/shared/nonce";
 import { requestInfoOf } from "./web/request.server";
 
+/** How long a render may take before it is aborted (React Router reads this export). */
+export const streamTimeout = 10_000;
+
 /**
- * The document, rendered to one string. No loader defers data (every loader
- * has finished before rendering starts) and no component suspends, so there
- * is nothing to stream: the shell is the whole document. Rendering to a string
- * skips what streaming costs on every request (React's 2 KB chunks, each
- * encoded and written through web streams, compression and the socket).
- * Crawlers and no-JS clients get the whole document at once, as everybody does.
+ * The document, rendered whole before it is sent (onAllReady): no loader defers data and no component
+ * suspends, so waiting costs nothing, and crawlers and no-JS clients get the whole document at once, as
+ * everybody does. React Router hands the page's data to the browser through a stream that React renders
+ * inside the document (`<ServerRouter>`), so the render is a stream, collected here into one body.
  */
 export default function handleRequest(
   request: Request,
@@ -24,15 +26,36 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = requestInfoOf(loadContext)?.cspNonce ?? "";
-  const markup = renderToString(
-    <NonceProvider value={nonce}>
-      <InlineStylesProvider value={inlineStylesOf(routerContext)}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </InlineStylesProvider>
-    </NonceProvider>,
-  );
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(`<!DOCTYPE html>${markup}`, { headers: responseHeaders, status: responseStatusCode });
+  return new Promise<Response>((resolve, reject) => {
+    let status = responseStatusCode;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <InlineStylesProvider value={inlineStylesOf(routerContext)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </InlineStylesProvider>
+      </NonceProvider>,
+      {
+        nonce,
+        onAllReady() {
+          const chunks: Buffer[] = [];
+          const body = new PassThrough();
+          body.on("data", (chunk: Buffer) => chunks.push(chunk));
+          body.on("end", () => {
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status }));
+          });
+          body.on("error", reject);
+          pipe(body);
+        },
+        onShellError: reject,
+        onError(error: unknown) {
+          status = 500;
+          getLogger().error({ err: error }, "Rendering the page failed");
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1000).unref();
+  });
 }
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {

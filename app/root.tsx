@@ -15,7 +15,7 @@ import { useEffect, type ReactNode } from "react";
 import { FlashToast } from "~/components/FlashToast";
 import { ClientLinkNavigation } from "~/components/PlainLink";
 import { ToastHost } from "~/components/ToastHost";
-import { MantineProvider } from "~/lib/shared/mantine-provider";
+import { MantineProvider } from "@mantine/core";
 import { InlineStyles, PageStylesheets } from "~/lib/shared/inline-styles";
 import { useNonce } from "~/lib/shared/nonce";
 import { readFlash } from "~/web/session.server";

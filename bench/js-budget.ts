@@ -23,6 +23,8 @@ import { DEMO_ACCOUNTS } from "../db/seed/seed";
  * 4. Prints a table and exits 1 when a page is over its budget or loads zod's
  *    classic API.
  *
+ * `BENCH_JS_FILES=1` also lists each page's files by size.
+ *
  * KB here is 1024 bytes; gzip at zlib's default level, an upper bound of what
  * the server sends (the build's brotli or gzip -9 copy of each file).
  */
@@ -120,6 +122,8 @@ async function signIn(role: "user" | "admin"): Promise<string> {
  */
 const CLASSIC_ZOD_MARKER = '"ZodType"';
 
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_FLAGS = [
   "--no-sandbox",
@@ -191,6 +195,11 @@ async function measurePage(browser: Browser, page: Page, cookies: Record<Area, s
       (file): file is NonNullable<typeof file> =>
         file !== null && !seen.has(file.url) && Boolean(seen.add(file.url)),
     );
+    if (process.env.BENCH_JS_FILES) {
+      for (const file of [...files].sort((a, b) => b.asset.gzip - a.asset.gzip)) {
+        log(`${page.name}: ${kb(file.asset.gzip)} ${new URL(file.url).pathname}`);
+      }
+    }
     const scripts = files.filter((file) => file.type === "script").map((file) => file.asset);
     const styles = files.filter((file) => file.type === "stylesheet").map((file) => file.asset);
     // Every page hydrates: none fetched means this bench no longer sees what the page loads.
@@ -218,8 +227,6 @@ async function measurePage(browser: Browser, page: Page, cookies: Record<Area, s
     await context.close();
   }
 }
-
-const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
 function formatTable(rows: Row[]): string {
   const header = [
