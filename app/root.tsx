@@ -1,6 +1,7 @@
 import {
   data,
   isRouteErrorResponse,
+  Links,
   type LinksFunction,
   type LoaderFunctionArgs,
   Meta,
@@ -8,6 +9,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
@@ -16,12 +18,15 @@ import { FlashToast } from "~/components/FlashToast";
 import { ClientLinkNavigation } from "~/components/PlainLink";
 import { ToastHost } from "~/components/ToastHost";
 import { MantineProvider } from "@mantine/core";
-import { InlineStyles, PageStylesheets } from "~/lib/shared/inline-styles";
+import { InlineStyles, linksStylesheets, PageStylesheets } from "~/lib/shared/inline-styles";
 import { useNonce } from "~/lib/shared/nonce";
 import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css?url";
 import { honestAnswers } from "~/web/http-middleware.server";
 import { theme } from "~/theme";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 export const links: LinksFunction = () => [
   // Mantine's base and theme variables with the shell's rules, one file. Mantine's component styles are linked
@@ -48,6 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  // A page whose route asks for it (the 404 page) links its stylesheets instead of carrying them inline.
+  const linked = useMatches().some((match) => linksStylesheets(match.handle));
   return (
     // Light only (no colour scheme switch): the attribute Mantine's ColorSchemeScript would set, without the script.
     <html lang="en" data-mantine-color-scheme="light" suppressHydrationWarning>
@@ -57,7 +64,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* The first paint's CSS: the page's stylesheets inline, linked below for the cache (decision 0019). */}
-        <InlineStyles nonce={nonce} />
+        {linked ? <Links /> : <InlineStyles nonce={nonce} />}
       </head>
       <body>
         <MantineProvider
@@ -75,7 +82,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <FlashToast toast={data?.flash} />
           {children}
         </MantineProvider>
-        <PageStylesheets />
+        {linked ? null : <PageStylesheets />}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

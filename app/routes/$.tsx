@@ -11,12 +11,18 @@ import type { StatusViewer } from "~/lib/shared/status-viewer";
 import { statusViewer } from "~/web/status-viewer.server";
 import mantineStyles from "~/styles/mantine.css?url";
 import storefrontStyles from "~/styles/storefront.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 // Mantine's styles for an admin, whom the admin shell (Mantine buttons) frames: links cannot depend on the viewer.
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: mantineStyles },
   { rel: "stylesheet", href: storefrontStyles },
 ];
+
+/** Linked, not inlined: a scanner asking for missing pages gets a small document (lib/shared/inline-styles). */
+export const handle = { linkStylesheets: true };
 
 /** Any path that no route claims: 404, inside the layout of the signed-in user. */
 export async function loader({ request }: LoaderFunctionArgs) {

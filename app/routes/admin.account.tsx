@@ -14,6 +14,9 @@ import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/web
 import { requireAdmin } from "~/web/auth.server";
 import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** The admin's own account: user name, password, other sessions (the shopper's Settings tab, same rules). */
 

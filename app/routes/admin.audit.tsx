@@ -14,6 +14,9 @@ import { requireAdmin } from "~/web/auth.server";
 import { listAudit, parseAuditQueryLeniently } from "~/services/audit.server";
 import adminStyles from "~/styles/admin.css?url";
 import auditStyles from "~/styles/audit.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },

@@ -48,6 +48,9 @@ import adminStyles from "~/styles/admin.css?url";
 import dashboardStyles from "~/styles/admin-dashboard.css?url";
 import { UPLOAD_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
 import { bodyLimit } from "~/web/http-middleware.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** This route takes files: larger bodies than the 1 MB of other routes. */
 export const middleware = [bodyLimit(UPLOAD_BODY_LIMIT_BYTES)];

@@ -31,6 +31,9 @@ import { requireAdmin } from "~/web/auth.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 

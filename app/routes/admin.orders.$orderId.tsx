@@ -37,6 +37,9 @@ import adminStyles from "~/styles/admin.css?url";
 import urlDialogStyles from "~/styles/url-dialog.css?url";
 import auditStyles from "~/styles/audit.css?url";
 import returnStyles from "~/styles/admin-returns.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 // The order table and details styles (orders.css) come with the parent route, admin.orders.
 export const links: LinksFunction = () => [

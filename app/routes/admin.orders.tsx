@@ -20,6 +20,9 @@ import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/order-se
 import { ORDER_SEARCH_MAX } from "~/lib/shared/order-options";
 import adminStyles from "~/styles/admin.css?url";
 import orderStyles from "~/styles/orders.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },

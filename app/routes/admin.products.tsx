@@ -73,6 +73,9 @@ import urlDialogStyles from "~/styles/url-dialog.css?url";
 import auditStyles from "~/styles/audit.css?url";
 import { PICTURES_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
 import { bodyLimit } from "~/web/http-middleware.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** This route takes files: larger bodies than the 1 MB of other routes. */
 export const middleware = [bodyLimit(PICTURES_BODY_LIMIT_BYTES)];

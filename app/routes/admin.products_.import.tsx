@@ -27,6 +27,9 @@ import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
 import { IMPORT_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
 import { bodyLimit } from "~/web/http-middleware.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** This route takes files: larger bodies than the 1 MB of other routes. */
 export const middleware = [bodyLimit(IMPORT_BODY_LIMIT_BYTES)];

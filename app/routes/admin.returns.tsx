@@ -28,6 +28,9 @@ import { runOrRefuse } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
 import returnStyles from "~/styles/admin-returns.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },

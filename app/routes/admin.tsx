@@ -2,6 +2,9 @@ import { data, type LinksFunction, type LoaderFunctionArgs, Outlet } from "react
 import { AdminShell } from "~/components/admin/AdminShell";
 import { requireAdmin } from "~/web/auth.server";
 import mantineStyles from "~/styles/mantine.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 // The admin is built from Mantine components: their styles (the root links only Mantine's base).
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineStyles }];

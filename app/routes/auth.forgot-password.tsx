@@ -22,6 +22,9 @@ import { requireAnonymous } from "~/web/auth.server";
 import { submitOrReply } from "~/web/form-action.server";
 import { clientKeyOf } from "~/web/request.server";
 import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-reset.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * "Forgot password?": the visitor gives an email address and gets the same

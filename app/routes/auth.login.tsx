@@ -22,6 +22,9 @@ import { submitOrReply } from "~/web/form-action.server";
 import { clientKeyOf, safeRedirect } from "~/web/request.server";
 import { loginSchema } from "~/lib/shared/schemas";
 import { createUserSession, setFlash } from "~/web/session.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

@@ -23,6 +23,9 @@ import { clientKeyOf, safeRedirect } from "~/web/request.server";
 import { registerSchema } from "~/lib/shared/schemas";
 import { redirectWithFlash } from "~/web/session.server";
 import { registerUser } from "~/services/users.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

@@ -27,6 +27,9 @@ import {
   PASSWORD_RESET_TEXT,
   resetPassword,
 } from "~/services/password-reset.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * The mailed link's page. `?token=…` is moved into a short-lived cookie and

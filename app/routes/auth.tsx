@@ -1,6 +1,9 @@
 import { type LinksFunction, type LoaderFunctionArgs, Outlet } from "react-router";
 import { requireAnonymous } from "~/web/auth.server";
 import mantineStyles from "~/styles/mantine.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 // The forms are Mantine inputs and buttons: their styles (the root links only Mantine's base).
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineStyles }];

@@ -22,6 +22,9 @@ import {
 } from "~/payments/simulator.server";
 import type { SessionUser } from "~/services/users.server";
 import mantineStyles from "~/styles/mantine.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * The payment simulator's approval page: what PayPal's approval page is when

@@ -34,6 +34,9 @@ import { requestReturn } from "~/services/return-request.server";
 import urlDialogStyles from "~/styles/url-dialog.css?url";
 import overlayStyles from "~/styles/mantine-overlays.css?url";
 import orderReturnStyles from "~/styles/order-returns.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * One order of the shopper's history in the details dialog (SPEC §2 Account:

@@ -19,6 +19,9 @@ import { requireShopper } from "~/web/auth.server";
 import { listOrdersForUser } from "~/services/orders.server";
 import checkoutStyles from "~/styles/checkout.css?url";
 import orderStyles from "~/styles/orders.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * The shopper's account (SPEC §2 Account): tabs Orders (the default),

@@ -11,6 +11,9 @@ import {
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
 import { requireShopper } from "~/web/auth.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** The shopper's addresses on a page of their own (the same manager shows on checkout and in the account). */
 

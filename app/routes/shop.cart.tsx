@@ -38,6 +38,9 @@ import {
   type VariantOptions,
 } from "~/services/cart-lines.server";
 import { getCartView } from "~/services/cart.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * /shop/cart: the cart panel's contents as a page (the header's cart button

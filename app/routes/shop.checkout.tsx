@@ -29,6 +29,9 @@ import { shippingLabel } from "~/lib/shared/order-money";
 import { toCents } from "~/lib/shared/money";
 import { handleDiscountAction, isDiscountIntent } from "~/web/discount-actions.server";
 import checkoutStyles from "~/styles/checkout.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * Checkout (SPEC §2 Checkout, §4 Checkout flow 1–3, §5): the address cards

@@ -17,6 +17,9 @@ import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listFeatureImages, listFeatureProducts } from "~/services/catalog.server";
 import homeStyles from "~/styles/home.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** How many products "Feature Products" shows (the first ones in the default sort). */
 const FEATURE_PRODUCT_COUNT = 12;

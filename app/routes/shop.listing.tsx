@@ -19,6 +19,9 @@ import { storeFilters } from "~/lib/shared/stored-filters";
 import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, listProducts } from "~/services/catalog.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** The list filters a plain GET form sends as repeated names (size=M&size=L). */
 const LIST_PARAMS = ["category", "brand", "size", "colour"];

@@ -2,6 +2,9 @@ import { data, type LoaderFunctionArgs, type MetaFunction, useLoaderData } from 
 import { requireShopper } from "~/web/auth.server";
 import { getConfig } from "~/lib/server/config.server";
 import { findShopPage, paragraphsOf } from "~/lib/server/shop-pages.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** Shipping & returns, Privacy, Contact: plain server-rendered text from app/lib/server/shop-pages.server.ts. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -13,6 +13,9 @@ import { shortOrderNumber } from "~/lib/shared/order-options";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { getOrderForUser } from "~/services/orders.server";
 import checkoutStyles from "~/styles/checkout.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * The success page (SPEC §2 Payment pages, §4 Checkout flow 6): "Payment is

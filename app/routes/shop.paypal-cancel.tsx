@@ -11,6 +11,9 @@ import { requireShopper } from "~/web/auth.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { findOrderByPayment } from "~/services/checkout.server";
 import checkoutStyles from "~/styles/checkout.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * Where PayPal (or the simulator) sends a shopper who cancels (API.md Orders

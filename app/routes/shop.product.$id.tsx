@@ -18,6 +18,9 @@ import { useNonce } from "~/lib/shared/nonce";
 import { payablePrice } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, type ProductDetails as Details } from "~/services/catalog.server";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** schema.org Product data for search engines: price, availability and rating. */
 function productJsonLd(product: Details, url: string, appUrl: string) {

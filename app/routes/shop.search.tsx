@@ -20,6 +20,9 @@ import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails, searchProducts } from "~/services/catalog.server";
 import { MAX_KEYWORD_LENGTH } from "~/lib/shared/listing-params";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 /** SPEC §5/§9: with JavaScript, a search starts 1000 ms after typing stops, once the trimmed keyword is longer than 3 characters. */
 const SEARCH_DEBOUNCE_MS = 1000;

@@ -10,6 +10,9 @@ import { getSessionUserAndCart } from "~/web/session.server";
 import { dismissCartNotices, getCartView } from "~/services/cart.server";
 import type { ShopLayoutData } from "~/lib/shared/cart";
 import storefrontStyles from "~/styles/storefront.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: storefrontStyles }];
 

@@ -10,6 +10,9 @@ import { homePathFor, requireUser } from "~/web/auth.server";
 import { statusViewer } from "~/web/status-viewer.server";
 import mantineStyles from "~/styles/mantine.css?url";
 import storefrontStyles from "~/styles/storefront.css?url";
+import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
+
+export const shouldRevalidate = revalidateAfterRefusal;
 
 // Mantine's styles for an admin, whom the admin shell (Mantine buttons) frames: links cannot depend on the viewer.
 export const links: LinksFunction = () => [

@@ -7,7 +7,9 @@ import { processSingleton } from "~/lib/server/process-singleton.server";
  * The reset page moves the token from the mailed link into this cookie and
  * redirects to a URL without it, so the token does not stay in the address
  * bar, the history, a Referer or the logs of later requests. Signed,
- * httpOnly, only sent to the reset page, and no older than the token.
+ * httpOnly, only sent to the sign-in pages (the reset page posts with
+ * JavaScript to /auth/reset-password.data, which a cookie of the page's own
+ * path would not reach), and no older than the token.
  */
 
 function build() {
@@ -16,7 +18,7 @@ function build() {
     httpOnly: true,
     sameSite: "lax",
     secure: config.secureCookies,
-    path: "/auth/reset-password",
+    path: "/auth",
     maxAge: RESET_TOKEN_MINUTES * 60,
     secrets: config.sessionSecrets,
   });

@@ -1,5 +1,6 @@
 import { type Page } from "@playwright/test";
 import {
+  pagePathOf,
   DEMO_ADMIN,
   DEMO_SHOPPER,
   expect,
@@ -26,7 +27,7 @@ async function fillRegisterForm(page: Page, fields: { userName: string; email: s
 function countPosts(page: Page, path: string) {
   const posts: string[] = [];
   page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname === path) posts.push(request.url());
+    if (request.method() === "POST" && pagePathOf(request.url()) === path) posts.push(request.url());
   });
   return posts;
 }

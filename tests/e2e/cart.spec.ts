@@ -5,7 +5,16 @@ import {
   type Page,
 } from "@playwright/test";
 import { seriousViolations } from "./support/axe";
-import { DEMO_ADMIN, expect, registerShopper, signInByApi, test, toast } from "./support/fixtures";
+import {
+  DEMO_ADMIN,
+  expect,
+  isDataRequest,
+  pagePathOf,
+  registerShopper,
+  signInByApi,
+  test,
+  toast,
+} from "./support/fixtures";
 
 /**
  * The cart (SPEC §2 Shop header cart panel, §5, §8, §9): with JavaScript the
@@ -150,16 +159,16 @@ test.describe("cart", () => {
       const holding = new Promise<void>((resolve) => (reached = resolve));
       let posted = false;
       await page.route(
-        (url) => url.pathname === "/shop/listing" || url.pathname === "/shop/cart",
+        (url) => pagePathOf(url) === "/shop/listing" || pagePathOf(url) === "/shop/cart",
         async (route) => {
           const request = route.request();
-          if (request.method() === "POST" && new URL(request.url()).pathname === "/shop/cart") {
+          if (request.method() === "POST" && pagePathOf(request.url()) === "/shop/cart") {
             posted = true;
             if (stage === "its POST") {
               reached();
               await held;
             }
-          } else if (posted && stage !== "its POST" && new URL(request.url()).searchParams.has("_data")) {
+          } else if (posted && stage !== "its POST" && isDataRequest(request.url())) {
             reached();
             await held;
           }
@@ -337,10 +346,13 @@ test.describe("cart", () => {
     // Hold the submission: the new quantity and total show before the server has answered.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/shop/cart?*", async (route) => {
-      if (route.request().method() === "POST") await held;
-      await route.continue();
-    });
+    await page.route(
+      (url) => pagePathOf(url) === "/shop/cart",
+      async (route) => {
+        if (route.request().method() === "POST") await held;
+        await route.continue();
+      },
+    );
     await plus.click();
     await expect(quantity).toHaveText("2");
     await expect(panel.getByTestId("cart-total")).toHaveText("$20.00");

@@ -1,6 +1,6 @@
 import { type Locator, type Page } from "@playwright/test";
 import { signInAsAdmin } from "./support/admin";
-import { expect, registerShopper, signIn, test, toast } from "./support/fixtures";
+import { expect, pagePathOf, registerShopper, signIn, test, toast } from "./support/fixtures";
 
 /**
  * A whole purchase through the payment simulator, with JavaScript and without
@@ -157,7 +157,7 @@ test.describe("checkout", () => {
     if (!isNoJs()) {
       // Hold the order's creation a moment to see the button say what is happening.
       await page.route(
-        (url) => url.pathname === "/shop/checkout",
+        (url) => pagePathOf(url) === "/shop/checkout",
         async (route) => {
           if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 700));
           await route.continue();

@@ -247,7 +247,7 @@ test.describe("accessibility", () => {
     // Hold the overlay styles (the Modal waits for them) until the focus is inside the plain dialog.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/build\/_assets\/mantine-overlays-[^/]+\.css$/, async (route) => {
+    await page.route(/\/build\/assets\/mantine-overlays-[^/]+\.css$/, async (route) => {
       await held;
       await route.continue();
     });

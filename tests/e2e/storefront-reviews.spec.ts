@@ -68,7 +68,7 @@ test("stars and text chosen in the server's dialog before its enhanced version l
   // Hold the overlay styles (the Mantine Modal waits for them) until the shopper has filled in the form.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/build\/_assets\/mantine-overlays-[^/]+\.css$/, async (route) => {
+  await page.route(/\/build\/assets\/mantine-overlays-[^/]+\.css$/, async (route) => {
     await held;
     await route.continue();
   });

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, registerShopper, signIn, test, toast } from "./support/fixtures";
+import { expect, pagePathOf, registerShopper, signIn, test, toast } from "./support/fixtures";
 import { isNoJs, seedSizedProduct, settled } from "./support/storefront";
 
 /**
@@ -37,7 +37,7 @@ async function addSize(page: Page, size: string, countAfter: number) {
   await picker(page).getByRole("radio", { name: size, exact: true }).check();
   // The post's answer, so that an earlier add's toast and the badge's optimistic count are not taken for it.
   const posted = page.waitForResponse(
-    (response) => new URL(response.url()).pathname === "/shop/cart" && response.request().method() === "POST",
+    (response) => pagePathOf(response.url()) === "/shop/cart" && response.request().method() === "POST",
   );
   await page.getByRole("button", { name: /^Add to cart/ }).click();
   await posted;
@@ -194,8 +194,7 @@ test.describe("sizes in the storefront", () => {
     await sizes.getByRole("radio", { name: "M", exact: true }).check();
     if (!isNoJs()) await expect(page.getByText("Only 3 left")).toBeVisible();
     const posted = page.waitForResponse(
-      (response) =>
-        new URL(response.url()).pathname === "/shop/cart" && response.request().method() === "POST",
+      (response) => pagePathOf(response.url()) === "/shop/cart" && response.request().method() === "POST",
     );
     await page.getByRole("button", { name: /^Add to cart/ }).click();
     await posted;

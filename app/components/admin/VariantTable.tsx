@@ -180,6 +180,8 @@ export function VariantTable<Schema extends { variants: VariantFormRow[] }>({
                     ) : null}
                     <Button
                       {...form.remove.getButtonProps({ name: variants.name, index })}
+                      // conform's intent posts the form (Mantine's buttons are type="button" unless told).
+                      type="submit"
                       variant="subtle"
                       color="red"
                       size="compact-sm"
@@ -204,6 +206,8 @@ export function VariantTable<Schema extends { variants: VariantFormRow[] }>({
         <Group gap="xs">
           <Button
             {...form.insert.getButtonProps({ name: variants.name, defaultValue: {} })}
+            // conform's intent posts the form (Mantine's buttons are type="button" unless told).
+            type="submit"
             variant="default"
             size="xs"
           >

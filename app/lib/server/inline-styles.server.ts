@@ -3,6 +3,7 @@ import path from "node:path";
 import type { EntryContext } from "react-router";
 import { getConfig } from "./config.server";
 import { getLogger } from "./logger.server";
+import { linksStylesheets } from "~/lib/shared/inline-styles";
 
 /** Where vite.config.ts puts the browser build, as URLs (its base) and on disk (BUILD_DIR/client). */
 const PUBLIC_PATH = "/build/";
@@ -31,6 +32,9 @@ function stylesheetText(href: string): string | null {
  * inline `<style>`: the first paint then needs no stylesheet request (docs/decisions/0019).
  */
 export function inlineStylesOf(routerContext: EntryContext): string {
+  const { matches } = routerContext.staticHandlerContext;
+  if (matches.some((match) => linksStylesheets(routerContext.routeModules[match.route.id]?.handle)))
+    return "";
   const hrefs = new Set<string>();
   for (const match of routerContext.staticHandlerContext.matches) {
     const links = routerContext.routeModules[match.route.id]?.links?.() ?? [];

@@ -10,6 +10,15 @@ const InlineStylesContext = createContext<string>("");
 export const InlineStylesProvider = InlineStylesContext.Provider;
 
 /**
+ * A route's `handle` that asks for its page's stylesheets to be linked, not inlined: `{ linkStylesheets: true }`.
+ * The 404 page does: it is rarely the first page of a visit, and a crawler or a scanner asking for missing pages
+ * then gets a small document (the stylesheets come from the browser's cache).
+ */
+export function linksStylesheets(handle: unknown): boolean {
+  return (handle as { linkStylesheets?: unknown } | undefined)?.linkStylesheets === true;
+}
+
+/**
  * The page's stylesheets as one `<style>` in the head, so that the first paint waits for no request
  * (docs/decisions/0019). Once React has hydrated the page, `PageStylesheets` links the same files (React Router swaps
  * them as the shopper navigates), and when every linked stylesheet has loaded the inline copy is switched off,

@@ -99,3 +99,16 @@ export const test = base.extend({
   },
 });
 export { expect };
+
+/**
+ * The page a request is for: its path, without the `.data` that React Router adds when the browser, with
+ * JavaScript, asks for a page's data or posts a form (`/shop/cart.data` is the cart page's).
+ */
+export function pagePathOf(url: string | URL): string {
+  return new URL(url).pathname.replace(/\.data$/, "");
+}
+
+/** Whether a request is one of React Router's data requests (a page's data, fetched by the browser). */
+export function isDataRequest(url: string | URL): boolean {
+  return new URL(url).pathname.endsWith(".data");
+}

@@ -1,0 +1,18 @@
+import { chromium } from "playwright-core";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox","--disable-gpu","--no-first-run","--disable-background-networking"] });
+const ctx = await browser.newContext({ javaScriptEnabled: process.argv[2] !== "nojs" });
+const page = await ctx.newPage();
+page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 300)));
+page.on("pageerror", (e) => console.log("pageerror:", e.message.slice(0, 500)));
+page.on("request", (r) => { if (r.method() === "POST") console.log("POST", r.url(), (r.postData() ?? "").slice(0, 200)); });
+page.on("response", (r) => { if (r.request().method() === "POST") console.log("->", r.status(), r.url()); });
+const res = await ctx.request.post("http://localhost:3050/api/auth/login", { data: { email: "admin@example.com", password: "admin12345" } });
+console.log("login", res.status());
+await page.goto("http://localhost:3050/admin/products?panel=new");
+const panel = page.getByRole("dialog", { name: "Add New Product" });
+console.log("rows before", await panel.getByTestId("variant-row").count());
+await panel.getByRole("button", { name: "Add a row" }).click();
+await page.waitForTimeout(2500);
+console.log("rows after", await page.getByRole("dialog", { name: "Add New Product" }).getByTestId("variant-row").count(), page.url());
+console.log(await panel.getByRole("button", { name: "Add a row" }).evaluate((b) => b.outerHTML));
+await browser.close();
