@@ -146,6 +146,33 @@ describe("page actions given a body they cannot parse", () => {
   });
 });
 
+describe("paths no route has", () => {
+  it("a path of 7,000 segments (14 KB) answers 414 before the router, and one of 100 short segments 404", async () => {
+    const long = await send(server.port, { path: `/${"a/".repeat(7000)}` });
+    expect(long.status).toBe(414);
+    const deep = await send(server.port, { path: `/${"a/".repeat(100)}` });
+    expect(deep.status).toBe(404);
+    expect(deep.body).toContain("page doesn&#39;t exists");
+    // The API keeps its JSON answers.
+    const api = await send(server.port, { path: `/api/${"a/".repeat(100)}` });
+    expect(api.status).toBe(404);
+    expect(JSON.parse(api.body)).toMatchObject({ success: false });
+  });
+
+  it("six such requests at once leave the shop answering everyone else", async () => {
+    const hostile = Array.from({ length: 6 }, () => send(server.port, { path: `/${"a/".repeat(7000)}` }));
+    const shopper = send(server.port, { path: "/api/shop/products/get" });
+    const answers = await Promise.all([...hostile, shopper]);
+    expect(answers.slice(0, 6).map((answer) => answer.status)).toEqual(Array(6).fill(414));
+    expect(answers[6]!.status).toBe(200);
+  });
+
+  it("a path of many segments that fits the bounds is still matched: a page's own path with a trailing slash", async () => {
+    const response = await send(server.port, { path: "/auth/login/" });
+    expect(response.status).toBe(200);
+  });
+});
+
 describe("methods nobody handles", () => {
   it("TRACE answers 405 with Allow, never 500", async () => {
     for (const path of ["/shop/home", "/api/shop/products/get", "/"]) {

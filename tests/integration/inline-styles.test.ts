@@ -63,4 +63,15 @@ describe("a page's first paint", () => {
     expect(login).not.toContain(builtStylesheet("home"));
     expect(login).not.toContain(builtStylesheet("addresses"));
   });
+
+  it("leaves the 404 page small: its stylesheets linked, not inlined", async () => {
+    const response = await fetch(`${app.base}/no-such-page`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    const [head] = html.split("<body");
+    expect(head).not.toContain("data-inline-styles");
+    expect(head).toMatch(/<link[^>]*rel="stylesheet"[^>]*href="\/build\/assets\/storefront-/);
+    // The sign-in page, the smallest page that carries its CSS, is about 90 KB.
+    expect(html.length).toBeLessThan(20_000);
+  });
 });
