@@ -71,7 +71,7 @@ function listingConditions(input: ListingInput, bind: unknown[], except?: Facet)
     add(input.size, (param) => `p.sizes_in_stock && ${param}::text[]`);
   if (input.colour?.length && except !== "colour")
     add(input.colour, (param) => `p.colours_in_stock && ${param}::text[]`);
-  if (input.inStock) conditions.push("p.total_stock > 0");
+  if (input.inStock) conditions.push("p.in_stock");
   if (input.minPrice != null) add(input.minPrice / 100, (param) => `p.effective_price >= ${param}::numeric`);
   if (input.maxPrice != null) add(input.maxPrice / 100, (param) => `p.effective_price <= ${param}::numeric`);
   return conditions;
@@ -79,7 +79,20 @@ function listingConditions(input: ListingInput, bind: unknown[], except?: Facet)
 
 const whereOf = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(" AND ")}` : "");
 
-/** Filters that product_counts cannot answer: the total is then a count of the matching products. */
+/**
+ * Where a listing's numbers come from. Every filter but the price is a
+ * condition on the "listing signature" (category, brand, in stock, sizes and
+ * colours in stock), so without a price filter they are sums over
+ * `listing_counts` (db/migrations/0027-listing-counts.ts), and with only
+ * category and brand over the fewer rows of `product_counts`
+ * (0009-product-counts.ts); both are kept exact by triggers in the transaction
+ * of every change. A price range is counted over the products it holds.
+ */
+function countSource(input: ListingInput): { from: string; count: string } {
+  if (input.minPrice != null || input.maxPrice != null) return { from: "products p", count: "count(*)" };
+  return { from: "listing_counts p", count: "sum(p.products)" };
+}
+
 function filtersVariants(input: ListingInput): boolean {
   return Boolean(
     input.size?.length ||
@@ -98,13 +111,6 @@ function select<T extends object>(sql: string, bind: unknown[], transaction?: Tr
   return getDb().sequelize.query<T>(prepared(sql), { bind, type: QueryTypes.SELECT, transaction });
 }
 
-/**
- * One page of the catalogue and the size of the whole result, in one
- * statement: the page is an index-friendly subquery, the count a sum over the
- * category and brand pairs of `product_counts` (kept exact by triggers,
- * db/migrations/0009-product-counts.ts) instead of a count of the catalogue,
- * and the LEFT JOIN still answers the count for a page past the end.
- */
 export async function listProducts(input: ListingInput): Promise<ProductPage>;
 export async function listProducts(
   input: ListingInput,
@@ -112,11 +118,12 @@ export async function listProducts(
 ): Promise<ProductPage & { optionCounts: OptionCounts }>;
 /**
  * One page of the catalogue, the size of the whole result and (for the
- * listing page) the counts of its size and colour filters, in one statement:
- * the page is an index-friendly subquery; the total a sum over the category
- * and brand pairs of `product_counts` (kept exact by triggers,
- * db/migrations/0009-product-counts.ts) when only those filter, else a count
- * of the matches; the LEFT JOIN still answers the total for a page past the end.
+ * listing page) the counts of its size and colour filters, in one statement.
+ * The numbers come from the summaries of `countSource`, never from a count of
+ * the catalogue. The page finds its ids in a listing index that covers every
+ * filter but the price (an index-only scan: a deep page skips its earlier
+ * rows in the index), then reads those rows alone with their variants and
+ * pictures. The LEFT JOIN still answers the total for a page past the end.
  */
 export async function listProducts(
   input: ListingInput,
@@ -124,8 +131,9 @@ export async function listProducts(
 ): Promise<ProductPage & { optionCounts?: OptionCounts }> {
   const bind: unknown[] = [];
   const where = whereOf(listingConditions(input, bind));
+  const source = countSource(input);
   const counted = filtersVariants(input)
-    ? `SELECT count(*)::int AS total FROM products p ${where}`
+    ? `SELECT coalesce(${source.count}, 0)::int AS total FROM ${source.from} ${where}`
     : `SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}`;
   const facets = options.optionCounts ? `, (${optionCountsSql(input, bind)}) AS "optionCounts"` : "";
   const rows = await select<
@@ -136,10 +144,12 @@ export async function listProducts(
     `SELECT page.*, counted.total ${facets}
        FROM (${counted}) counted
        LEFT JOIN (
-         SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
-           FROM products p ${where}
-          ORDER BY ${ORDER_BY[input.sortBy]}
-          LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}
+         SELECT ${PRODUCT_COLUMNS}, ids.position
+           FROM (SELECT p.id, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
+                   FROM products p ${where}
+                  ORDER BY ${ORDER_BY[input.sortBy]}
+                  LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}) ids
+           JOIN products p ON p.id = ids.id
        ) page ON true
       ORDER BY page.position`,
     [...bind, input.limit, (input.page - 1) * input.limit],
@@ -160,15 +170,17 @@ interface FacetRow {
 
 /**
  * How many products of the listing's other filters have a variant in stock
- * in each size and colour, as a JSON list of FacetRow: a subquery of the
- * listing's statement, so the counts agree with the page at one moment.
+ * in each size and colour, as a JSON list of FacetRow, from the source of
+ * `countSource`: a subquery of the listing's statement, so the counts agree
+ * with the page at one moment.
  */
 function optionCountsSql(input: ListingInput, bind: unknown[]): string {
+  const source = countSource(input);
   const facet = (name: Facet, column: string) => {
     const where = whereOf(listingConditions(input, bind, name));
-    return `SELECT '${name}' AS facet, value, count(*)::int AS products
-              FROM products p CROSS JOIN LATERAL unnest(p.${column}) AS value ${where}
-             GROUP BY value`;
+    return `SELECT '${name}' AS facet, value, ${source.count}::int AS products
+              FROM ${source.from} CROSS JOIN LATERAL unnest(p.${column}) AS value ${where}
+             GROUP BY value HAVING ${source.count} > 0`;
   };
   return `SELECT coalesce(json_agg(f), '[]'::json)
             FROM (${facet("size", "sizes_in_stock")} UNION ALL ${facet("colour", "colours_in_stock")}) f`;
@@ -293,6 +305,17 @@ export function prefixQuery(words: string[]): string {
 const SEARCH_TEXT = `(p.title || ' ' || p.category || ' ' || p.brand)`;
 
 /**
+ * The products of one page of search matches: `matches` ranks and counts the
+ * matches by id, title and score alone, and only the page's rows are then read
+ * with their variants and pictures, never the rows of the pages before it.
+ */
+function pageOfMatches(matches: string): string {
+  return `SELECT ${PRODUCT_COLUMNS}, ids.total
+            FROM (${matches}) ids JOIN products p ON p.id = ids.id
+           ORDER BY ids.score DESC, ids.title ASC, ids.id ASC`;
+}
+
+/**
  * Full-text search over title, description, category and brand (the GIN
  * tsvector index), best matches first. When nothing matches, a trigram
  * similarity search over title, category and brand forgives typos. One
@@ -305,11 +328,13 @@ export async function searchProducts(keyword: string, paging: Paging): Promise<P
   const offset = (paging.page - 1) * paging.limit;
 
   const fullText = await select<ProductReadRow & { total: number }>(
-    `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
-       FROM products p, to_tsquery('english', $1) q
-      WHERE p.search_vector @@ q
-      ORDER BY ts_rank_cd(p.search_vector, q) DESC, p.title ASC, p.id ASC
-      LIMIT $2 OFFSET $3`,
+    pageOfMatches(
+      `SELECT p.id, p.title, ts_rank_cd(p.search_vector, q) AS score, count(*) OVER ()::int AS total
+         FROM products p, to_tsquery('english', $1) q
+        WHERE p.search_vector @@ q
+        ORDER BY score DESC, p.title ASC, p.id ASC
+        LIMIT $2 OFFSET $3`,
+    ),
     [prefixQuery(words), paging.limit, offset],
   );
   if (fullText.length) {
@@ -334,11 +359,13 @@ async function searchBySimilarity(allWords: string[], paging: Paging): Promise<P
   const matches = words.map((_, index) => `$${index + 1} <% ${SEARCH_TEXT}`).join(" AND ");
   const score = words.map((_, index) => `word_similarity($${index + 1}, ${SEARCH_TEXT})`).join(" + ");
   bind.push(paging.limit, (paging.page - 1) * paging.limit);
-  const sql = `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
-                 FROM products p
-                WHERE ${matches}
-                ORDER BY ${score} DESC, p.title ASC, p.id ASC
-                LIMIT $${words.length + 1} OFFSET $${words.length + 2}`;
+  const sql = pageOfMatches(
+    `SELECT p.id, p.title, ${score} AS score, count(*) OVER ()::int AS total
+       FROM products p
+      WHERE ${matches}
+      ORDER BY score DESC, p.title ASC, p.id ASC
+      LIMIT $${words.length + 1} OFFSET $${words.length + 2}`,
+  );
   const { sequelize } = getDb();
   // The `<%` operator (which the trigram index answers) reads its threshold
   // from a setting: SET LOCAL keeps the change inside this transaction.
