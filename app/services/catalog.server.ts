@@ -144,9 +144,8 @@ export async function listProducts(
     `SELECT page.*, counted.total ${facets}
        FROM (${counted}) counted
        LEFT JOIN (
-         SELECT ${PRODUCT_COLUMNS}, ids.position
-           FROM (SELECT p.id, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
-                   FROM products p ${where}
+         SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
+           FROM (SELECT p.id FROM products p ${where}
                   ORDER BY ${ORDER_BY[input.sortBy]}
                   LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}) ids
            JOIN products p ON p.id = ids.id
