@@ -56,10 +56,10 @@ type Facet = "size" | "colour";
 
 /**
  * The WHERE conditions of a listing, binding values onto `bind`. `except`
- * leaves one facet's own filter out (its counts show what choosing another
+ * leaves facets' own filters out (a facet's counts show what choosing another
  * value of it would find).
  */
-function listingConditions(input: ListingInput, bind: unknown[], except?: Facet): string[] {
+function listingConditions(input: ListingInput, bind: unknown[], except: readonly Facet[] = []): string[] {
   const conditions: string[] = [];
   const add = (value: unknown, sql: (param: string) => string) => {
     bind.push(value);
@@ -67,9 +67,9 @@ function listingConditions(input: ListingInput, bind: unknown[], except?: Facet)
   };
   if (input.category.length) add(input.category, (param) => `p.category = ANY(${param}::text[])`);
   if (input.brand.length) add(input.brand, (param) => `p.brand = ANY(${param}::text[])`);
-  if (input.size?.length && except !== "size")
+  if (input.size?.length && !except.includes("size"))
     add(input.size, (param) => `p.sizes_in_stock && ${param}::text[]`);
-  if (input.colour?.length && except !== "colour")
+  if (input.colour?.length && !except.includes("colour"))
     add(input.colour, (param) => `p.colours_in_stock && ${param}::text[]`);
   if (input.inStock) conditions.push("p.in_stock");
   if (input.minPrice != null) add(input.minPrice / 100, (param) => `p.effective_price >= ${param}::numeric`);
@@ -132,16 +132,19 @@ export async function listProducts(
   const bind: unknown[] = [];
   const where = whereOf(listingConditions(input, bind));
   const source = countSource(input);
-  const counted = filtersVariants(input)
-    ? `SELECT coalesce(${source.count}, 0)::int AS total FROM ${source.from} ${where}`
-    : `SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}`;
-  const facets = options.optionCounts ? `, (${optionCountsSql(input, bind)}) AS "optionCounts"` : "";
+  const counted = options.optionCounts
+    ? `SELECT coalesce(sum(c.products) FILTER (WHERE c.facet = 'total'), 0)::int AS total,
+              coalesce(json_agg(c) FILTER (WHERE c.facet <> 'total'), '[]'::json) AS "optionCounts"
+         FROM (${countsSql(input, bind)}) c`
+    : filtersVariants(input)
+      ? `SELECT coalesce(${source.count}, 0)::int AS total FROM ${source.from} ${where}`
+      : `SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}`;
   const rows = await select<
     ((ProductReadRow & { total: number }) | { id: null; total: number }) & {
       optionCounts?: FacetRow[] | null;
     }
   >(
-    `SELECT page.*, counted.total ${facets}
+    `SELECT page.*, counted.*
        FROM (${counted}) counted
        LEFT JOIN (
          SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
@@ -168,21 +171,34 @@ interface FacetRow {
 }
 
 /**
- * How many products of the listing's other filters have a variant in stock
- * in each size and colour, as a JSON list of FacetRow, from the source of
- * `countSource`: a subquery of the listing's statement, so the counts agree
+ * The listing's total and how many products of its other filters have a
+ * variant in stock in each size and colour, in one pass over the source of
+ * `countSource`: rows of FacetRow, the total as the facet "total". A size
+ * counts the rows that pass every filter but the sizes, a colour every filter
+ * but the colours. A subquery of the listing's statement, so the counts agree
  * with the page at one moment.
  */
-function optionCountsSql(input: ListingInput, bind: unknown[]): string {
+function countsSql(input: ListingInput, bind: unknown[]): string {
   const source = countSource(input);
-  const facet = (name: Facet, column: string) => {
-    const where = whereOf(listingConditions(input, bind, name));
-    return `SELECT '${name}' AS facet, value, ${source.count}::int AS products
-              FROM ${source.from} CROSS JOIN LATERAL unnest(p.${column}) AS value ${where}
-             GROUP BY value HAVING ${source.count} > 0`;
+  const where = whereOf(listingConditions(input, bind, ["size", "colour"]));
+  const overlaps = (values: string[] | undefined, column: string) => {
+    if (!values?.length) return "true";
+    bind.push(values);
+    return `p.${column} && $${bind.length}::text[]`;
   };
-  return `SELECT coalesce(json_agg(f), '[]'::json)
-            FROM (${facet("size", "sizes_in_stock")} UNION ALL ${facet("colour", "colours_in_stock")}) f`;
+  const sizes = overlaps(input.size, "sizes_in_stock");
+  const colours = overlaps(input.colour, "colours_in_stock");
+  return `SELECT f.facet, f.value, ${source.count}::int AS products
+            FROM ${source.from} CROSS JOIN LATERAL (
+                   SELECT 'size' AS facet, value FROM unnest(p.sizes_in_stock) AS value WHERE ${colours}
+                   UNION ALL
+                   SELECT 'colour', value FROM unnest(p.colours_in_stock) AS value WHERE ${sizes}
+                   UNION ALL
+                   SELECT 'total', '' WHERE ${sizes} AND ${colours}
+                 ) f
+            ${where}
+           GROUP BY f.facet, f.value
+          HAVING ${source.count} > 0`;
 }
 
 function optionCountsOf(rows: FacetRow[]): OptionCounts {
