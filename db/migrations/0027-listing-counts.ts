@@ -23,6 +23,10 @@ import type { QueryInterface } from "sequelize";
  * carry it without taking `total_stock`, which changes with every sale (an
  * indexed column that changes makes PostgreSQL write every index again).
  *
+ * `in_stock` is derived, as `total_stock` is: a change of it alone raises no
+ * version (0015-audit-log-and-versions.ts; a BEFORE trigger sees a generated
+ * column as NULL).
+ *
  * The listing's page indexes cover every filter but the price and the
  * keyword, so a deep page skips its earlier rows in the index alone
  * (an index-only scan) and reads only its own rows from the table.
@@ -31,8 +35,17 @@ import type { QueryInterface } from "sequelize";
 const SIGNATURE = "category, brand, in_stock, sizes_in_stock, colours_in_stock";
 const COVERED = "category, brand, in_stock, sizes_in_stock, colours_in_stock";
 
+const VERSION_TRIGGER = (derived: string) => `
+DROP TRIGGER products_version ON products;
+CREATE TRIGGER products_version BEFORE UPDATE ON products
+  FOR EACH ROW EXECUTE FUNCTION raise_version(
+    'total_stock', 'sizes_in_stock', 'colours_in_stock', 'effective_price', 'search_vector', 'average_review'${derived}
+  );
+`;
+
 const up = `
 ALTER TABLE products ADD COLUMN in_stock boolean GENERATED ALWAYS AS (total_stock > 0) STORED;
+${VERSION_TRIGGER(", 'in_stock'")}
 
 CREATE TABLE listing_counts (
   category varchar(20) NOT NULL,
@@ -137,6 +150,7 @@ DROP FUNCTION IF EXISTS listing_counts_deleted();
 DROP FUNCTION IF EXISTS listing_counts_inserted();
 DROP FUNCTION IF EXISTS listing_counts_add(jsonb);
 DROP TABLE IF EXISTS listing_counts;
+${VERSION_TRIGGER("")}
 ALTER TABLE products DROP COLUMN IF EXISTS in_stock;
 `;
 
