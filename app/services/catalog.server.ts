@@ -35,6 +35,15 @@ const ORDER_BY: Record<SortOption, string> = {
   "title-ztoa": "p.title DESC, p.id ASC",
 };
 
+/**
+ * One product's row by `id` (an outer column), read for each row of a page
+ * after the page's ids are found. OFFSET 0 keeps it a lateral lookup by
+ * primary key: a prepared statement's generic plan, which does not know how
+ * many ids the LIMIT lets through, would otherwise join by hashing the whole
+ * catalogue.
+ */
+const ROW_BY_ID = (id: string) => `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ${id} OFFSET 0`;
+
 interface ProductPage {
   products: ProductJson[];
   pagination: Pagination;
@@ -147,11 +156,12 @@ export async function listProducts(
     `SELECT page.*, counted.*
        FROM (${counted}) counted
        LEFT JOIN (
-         SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
-           FROM (SELECT p.id FROM products p ${where}
-                  ORDER BY ${ORDER_BY[input.sortBy]}
-                  LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}) ids
-           JOIN products p ON p.id = ids.id
+         SELECT page_row.*, ids.position
+           FROM (SELECT p.id, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
+                   FROM (SELECT p.id, p.effective_price, p.title FROM products p ${where}
+                          ORDER BY ${ORDER_BY[input.sortBy]}
+                          LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}) p) ids
+           CROSS JOIN LATERAL (${ROW_BY_ID("ids.id")}) page_row
        ) page ON true
       ORDER BY page.position`,
     [...bind, input.limit, (input.page - 1) * input.limit],
@@ -325,8 +335,8 @@ const SEARCH_TEXT = `(p.title || ' ' || p.category || ' ' || p.brand)`;
  * with their variants and pictures, never the rows of the pages before it.
  */
 function pageOfMatches(matches: string): string {
-  return `SELECT ${PRODUCT_COLUMNS}, ids.total
-            FROM (${matches}) ids JOIN products p ON p.id = ids.id
+  return `SELECT page_row.*, ids.total
+            FROM (${matches}) ids CROSS JOIN LATERAL (${ROW_BY_ID("ids.id")}) page_row
            ORDER BY ids.score DESC, ids.title ASC, ids.id ASC`;
 }
 
