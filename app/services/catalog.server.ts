@@ -27,6 +27,9 @@ import type { ReviewJson } from "./reviews.server";
 
 const PRODUCT_COLUMNS = productColumnsSql("p");
 
+/** What `listing_counts` counts products by (db/migrations/0027-listing-counts.ts). */
+const SIGNATURE = "p.category, p.brand, p.in_stock, p.sizes_in_stock, p.colours_in_stock";
+
 /** Sorting by price uses the price the shopper pays; ties are broken by id so that pages never overlap. */
 const ORDER_BY: Record<SortOption, string> = {
   "price-lowtohigh": "p.effective_price ASC, p.id ASC",
@@ -182,15 +185,23 @@ interface FacetRow {
 
 /**
  * The listing's total and how many products of its other filters have a
- * variant in stock in each size and colour, in one pass over the source of
- * `countSource`: rows of FacetRow, the total as the facet "total". A size
+ * variant in stock in each size and colour, in one pass over `listing_counts`
+ * (or a price range's products grouped the same way): rows of FacetRow, the
+ * total as the facet "total". A size
  * counts the rows that pass every filter but the sizes, a colour every filter
  * but the colours. A subquery of the listing's statement, so the counts agree
  * with the page at one moment.
  */
 function countsSql(input: ListingInput, bind: unknown[]): string {
-  const source = countSource(input);
-  const where = whereOf(listingConditions(input, bind, ["size", "colour"]));
+  const conditions = listingConditions(input, bind, ["size", "colour"]);
+  // A price range: its products grouped by signature first, so that the sizes and colours are
+  // unnested once per signature, as over the summary, instead of once per product.
+  const priced = input.minPrice != null || input.maxPrice != null;
+  const from = priced
+    ? `(SELECT ${SIGNATURE}, count(*)::int AS products FROM products p ${whereOf(conditions)}
+         GROUP BY ${SIGNATURE}) p`
+    : "listing_counts p";
+  const where = priced ? "" : whereOf(conditions);
   const overlaps = (values: string[] | undefined, column: string) => {
     if (!values?.length) return "true";
     bind.push(values);
@@ -198,8 +209,8 @@ function countsSql(input: ListingInput, bind: unknown[]): string {
   };
   const sizes = overlaps(input.size, "sizes_in_stock");
   const colours = overlaps(input.colour, "colours_in_stock");
-  return `SELECT f.facet, f.value, ${source.count}::int AS products
-            FROM ${source.from} CROSS JOIN LATERAL (
+  return `SELECT f.facet, f.value, sum(p.products)::int AS products
+            FROM ${from} CROSS JOIN LATERAL (
                    SELECT 'size' AS facet, value FROM unnest(p.sizes_in_stock) AS value WHERE ${colours}
                    UNION ALL
                    SELECT 'colour', value FROM unnest(p.colours_in_stock) AS value WHERE ${sizes}
@@ -208,7 +219,7 @@ function countsSql(input: ListingInput, bind: unknown[]): string {
                  ) f
             ${where}
            GROUP BY f.facet, f.value
-          HAVING ${source.count} > 0`;
+          HAVING sum(p.products) > 0`;
 }
 
 function optionCountsOf(rows: FacetRow[]): OptionCounts {
