@@ -27,6 +27,9 @@ import type { ReviewJson } from "./reviews.server";
 
 const PRODUCT_COLUMNS = productColumnsSql("p");
 
+/** What `listing_counts` counts products by (db/migrations/0027-listing-counts.ts). */
+const SIGNATURE = "p.category, p.brand, p.in_stock, p.sizes_in_stock, p.colours_in_stock";
+
 /** Sorting by price uses the price the shopper pays; ties are broken by id so that pages never overlap. */
 const ORDER_BY: Record<SortOption, string> = {
   "price-lowtohigh": "p.effective_price ASC, p.id ASC",
@@ -34,6 +37,15 @@ const ORDER_BY: Record<SortOption, string> = {
   "title-atoz": "p.title ASC, p.id ASC",
   "title-ztoa": "p.title DESC, p.id ASC",
 };
+
+/**
+ * One product's row by `id` (an outer column), read for each row of a page
+ * after the page's ids are found. OFFSET 0 keeps it a lateral lookup by
+ * primary key: a prepared statement's generic plan, which does not know how
+ * many ids the LIMIT lets through, would otherwise join by hashing the whole
+ * catalogue.
+ */
+const ROW_BY_ID = (id: string) => `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ${id} OFFSET 0`;
 
 interface ProductPage {
   products: ProductJson[];
@@ -56,10 +68,10 @@ type Facet = "size" | "colour";
 
 /**
  * The WHERE conditions of a listing, binding values onto `bind`. `except`
- * leaves one facet's own filter out (its counts show what choosing another
+ * leaves facets' own filters out (a facet's counts show what choosing another
  * value of it would find).
  */
-function listingConditions(input: ListingInput, bind: unknown[], except?: Facet): string[] {
+function listingConditions(input: ListingInput, bind: unknown[], except: readonly Facet[] = []): string[] {
   const conditions: string[] = [];
   const add = (value: unknown, sql: (param: string) => string) => {
     bind.push(value);
@@ -67,11 +79,11 @@ function listingConditions(input: ListingInput, bind: unknown[], except?: Facet)
   };
   if (input.category.length) add(input.category, (param) => `p.category = ANY(${param}::text[])`);
   if (input.brand.length) add(input.brand, (param) => `p.brand = ANY(${param}::text[])`);
-  if (input.size?.length && except !== "size")
+  if (input.size?.length && !except.includes("size"))
     add(input.size, (param) => `p.sizes_in_stock && ${param}::text[]`);
-  if (input.colour?.length && except !== "colour")
+  if (input.colour?.length && !except.includes("colour"))
     add(input.colour, (param) => `p.colours_in_stock && ${param}::text[]`);
-  if (input.inStock) conditions.push("p.total_stock > 0");
+  if (input.inStock) conditions.push("p.in_stock");
   if (input.minPrice != null) add(input.minPrice / 100, (param) => `p.effective_price >= ${param}::numeric`);
   if (input.maxPrice != null) add(input.maxPrice / 100, (param) => `p.effective_price <= ${param}::numeric`);
   return conditions;
@@ -79,7 +91,20 @@ function listingConditions(input: ListingInput, bind: unknown[], except?: Facet)
 
 const whereOf = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(" AND ")}` : "");
 
-/** Filters that product_counts cannot answer: the total is then a count of the matching products. */
+/**
+ * Where a listing's numbers come from. Every filter but the price is a
+ * condition on the "listing signature" (category, brand, in stock, sizes and
+ * colours in stock), so without a price filter they are sums over
+ * `listing_counts` (db/migrations/0027-listing-counts.ts), and with only
+ * category and brand over the fewer rows of `product_counts`
+ * (0009-product-counts.ts); both are kept exact by triggers in the transaction
+ * of every change. A price range is counted over the products it holds.
+ */
+function countSource(input: ListingInput): { from: string; count: string } {
+  if (input.minPrice != null || input.maxPrice != null) return { from: "products p", count: "count(*)" };
+  return { from: "listing_counts p", count: "sum(p.products)" };
+}
+
 function filtersVariants(input: ListingInput): boolean {
   return Boolean(
     input.size?.length ||
@@ -98,13 +123,6 @@ function select<T extends object>(sql: string, bind: unknown[], transaction?: Tr
   return getDb().sequelize.query<T>(prepared(sql), { bind, type: QueryTypes.SELECT, transaction });
 }
 
-/**
- * One page of the catalogue and the size of the whole result, in one
- * statement: the page is an index-friendly subquery, the count a sum over the
- * category and brand pairs of `product_counts` (kept exact by triggers,
- * db/migrations/0009-product-counts.ts) instead of a count of the catalogue,
- * and the LEFT JOIN still answers the count for a page past the end.
- */
 export async function listProducts(input: ListingInput): Promise<ProductPage>;
 export async function listProducts(
   input: ListingInput,
@@ -112,11 +130,12 @@ export async function listProducts(
 ): Promise<ProductPage & { optionCounts: OptionCounts }>;
 /**
  * One page of the catalogue, the size of the whole result and (for the
- * listing page) the counts of its size and colour filters, in one statement:
- * the page is an index-friendly subquery; the total a sum over the category
- * and brand pairs of `product_counts` (kept exact by triggers,
- * db/migrations/0009-product-counts.ts) when only those filter, else a count
- * of the matches; the LEFT JOIN still answers the total for a page past the end.
+ * listing page) the counts of its size and colour filters, in one statement.
+ * The numbers come from the summaries of `countSource`, never from a count of
+ * the catalogue. The page finds its ids in a listing index that covers every
+ * filter but the price (an index-only scan: a deep page skips its earlier
+ * rows in the index), then reads those rows alone with their variants and
+ * pictures. The LEFT JOIN still answers the total for a page past the end.
  */
 export async function listProducts(
   input: ListingInput,
@@ -124,22 +143,28 @@ export async function listProducts(
 ): Promise<ProductPage & { optionCounts?: OptionCounts }> {
   const bind: unknown[] = [];
   const where = whereOf(listingConditions(input, bind));
-  const counted = filtersVariants(input)
-    ? `SELECT count(*)::int AS total FROM products p ${where}`
-    : `SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}`;
-  const facets = options.optionCounts ? `, (${optionCountsSql(input, bind)}) AS "optionCounts"` : "";
+  const source = countSource(input);
+  const counted = options.optionCounts
+    ? `SELECT coalesce(sum(c.products) FILTER (WHERE c.facet = 'total'), 0)::int AS total,
+              coalesce(json_agg(c) FILTER (WHERE c.facet <> 'total'), '[]'::json) AS "optionCounts"
+         FROM (${countsSql(input, bind)}) c`
+    : filtersVariants(input)
+      ? `SELECT coalesce(${source.count}, 0)::int AS total FROM ${source.from} ${where}`
+      : `SELECT coalesce(sum(p.products), 0)::int AS total FROM product_counts p ${where}`;
   const rows = await select<
     ((ProductReadRow & { total: number }) | { id: null; total: number }) & {
       optionCounts?: FacetRow[] | null;
     }
   >(
-    `SELECT page.*, counted.total ${facets}
+    `SELECT page.*, counted.*
        FROM (${counted}) counted
        LEFT JOIN (
-         SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
-           FROM products p ${where}
-          ORDER BY ${ORDER_BY[input.sortBy]}
-          LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}
+         SELECT page_row.*, ids.position
+           FROM (SELECT p.id, row_number() OVER (ORDER BY ${ORDER_BY[input.sortBy]}) AS position
+                   FROM (SELECT p.id, p.effective_price, p.title FROM products p ${where}
+                          ORDER BY ${ORDER_BY[input.sortBy]}
+                          LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}) p) ids
+           CROSS JOIN LATERAL (${ROW_BY_ID("ids.id")}) page_row
        ) page ON true
       ORDER BY page.position`,
     [...bind, input.limit, (input.page - 1) * input.limit],
@@ -159,19 +184,42 @@ interface FacetRow {
 }
 
 /**
- * How many products of the listing's other filters have a variant in stock
- * in each size and colour, as a JSON list of FacetRow: a subquery of the
- * listing's statement, so the counts agree with the page at one moment.
+ * The listing's total and how many products of its other filters have a
+ * variant in stock in each size and colour, in one pass over `listing_counts`
+ * (or a price range's products grouped the same way): rows of FacetRow, the
+ * total as the facet "total". A size
+ * counts the rows that pass every filter but the sizes, a colour every filter
+ * but the colours. A subquery of the listing's statement, so the counts agree
+ * with the page at one moment.
  */
-function optionCountsSql(input: ListingInput, bind: unknown[]): string {
-  const facet = (name: Facet, column: string) => {
-    const where = whereOf(listingConditions(input, bind, name));
-    return `SELECT '${name}' AS facet, value, count(*)::int AS products
-              FROM products p CROSS JOIN LATERAL unnest(p.${column}) AS value ${where}
-             GROUP BY value`;
+function countsSql(input: ListingInput, bind: unknown[]): string {
+  const conditions = listingConditions(input, bind, ["size", "colour"]);
+  // A price range: its products grouped by signature first, so that the sizes and colours are
+  // unnested once per signature, as over the summary, instead of once per product.
+  const priced = input.minPrice != null || input.maxPrice != null;
+  const from = priced
+    ? `(SELECT ${SIGNATURE}, count(*)::int AS products FROM products p ${whereOf(conditions)}
+         GROUP BY ${SIGNATURE}) p`
+    : "listing_counts p";
+  const where = priced ? "" : whereOf(conditions);
+  const overlaps = (values: string[] | undefined, column: string) => {
+    if (!values?.length) return "true";
+    bind.push(values);
+    return `p.${column} && $${bind.length}::text[]`;
   };
-  return `SELECT coalesce(json_agg(f), '[]'::json)
-            FROM (${facet("size", "sizes_in_stock")} UNION ALL ${facet("colour", "colours_in_stock")}) f`;
+  const sizes = overlaps(input.size, "sizes_in_stock");
+  const colours = overlaps(input.colour, "colours_in_stock");
+  return `SELECT f.facet, f.value, sum(p.products)::int AS products
+            FROM ${from} CROSS JOIN LATERAL (
+                   SELECT 'size' AS facet, value FROM unnest(p.sizes_in_stock) AS value WHERE ${colours}
+                   UNION ALL
+                   SELECT 'colour', value FROM unnest(p.colours_in_stock) AS value WHERE ${sizes}
+                   UNION ALL
+                   SELECT 'total', '' WHERE ${sizes} AND ${colours}
+                 ) f
+            ${where}
+           GROUP BY f.facet, f.value
+          HAVING sum(p.products) > 0`;
 }
 
 function optionCountsOf(rows: FacetRow[]): OptionCounts {
@@ -293,6 +341,17 @@ export function prefixQuery(words: string[]): string {
 const SEARCH_TEXT = `(p.title || ' ' || p.category || ' ' || p.brand)`;
 
 /**
+ * The products of one page of search matches: `matches` ranks and counts the
+ * matches by id, title and score alone, and only the page's rows are then read
+ * with their variants and pictures, never the rows of the pages before it.
+ */
+function pageOfMatches(matches: string): string {
+  return `SELECT page_row.*, ids.total
+            FROM (${matches}) ids CROSS JOIN LATERAL (${ROW_BY_ID("ids.id")}) page_row
+           ORDER BY ids.score DESC, ids.title ASC, ids.id ASC`;
+}
+
+/**
  * Full-text search over title, description, category and brand (the GIN
  * tsvector index), best matches first. When nothing matches, a trigram
  * similarity search over title, category and brand forgives typos. One
@@ -305,11 +364,13 @@ export async function searchProducts(keyword: string, paging: Paging): Promise<P
   const offset = (paging.page - 1) * paging.limit;
 
   const fullText = await select<ProductReadRow & { total: number }>(
-    `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
-       FROM products p, to_tsquery('english', $1) q
-      WHERE p.search_vector @@ q
-      ORDER BY ts_rank_cd(p.search_vector, q) DESC, p.title ASC, p.id ASC
-      LIMIT $2 OFFSET $3`,
+    pageOfMatches(
+      `SELECT p.id, p.title, ts_rank_cd(p.search_vector, q) AS score, count(*) OVER ()::int AS total
+         FROM products p, to_tsquery('english', $1) q
+        WHERE p.search_vector @@ q
+        ORDER BY score DESC, p.title ASC, p.id ASC
+        LIMIT $2 OFFSET $3`,
+    ),
     [prefixQuery(words), paging.limit, offset],
   );
   if (fullText.length) {
@@ -334,11 +395,13 @@ async function searchBySimilarity(allWords: string[], paging: Paging): Promise<P
   const matches = words.map((_, index) => `$${index + 1} <% ${SEARCH_TEXT}`).join(" AND ");
   const score = words.map((_, index) => `word_similarity($${index + 1}, ${SEARCH_TEXT})`).join(" + ");
   bind.push(paging.limit, (paging.page - 1) * paging.limit);
-  const sql = `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total
-                 FROM products p
-                WHERE ${matches}
-                ORDER BY ${score} DESC, p.title ASC, p.id ASC
-                LIMIT $${words.length + 1} OFFSET $${words.length + 2}`;
+  const sql = pageOfMatches(
+    `SELECT p.id, p.title, ${score} AS score, count(*) OVER ()::int AS total
+       FROM products p
+      WHERE ${matches}
+      ORDER BY score DESC, p.title ASC, p.id ASC
+      LIMIT $${words.length + 1} OFFSET $${words.length + 2}`,
+  );
   const { sequelize } = getDb();
   // The `<%` operator (which the trigram index answers) reads its threshold
   // from a setting: SET LOCAL keeps the change inside this transaction.

@@ -19,6 +19,7 @@ import { salesRollupsDown, salesRollupsUp } from "./0021-sales-rollups";
 import { deliveryAndDiscountsDown, deliveryAndDiscountsUp } from "./0020-delivery-and-discounts";
 import { auditMoreEntitiesDown, auditMoreEntitiesUp } from "./0022-audit-more-entities";
 import { returnsDown, returnsUp } from "./0023-returns";
+import { listingCountsDown, listingCountsUp } from "./0027-listing-counts";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -49,4 +50,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0021-sales-rollups", up: salesRollupsUp, down: salesRollupsDown },
   { name: "0022-audit-more-entities", up: auditMoreEntitiesUp, down: auditMoreEntitiesDown },
   { name: "0023-returns", up: returnsUp, down: returnsDown },
+  { name: "0027-listing-counts", up: listingCountsUp, down: listingCountsDown },
 ];
