@@ -32,8 +32,15 @@ export default function handleRequest(
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(`<!DOCTYPE html>${markup}`, { headers: responseHeaders, status: responseStatusCode });
+  // Bytes, not a string: a string body is first checked character by character for lone surrogates (the
+  // fetch standard's USVString) and then encoded, on every request, over the whole document and its inline CSS.
+  return new Response(utf8.encode(`<!DOCTYPE html>${markup}`), {
+    headers: responseHeaders,
+    status: responseStatusCode,
+  });
 }
+
+const utf8 = new TextEncoder();
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the client went away) are not errors of ours.
