@@ -23,8 +23,15 @@ export function apiJson(
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(withPublicImageUrls(body)), { status: init.status ?? 200, headers });
+  // Bytes, not a string: a string body is checked character by character for lone surrogates (the fetch
+  // standard's USVString) before it is encoded, which JSON.stringify's output never holds.
+  return new Response(utf8.encode(JSON.stringify(withPublicImageUrls(body))), {
+    status: init.status ?? 200,
+    headers,
+  });
 }
+
+const utf8 = new TextEncoder();
 
 export function apiError(
   status: number,
