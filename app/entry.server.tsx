@@ -26,21 +26,42 @@ export default function handleRequest(
   const nonce = requestInfoOf(loadContext)?.cspNonce ?? "";
   const markup = renderToString(
     <NonceProvider value={nonce}>
-      <InlineStylesProvider value={inlineStylesOf(routerContext)}>
+      <InlineStylesProvider value={INLINE_STYLES_MARK}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </InlineStylesProvider>
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  // Bytes, not a string: a string body is first checked character by character for lone surrogates (the
-  // fetch standard's USVString) and then encoded, on every request, over the whole document and its inline CSS.
-  return new Response(utf8.encode(`<!DOCTYPE html>${markup}`), {
+  return new Response(documentBytes(markup, inlineStylesOf(routerContext)), {
     headers: responseHeaders,
     status: responseStatusCode,
   });
 }
 
+/**
+ * Where the inline `<style>` gets its CSS. React escapes `<` in every text and attribute, so only markup set as
+ * HTML can hold this; the first one in the document is the style element's, the head's one piece of such markup.
+ */
+const INLINE_STYLES_MARK = "<!--inline-styles-->";
+
 const utf8 = new TextEncoder();
+
+/**
+ * The document as UTF-8 bytes, with the page's CSS (encoded once per list of stylesheets) in place of the mark:
+ * only the markup is encoded per request. Bytes, not a string: a string body is also checked character by
+ * character for lone surrogates (the fetch standard's USVString) before it is encoded.
+ */
+function documentBytes(markup: string, css: Uint8Array): Uint8Array<ArrayBuffer> {
+  const at = markup.indexOf(INLINE_STYLES_MARK);
+  if (at < 0) return utf8.encode(`<!DOCTYPE html>${markup}`);
+  const head = utf8.encode(`<!DOCTYPE html>${markup.slice(0, at)}`);
+  const rest = utf8.encode(markup.slice(at + INLINE_STYLES_MARK.length));
+  const bytes = new Uint8Array(head.length + css.length + rest.length);
+  bytes.set(head);
+  bytes.set(css, head.length);
+  bytes.set(rest, head.length + css.length);
+  return bytes;
+}
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the client went away) are not errors of ours.

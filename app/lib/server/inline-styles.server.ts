@@ -28,9 +28,11 @@ function stylesheetText(href: string): string | null {
 
 /**
  * The stylesheets the matched routes link (their `links` exports, in route order), as one text for an
- * inline `<style>`: the first paint then needs no stylesheet request (docs/decisions/0019).
+ * inline `<style>`: the first paint then needs no stylesheet request (docs/decisions/0019). Encoded as UTF-8 once
+ * per list of stylesheets (a page's are one of a few lists: the root's, the shop's, an area's): about 50 KB that
+ * every document carries, which entry.server.tsx puts into the document as they are.
  */
-export function inlineStylesOf(routerContext: EntryContext): string {
+export function inlineStylesOf(routerContext: EntryContext): Uint8Array {
   const hrefs = new Set<string>();
   for (const match of routerContext.staticHandlerContext.matches) {
     const links = routerContext.routeModules[match.route.id]?.links?.() ?? [];
@@ -40,19 +42,16 @@ export function inlineStylesOf(routerContext: EntryContext): string {
     }
   }
   const key = [...hrefs].join(" ");
-  let css = inlineTexts.get(key);
+  let css = inlineStyles.get(key);
   if (css === undefined) {
-    css = [...hrefs]
+    const text = [...hrefs]
       .map(stylesheetText)
-      .filter((text): text is string => text !== null)
+      .filter((sheet): sheet is string => sheet !== null)
       .join("\n");
-    inlineTexts.set(key, css);
+    css = new TextEncoder().encode(text);
+    inlineStyles.set(key, css);
   }
   return css;
 }
 
-/**
- * The joined text by the list of hrefs it joins: a page's sheets are one of a few lists (the root's, the shop's, an
- * area's), and joining 50 KB anew on every request is work for the collector.
- */
-const inlineTexts = new Map<string, string>();
+const inlineStyles = new Map<string, Uint8Array>();
