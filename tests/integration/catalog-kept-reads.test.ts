@@ -13,8 +13,9 @@ import { createProduct, loadPage, recordQueries } from "../support/storefront";
 /**
  * The storefront's catalogue reads are kept until the database changes (app/models/read-cache.server.ts,
  * docs/decisions/0028): browsing again costs no catalogue statement, and any write, made however, shows on the
- * next request. A read may itself write to the log once after a change (PostgreSQL prunes the dead row versions
- * it comes across), so each test reads twice before it counts.
+ * next request. The write-ahead log is the cluster's: a read may itself write to it once after a change (PostgreSQL
+ * prunes the dead row versions it comes across), and the other test worker's database writes to it too, so a read
+ * is repeated until it finds its kept answer (`fewestStatements`).
  */
 
 type AnyLoader = (args: LoaderFunctionArgs) => Promise<unknown>;
@@ -39,6 +40,15 @@ async function apiTitles() {
   return { titles: body.data.map((product) => product.title), statements: queries.length };
 }
 
+/** The fewest statements `read` ran in up to 50 tries: a try that found its read kept runs the fewest. */
+async function fewestStatements(read: () => Promise<{ statements: number }>, enough: number) {
+  let fewest = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 50 && fewest > enough; attempt++) {
+    fewest = Math.min(fewest, (await read()).statements);
+  }
+  return fewest;
+}
+
 beforeEach(resetDatabase);
 
 describe("kept catalogue reads", () => {
@@ -47,11 +57,9 @@ describe("kept catalogue reads", () => {
     const product = await createProduct({ title: "Anorak" });
     const first = await listingTitles(cookie);
     expect(first.titles).toEqual(["Anorak"]);
-    await listingTitles(cookie);
-    const again = await listingTitles(cookie);
-    expect(again.titles).toEqual(["Anorak"]);
+    expect((await listingTitles(cookie)).titles).toEqual(["Anorak"]);
     // The shopper with their cart (and the write mark): the page's own statement is not run again.
-    expect(again.statements).toBe(first.statements - 1);
+    expect(await fewestStatements(() => listingTitles(cookie), 1)).toBe(1);
 
     // A change made straight in the database, as a script or another server would.
     await getDb().sequelize.query("UPDATE products SET title = 'Blazer' WHERE id = $1", {
@@ -66,9 +74,8 @@ describe("kept catalogue reads", () => {
     const product = await createProduct({ title: "Duffle", totalStock: 5 });
     const first = await apiTitles();
     expect(first.titles).toEqual(["Duffle"]);
-    await apiTitles();
-    const again = await apiTitles();
-    expect(again.statements).toBe(1);
+    // The write mark alone.
+    expect(await fewestStatements(apiTitles, 1)).toBe(1);
     await getDb().sequelize.query("UPDATE product_variants SET total_stock = 4 WHERE product_id = $1", {
       bind: [product.id],
     });
