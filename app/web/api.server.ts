@@ -25,8 +25,7 @@ export function apiJson(
 
 /** A JSON answer's body as `apiJson` sends it, encoded: for an answer made once and sent many times. */
 export function apiBody(body: Record<string, unknown>): Uint8Array<ArrayBuffer> {
-  // Bytes, not a string: a string body is checked character by character for lone surrogates (the fetch
-  // standard's USVString) before it is encoded, which JSON.stringify's output never holds.
+  // Bytes, for the reason the document is bytes (entry.server.tsx, documentBytes).
   return utf8.encode(JSON.stringify(withPublicImageUrls(body)));
 }
 
