@@ -30,7 +30,7 @@ export default function handleRequest(
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <InlineStylesProvider value={inlineStylesOf(routerContext)}>
+        <InlineStylesProvider value={INLINE_STYLES_MARK}>
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </InlineStylesProvider>
       </NonceProvider>,
@@ -42,7 +42,12 @@ export default function handleRequest(
           body.on("data", (chunk: Buffer) => chunks.push(chunk));
           body.on("end", () => {
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-            resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status }));
+            resolve(
+              new Response(documentBytes(Buffer.concat(chunks), inlineStylesOf(routerContext)), {
+                headers: responseHeaders,
+                status,
+              }),
+            );
           });
           body.on("error", reject);
           pipe(body);
@@ -56,6 +61,27 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1000).unref();
   });
+}
+
+/**
+ * Where the inline `<style>` gets its CSS. React escapes `<` in every text and attribute, so only markup set as
+ * HTML can hold this; the first one in the document is the style element's, the head's one piece of such markup.
+ */
+const INLINE_STYLES_MARK = "<!--inline-styles-->";
+
+/**
+ * The document's bytes with the page's CSS (encoded once per list of stylesheets) in place of the mark: only
+ * the markup is encoded per request.
+ */
+function documentBytes(document: Buffer, css: Uint8Array): Uint8Array<ArrayBuffer> {
+  const at = document.indexOf(INLINE_STYLES_MARK);
+  const rest = at < 0 ? document.length : at + INLINE_STYLES_MARK.length;
+  const head = at < 0 ? document.length : at;
+  const bytes = new Uint8Array(head + (at < 0 ? 0 : css.length) + (document.length - rest));
+  bytes.set(document.subarray(0, head));
+  if (at >= 0) bytes.set(css, head);
+  bytes.set(document.subarray(rest), bytes.length - (document.length - rest));
+  return bytes;
 }
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {

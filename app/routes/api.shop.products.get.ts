@@ -1,6 +1,6 @@
-import { apiJson, apiRoute } from "~/web/api.server";
+import { apiAnswer, apiBody, apiRoute } from "~/web/api.server";
 import { parseApiListingQuery } from "~/web/catalog-api.server";
-import { listProducts } from "~/services/catalog.server";
+import { apiProductPage } from "~/web/catalog-reads.server";
 
 /**
  * GET /api/shop/products/get?category=men,women&brand=nike&sortBy=price-hightolow&page=2&limit=24
@@ -9,8 +9,10 @@ import { listProducts } from "~/services/catalog.server";
 const route = apiRoute({
   GET: async ({ request }) => {
     const query = parseApiListingQuery(new URL(request.url).searchParams);
-    const { products, pagination } = await listProducts(query);
-    return apiJson({ success: true, data: products, pagination });
+    const body = await apiProductPage(query, ({ products, pagination }) =>
+      apiBody({ success: true, data: products, pagination }),
+    );
+    return apiAnswer(body);
   },
 });
 export const loader = route.loader;

@@ -13,9 +13,9 @@ import { ProductDialog } from "~/components/ProductDetails";
 import { BrandTiles, CategoryTiles } from "~/components/ShopTiles";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
-import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
-import { getProductDetails, listFeatureImages, listFeatureProducts } from "~/services/catalog.server";
+import { getProductDetails } from "~/services/catalog.server";
+import { homeCatalogue } from "~/web/catalog-reads.server";
 import homeStyles from "~/styles/home.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -27,12 +27,11 @@ const FEATURE_PRODUCT_COUNT = 12;
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireShopper(request);
   const productId = new URL(request.url).searchParams.get("product");
-  const [featureImages, products, details] = await Promise.all([
-    listFeatureImages(),
-    listFeatureProducts(FEATURE_PRODUCT_COUNT),
+  const [catalogue, details] = await Promise.all([
+    homeCatalogue(FEATURE_PRODUCT_COUNT),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
-  return data({ featureImages, products: products.map(toCardData), details });
+  return data({ ...catalogue, details });
 }
 
 export const action = storefrontAction;

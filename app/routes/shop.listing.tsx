@@ -16,9 +16,9 @@ import { requireShopper } from "~/web/auth.server";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/lib/shared/listing-params";
 import { storeFilters } from "~/lib/shared/stored-filters";
-import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
-import { getProductDetails, listProducts } from "~/services/catalog.server";
+import { getProductDetails } from "~/services/catalog.server";
+import { listingCards } from "~/web/catalog-reads.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
 export const shouldRevalidate = revalidateAfterRefusal;
@@ -47,16 +47,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(listingHref(state, productId ? { product: productId } : {}));
   }
   const [page, details] = await Promise.all([
-    listProducts({ ...state, limit: PAGE_SIZE }, { optionCounts: true }),
+    listingCards({ ...state, limit: PAGE_SIZE }),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
-  return data({
-    state,
-    products: page.products.map(toCardData),
-    pagination: page.pagination,
-    optionCounts: page.optionCounts,
-    details,
-  });
+  return data({ state, ...page, details });
 }
 
 export const action = storefrontAction;

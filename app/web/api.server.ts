@@ -20,10 +20,26 @@ export function apiJson(
   body: Record<string, unknown>,
   init: { status?: number; headers?: HeadersInit } = {},
 ) {
+  return apiAnswer(apiBody(body), init);
+}
+
+/** A JSON answer's body as `apiJson` sends it, encoded: for an answer made once and sent many times. */
+export function apiBody(body: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+  // Bytes, for the reason the document is bytes (entry.server.tsx, documentBytes).
+  return utf8.encode(JSON.stringify(withPublicImageUrls(body)));
+}
+
+const utf8 = new TextEncoder();
+
+/** The answer for a body from `apiBody` (the Response copies the bytes: they can be sent again). */
+export function apiAnswer(
+  body: Uint8Array<ArrayBuffer>,
+  init: { status?: number; headers?: HeadersInit } = {},
+) {
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(withPublicImageUrls(body)), { status: init.status ?? 200, headers });
+  return new Response(body, { status: init.status ?? 200, headers });
 }
 
 export function apiError(

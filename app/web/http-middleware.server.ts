@@ -18,15 +18,32 @@ export const honestAnswers: MiddlewareFunction<Response> = async ({ request, con
   if (requestInfoOf(context)?.databaseUnavailable && response.status === 500) {
     response = outageAnswer(request, response);
   }
-  const headers = new Headers(response.headers);
-  if (response.status === 503 && !headers.has("Retry-After")) {
-    headers.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
+  const changes: [string, string][] = [];
+  if (response.status === 503 && !response.headers.has("Retry-After")) {
+    changes.push(["Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS)]);
   }
   // The router's own 405 (a page without an action) names no methods.
-  if (response.status === 405 && !headers.has("Allow")) headers.set("Allow", "GET, HEAD");
-  if (isSignedIn(request, headers)) headers.set("Cache-Control", "private, no-store");
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  if (response.status === 405 && !response.headers.has("Allow")) changes.push(["Allow", "GET, HEAD"]);
+  if (isSignedIn(request, response.headers)) changes.push(["Cache-Control", "private, no-store"]);
+  return withHeaders(response, changes);
 };
+
+/**
+ * `response` with `changes` set on its headers: in place, as they are for every response the routes make, so
+ * that the body is not wrapped in a second stream on every request; a copy only when its headers are
+ * immutable (a response from `fetch` or `Response.redirect`).
+ */
+function withHeaders(response: Response, changes: [string, string][]): Response {
+  if (changes.length === 0) return response;
+  try {
+    for (const [name, value] of changes) response.headers.set(name, value);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    for (const [name, value] of changes) headers.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
 
 function isSignedIn(request: Request, headers: Headers): boolean {
   if ((request.headers.get("Cookie") ?? "").includes("__session=")) return true;

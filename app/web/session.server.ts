@@ -6,6 +6,7 @@ import { getConfig } from "~/lib/server/config.server";
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
+import { noteWriteMark } from "~/models/read-cache.server";
 import { noteRequestUser, oncePerRequest } from "~/lib/server/request-scope.server";
 import type { FlashMessage } from "~/lib/shared/flash";
 import { isUuid } from "~/lib/shared/uuid";
@@ -73,7 +74,7 @@ function buildSessionStorage() {
       await Session.destroy({ where: { id } });
     },
   });
-  return { cookie, storage };
+  return { cookie, storage, verifiedIds: new Map<string, string>() };
 }
 
 function buildFlashStorage() {
@@ -86,19 +87,31 @@ function sessionStorage() {
   return processSingleton("session-storage", buildSessionStorage).storage;
 }
 
-function sessionCookie() {
-  return processSingleton("session-storage", buildSessionStorage).cookie;
-}
-
 function flashStorage() {
   return processSingleton("flash-storage", buildFlashStorage);
 }
 
-/** The signed session id in the `__session` cookie, or null. */
+/** How many verified `__session` values each process remembers (about 150 bytes each). */
+const VERIFIED_IDS_KEPT = 5000;
+
+/**
+ * The signed session id in the `__session` cookie, or null. Checking the signature (an HMAC through Web
+ * Crypto, its key imported anew each time) costs more than any other step of reading a session, and a
+ * shopper sends the same value on every request: a value found good once is remembered (the secrets do
+ * not change while the process runs). Whether the session still exists is the database's answer each time.
+ */
 async function sessionIdOf(cookieHeader: string): Promise<string | null> {
-  if (!cookieHeader.includes("__session=")) return null;
-  const id: unknown = await sessionCookie().parse(cookieHeader);
-  return isUuid(id) ? id : null;
+  const signed = /(?:^|;)\s*__session=([^;]*)/.exec(cookieHeader)?.[1];
+  if (!signed) return null;
+  const { cookie, verifiedIds } = processSingleton("session-storage", buildSessionStorage);
+  const known = verifiedIds.get(signed);
+  if (known) return known;
+  const id: unknown = await cookie.parse(`__session=${signed}`);
+  if (!isUuid(id)) return null;
+  // Oldest first out: a Map iterates in insertion order.
+  if (verifiedIds.size >= VERIFIED_IDS_KEPT) verifiedIds.delete(verifiedIds.keys().next().value!);
+  verifiedIds.set(signed, id);
+  return id;
 }
 
 // Prepared: every page that knows its visitor runs it (prepared-statements.server.ts).
@@ -151,6 +164,7 @@ export function getSessionUserAndCart(
   const cookieHeader = request.headers.get("Cookie") ?? "";
   return oncePerRequest(`session-user-cart:${cookieHeader}`, () => {
     const viewer = sessionIdOf(cookieHeader).then((id) => (id ? getSessionUserAndCartView(id) : null));
+    noteWriteMark(viewer.then((found) => found?.writeMark));
     oncePerRequest(sessionUserKey(cookieHeader), () => {
       const user = viewer.then((found) => {
         noteRequestUser(found?.user.id);

@@ -29,12 +29,14 @@ function stylesheetText(href: string): string | null {
 
 /**
  * The stylesheets the matched routes link (their `links` exports, in route order), as one text for an
- * inline `<style>`: the first paint then needs no stylesheet request (docs/decisions/0019).
+ * inline `<style>`: the first paint then needs no stylesheet request (docs/decisions/0019). Encoded as UTF-8 once
+ * per list of stylesheets (a page's are one of a few lists: the root's, the shop's, an area's): about 50 KB that
+ * every document carries, which entry.server.tsx puts into the document as they are.
  */
-export function inlineStylesOf(routerContext: EntryContext): string {
+export function inlineStylesOf(routerContext: EntryContext): Uint8Array {
   const { matches } = routerContext.staticHandlerContext;
   if (matches.some((match) => linksStylesheets(routerContext.routeModules[match.route.id]?.handle)))
-    return "";
+    return NO_STYLES;
   const hrefs = new Set<string>();
   for (const match of routerContext.staticHandlerContext.matches) {
     const links = routerContext.routeModules[match.route.id]?.links?.() ?? [];
@@ -43,8 +45,18 @@ export function inlineStylesOf(routerContext: EntryContext): string {
       if (link.href.startsWith(PUBLIC_PATH)) hrefs.add(link.href);
     }
   }
-  return [...hrefs]
-    .map(stylesheetText)
-    .filter((text): text is string => text !== null)
-    .join("\n");
+  const key = [...hrefs].join(" ");
+  let css = inlineStyles.get(key);
+  if (css === undefined) {
+    const text = [...hrefs]
+      .map(stylesheetText)
+      .filter((sheet): sheet is string => sheet !== null)
+      .join("\n");
+    css = new TextEncoder().encode(text);
+    inlineStyles.set(key, css);
+  }
+  return css;
 }
+
+const inlineStyles = new Map<string, Uint8Array>();
+const NO_STYLES = new Uint8Array(0);

@@ -55,28 +55,51 @@ export function canonicalImageReference(value: unknown): unknown {
  * Every `image` field of a JSON answer, at any depth, and every `url` of an
  * `images` list (a product's gallery), as an absolute URL. The API's
  * serialiser applies it to every body, so that no route can forget one.
+ * Copy on write: an object or list is copied only where something in it
+ * changes (24 products of a page carry about 150 variants, none with an image).
  */
 export function withPublicImageUrls<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item: unknown) => withPublicImageUrls(item)) as T;
+  if (Array.isArray(value)) return mapCopyOnWrite(value, withPublicImageUrls) as T;
   // Plain objects only: anything with its own toJSON (a Date) serialises as it is.
   if (value === null || typeof value !== "object") return value;
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    copy[key] =
+  const object = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | null = null;
+  for (const key of Object.keys(object)) {
+    const item = object[key];
+    const next =
       key === "image" && typeof item === "string"
         ? publicImageUrl(item)
         : key === "images" && Array.isArray(item)
-          ? item.map((picture: unknown) => withPictureUrl(picture))
+          ? mapCopyOnWrite(item, withPictureUrl)
           : withPublicImageUrls(item);
+    if (next !== item) {
+      copy ??= { ...object };
+      copy[key] = next;
+    }
   }
-  return copy as T;
+  return (copy ?? object) as T;
+}
+
+/** `list` with `change` applied to each item: the same list when no item changed. */
+function mapCopyOnWrite(list: readonly unknown[], change: (item: unknown) => unknown): unknown[] {
+  let copy: unknown[] | null = null;
+  for (let index = 0; index < list.length; index++) {
+    const next = change(list[index]);
+    if (next !== list[index]) {
+      copy ??= list.slice();
+      copy[index] = next;
+    }
+  }
+  return copy ?? (list as unknown[]);
 }
 
 function withPictureUrl(picture: unknown): unknown {
   const copy = withPublicImageUrls(picture);
   if (copy === null || typeof copy !== "object" || Array.isArray(copy)) return copy;
   const url = (copy as { url?: unknown }).url;
-  return typeof url === "string" ? { ...copy, url: publicImageUrl(url) } : copy;
+  if (typeof url !== "string") return copy;
+  const absolute = publicImageUrl(url);
+  return absolute === url ? copy : { ...copy, url: absolute };
 }

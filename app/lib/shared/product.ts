@@ -321,21 +321,30 @@ function jsonValue(field: ProductField, value: unknown): unknown {
   }
 }
 
+/** Each field's JSON name and row name with its field, worked out once: every product of every page goes through here. */
+const JSON_FIELDS = PRODUCT_FIELD_LIST.map((field) => ({ key: jsonKeyOf(field), name: field.name, field }));
+
+function rowJson(row: ProductRow): Record<string, unknown> {
+  const json: Record<string, unknown> = {};
+  for (const { key, name, field } of JSON_FIELDS) json[key] = jsonValue(field, row[name]);
+  return json;
+}
+
 /** A product's fields as JSON names them, with its own (not its variants') price. */
 export function productRowJson(row: ProductRow): Omit<ProductJson, "variants" | "images"> {
-  const json: Record<string, unknown> = {};
-  for (const field of PRODUCT_FIELD_LIST) json[jsonKeyOf(field)] = jsonValue(field, row[field.name]);
-  return json as Omit<ProductJson, "variants" | "images">;
+  return rowJson(row) as Omit<ProductJson, "variants" | "images">;
 }
 
 export function toProductJson(row: ProductReadRow): ProductJson {
+  const json = rowJson(row);
   const cheapest = cheapestVariant(row.variants);
-  return {
-    ...productRowJson(row),
-    ...(cheapest ? { price: cheapest.price, salePrice: cheapest.salePrice } : {}),
-    variants: row.variants,
-    images: row.images,
-  };
+  if (cheapest) {
+    json.price = cheapest.price;
+    json.salePrice = cheapest.salePrice;
+  }
+  json.variants = row.variants;
+  json.images = row.images;
+  return json as ProductJson;
 }
 
 /** The columns' values (by attribute name) of a validated input: cents back to DECIMAL strings. */
