@@ -1,6 +1,6 @@
 import { apiJson, apiRoute } from "~/web/api.server";
 import { parseApiPaging } from "~/web/catalog-api.server";
-import { parseSearchKeyword, searchProducts } from "~/services/catalog.server";
+import { parseSearchKeyword, searchProducts } from "~/services/catalog-search.server";
 
 /**
  * GET /api/shop/search/{keyword}?page=1&limit=24: products whose title,

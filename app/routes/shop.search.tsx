@@ -18,7 +18,8 @@ import { MAX_PAGE, PAGE_SIZE } from "~/lib/shared/listing-params";
 import { paginationOf, wholeNumberUpTo } from "~/lib/shared/paging";
 import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
-import { getProductDetails, searchProducts } from "~/services/catalog.server";
+import { getProductDetails } from "~/services/catalog.server";
+import { searchProducts } from "~/services/catalog-search.server";
 import { MAX_KEYWORD_LENGTH } from "~/lib/shared/listing-params";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { loader as searchApi } from "../../app/routes/api.shop.search.$keyword";
-import { prefixQuery, searchProducts, searchWords } from "../../app/services/catalog.server";
+import { prefixQuery, searchProducts, searchWords } from "../../app/services/catalog-search.server";
 import { resetDatabase } from "../support/database";
 import { callRoute } from "../support/requests";
 import { createProduct, recordQueries } from "../support/storefront";

@@ -8,7 +8,7 @@ import {
   resetPasswordRequestSchema,
 } from "~/lib/server/account-api.server";
 import { loginSchema, registerSchema } from "~/lib/shared/schemas";
-import { searchKeywordSchema } from "~/services/catalog.server";
+import { searchKeywordSchema } from "~/services/catalog-search.server";
 import type { ApiOperation } from "./operation.server";
 import { ADMIN_OPERATIONS } from "./operations-admin.server";
 import {

@@ -64,13 +64,15 @@ export function toast(page: Page, message: string): Locator {
 
 /**
  * With JavaScript, waits until the page's scripts have run and React has hydrated it (`html[data-hydrated]`,
- * set by lib/shared/page-scripts). They start only once the page's main picture has painted, often after the
- * load event that `goto` waits for; a test that acts earlier meets the page as it works without JavaScript.
- * A document of ours that is not a Remix page (JSON, a picture) has nothing to wait for.
+ * set by the root route), which can come after the load event that `goto` waits for; a test that acts earlier
+ * meets the page as it works without JavaScript. A document of ours that runs no module script (JSON, a
+ * picture, the short pages the HTTP server answers itself) has nothing to wait for.
  */
 async function waitForHydration(page: Page) {
   await page.waitForFunction(
-    () => document.documentElement.hasAttribute("data-hydrated") || !("__remixContext" in window),
+    () =>
+      document.documentElement.hasAttribute("data-hydrated") ||
+      document.querySelector('script[type="module"]') === null,
   );
 }
 
