@@ -285,7 +285,7 @@ const SLOW_4G = {
 
 /**
  * A fresh visit of `url` on a throttled phone: the browser's LCP and the moment React had hydrated the page
- * (ms after navigation): `html[data-hydrated]` (lib/shared/page-scripts), or in a build older than
+ * (ms after navigation): `html[data-hydrated]` (set by the root route), or in a build older than
  * docs/decisions/0024 the inline first-paint styles switched off, an effect that ran once React had hydrated.
  */
 async function throttledLoad(browser: Browser, url: string, cookie: string) {
