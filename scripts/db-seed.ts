@@ -36,8 +36,6 @@ await withDatabase(async (db) => {
   if (counts !== undefined) {
     if (counts.products !== undefined) {
       await seedLargeCatalog(db, counts.products, console.log);
-      // Marks the new rows visible to all, so that the listing's index-only scans need not read the table.
-      await db.sequelize.query("VACUUM ANALYZE products");
     }
     if (counts.orders !== undefined) await seedOrders(db, counts.orders, console.log);
     return;
