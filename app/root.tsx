@@ -20,6 +20,7 @@ import { ToastHost } from "~/components/ToastHost";
 import { MantineProvider } from "@mantine/core";
 import { InlineStyles, linksStylesheets, PageStylesheets } from "~/lib/shared/inline-styles";
 import { useNonce } from "~/lib/shared/nonce";
+import { OUTAGE_PAGE_TEXT } from "~/lib/shared/status-pages";
 import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css?url";
 import { honestAnswers } from "~/web/http-middleware.server";
@@ -101,9 +102,7 @@ function statusPageText(status: number, data: unknown, statusText: string): stri
   if (status === 404) return "page doesn't exists";
   if (status === 403) return "You don't have access to view this page";
   if (status === 405) return "This page cannot do that. Please use the page's own buttons and links.";
-  if (status === 503) {
-    return "The shop is briefly unavailable while our database is out of reach. Please try again in a minute.";
-  }
+  if (status === 503) return OUTAGE_PAGE_TEXT;
   if (status >= 400 && status < 500 && typeof data === "string" && data.length > 0 && data.length < 300) {
     return data;
   }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_LIMIT_BYTES } from "../app/lib/server/body-limits.server";
+import { shortStatusPage } from "../app/lib/shared/status-pages";
 
 /**
  * Bounded input (docs/architecture.md, rule 10), before the router:
@@ -14,10 +15,6 @@ function wantsJson(req: Request): boolean {
   return req.path.startsWith("/api/") || req.accepts(["html", "json"]) === "json";
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 /** A short answer before the router is reached: JSON for the API, a small page for browsers. */
 function sendStatus(req: Request, res: Response, status: number, message: string) {
   res.status(status);
@@ -26,13 +23,7 @@ function sendStatus(req: Request, res: Response, status: number, message: string
     res.json({ success: false, message });
     return;
   }
-  res
-    .type("html")
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status} · ECommerce Shopping</title>` +
-        `<meta name="viewport" content="width=device-width, initial-scale=1"></head>` +
-        `<body><main><h1>${status}</h1><p>${escapeHtml(message)}</p><a href="/">Go to the start page</a></main></body></html>`,
-    );
+  res.type("html").send(shortStatusPage(String(status), message));
 }
 
 /** What is read and thrown away after a 413 so that the client sees the answer, at most. */

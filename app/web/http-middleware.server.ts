@@ -1,6 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { BODY_TOO_LARGE_MESSAGE } from "~/lib/server/body-limits.server";
 import { OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER_SECONDS } from "~/lib/server/errors.server";
+import { OUTAGE_PAGE_TEXT, shortStatusPage } from "~/lib/shared/status-pages";
 import { requestInfoOf } from "./request.server";
 
 /**
@@ -50,11 +51,7 @@ function isSignedIn(request: Request, headers: Headers): boolean {
   return headers.getSetCookie().some((cookie) => cookie.startsWith("__session="));
 }
 
-const OUTAGE_PAGE =
-  `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>We'll be right back · ECommerce Shopping</title>` +
-  `<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main class="status-page">` +
-  `<h1>We'll be right back</h1><p>The shop is briefly unavailable while our database is out of reach. ` +
-  `Please try again in a minute.</p><a href="/">Go to the start page</a></main></body></html>`;
+const OUTAGE_PAGE = shortStatusPage("We'll be right back", OUTAGE_PAGE_TEXT);
 
 /** A page's outage as the short page that needs nothing from the database; a data request keeps its body. */
 function outageAnswer(request: Request, failed: Response): Response {
