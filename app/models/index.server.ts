@@ -115,6 +115,9 @@ export class Address extends Model<InferAttributes<Address>, InferCreationAttrib
   declare pincode: string;
   declare phone: string;
   declare notes: string;
+  /** The destination's ISO 3166-1 country and region (null on rows written before: derived on read). */
+  declare country: CreationOptional<string | null>;
+  declare region: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -126,6 +129,9 @@ export interface AddressSnapshot {
   pincode: string;
   phone: string;
   notes: string;
+  /** The destination the order was taxed for (absent on orders placed before tax). */
+  country?: string;
+  region?: string | null;
 }
 
 export class Order extends Model<InferAttributes<Order>, InferCreationAttributes<Order>> {
@@ -157,6 +163,11 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare shippingMethodPrice: CreationOptional<string | null>;
   declare discountCode: CreationOptional<string | null>;
   declare discountCodeId: CreationOptional<string | null>;
+  /** The tax as computed when ordered (lib/shared/order-tax.ts). */
+  declare taxAmount: CreationOptional<string>;
+  declare taxLines: CreationOptional<{ name: string; rate: number; amount: number }[]>;
+  declare shippingTaxCents: CreationOptional<number>;
+  declare pricesIncludeTax: CreationOptional<boolean>;
   declare items?: NonAttribute<OrderItem[]>;
   declare user?: NonAttribute<User>;
   declare createdAt: CreationOptional<Date>;
@@ -178,6 +189,8 @@ export class OrderItem extends Model<InferAttributes<OrderItem>, InferCreationAt
   declare quantity: number;
   /** The line's share of the order's discount, in cents. */
   declare discountCents: CreationOptional<number>;
+  /** The line's tax, all rates together, in cents. */
+  declare taxCents: CreationOptional<number>;
 }
 
 export class Review extends Model<InferAttributes<Review>, InferCreationAttributes<Review>> {
@@ -328,6 +341,8 @@ export function defineModels(sequelize: Sequelize): Models {
       pincode: { type: DataTypes.STRING(20), allowNull: false },
       phone: { type: DataTypes.STRING(30), allowNull: false },
       notes: { type: DataTypes.STRING(500), allowNull: false },
+      country: { type: DataTypes.CHAR(2), allowNull: true },
+      region: { type: DataTypes.STRING(3), allowNull: true },
       ...timestamps,
     },
     { ...common, tableName: "addresses" },
@@ -358,6 +373,10 @@ export function defineModels(sequelize: Sequelize): Models {
       shippingMethodPrice: money(true),
       discountCode: { type: DataTypes.STRING(40), allowNull: true },
       discountCodeId: { type: DataTypes.UUID, allowNull: true },
+      taxAmount: { ...money(), defaultValue: "0.00" },
+      taxLines: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
+      shippingTaxCents: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      pricesIncludeTax: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       ...timestamps,
     },
     { ...common, tableName: "orders" },
@@ -376,6 +395,7 @@ export function defineModels(sequelize: Sequelize): Models {
       price: money(),
       quantity: { type: DataTypes.INTEGER, allowNull: false },
       discountCents: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      taxCents: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     },
     { ...common, tableName: "order_items", timestamps: false },
   );

@@ -22,6 +22,8 @@ export interface PaymentLineItem {
   /** A whole number > 0. */
   quantity: number;
   sku?: string;
+  /** Each unit's tax in cents (PayPal's item `tax`); Σ tax × quantity is the breakdown's taxTotal. */
+  taxCents?: number;
 }
 
 export interface CreatePaymentInput {
@@ -31,11 +33,13 @@ export interface CreatePaymentInput {
   items: PaymentLineItem[];
   /** The items' sum (PayPal's breakdown.item_total); when left out, the items are summed. */
   itemTotalCents?: number;
+  /** The items' tax (breakdown.tax_total); when left out, Σ item tax × quantity. */
+  taxTotalCents?: number;
   /** The delivery (breakdown.shipping); 0 when left out. */
   shippingCents?: number;
   /** What the discount takes off (breakdown.discount); 0 when left out. */
   discountCents?: number;
-  /** Must equal itemTotal + shipping − discount (PayPal refuses anything else). */
+  /** Must equal itemTotal + taxTotal + shipping − discount (PayPal refuses anything else). */
   totalCents: number;
   currency: PaymentCurrency;
   /** Absolute URLs on this shop: the provider appends ?token=<providerOrderId>&PayerID=<payer>. */
@@ -134,6 +138,7 @@ export interface PaymentGateway {
 export function assertValidPaymentInput(input: CreatePaymentInput): void {
   if (!input.items.length) throw new Error("A payment needs at least one item");
   let sum = 0;
+  let taxSum = 0;
   for (const item of input.items) {
     if (!Number.isSafeInteger(item.unitAmountCents) || item.unitAmountCents <= 0) {
       throw new Error(`Item "${item.name}" has an invalid unit amount: ${item.unitAmountCents}`);
@@ -141,18 +146,26 @@ export function assertValidPaymentInput(input: CreatePaymentInput): void {
     if (!Number.isSafeInteger(item.quantity) || item.quantity <= 0) {
       throw new Error(`Item "${item.name}" has an invalid quantity: ${item.quantity}`);
     }
+    const tax = item.taxCents ?? 0;
+    if (!Number.isSafeInteger(tax) || tax < 0)
+      throw new Error(`Item "${item.name}" has an invalid tax: ${tax}`);
     sum += item.unitAmountCents * item.quantity;
+    taxSum += tax * item.quantity;
   }
   const breakdown = breakdownOf(input);
   if (sum !== breakdown.itemTotalCents) {
     throw new Error(`The item total ${breakdown.itemTotalCents} is not the sum of the items ${sum}`);
   }
+  if (taxSum !== breakdown.taxTotalCents) {
+    throw new Error(`The tax total ${breakdown.taxTotalCents} is not the sum of the items' tax ${taxSum}`);
+  }
   for (const [part, cents] of Object.entries(breakdown)) {
     if (!Number.isSafeInteger(cents) || cents < 0) throw new Error(`Invalid ${part}: ${cents}`);
   }
-  if (breakdown.itemTotalCents + breakdown.shippingCents - breakdown.discountCents !== input.totalCents) {
+  const { itemTotalCents, taxTotalCents, shippingCents, discountCents } = breakdown;
+  if (itemTotalCents + taxTotalCents + shippingCents - discountCents !== input.totalCents) {
     throw new Error(
-      `The payment total ${input.totalCents} is not the sum of item total ${breakdown.itemTotalCents} + shipping ${breakdown.shippingCents} − discount ${breakdown.discountCents}`,
+      `The payment total ${input.totalCents} is not the sum of item total ${itemTotalCents} + tax ${taxTotalCents} + shipping ${shippingCents} − discount ${discountCents}`,
     );
   }
   if (input.currency !== "USD") throw new Error(`Unsupported currency ${String(input.currency)}`);
@@ -161,6 +174,7 @@ export function assertValidPaymentInput(input: CreatePaymentInput): void {
 /** The parts of the payment's amount, with the defaults filled in. */
 export function breakdownOf(input: CreatePaymentInput): {
   itemTotalCents: number;
+  taxTotalCents: number;
   shippingCents: number;
   discountCents: number;
 } {
@@ -168,6 +182,8 @@ export function breakdownOf(input: CreatePaymentInput): {
     itemTotalCents:
       input.itemTotalCents ??
       input.items.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0),
+    taxTotalCents:
+      input.taxTotalCents ?? input.items.reduce((sum, item) => sum + (item.taxCents ?? 0) * item.quantity, 0),
     shippingCents: input.shippingCents ?? 0,
     discountCents: input.discountCents ?? 0,
   };

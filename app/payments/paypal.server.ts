@@ -268,7 +268,8 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PaymentGatew
     async createOrder(input: CreatePaymentInput): Promise<CreatedPayment> {
       assertValidPaymentInput(input);
       const money = (cents: number) => ({ currencyCode: input.currency, value: centsToDecimal(cents) });
-      // PayPal checks value = item_total + shipping − discount, and item_total = Σ items.
+      // PayPal checks value = item_total + tax_total + shipping − discount, item_total = Σ items
+      // and tax_total = Σ item tax × quantity.
       const parts = breakdownOf(input);
       const body: OrderRequest = {
         intent: CheckoutPaymentIntent.Capture,
@@ -281,6 +282,7 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PaymentGatew
               ...money(input.totalCents),
               breakdown: {
                 itemTotal: money(parts.itemTotalCents),
+                ...(parts.taxTotalCents ? { taxTotal: money(parts.taxTotalCents) } : {}),
                 ...(parts.shippingCents ? { shipping: money(parts.shippingCents) } : {}),
                 ...(parts.discountCents ? { discount: money(parts.discountCents) } : {}),
               },
@@ -288,6 +290,7 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PaymentGatew
             items: input.items.map((item) => ({
               name: item.name.slice(0, 127),
               unitAmount: money(item.unitAmountCents),
+              ...(parts.taxTotalCents ? { tax: money(item.taxCents ?? 0) } : {}),
               quantity: String(item.quantity),
               category: ItemCategory.PhysicalGoods,
               ...(item.sku ? { sku: item.sku.slice(0, 127) } : {}),

@@ -54,6 +54,7 @@ interface SimulatedOrderRow {
   item_total_cents: number | null;
   shipping_cents: number;
   discount_cents: number;
+  tax_total_cents: number;
   currency: string;
   return_url: string;
   cancel_url: string;
@@ -68,8 +69,9 @@ export interface SimulatedPayment {
   providerOrderId: string;
   orderId: string;
   items: PaymentLineItem[];
-  /** The amount's parts, as PayPal's breakdown: itemTotal + shipping − discount = amount. */
+  /** The amount's parts, as PayPal's breakdown: itemTotal + taxTotal + shipping − discount = amount. */
   itemTotalCents: number;
+  taxTotalCents: number;
   shippingCents: number;
   discountCents: number;
   amountCents: number;
@@ -143,7 +145,7 @@ function simulatedId(prefix: string, length: number): string {
 }
 
 const ORDER_COLUMNS = `o.id, o.request_id, o.order_reference, o.items, o.amount_cents, o.item_total_cents,
-  o.shipping_cents, o.discount_cents, o.currency,
+  o.shipping_cents, o.discount_cents, o.tax_total_cents, o.currency,
   o.return_url, o.cancel_url, o.status, o.payer_id, o.capture_id,
   COALESCE((SELECT SUM(r.amount_cents) FROM payment_simulator_refunds r WHERE r.capture_id = o.capture_id), 0)::int
     AS refunded_cents`;
@@ -220,6 +222,7 @@ export async function getSimulatedPayment(providerOrderId: string): Promise<Simu
     items: row.items,
     // Orders recorded before the breakdown was kept had only items.
     itemTotalCents: row.item_total_cents ?? row.amount_cents,
+    taxTotalCents: row.tax_total_cents,
     shippingCents: row.shipping_cents,
     discountCents: row.discount_cents,
     amountCents: row.amount_cents,
@@ -284,8 +287,8 @@ export function createSimulatorGateway(): PaymentGateway {
       await pool.query(
         `INSERT INTO payment_simulator_orders
            (id, request_id, order_reference, items, amount_cents, currency, return_url, cancel_url,
-            item_total_cents, shipping_cents, discount_cents)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+            item_total_cents, shipping_cents, discount_cents, tax_total_cents)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT (request_id) DO NOTHING`,
         [
           simulatedId("SIM", 17),
@@ -299,6 +302,7 @@ export function createSimulatorGateway(): PaymentGateway {
           parts.itemTotalCents,
           parts.shippingCents,
           parts.discountCents,
+          parts.taxTotalCents,
         ],
       );
       const { rows } = await pool.query<{ id: string; status: SimulatedStatus }>(

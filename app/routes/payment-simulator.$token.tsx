@@ -153,6 +153,12 @@ export default function PaymentSimulatorPage() {
                 <dd data-testid="simulator-shipping">{formatPrice(centsToDecimal(payment.shippingCents))}</dd>
               </Group>
             ) : null}
+            {payment.taxTotalCents ? (
+              <Group justify="space-between">
+                <dt>Tax</dt>
+                <dd data-testid="simulator-tax">{formatPrice(centsToDecimal(payment.taxTotalCents))}</dd>
+              </Group>
+            ) : null}
           </dl>
           <Group justify="space-between">
             <Text fw={700}>Amount to pay</Text>

@@ -9,6 +9,9 @@ import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound, unauthorized } from "~/lib/server/errors.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
+import { getConfig } from "~/lib/server/config.server";
+import { destinationOf } from "~/lib/server/regions.server";
+import { parseDestinationFields, type Destination } from "./address-destination.server";
 
 /**
  * A shopper's delivery addresses (SPEC §2 Address manager, §5, §9; API.md
@@ -30,9 +33,24 @@ export interface AddressJson {
   pincode: string;
   phone: string;
   notes: string;
+  /** ISO 3166-1 alpha-2; the shop's country when the address named none. */
+  country: string;
+  /** The state, province or county code; for the US derived from the ZIP code when left out. */
+  region: string | null;
 }
 
-const ATTRIBUTES = ["id", "userId", "address", "city", "pincode", "phone", "notes"] as const;
+const ATTRIBUTES = [
+  "id",
+  "userId",
+  "address",
+  "city",
+  "pincode",
+  "phone",
+  "notes",
+  "country",
+  "region",
+] as const;
+const RETURNING = `id, user_id AS "userId", address, city, pincode, phone, notes, country, region`;
 
 interface AddressRow {
   id: string;
@@ -42,6 +60,8 @@ interface AddressRow {
   pincode: string;
   phone: string;
   notes: string;
+  country: string | null;
+  region: string | null;
 }
 
 function toJson(row: AddressRow): AddressJson {
@@ -53,14 +73,27 @@ function toJson(row: AddressRow): AddressJson {
     pincode: row.pincode,
     phone: row.phone,
     notes: row.notes,
+    ...destinationOf(row, getConfig().shopCountry),
   };
 }
 
-/** The five fields, trimmed; 400 with `errors` per field otherwise. Other keys are ignored. */
-export function parseAddressInput(input: unknown): AddressInput {
+/**
+ * The five fields, trimmed, and the destination (country and region, derived
+ * when left out); 400 with `errors` per field otherwise. Other keys are ignored.
+ */
+export function parseAddressInput(input: unknown): AddressInput & Destination {
   const parsed = addressInputSchema.safeParse(input ?? {});
-  if (!parsed.success) throw badRequest(ADDRESS_INVALID, fieldErrorsOf(parsed.error));
-  return parsed.data;
+  const destination = parseDestinationFields(input, parsed.success ? parsed.data.pincode : "");
+  if (!parsed.success || !destination.ok) {
+    const errors = {
+      ...(parsed.success ? {} : fieldErrorsOf(parsed.error)),
+      ...(destination.ok ? {} : destination.errors),
+    };
+    const message =
+      parsed.success && !destination.ok ? Object.values(destination.errors)[0]![0]! : ADDRESS_INVALID;
+    throw badRequest(message, errors);
+  }
+  return { ...parsed.data, ...destination.value };
 }
 
 /** The user's addresses, oldest first (the order in which they were added). */
@@ -117,11 +150,20 @@ export async function addAddress(userId: string, input: unknown): Promise<Addres
     // Stamped by PostgreSQL when the row is written, after the lock (microseconds; a JavaScript Date has
     // milliseconds, and tied addresses would be listed in the order of their random ids).
     const [row] = await sequelize.query<AddressRow>(
-      `INSERT INTO addresses (user_id, address, city, pincode, phone, notes, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp(), clock_timestamp())
-       RETURNING id, user_id AS "userId", address, city, pincode, phone, notes`,
+      `INSERT INTO addresses (user_id, address, city, pincode, phone, notes, country, region, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, clock_timestamp(), clock_timestamp())
+       RETURNING ${RETURNING}`,
       {
-        bind: [userId, values.address, values.city, values.pincode, values.phone, values.notes],
+        bind: [
+          userId,
+          values.address,
+          values.city,
+          values.pincode,
+          values.phone,
+          values.notes,
+          values.country,
+          values.region,
+        ],
         type: QueryTypes.SELECT,
         transaction: t,
       },
@@ -130,7 +172,7 @@ export async function addAddress(userId: string, input: unknown): Promise<Addres
   });
 }
 
-/** Replaces the five fields of one of the user's addresses (404 for anybody else's). */
+/** Replaces the five fields and the destination of one of the user's addresses (404 for anybody else's). */
 export async function updateAddress(
   userId: string,
   addressId: unknown,
@@ -152,7 +194,7 @@ export async function deleteAddress(userId: string, addressId: unknown): Promise
   if (!isUuid(userId) || !isUuid(addressId)) throw notFound(ADDRESS_NOT_FOUND);
   const rows = await getDb().sequelize.query<AddressRow>(
     `DELETE FROM addresses WHERE id = :addressId AND user_id = :userId
-     RETURNING id, user_id AS "userId", address, city, pincode, phone, notes`,
+     RETURNING ${RETURNING}`,
     { replacements: { addressId, userId }, type: QueryTypes.SELECT },
   );
   const row = rows[0];

@@ -3,6 +3,7 @@
  * states"); routes and other services import from here:
  *
  * - checkout/create.server.ts: the order from the cart, then the provider's order;
+ * - checkout/summary.server.ts: the cart as the pages and the tax estimate show it;
  * - checkout/capture.server.ts: begin (reserve, `capturing`), the provider's capture, settle;
  * - checkout/settle.server.ts: confirm or release, shared with the reconciler;
  * - checkout/refund.server.ts: "refund due" → refunded, in one recoverable step;
@@ -16,13 +17,16 @@ export { CHECKOUT_TEXT, CheckoutError, type CheckoutRefusal } from "./checkout/r
 export {
   CANCEL_PATH,
   createOrderFromCart,
-  getCheckoutSummary,
   RETURN_PATH,
-  type CheckoutLine,
-  type CheckoutSummary,
   type CreatedOrder,
   type CreateOrderInput,
 } from "./checkout/create.server";
+export {
+  getCheckoutSummary,
+  type CheckoutLine,
+  type CheckoutSummary,
+  type SummaryChoice,
+} from "./checkout/summary.server";
 export {
   captureOrderPayment,
   findOrderByPayment,

@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { isTimeZone } from "../shared/report-period";
 import { LOW_STOCK_THRESHOLD } from "../shared/variants";
+import { isCountryCode } from "./regions.server";
 import { processSingleton } from "./process-singleton.server";
 
 /**
@@ -191,6 +192,16 @@ const envSchema = z
     ),
     LOW_STOCK_THRESHOLD: wholeNumber(1, 1_000_000, LOW_STOCK_THRESHOLD),
     RETURN_WINDOW_DAYS: wholeNumber(0, 3_650, 30),
+    SHOP_COUNTRY: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .toUpperCase()
+        .refine(isCountryCode, { message: "must be an ISO 3166-1 alpha-2 country code such as US or DE" })
+        .default("US"),
+    ),
+    PRICES_INCLUDE_TAX: trueOrFalse("false"),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -288,6 +299,10 @@ export interface AppConfig {
   lowStockThreshold: number;
   /** How many days after delivery a shopper may ask to return lines (0: returns are closed). */
   returnWindowDays: number;
+  /** The shop's country (ISO 3166-1 alpha-2): an address's country when it names none. */
+  shopCountry: string;
+  /** Whether catalogue prices include tax (EU VAT) or tax is added to them (US sales tax). */
+  pricesIncludeTax: boolean;
 }
 
 export interface S3Config {
@@ -424,6 +439,8 @@ export function parseConfig(
     shopTimeZone: parsed.SHOP_TIMEZONE,
     lowStockThreshold: parsed.LOW_STOCK_THRESHOLD,
     returnWindowDays: parsed.RETURN_WINDOW_DAYS,
+    shopCountry: parsed.SHOP_COUNTRY,
+    pricesIncludeTax: parsed.PRICES_INCLUDE_TAX === "true",
   };
 }
 

@@ -13,13 +13,13 @@ export * from "./delivery";
  * words. Amounts are parsed to cents here. Safe to import in the browser.
  */
 
-const blankToUndefined = (value: unknown) =>
+export const blankToUndefined = (value: unknown) =>
   value === null || value === undefined || (typeof value === "string" && value.trim() === "")
     ? undefined
     : value;
 
 /** A form's "12.5" and JSON's 12.5 alike, as whole cents. */
-function amount(what: string, { positive = false } = {}) {
+export function amount(what: string, { positive = false } = {}) {
   const message = `${what} must be an amount such as 4.95`;
   return z.preprocess(
     blankToUndefined,
@@ -158,7 +158,7 @@ function dateTime(what: string) {
   );
 }
 
-function listOf<T extends string>(what: string, allowed: readonly T[]) {
+export function listOf<T extends string>(what: string, allowed: readonly T[]) {
   const message = `${what} must be a list of: ${allowed.join(", ")}`;
   return z.preprocess(
     (value) => {

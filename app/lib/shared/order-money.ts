@@ -1,4 +1,5 @@
 import { centsToDecimal } from "./money";
+import { computeOrderTax, NO_TAX, type OrderTax, type TaxContext } from "./order-tax";
 
 /**
  * An order's money, computed once (docs/architecture.md, rule 15): subtotal, discount
@@ -18,7 +19,10 @@ import { centsToDecimal } from "./money";
  *   rounded by largest remainder so that the shares add up exactly;
  * - delivery is free when the subtotal after the discount reaches the
  *   method's `freeOver`; no method at all means free delivery;
- * - total = subtotal − discount + shipping, never below 0.
+ * - tax per line and rate on what each line pays after its discount share
+ *   (order-tax.ts, docs/decisions/0030-tax-per-line-and-rate.md);
+ * - total = subtotal − discount + shipping (+ tax when prices do not include
+ *   it), never below 0.
  */
 
 export interface MoneyLine {
@@ -59,6 +63,8 @@ export interface OrderMoney {
   /** Each line's share of the discount (0 for a line it did not apply to); they add up to discountCents. */
   discountShares: number[];
   shippingCents: number;
+  /** The tax: per line, on the delivery, per rate; inside the prices or added to them. */
+  tax: OrderTax;
   totalCents: number;
   /** Set when a code was given but takes nothing off. */
   discountMiss: DiscountMiss | null;
@@ -106,6 +112,7 @@ export function computeOrderMoney(
   lines: readonly MoneyLine[],
   shipping: ShippingChoice | null,
   discount: DiscountRule | null,
+  taxContext: TaxContext = NO_TAX,
 ): OrderMoney {
   for (const line of lines) {
     assertCents(line.unitCents, "A unit price");
@@ -153,6 +160,8 @@ export function computeOrderMoney(
     const free = shipping.freeOverCents !== null && afterDiscount >= shipping.freeOverCents;
     shippingCents = free ? 0 : shipping.priceCents;
   }
+  const tax = computeOrderTax(lines, lineCents, discountShares, shippingCents, taxContext);
+  const addedTax = tax.pricesIncludeTax ? 0 : tax.taxCents;
   return {
     subtotalCents,
     lineCents,
@@ -160,26 +169,68 @@ export function computeOrderMoney(
     discountCents,
     discountShares,
     shippingCents,
-    totalCents: Math.max(0, afterDiscount + shippingCents),
+    tax,
+    totalCents: Math.max(0, afterDiscount + shippingCents + addedTax),
     discountMiss,
   };
 }
 
-/** The parts of a payment provider's amount (PayPal's `amount.breakdown`): itemTotal + shipping − discount = total. */
+/**
+ * The parts of a payment provider's amount (PayPal's `amount.breakdown`):
+ * itemTotal + taxTotal + shipping − discount = total. The items' tax is
+ * `taxTotal` (PayPal wants it equal to Σ item tax × quantity, and has no
+ * place for a delivery's tax): the delivery's tax travels with the delivery.
+ * With tax in prices, the items are listed without their tax, so that the
+ * parts still add up to what the shopper pays.
+ */
 interface AmountBreakdown {
   itemTotalCents: number;
+  taxTotalCents: number;
   shippingCents: number;
   discountCents: number;
   totalCents: number;
 }
 
 export function amountBreakdownOf(money: OrderMoney): AmountBreakdown {
+  const { tax } = money;
+  const itemsTax = tax.taxCents - tax.shippingTaxCents;
   return {
-    itemTotalCents: money.subtotalCents,
-    shippingCents: money.shippingCents,
+    itemTotalCents: money.subtotalCents - (tax.pricesIncludeTax ? itemsTax : 0),
+    taxTotalCents: itemsTax,
+    shippingCents: money.shippingCents + (tax.pricesIncludeTax ? 0 : tax.shippingTaxCents),
     discountCents: money.discountCents,
     totalCents: money.totalCents,
   };
+}
+
+/** Units of a line as a payment provider lists them: a unit price (without tax) and each unit's tax. */
+export interface PaymentUnits {
+  quantity: number;
+  unitAmountCents: number;
+  unitTaxCents: number;
+}
+
+/**
+ * A line's units for the provider, whose items carry a tax per unit: the
+ * line's tax spread over its units (some a cent more than others, then
+ * listed as two items), so that Σ unit tax × quantity is the line's tax to
+ * the cent. With tax in prices, each unit's amount is its price less its tax.
+ */
+export function paymentUnitsOf(
+  money: OrderMoney,
+  index: number,
+  unitCents: number,
+  quantity: number,
+): PaymentUnits[] {
+  const lineTax = money.tax.lineTaxCents[index] ?? 0;
+  const low = Math.floor(lineTax / quantity);
+  const higher = lineTax - low * quantity;
+  const amount = (unitTax: number) => unitCents - (money.tax.pricesIncludeTax ? unitTax : 0);
+  const groups: PaymentUnits[] = [];
+  if (quantity - higher > 0)
+    groups.push({ quantity: quantity - higher, unitAmountCents: amount(low), unitTaxCents: low });
+  if (higher > 0) groups.push({ quantity: higher, unitAmountCents: amount(low + 1), unitTaxCents: low + 1 });
+  return groups;
 }
 
 /** "Free" or "$4.95": how a delivery price reads on the pages and in the mails. */

@@ -3,10 +3,8 @@ import { z } from "zod";
 import { ADDRESS_FIELDS } from "~/lib/shared/address-schema";
 import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { variantLabel } from "~/lib/shared/variants";
 import { badRequest, conflict } from "~/lib/server/errors.server";
-import type { CartItemJson } from "~/lib/shared/cart";
-import { centsToDecimal, centsToNumber, formatPrice, parseCents, toCents } from "~/lib/shared/money";
+import { centsToDecimal, formatPrice, parseCents, toCents } from "~/lib/shared/money";
 import type { AddressSnapshot } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { getAddress, parseAddressInput } from "../addresses.server";
@@ -16,14 +14,13 @@ import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refu
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { lineName } from "~/lib/shared/variants";
 import { paymentItemOf } from "./order-store.server";
-import type { AppliedDiscountJson, ShippingMethodJson } from "~/lib/shared/delivery-schemas";
-import { amountBreakdownOf, type OrderMoney } from "~/lib/shared/order-money";
+import { amountBreakdownOf, paymentUnitsOf, type OrderMoney } from "~/lib/shared/order-money";
+import { taxLinesJson } from "~/lib/shared/order-tax";
 import {
   assertPricingAccepted,
   priceCart,
+  withTax,
   type CartLineRow,
-  type CartPricing,
-  type PricedLine,
   type PricingChoice,
 } from "./pricing.server";
 
@@ -37,93 +34,6 @@ import {
 
 export { RETURN_PATH };
 export const CANCEL_PATH = "/shop/paypal-cancel";
-
-// --- The cart as the checkout sees it ---------------------------------------------
-
-/** A cart line (catalogue prices, like the cart API) with what the checkout adds to it. */
-export interface CheckoutLine extends CartItemJson {
-  totalStock: number;
-  /** The image's own size when it is a processed upload (the page's srcset and box), else null. */
-  imageWidth: number | null;
-  imageHeight: number | null;
-  /** "M · Black" (variantLabel), written on the server so the page's script needs no size vocabulary. */
-  optionLabel: string;
-  /** What one unit costs: the sale price when above 0, else the price. */
-  unitPrice: number;
-  lineTotal: number;
-}
-
-export interface CheckoutSummary {
-  cartId: string | null;
-  items: CheckoutLine[];
-  /** The items' sum. */
-  subtotal: number;
-  discountAmount: number;
-  shippingAmount: number;
-  /** subtotal − discount + shipping. */
-  totalAmount: number;
-  /** The delivery options to choose from, cheapest first (none: delivery is free). */
-  shippingMethods: ShippingMethodJson[];
-  shippingMethodId: string | null;
-  /** The code that applies and what it takes off. */
-  discount: AppliedDiscountJson | null;
-  /** The code the shopper asked for, applied or not. */
-  discountCode: string | null;
-  /** Why that code takes nothing off. */
-  discountRefusal: string | null;
-}
-
-function toCheckoutLine(line: PricedLine): CheckoutLine {
-  return {
-    productId: line.productId,
-    variantId: line.variantId,
-    sku: line.sku,
-    size: line.size,
-    colour: line.colour,
-    title: line.title,
-    image: line.image,
-    imageWidth: line.imageWidth,
-    imageHeight: line.imageHeight,
-    price: centsToNumber(toCents(line.price)),
-    salePrice: line.salePrice === null ? 0 : centsToNumber(toCents(line.salePrice)),
-    quantity: line.quantity,
-    totalStock: line.totalStock,
-    optionLabel: variantLabel(line),
-    unitPrice: centsToNumber(line.unitCents),
-    lineTotal: centsToNumber(line.unitCents * line.quantity),
-  };
-}
-
-/** A priced cart as the pages show it. */
-function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
-  const { money } = pricing;
-  return {
-    cartId: pricing.cartId,
-    items: pricing.lines.map(toCheckoutLine),
-    subtotal: centsToNumber(money.subtotalCents),
-    discountAmount: centsToNumber(money.discountCents),
-    shippingAmount: centsToNumber(money.shippingCents),
-    totalAmount: centsToNumber(money.totalCents),
-    shippingMethods: pricing.methods,
-    shippingMethodId: pricing.shippingMethod?._id ?? null,
-    discount: pricing.discount
-      ? { code: pricing.discount.code, amount: centsToNumber(money.discountCents) }
-      : null,
-    discountCode: pricing.requestedCode,
-    discountRefusal: pricing.discountRefusal,
-  };
-}
-
-/**
- * The shopper's cart with catalogue prices, the chosen delivery option (the
- * cheapest by default) and their cart's discount code: what an order would cost now.
- */
-export async function getCheckoutSummary(
-  userId: string,
-  choice: PricingChoice = {},
-): Promise<CheckoutSummary> {
-  return checkoutSummaryOf(await priceCart(userId, choice));
-}
 
 // --- Create ---------------------------------------------------------------------------
 
@@ -208,6 +118,8 @@ async function resolveAddress(
       pincode: saved.pincode,
       phone: saved.phone,
       notes: saved.notes,
+      country: saved.country,
+      region: saved.region,
     };
   }
   if (ADDRESS_FIELDS.every((field) => isBlank(info[field]))) {
@@ -228,13 +140,18 @@ function priceChangedMessage(totalCents: number): string {
 }
 
 /**
- * Whether the total a client sent is the order's. A client that sent neither
- * a delivery option nor a code (the spec's, which knows only items) may also
- * send the items' sum: PayPal's approval page shows it the full total, with
- * delivery, before anything is charged (docs/decisions/0020).
+ * Whether the total a client sent is the order's. A client that does not
+ * know about tax may send the total less the tax that is added to it: the
+ * order is made with the tax, and the payment page shows what is charged
+ * (docs/decisions/0030). A client that sent neither a delivery option nor a
+ * code (the spec's, which knows only items) may also send the items' sum:
+ * PayPal's approval page shows it the full total, with delivery, before
+ * anything is charged (docs/decisions/0020).
  */
 function expectedTotalMatches(expectedCents: number, money: OrderMoney, specClient: boolean): boolean {
   if (expectedCents === money.totalCents) return true;
+  const addedTax = money.tax.pricesIncludeTax ? 0 : money.tax.taxCents;
+  if (addedTax > 0 && expectedCents === money.totalCents - addedTax) return true;
   return specClient && expectedCents === money.subtotalCents;
 }
 
@@ -268,12 +185,18 @@ export async function createOrderFromCart(
     .transaction(async (transaction) => {
       // The cart row first (the house's lock order), then its lines: the order is
       // built from exactly what is in the cart now, priced by the one money rule.
-      const pricing = await priceCart(user.id, choice, transaction);
-      const { lines, money } = pricing;
-      const cartId = pricing.cartId;
-      if (!lines.length) throw badRequest(CHECKOUT_TEXT.emptyCart);
+      const untaxed = await priceCart(user.id, choice, transaction);
+      const cartId = untaxed.cartId;
+      if (!untaxed.lines.length) throw badRequest(CHECKOUT_TEXT.emptyCart);
 
       const addressInfo = await resolveAddress(user.id, input, transaction);
+      // The destination's rates, read on this transaction: one consistent set for the whole order.
+      const pricing = await withTax(
+        untaxed,
+        { country: addressInfo.country!, region: addressInfo.region ?? null },
+        transaction,
+      );
+      const { lines, money } = pricing;
 
       const short = lines.find((line) => line.quantity > line.totalStock);
       if (short) throw conflict(stockShortMessage(short));
@@ -304,6 +227,10 @@ export async function createOrderFromCart(
           shippingMethodPrice: method ? centsToDecimal(toCents(method.price)) : null,
           discountCode: pricing.discount?.code ?? null,
           discountCodeId: pricing.discount?.id ?? null,
+          taxAmount: centsToDecimal(money.tax.taxCents),
+          taxLines: taxLinesJson(money.tax),
+          shippingTaxCents: money.tax.shippingTaxCents,
+          pricesIncludeTax: money.tax.pricesIncludeTax,
           orderDate: now,
           orderUpdateDate: now,
           paymentId: null,
@@ -324,6 +251,7 @@ export async function createOrderFromCart(
           price: centsToDecimal(line.unitCents),
           quantity: line.quantity,
           discountCents: money.discountShares[index]!,
+          taxCents: money.tax.lineTaxCents[index]!,
         })),
         { transaction },
       );
@@ -337,7 +265,12 @@ export async function createOrderFromCart(
   try {
     payment = await getPaymentGateway().createOrder({
       orderId: prepared.orderId,
-      items: prepared.lines.map((line) => paymentItemOf(line, line.unitCents)),
+      items: prepared.lines.flatMap((line, index) =>
+        paymentUnitsOf(prepared.money, index, line.unitCents, line.quantity).map((units) => ({
+          ...paymentItemOf({ ...line, quantity: units.quantity }, units.unitAmountCents),
+          taxCents: units.unitTaxCents,
+        })),
+      ),
       ...amountBreakdownOf(prepared.money),
       currency: "USD",
       // The provider comes back to the bridge, whose link is signed for this order only.

@@ -3,7 +3,16 @@ import { getDb } from "~/models/db.server";
 import { badRequest } from "~/lib/server/errors.server";
 import type { ShippingMethodJson } from "~/lib/shared/delivery-schemas";
 import { toCents } from "~/lib/shared/money";
-import { computeOrderMoney, type OrderMoney } from "~/lib/shared/order-money";
+import {
+  computeOrderMoney,
+  type DiscountRule,
+  type MoneyLine,
+  type OrderMoney,
+  type ShippingChoice,
+} from "~/lib/shared/order-money";
+import type { TaxDestination } from "~/lib/shared/order-tax";
+import { getConfig } from "~/lib/server/config.server";
+import { taxRulesFor } from "../tax-rates.server";
 import { variantPriceSql } from "~/lib/shared/product";
 import { uploadedImageJoinSql } from "~/lib/shared/images";
 import { isUuid } from "~/lib/shared/uuid";
@@ -96,7 +105,12 @@ export interface CartPricing {
   discountRefusal: string | null;
   /** The request named a delivery option that is not offered (the cheapest was taken instead). */
   shippingMethodUnknown: boolean;
+  /** Without a destination, untaxed (the page says "calculated at checkout"); see withTax. */
   money: OrderMoney;
+  /** The destination the money was taxed for, or null before one is known. */
+  destination: TaxDestination | null;
+  /** What the money was computed from, so that withTax computes it again with the destination's rates. */
+  moneyInputs: { lines: MoneyLine[]; shipping: ShippingChoice | null; discount: DiscountRule | null };
 }
 
 const UNKNOWN_SHIPPING = SHIPPING_TEXT.unknownForOrder;
@@ -149,16 +163,19 @@ export async function priceCart(
 
   let discount: DiscountCodeRow | null = null;
   let discountRefusal: string | null = null;
+  let discountRule: DiscountRule | null = null;
   let money = computeOrderMoney(lineMoney, shipping, null);
   if (requestedCode !== null) {
     const row = await findDiscountCode(requestedCode, transaction);
     discountRefusal = await discountCodeRefusal(requestedCode, row, userId, new Date(), transaction);
     if (!discountRefusal && row) {
-      const discounted = computeOrderMoney(lineMoney, shipping, discountRuleOf(row));
+      const rule = discountRuleOf(row);
+      const discounted = computeOrderMoney(lineMoney, shipping, rule);
       discountRefusal = lines.length ? discountMoneyRefusal(row.code, discounted) : null;
       if (!discountRefusal) {
         money = discounted;
         discount = row;
+        discountRule = rule;
       }
     }
   }
@@ -172,7 +189,28 @@ export async function priceCart(
     discountRefusal,
     shippingMethodUnknown,
     money,
+    destination: null,
+    moneyInputs: { lines: lineMoney, shipping, discount: discountRule },
   };
+}
+
+/**
+ * The same cart taxed for `destination`: the rates that match it, read on
+ * `transaction` (the order's own, so that an order's tax comes from one
+ * consistent set of rates), and the shop's PRICES_INCLUDE_TAX.
+ */
+export async function withTax(
+  pricing: CartPricing,
+  destination: TaxDestination,
+  transaction?: Transaction,
+): Promise<CartPricing> {
+  const rules = await taxRulesFor(destination, transaction);
+  const { lines, shipping, discount } = pricing.moneyInputs;
+  const money = computeOrderMoney(lines, shipping, discount, {
+    rules,
+    pricesIncludeTax: getConfig().pricesIncludeTax,
+  });
+  return { ...pricing, money, destination };
 }
 
 /** Order creation's 400s: a delivery option that is not offered, a code that cannot be used. */

@@ -1,0 +1,45 @@
+import { getConfig } from "~/lib/server/config.server";
+import { destinationOf, isCountryCode, isRegionCode } from "~/lib/server/regions.server";
+
+/**
+ * An address's destination as a request gives it (API.md, "Sales tax and
+ * VAT"): `country` an ISO 3166-1 alpha-2 code (the shop's when left out),
+ * `region` a subdivision code of that country (for the US derived from a
+ * five-digit ZIP code when left out). Lower case is taken as upper case;
+ * an unknown code is refused, naming the field.
+ */
+
+export interface Destination {
+  country: string;
+  region: string | null;
+}
+
+export const DESTINATION_TEXT = {
+  unknownCountry: "Country must be an ISO 3166-1 two-letter code such as US or DE",
+  unknownRegion: (country: string) => `Region is not a state, province or county code of ${country}`,
+  notText: (field: string) => `${field} must be a text`,
+};
+
+type DestinationResult = { ok: true; value: Destination } | { ok: false; errors: Record<string, string[]> };
+
+function codeOf(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") return undefined;
+  return value.trim().toUpperCase() || null;
+}
+
+export function parseDestinationFields(input: unknown, pincode: string): DestinationResult {
+  const body = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const country = codeOf(body.country);
+  const region = codeOf(body.region);
+  const errors: Record<string, string[]> = {};
+  if (country === undefined) errors.country = [DESTINATION_TEXT.notText("country")];
+  else if (country !== null && !isCountryCode(country)) errors.country = [DESTINATION_TEXT.unknownCountry];
+  if (region === undefined) errors.region = [DESTINATION_TEXT.notText("region")];
+  if (Object.keys(errors).length) return { ok: false, errors };
+  const destination = destinationOf({ country, region, pincode }, getConfig().shopCountry);
+  if (region && !isRegionCode(destination.country, region)) {
+    return { ok: false, errors: { region: [DESTINATION_TEXT.unknownRegion(destination.country)] } };
+  }
+  return { ok: true, value: destination };
+}
