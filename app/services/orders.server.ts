@@ -8,6 +8,8 @@ import { isUuid } from "~/lib/shared/uuid";
 import { returnWindowEnd } from "~/lib/shared/returns";
 import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
 import type { Paging } from "~/lib/shared/paging";
+import type { TaxLineJson } from "~/lib/shared/order-tax";
+import { destinationOf } from "~/lib/server/regions.server";
 
 /**
  * Orders as the admin and the shopper read them (SPEC §3 field names). A
@@ -31,6 +33,8 @@ export interface OrderItemJson {
   quantity: number;
   /** The line's share of the order's discount. */
   discountAmount: number;
+  /** The line's tax, all rates together. */
+  taxAmount: number;
   /** Units of the line in returns that were not rejected (requested, approved, received or refunded). */
   returnedQuantity: number;
 }
@@ -45,10 +49,14 @@ export interface OrderJson {
   paymentMethod: string;
   paymentStatus: PaymentStatus;
   totalAmount: number;
-  /** The money's parts: totalAmount = subtotal − discountAmount + shippingAmount. */
+  /** The money's parts: totalAmount = subtotal − discountAmount + shippingAmount (+ taxAmount unless pricesIncludeTax). */
   subtotal: number;
   shippingAmount: number;
   discountAmount: number;
+  /** The tax: added to the total, or inside the prices when `pricesIncludeTax`; one line per rate. */
+  taxAmount: number;
+  taxLines: TaxLineJson[];
+  pricesIncludeTax: boolean;
   /** The delivery option as it was when ordered (null: ordered before there were options). */
   shippingMethod: { name: string; price: number } | null;
   discountCode: string | null;
@@ -83,6 +91,9 @@ export interface OrderRow {
   subtotal: string;
   shippingAmount: string;
   discountAmount: string;
+  taxAmount: string;
+  taxLines: TaxLineJson[];
+  pricesIncludeTax: boolean;
   shippingMethodName: string | null;
   shippingMethodPrice: string | null;
   discountCode: string | null;
@@ -110,6 +121,7 @@ interface OrderItemRow {
   price: string;
   quantity: number;
   discountCents: number;
+  taxCents: number;
   returnedQuantity: number;
 }
 
@@ -122,7 +134,8 @@ export const ORDER_COLUMNS = `
   o.tracking_number AS "trackingNumber", o.carrier, o.version,
   o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
   o.shipping_method_name AS "shippingMethodName", o.shipping_method_price AS "shippingMethodPrice",
-  o.discount_code AS "discountCode", o.refunded_amount AS "refundedAmount", o.delivered_at AS "deliveredAt"`;
+  o.discount_code AS "discountCode", o.refunded_amount AS "refundedAmount", o.delivered_at AS "deliveredAt",
+  o.tax_amount AS "taxAmount", o.tax_lines AS "taxLines", o.prices_include_tax AS "pricesIncludeTax"`;
 
 export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
@@ -140,9 +153,11 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
       price: decimalToNumber(item.price),
       quantity: item.quantity,
       discountAmount: centsToNumber(item.discountCents),
+      taxAmount: centsToNumber(item.taxCents),
       returnedQuantity: item.returnedQuantity,
     })),
-    addressInfo: row.addressInfo,
+    // Orders placed before addresses had a country read as they would be written now.
+    addressInfo: { ...row.addressInfo, ...destinationOf(row.addressInfo, getConfig().shopCountry) },
     orderStatus: row.orderStatus,
     paymentMethod: row.paymentMethod,
     paymentStatus: row.paymentStatus,
@@ -150,6 +165,9 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
     subtotal: decimalToNumber(row.subtotal),
     shippingAmount: decimalToNumber(row.shippingAmount),
     discountAmount: decimalToNumber(row.discountAmount),
+    taxAmount: decimalToNumber(row.taxAmount),
+    taxLines: row.taxLines,
+    pricesIncludeTax: row.pricesIncludeTax,
     shippingMethod:
       row.shippingMethodName === null
         ? null
@@ -180,6 +198,7 @@ export async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItem
   const rows = await getDb().sequelize.query<OrderItemRow>(
     `SELECT oi.order_id AS "orderId", oi.product_id AS "productId", oi.variant_id AS "variantId", oi.sku,
             oi.size, oi.colour, oi.title, oi.image, oi.price, oi.quantity, oi.discount_cents AS "discountCents",
+            oi.tax_cents AS "taxCents",
             COALESCE((SELECT sum(ri.quantity) FROM order_return_items ri
                         JOIN order_returns r ON r.id = ri.return_id AND r.status <> 'rejected'
                        WHERE ri.order_item_id = oi.id), 0)::int AS "returnedQuantity"

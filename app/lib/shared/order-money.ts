@@ -191,7 +191,12 @@ interface AmountBreakdown {
   totalCents: number;
 }
 
-export function amountBreakdownOf(money: OrderMoney): AmountBreakdown {
+/** What the provider's amount is made of: an order's money as computed, or as an order stored it. */
+export type PaymentMoney = Pick<OrderMoney, "subtotalCents" | "shippingCents" | "discountCents" | "totalCents"> & {
+  tax: Pick<OrderTax, "pricesIncludeTax" | "lineTaxCents" | "shippingTaxCents" | "taxCents">;
+};
+
+export function amountBreakdownOf(money: PaymentMoney): AmountBreakdown {
   const { tax } = money;
   const itemsTax = tax.taxCents - tax.shippingTaxCents;
   return {
@@ -217,7 +222,7 @@ export interface PaymentUnits {
  * the cent. With tax in prices, each unit's amount is its price less its tax.
  */
 export function paymentUnitsOf(
-  money: OrderMoney,
+  money: PaymentMoney,
   index: number,
   unitCents: number,
   quantity: number,

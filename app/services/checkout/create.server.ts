@@ -13,8 +13,8 @@ import { bridgeUrlFor, RETURN_PATH, type PaymentReturn } from "../payment-return
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { lineName } from "~/lib/shared/variants";
-import { paymentItemOf } from "./order-store.server";
-import { amountBreakdownOf, paymentUnitsOf, type OrderMoney } from "~/lib/shared/order-money";
+import { paymentItemsOf } from "./order-store.server";
+import { amountBreakdownOf, type OrderMoney } from "~/lib/shared/order-money";
 import { taxLinesJson } from "~/lib/shared/order-tax";
 import {
   assertPricingAccepted,
@@ -265,12 +265,7 @@ export async function createOrderFromCart(
   try {
     payment = await getPaymentGateway().createOrder({
       orderId: prepared.orderId,
-      items: prepared.lines.flatMap((line, index) =>
-        paymentUnitsOf(prepared.money, index, line.unitCents, line.quantity).map((units) => ({
-          ...paymentItemOf({ ...line, quantity: units.quantity }, units.unitAmountCents),
-          taxCents: units.unitTaxCents,
-        })),
-      ),
+      items: paymentItemsOf(prepared.lines, prepared.money),
       ...amountBreakdownOf(prepared.money),
       currency: "USD",
       // The provider comes back to the bridge, whose link is signed for this order only.

@@ -3,6 +3,7 @@ import { getDb } from "~/models/db.server";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { lineName } from "~/lib/shared/variants";
 import type { PaymentLineItem } from "~/payments/gateway.server";
+import { paymentUnitsOf, type PaymentMoney } from "~/lib/shared/order-money";
 import { releaseDiscountUse, reserveDiscountUse, type DiscountRunOut } from "../discounts.server";
 
 /** An order line as the payment provider lists it: named with its size and colour, its SKU the variant's. */
@@ -16,6 +17,23 @@ export function paymentItemOf(
     quantity: line.quantity,
     ...(line.sku ? { sku: line.sku } : {}),
   };
+}
+
+type PaymentLine = Parameters<typeof paymentItemOf>[0] & { unitCents: number };
+
+/**
+ * An order's lines as the provider lists them, each unit with its tax: a line
+ * whose tax does not divide evenly over its units is listed as two items
+ * (paymentUnitsOf), so that Σ unit tax × quantity is the order's items' tax.
+ */
+export function paymentItemsOf(lines: readonly PaymentLine[], money: PaymentMoney): PaymentLineItem[] {
+  const itemsTaxed = money.tax.lineTaxCents.some((cents) => cents > 0);
+  return lines.flatMap((line, index) =>
+    paymentUnitsOf(money, index, line.unitCents, line.quantity).map((units) => ({
+      ...paymentItemOf({ ...line, quantity: units.quantity }, units.unitAmountCents),
+      ...(itemsTaxed ? { taxCents: units.unitTaxCents } : {}),
+    })),
+  );
 }
 
 /**

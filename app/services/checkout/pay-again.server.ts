@@ -1,4 +1,5 @@
-import { paymentItemOf } from "./order-store.server";
+import { paymentItemsOf } from "./order-store.server";
+import { amountBreakdownOf } from "~/lib/shared/order-money";
 import { randomUUID } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
@@ -36,13 +37,18 @@ interface LockedOrder {
   subtotal: string;
   shippingAmount: string;
   discountAmount: string;
+  taxAmount: string;
+  shippingTaxCents: number;
+  pricesIncludeTax: boolean;
 }
 
 async function lockOwnOrder(userId: string, orderId: string, transaction: Transaction): Promise<LockedOrder> {
   const [order] = await getDb().sequelize.query<LockedOrder>(
     `SELECT id, payment_id AS "paymentId", order_status AS "orderStatus",
             payment_status AS "paymentStatus", total_amount AS "totalAmount", subtotal,
-            shipping_amount AS "shippingAmount", discount_amount AS "discountAmount"
+            shipping_amount AS "shippingAmount", discount_amount AS "discountAmount",
+            tax_amount AS "taxAmount", shipping_tax_cents AS "shippingTaxCents",
+            prices_include_tax AS "pricesIncludeTax"
        FROM orders WHERE id = :orderId AND user_id = :userId FOR UPDATE`,
     { replacements: { orderId, userId }, type: QueryTypes.SELECT, transaction },
   );
@@ -74,30 +80,40 @@ export async function payOrderAgain(
       sku: string | null;
       price: string;
       quantity: number;
+      taxCents: number;
     }>(
-      `SELECT title, size, colour, sku, price, quantity FROM order_items
+      `SELECT title, size, colour, sku, price, quantity, tax_cents AS "taxCents" FROM order_items
         WHERE order_id = :orderId ORDER BY title, id`,
       { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
     );
     // The same amount and parts as the first approval: the order's stored money, never recomputed.
-    return {
-      paymentId: order.paymentId,
-      totalCents: toCents(order.totalAmount),
-      itemTotalCents: toCents(order.subtotal),
+    const money = {
+      subtotalCents: toCents(order.subtotal),
       shippingCents: toCents(order.shippingAmount),
       discountCents: toCents(order.discountAmount),
-      lines,
+      totalCents: toCents(order.totalAmount),
+      tax: {
+        pricesIncludeTax: order.pricesIncludeTax,
+        lineTaxCents: lines.map((line) => line.taxCents),
+        shippingTaxCents: order.shippingTaxCents,
+        taxCents: toCents(order.taxAmount),
+      },
+    };
+    return {
+      paymentId: order.paymentId,
+      money,
+      items: paymentItemsOf(
+        lines.map((line) => ({ ...line, unitCents: toCents(line.price) })),
+        money,
+      ),
     };
   });
 
   const { appUrl } = getConfig();
   const payment = await getPaymentGateway().createOrder({
     orderId,
-    items: before.lines.map((line) => paymentItemOf(line, toCents(line.price))),
-    totalCents: before.totalCents,
-    itemTotalCents: before.itemTotalCents,
-    shippingCents: before.shippingCents,
-    discountCents: before.discountCents,
+    items: before.items,
+    ...amountBreakdownOf(before.money),
     currency: "USD",
     returnUrl: `${appUrl}/shop/paypal-return`,
     cancelUrl: `${appUrl}/shop/paypal-cancel`,

@@ -32,8 +32,8 @@ import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_PAGING, auditQuerySchema } from "~
  * nothing here reaches a browser bundle.
  */
 
-const uuid = z.string().meta({ format: "uuid", description: "An opaque id (UUID)" });
-const money = z.number().meta({ description: "An amount in dollars, at most two decimals" });
+export const uuid = z.string().meta({ format: "uuid", description: "An opaque id (UUID)" });
+export const money = z.number().meta({ description: "An amount in dollars, at most two decimals" });
 const imageUrl = z.string().meta({
   format: "uri",
   description: "The absolute URL of the image (on APP_URL, or the storage's public URL)",
@@ -192,6 +192,11 @@ export const addressSchema = z
     pincode: z.string(),
     phone: z.string(),
     notes: z.string(),
+    country: z.string().meta({ description: "ISO 3166-1 alpha-2; the shop's country (SHOP_COUNTRY) when none was sent" }),
+    region: z
+      .string()
+      .nullable()
+      .meta({ description: "State, province or county code; for US derived from a five-digit ZIP code" }),
   })
   .meta({ id: "Address" });
 
@@ -202,7 +207,13 @@ const addressSnapshotSchema = z.object({
   pincode: z.string(),
   phone: z.string(),
   notes: z.string(),
+  country: z.string().meta({ description: "The destination the order was taxed for" }),
+  region: z.string().nullable(),
 });
+
+export const taxLineSchema = z
+  .object({ name: z.string(), rate: z.number().meta({ description: "Percent" }), amount: money })
+  .meta({ id: "TaxLine" });
 
 export const orderSchema = z
   .object({
@@ -226,16 +237,22 @@ export const orderSchema = z
         returnedQuantity: z.int().min(0).meta({
           description: "Units of the line in returns that were not rejected",
         }),
+        taxAmount: money.meta({ description: "The line's tax, all rates together" }),
       }),
     ),
     addressInfo: addressSnapshotSchema,
     orderStatus: z.enum(ORDER_STATUSES),
     paymentMethod: z.string(),
     paymentStatus: z.enum(PAYMENT_STATUSES),
-    totalAmount: money.meta({ description: "subtotal − discountAmount + shippingAmount, never below 0" }),
+    totalAmount: money.meta({
+      description: "subtotal − discountAmount + shippingAmount (+ taxAmount unless pricesIncludeTax), never below 0",
+    }),
     subtotal: money.meta({ description: "The items' sum at the prices paid" }),
     shippingAmount: money.meta({ description: "0 when delivery is free (freeOver reached, or no options)" }),
     discountAmount: money,
+    taxAmount: money.meta({ description: "The lines' tax and the delivery's: the parts add up to it exactly" }),
+    taxLines: z.array(taxLineSchema).meta({ description: "One per rate that applied, amounts summed over the lines" }),
+    pricesIncludeTax: z.boolean().meta({ description: "true: the tax is inside the prices (VAT), not added" }),
     shippingMethod: z
       .object({ name: z.string(), price: money })
       .nullable()
@@ -527,7 +544,11 @@ export const orderCaptureBodySchema = captureBodySchema.extend({
   orderId: uuid.meta({ description: "Our order id, from create" }),
 });
 
-export const addressBodySchema = addressInputSchema.extend({ userId: uuid.optional() });
+export const addressBodySchema = addressInputSchema.extend({
+  userId: uuid.optional(),
+  country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2; default the shop's country" }),
+  region: z.string().nullish().meta({ description: "State, province or county code; for US derived from the ZIP" }),
+});
 
 export const reviewBodySchema = reviewSchema.extend({
   userId: uuid.optional(),
