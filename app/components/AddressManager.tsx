@@ -37,6 +37,9 @@ interface AddressCardData {
   pincode: string;
   phone: string;
   notes: string;
+  /** The destination taxes are computed for (the shop's country and a US ZIP's state when not given). */
+  country?: string;
+  region?: string | null;
 }
 
 interface AddressManagerProps {
@@ -48,8 +51,9 @@ interface AddressManagerProps {
   selectable?: { formId: string; selectedId?: string | null };
 }
 
-type FormValues = Record<(typeof ADDRESS_FIELDS)[number], string>;
-const EMPTY: FormValues = { address: "", city: "", pincode: "", phone: "", notes: "" };
+/** The five required fields, and the optional destination (country, region) that the server derives when blank. */
+type FormValues = Record<(typeof ADDRESS_FIELDS)[number] | "country" | "region", string>;
+const EMPTY: FormValues = { address: "", city: "", pincode: "", phone: "", notes: "", country: "", region: "" };
 
 function hrefWith(pathname: string, search: string, editId: string | null): string {
   const params = new URLSearchParams(search);
@@ -74,6 +78,7 @@ function AddressDetails({ address }: { address: AddressCardData }) {
       {line("pincode", address.pincode)}
       {line("Phone", address.phone)}
       {line("Notes", address.notes)}
+      {address.country ? line("Country", address.region ? `${address.country} · ${address.region}` : address.country) : null}
     </span>
   );
 }
@@ -186,7 +191,9 @@ function validateAddress(formData: FormData) {
       const error = addressFieldErrors(payload);
       if (Object.keys(error).length) return { error };
       return {
-        value: Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, String(payload[name])])) as FormValues,
+        value: Object.fromEntries(
+          [...ADDRESS_FIELDS, "country", "region"].map((name) => [name, String(payload[name] ?? "")]),
+        ) as FormValues,
       };
     },
   });
@@ -213,6 +220,8 @@ function AddressForm({
         pincode: editing.pincode,
         phone: editing.phone,
         notes: editing.notes,
+        country: editing.country ?? "",
+        region: editing.region ?? "",
       }
     : EMPTY;
   const [form, fields] = useForm<FormValues>({
@@ -280,6 +289,22 @@ function AddressForm({
           {textField("address", "Address", "Enter your address", { autoComplete: "street-address" })}
           {textField("city", "City", "Enter your city", { autoComplete: "address-level2" })}
           {textField("pincode", "Pincode", "Enter your pincode", { autoComplete: "postal-code" })}
+          <div className="address-form__destination">
+            <PlainField
+              field={fields.country}
+              maxLength={2}
+              label="Country (optional)"
+              placeholder="Two-letter code, such as US"
+              autoComplete="country"
+            />
+            <PlainField
+              field={fields.region}
+              maxLength={3}
+              label="State or region (optional)"
+              placeholder="Such as NY; from a US ZIP if empty"
+              autoComplete="address-level1"
+            />
+          </div>
           {textField("phone", "Phone", "Enter your phone number", { inputMode: "tel", autoComplete: "tel" })}
           <PlainField
             field={fields.notes}
