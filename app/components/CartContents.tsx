@@ -220,6 +220,9 @@ export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo:
             <span>Total</span>
             <span data-testid="cart-total">{formatCents(cart.totalCents)}</span>
           </p>
+          <p className="cart-summary__note" data-testid="cart-tax-note">
+            Delivery and tax are shown at checkout.
+          </p>
           <Link to="/shop/checkout" className="sf-button sf-button--primary sf-button--block cart-checkout">
             Checkout
           </Link>

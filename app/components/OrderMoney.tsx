@@ -9,13 +9,51 @@ interface MoneySummaryData {
   shippingAmount: number;
   totalAmount: number;
   discount: AppliedDiscountJson | null;
+  /** The tax for the chosen address; null: none chosen yet ("calculated at checkout"); undefined: not shown. */
+  taxAmount?: number | null;
+  taxLines?: readonly { name: string; rate: number; amount: number }[];
+  /** The tax is inside the prices (VAT): shown as "includes", not added. */
+  pricesIncludeTax?: boolean;
+}
+
+/** The tax rows: one per rate that applied, or why there is no figure yet. */
+function TaxRows({ money }: { money: MoneySummaryData }) {
+  if (money.taxAmount === undefined) return null;
+  if (money.taxAmount === null) {
+    return (
+      <div>
+        <dt>Tax</dt>
+        <dd data-testid="summary-tax">{money.pricesIncludeTax ? "Included" : "Calculated at checkout"}</dd>
+      </div>
+    );
+  }
+  const lines = money.taxLines ?? [];
+  return (
+    <>
+      <div>
+        <dt>{money.pricesIncludeTax ? "Includes tax" : "Tax"}</dt>
+        <dd data-testid="summary-tax">{formatPrice(money.taxAmount)}</dd>
+      </div>
+      {lines.length > 1
+        ? lines.map((line) => (
+            <div key={line.name} className="money-summary__sub">
+              <dt>
+                {line.name} ({line.rate} %)
+              </dt>
+              <dd data-testid="summary-tax-line">{formatPrice(line.amount)}</dd>
+            </div>
+          ))
+        : null}
+    </>
+  );
 }
 
 /**
  * Subtotal, discount, delivery and total, as the server computed them
  * (lib/shared/order-money.ts). On the cart page (`beforeDelivery`) delivery
  * is still to be chosen, so its total is the one before delivery; the
- * checkout shows the delivery row when there are options to choose.
+ * checkout shows the delivery row when there are options to choose, and the
+ * tax once an address is chosen.
  */
 export function MoneySummary({
   money,
@@ -44,6 +82,7 @@ export function MoneySummary({
           <dd data-testid="summary-shipping">{shippingLabel(toCents(money.shippingAmount))}</dd>
         </div>
       ) : null}
+      <TaxRows money={money} />
       <div className="money-summary__total">
         <dt>{beforeDelivery ? "Total before delivery" : "Total"}</dt>
         <dd data-testid="summary-total">

@@ -142,7 +142,7 @@ export default function AdminTaxes() {
           {pricesIncludeTax
             ? "Prices include tax (PRICES_INCLUDE_TAX=true): the tax is the part of each price its rates make up."
             : "Prices do not include tax: the tax is added to the total at checkout."}{" "}
-          Every rate that matches the delivery address applies (a state's and a city's add up); each line is
+          Every rate that matches the delivery address applies (a state’s and a city’s add up); each line is
           taxed on what the shopper pays for it after its share of the discount. Addresses without a country
           are in {shopCountry}.
         </Text>

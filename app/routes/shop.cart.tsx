@@ -11,6 +11,7 @@ import {
 import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
 import checkoutStyles from "~/styles/checkout.css?url";
 import { getCheckoutSummary } from "~/services/checkout.server";
+import { getConfig } from "~/lib/server/config.server";
 import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/web/discount-actions.server";
 import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
@@ -87,6 +88,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         shippingAmount: 0,
         totalAmount: centsToNumber(money.totalCents),
         discount: null,
+        // The address is chosen at checkout: the tax is worked out there.
+        taxAmount: null,
+        pricesIncludeTax: getConfig().pricesIncludeTax,
       },
       discountRefusal: null,
       hasItems: cart.items.length > 0,
@@ -100,6 +104,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       shippingAmount: summary.shippingAmount,
       totalAmount: summary.totalAmount,
       discount: summary.discount,
+      taxAmount: null,
+      pricesIncludeTax: summary.pricesIncludeTax,
     },
     discountRefusal: summary.discountRefusal,
     hasItems: summary.items.length > 0,

@@ -12,7 +12,7 @@ import {
   useLoaderData,
   useNavigate,
 } from "react-router";
-import { useEffect } from "react";
+import { useEffect, type ChangeEvent } from "react";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { Picture } from "~/components/Picture";
 import { useHydrated } from "~/lib/shared/use-hydrated";
@@ -58,13 +58,15 @@ const SHIPPING_PARAM = "shippingMethodId";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
   const params = new URL(request.url).searchParams;
-  const [addressManager, summary] = await Promise.all([
-    loadAddressManager(request, user),
-    // The delivery option travels in the URL: the summary is priced with it, with JavaScript or without.
-    getCheckoutSummary(user.id, { shippingMethodId: params.get(SHIPPING_PARAM) }),
-  ]);
+  const addressManager = await loadAddressManager(request, user);
   const chosen = params.get(CHOSEN_ADDRESS_PARAM);
   const selectedId = addressManager.addresses.some((address) => address._id === chosen) ? chosen : null;
+  // The delivery option and the address travel in the URL: the summary is priced and taxed with them,
+  // with JavaScript or without.
+  const summary = await getCheckoutSummary(user.id, {
+    shippingMethodId: params.get(SHIPPING_PARAM),
+    addressId: selectedId ?? undefined,
+  });
   return data({
     ...addressManager,
     summary,
@@ -94,8 +96,13 @@ export async function action({ request }: ActionFunctionArgs) {
   // The total the page showed is for the delivery option it was priced with: one picked since
   // (without JavaScript, without pressing "Update total") is still charged only after PayPal's
   // approval page has shown the shopper its full total.
+  // The same for the address the tax was shown for.
   const shownMethod = formData.get("shownShippingMethodId") ?? "";
-  const totalAmount = (shippingMethodId ?? "") === shownMethod ? formData.get("totalAmount") : null;
+  const shownAddress = formData.get("shownAddressId") ?? "";
+  const totalAmount =
+    (shippingMethodId ?? "") === shownMethod && (addressId ?? "") === shownAddress
+      ? formData.get("totalAmount")
+      : null;
   // A refusal goes back to the page (with the address and delivery still chosen), which shows the current cart and prices.
   const back = new URLSearchParams();
   if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);
@@ -147,20 +154,26 @@ export default function CheckoutPage() {
   const discountError =
     actionData && "discountError" in actionData ? String(actionData.discountError) : summary.discountRefusal;
   const navigate = useNavigate();
-  /** With JavaScript, a new delivery option reprices the summary at once (the URL keeps it). */
-  const chooseDelivery = (form: HTMLFormElement | null, methodId: string) => {
+  /** With JavaScript, a new delivery option or address reprices and taxes the summary at once (the URL keeps them). */
+  const reprice = (form: HTMLFormElement | null) => {
     const next = new URLSearchParams();
-    const address = form ? new FormData(form).get(CHOSEN_ADDRESS_PARAM) : null;
+    const chosen = form ? new FormData(form) : null;
+    const address = chosen?.get(CHOSEN_ADDRESS_PARAM);
+    const method = chosen?.get(SHIPPING_PARAM);
     if (typeof address === "string" && address) next.set(CHOSEN_ADDRESS_PARAM, address);
-    next.set(SHIPPING_PARAM, methodId);
+    if (typeof method === "string" && method) next.set(SHIPPING_PARAM, method);
     navigate(`?${next.toString()}`, { replace: true, preventScrollReset: true });
+  };
+  const chooseAddress = (event: ChangeEvent<HTMLElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (target.name === CHOSEN_ADDRESS_PARAM && target.type === "radio") reprice(target.form);
   };
 
   return (
     <div className="shop-page">
       <h1 className="page-heading">Checkout</h1>
       <div className="checkout" style={{ marginTop: "1.25rem" }}>
-        <section aria-labelledby="checkout-address-heading">
+        <section aria-labelledby="checkout-address-heading" onChange={chooseAddress}>
           <h2 className="checkout__heading" id="checkout-address-heading">
             Delivery address
           </h2>
@@ -221,7 +234,7 @@ export default function CheckoutPage() {
                     value={method._id}
                     form={CHECKOUT_FORM_ID}
                     defaultChecked={method._id === summary.shippingMethodId}
-                    onChange={(event) => chooseDelivery(event.currentTarget.form, method._id)}
+                    onChange={(event) => reprice(event.currentTarget.form)}
                   />
                   <span className="delivery-option__name">{method.name}</span>
                   <span className="delivery-option__days">{method.estimatedDays}</span>
@@ -249,8 +262,9 @@ export default function CheckoutPage() {
           <fetcher.Form method="post" action="/shop/checkout" id={CHECKOUT_FORM_ID}>
             <input type="hidden" name="intent" value={CHECKOUT_INTENT} />
             <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
-            {!hydrated && summary.shippingMethods.length > 1 ? (
-              // Without JavaScript the summary is repriced by reloading the page with the option chosen.
+            <input type="hidden" name="shownAddressId" value={selectedId ?? ""} />
+            {!hydrated && (summary.shippingMethods.length > 1 || addresses.length > 0) ? (
+              // Without JavaScript the summary is repriced and taxed by reloading the page with the choices.
               <button
                 type="submit"
                 formMethod="get"
