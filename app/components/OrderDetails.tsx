@@ -18,6 +18,10 @@ interface OrderDetailsData {
   discountAmount: number;
   shippingMethod: { name: string; price: number } | null;
   discountCode: string | null;
+  /** The tax as charged (absent or 0: none); inside the prices when pricesIncludeTax. */
+  taxAmount?: number;
+  taxLines?: { name: string; rate: number; amount: number }[];
+  pricesIncludeTax?: boolean;
   paymentMethod: string;
   paymentStatus: string;
   /** Money sent back so far (returns, or a rejection's full refund). */
@@ -30,6 +34,8 @@ interface OrderDetailsData {
     price: number;
     /** Units of the line in returns that were not rejected (absent: an order before returns). */
     returnedQuantity?: number;
+    /** The line's tax (absent: an order before tax). */
+    taxAmount?: number;
     /** The variant as it was when the order was made (null where the product had none). */
     sku: string | null;
     size: string | null;
@@ -39,7 +45,15 @@ interface OrderDetailsData {
     imageWidth?: number | null;
     imageHeight?: number | null;
   }[];
-  addressInfo: { address: string; city: string; pincode: string; phone: string; notes: string };
+  addressInfo: {
+    address: string;
+    city: string;
+    pincode: string;
+    phone: string;
+    notes: string;
+    country?: string;
+    region?: string | null;
+  };
   /** The parcel's tracking, once the order shipped; trackingUrl is the carrier's page when it has one. */
   trackingNumber?: string | null;
   carrier?: string | null;
@@ -84,6 +98,22 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
             <dd data-testid="order-shipping">{shippingLabel(toCents(order.shippingAmount))}</dd>
           </div>
         ) : null}
+        {order.taxAmount ? (
+          <div>
+            <dt>{order.pricesIncludeTax ? "Includes tax" : "Tax"}</dt>
+            <dd data-testid="order-tax">{formatPrice(order.taxAmount)}</dd>
+          </div>
+        ) : null}
+        {order.taxAmount && (order.taxLines?.length ?? 0) > 1
+          ? order.taxLines!.map((line) => (
+              <div key={line.name}>
+                <dt>
+                  {line.name} ({line.rate} %)
+                </dt>
+                <dd data-testid="order-tax-line">{formatPrice(line.amount)}</dd>
+              </div>
+            ))
+          : null}
         <div>
           <dt>Order Price</dt>
           <dd data-testid="order-total">{formatPrice(order.totalAmount)}</dd>
@@ -157,6 +187,7 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
                 <span data-testid="line-returned">{item.returnedQuantity} returned</span>
               ) : null}
               <span>Price: {formatPrice(item.price)}</span>
+              {item.taxAmount ? <span data-testid="line-tax">Tax: {formatPrice(item.taxAmount)}</span> : null}
             </li>
           ))}
         </ul>
@@ -171,6 +202,9 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
           <span>{address.pincode}</span>
           <span>{address.phone}</span>
           <span>{address.notes}</span>
+          {address.country ? (
+            <span>{address.region ? `${address.region}, ${address.country}` : address.country}</span>
+          ) : null}
         </address>
       </section>
 

@@ -40,6 +40,8 @@ interface OrderMailRow {
   subtotal: string;
   shippingAmount: string;
   discountAmount: string;
+  taxAmount: string;
+  pricesIncludeTax: boolean;
   shippingMethodName: string | null;
   discountCode: string | null;
   addressInfo: AddressSnapshot;
@@ -56,7 +58,8 @@ async function loadOrder(orderId: string, transaction: Transaction) {
             o.total_amount AS "totalAmount", o.address_info AS "addressInfo", u.email, u.user_name AS "userName",
             o.tracking_number AS "trackingNumber", o.carrier,
             o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
-            o.shipping_method_name AS "shippingMethodName", o.discount_code AS "discountCode"
+            o.shipping_method_name AS "shippingMethodName", o.discount_code AS "discountCode",
+            o.tax_amount AS "taxAmount", o.prices_include_tax AS "pricesIncludeTax"
        FROM orders o JOIN users u ON u.id = o.user_id
       WHERE o.id = :orderId`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
@@ -93,6 +96,8 @@ async function enqueueOrderMail(
       shippingAmount: order.shippingAmount,
       discountAmount: order.discountAmount,
       shippingMethodName: order.shippingMethodName,
+      taxAmount: order.taxAmount,
+      pricesIncludeTax: order.pricesIncludeTax,
       discountCode: order.discountCode,
     },
     address: order.addressInfo,

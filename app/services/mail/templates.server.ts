@@ -125,9 +125,12 @@ interface OrderMailMoney {
   discountAmount: string;
   shippingMethodName: string | null;
   discountCode: string | null;
+  /** The tax as charged ("0.00": none); inside the prices when pricesIncludeTax. */
+  taxAmount?: string;
+  pricesIncludeTax?: boolean;
 }
 
-/** The rows between the items and the total: subtotal, discount, delivery (only those the order has). */
+/** The rows between the items and the total: subtotal, discount, delivery, tax (only those the order has). */
 function moneyRows(money: OrderMailMoney | undefined): [string, string][] {
   if (!money) return [];
   const rows: [string, string][] = [["Subtotal", formatPrice(money.subtotal)]];
@@ -139,6 +142,9 @@ function moneyRows(money: OrderMailMoney | undefined): [string, string][] {
   }
   if (money.shippingMethodName !== null) {
     rows.push([`Delivery (${money.shippingMethodName})`, shippingLabel(toCents(money.shippingAmount))]);
+  }
+  if (money.taxAmount && toCents(money.taxAmount) > 0) {
+    rows.push([money.pricesIncludeTax ? "Includes tax" : "Tax", formatPrice(money.taxAmount)]);
   }
   return rows;
 }
