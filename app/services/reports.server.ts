@@ -11,6 +11,7 @@ import {
 } from "~/lib/shared/report-period";
 import { getDb } from "~/models/db.server";
 import type { OrderStatus } from "~/models/index.server";
+import { taxOfPeriods } from "./tax-report.server";
 
 /**
  * The sales report (API.md, "Back office"; docs/decisions/0014-sales-reports.md).
@@ -32,6 +33,8 @@ interface SalesFigures {
   units: number;
   /** Money refunded in the period (whenever it was captured). */
   refunded: number;
+  /** Tax collected in the period, less tax refunded in it. */
+  tax: number;
 }
 
 interface SalesDay {
@@ -86,7 +89,7 @@ interface DayRow {
   units: number;
 }
 
-function figures(days: readonly string[], byDate: Map<string, DayRow>): SalesFigures {
+function figures(days: readonly string[], byDate: Map<string, DayRow>, taxCents: number): SalesFigures {
   let capturedCents = 0;
   let refundedCents = 0;
   let orders = 0;
@@ -105,6 +108,7 @@ function figures(days: readonly string[], byDate: Map<string, DayRow>): SalesFig
     averageOrderValue: centsToNumber(orders ? Math.round(capturedCents / orders) : 0),
     units,
     refunded: centsToNumber(refundedCents),
+    tax: centsToNumber(taxCents),
   };
 }
 
@@ -178,7 +182,8 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
             ORDER BY v.total_stock, p.title, v.position, v.id
             LIMIT :lowLimit`,
         );
-        return { days, top, lowStock };
+        const tax = await taxOfPeriods(replacements, transaction);
+        return { days, top, lowStock, tax };
       },
     );
   let rows = await read();
@@ -194,8 +199,8 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
     from: period.from,
     to: period.to,
     timeZone,
-    ...figures(days, byDate),
-    previous: figures(periodDays(previous), byDate),
+    ...figures(days, byDate, rows.tax.current),
+    previous: figures(periodDays(previous), byDate, rows.tax.previous),
     byDay: days.map((date) => {
       const row = byDate.get(date);
       return {

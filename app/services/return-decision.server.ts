@@ -2,7 +2,7 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { AppError, badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
 import { getLogger } from "~/lib/server/logger.server";
 import { isCaptured, shortOrderNumber } from "~/lib/shared/order-options";
-import { returnedUnitsRefundCents } from "~/lib/shared/order-money";
+import { returnedUnitsRefund } from "~/lib/shared/order-money";
 import {
   ADMIN_RETURN_STATUSES,
   type AdminReturnStatus,
@@ -123,8 +123,9 @@ export async function updateReturn(
 
 /**
  * Inside `transaction` (the order and the return locked): the parcel is back.
- * Each line's refund is fixed (returnedUnitsRefundCents: its price less its
- * share of the discount, the units already received counted first), the
+ * Each line's refund is fixed (returnedUnitsRefund: its price less its
+ * share of the discount, and each unit's tax, the units already received
+ * counted first), the
  * delivery's when asked and not refunded before, all within what is left of
  * the capture; the stock goes back to the variants; the return is `received`.
  */
@@ -140,27 +141,18 @@ async function receiveReturn(
     `SELECT order_item_id AS "orderItemId", quantity FROM order_return_items WHERE return_id = :returnId`,
     { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
   );
-  const refunds = items.map((item) => {
-    const line = lines.find((candidate) => candidate.id === item.orderItemId)!;
-    return {
-      ...item,
-      line,
-      cents: returnedUnitsRefundCents(
-        { unitPriceCents: line.priceCents, quantity: line.quantity, discountCents: line.discountCents },
-        line.received,
-        item.quantity,
-      ),
-    };
-  });
   const [money] = await sequelize.query<{
     totalCents: number;
     refundedCents: number;
     dueCents: number;
     shippingCents: number;
+    shippingTaxCents: number;
+    pricesIncludeTax: boolean;
     shippingRefunded: boolean;
   }>(
     `SELECT (o.total_amount * 100)::int AS "totalCents", (o.refunded_amount * 100)::int AS "refundedCents",
-            (o.shipping_amount * 100)::int AS "shippingCents",
+            (o.shipping_amount * 100)::int AS "shippingCents", o.shipping_tax_cents AS "shippingTaxCents",
+            o.prices_include_tax AS "pricesIncludeTax",
             COALESCE((SELECT sum(refund_cents + shipping_refund_cents) FROM order_returns
                        WHERE order_id = o.id AND status = 'received'), 0)::int AS "dueCents",
             EXISTS (SELECT 1 FROM order_returns WHERE order_id = o.id AND shipping_refund_cents > 0
@@ -168,22 +160,38 @@ async function receiveReturn(
        FROM orders o WHERE o.id = :orderId`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
+  const { pricesIncludeTax } = money!;
+  const refunds = items.map((item) => {
+    const line = lines.find((candidate) => candidate.id === item.orderItemId)!;
+    const paidLine = {
+      unitPriceCents: line.priceCents,
+      quantity: line.quantity,
+      discountCents: line.discountCents,
+      taxCents: line.taxCents,
+    };
+    return { ...item, line, ...returnedUnitsRefund(paidLine, pricesIncludeTax, line.received, item.quantity) };
+  });
   const linesCents = refunds.reduce((sum, refund) => sum + refund.cents, 0);
-  const shippingCents = refundShipping && !money!.shippingRefunded ? money!.shippingCents : 0;
+  // A refunded delivery refunds its tax too (added to it, or inside it).
+  const shipping = refundShipping && !money!.shippingRefunded;
+  const shippingTaxCents = shipping ? money!.shippingTaxCents : 0;
+  const shippingCents = shipping ? money!.shippingCents + (pricesIncludeTax ? 0 : shippingTaxCents) : 0;
+  const taxRefundCents = refunds.reduce((sum, refund) => sum + refund.taxCents, 0) + shippingTaxCents;
   const left = money!.totalCents - money!.refundedCents - money!.dueCents;
   if (linesCents + shippingCents > left) {
     // The lines' refunds add up to what they paid by construction: reaching this is a bug, never a refund.
     throw new Error(`Return ${returnId} would refund more than is left of order ${orderId}'s capture`);
   }
   await sequelize.query(
-    `UPDATE order_return_items ri SET refund_cents = n.cents
-       FROM unnest(ARRAY[:lineIds]::uuid[], ARRAY[:cents]::int[]) AS n(line, cents)
+    `UPDATE order_return_items ri SET refund_cents = n.cents, tax_refund_cents = n.tax
+       FROM unnest(ARRAY[:lineIds]::uuid[], ARRAY[:cents]::int[], ARRAY[:taxes]::int[]) AS n(line, cents, tax)
       WHERE ri.return_id = :returnId AND ri.order_item_id = n.line`,
     {
       replacements: {
         returnId,
         lineIds: refunds.map((refund) => refund.orderItemId),
         cents: refunds.map((refund) => refund.cents),
+        taxes: refunds.map((refund) => refund.taxCents),
       },
       transaction,
     },
@@ -191,9 +199,10 @@ async function receiveReturn(
   await sequelize.query(
     `UPDATE order_returns SET status = 'received', refund_shipping = :refundShipping,
             refund_cents = :linesCents, shipping_refund_cents = :shippingCents,
+            tax_refund_cents = :taxRefundCents,
             received_at = now(), decided_at = COALESCE(decided_at, now())
       WHERE id = :returnId`,
-    { replacements: { returnId, refundShipping, linesCents, shippingCents }, transaction },
+    { replacements: { returnId, refundShipping, linesCents, shippingCents, taxRefundCents }, transaction },
   );
   await restockReturnedLines(
     refunds.map((refund) => ({

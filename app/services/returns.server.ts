@@ -203,6 +203,8 @@ export interface ReturnableLine {
   quantity: number;
   priceCents: number;
   discountCents: number;
+  /** The line's tax, all rates together. */
+  taxCents: number;
   /** Units in returns that are not rejected. */
   inReturns: number;
   /** Units in returns already received (their refunds fixed). */
@@ -214,6 +216,7 @@ export async function returnableLines(orderId: string, transaction: Transaction)
   return getDb().sequelize.query<ReturnableLine>(
     `SELECT oi.id, oi.product_id AS "productId", oi.variant_id AS "variantId", oi.title, oi.size, oi.colour,
             oi.quantity, (oi.price * 100)::int AS "priceCents", oi.discount_cents AS "discountCents",
+            oi.tax_cents AS "taxCents",
             COALESCE(sum(ri.quantity) FILTER (WHERE r.status <> 'rejected'), 0)::int AS "inReturns",
             COALESCE(sum(ri.quantity) FILTER (WHERE r.status IN ('received', 'refunded')), 0)::int AS "received"
        FROM order_items oi

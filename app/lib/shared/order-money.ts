@@ -1,5 +1,5 @@
 import { centsToDecimal } from "./money";
-import { computeOrderTax, NO_TAX, type OrderTax, type TaxContext } from "./order-tax";
+import { computeOrderTax, NO_TAX, returnedUnitsTaxCents, type OrderTax, type TaxContext } from "./order-tax";
 
 /**
  * An order's money, computed once (docs/architecture.md, rule 15): subtotal, discount
@@ -266,4 +266,22 @@ export function returnedUnitsRefundCents(line: PaidLine, alreadyReturned: number
   // The refund of the first k units, rounded half up: refundOf(quantity) === paid.
   const refundOf = (units: number) => Math.floor((2 * paid * units + quantity) / (2 * quantity));
   return refundOf(alreadyReturned + returning) - refundOf(alreadyReturned);
+}
+
+/**
+ * What returning more units of a line refunds, tax included: the price part
+ * (returnedUnitsRefundCents) and each unit's tax (returnedUnitsTaxCents), both
+ * spread so that a line returned in parts refunds exactly what it paid and its
+ * tax. Without tax in prices the tax is added to the refund; with it, the
+ * refund already holds it. `taxCents` is the part of `cents` that is tax.
+ */
+export function returnedUnitsRefund(
+  line: PaidLine & { taxCents: number },
+  pricesIncludeTax: boolean,
+  alreadyReturned: number,
+  returning: number,
+): { cents: number; taxCents: number } {
+  const paid = returnedUnitsRefundCents(line, alreadyReturned, returning);
+  const taxCents = returnedUnitsTaxCents(line.taxCents, line.quantity, alreadyReturned, returning);
+  return { cents: paid + (pricesIncludeTax ? 0 : taxCents), taxCents };
 }

@@ -27,6 +27,7 @@ const salesFiguresShape = {
   averageOrderValue: money.meta({ description: "What those orders were captured for, on average" }),
   units: z.number().int().meta({ description: "Items in those orders" }),
   refunded: money.meta({ description: "Money refunded in the period, whenever it was captured" }),
+  tax: money.meta({ description: "Tax of the orders captured in the period, less tax refunded in it" }),
 };
 
 export const salesReportSchema = z.object({
