@@ -53,7 +53,15 @@ interface AddressManagerProps {
 
 /** The five required fields, and the optional destination (country, region) that the server derives when blank. */
 type FormValues = Record<(typeof ADDRESS_FIELDS)[number] | "country" | "region", string>;
-const EMPTY: FormValues = { address: "", city: "", pincode: "", phone: "", notes: "", country: "", region: "" };
+const EMPTY: FormValues = {
+  address: "",
+  city: "",
+  pincode: "",
+  phone: "",
+  notes: "",
+  country: "",
+  region: "",
+};
 
 function hrefWith(pathname: string, search: string, editId: string | null): string {
   const params = new URLSearchParams(search);
@@ -78,7 +86,9 @@ function AddressDetails({ address }: { address: AddressCardData }) {
       {line("pincode", address.pincode)}
       {line("Phone", address.phone)}
       {line("Notes", address.notes)}
-      {address.country ? line("Country", address.region ? `${address.country} · ${address.region}` : address.country) : null}
+      {address.country
+        ? line("Country", address.region ? `${address.country} · ${address.region}` : address.country)
+        : null}
     </span>
   );
 }

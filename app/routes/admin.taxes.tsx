@@ -116,7 +116,9 @@ export const meta: MetaFunction = () => [{ title: "Taxes · ECommerce Shopping" 
 
 function appliesToText(appliesTo: string[]): string {
   return appliesTo
-    .map((what) => (what === "shipping" ? "Delivery" : (CATEGORY_LABELS as Record<string, string>)[what] ?? what))
+    .map((what) =>
+      what === "shipping" ? "Delivery" : ((CATEGORY_LABELS as Record<string, string>)[what] ?? what),
+    )
     .join(", ");
 }
 
@@ -174,7 +176,9 @@ export default function AdminTaxes() {
                         </Badge>
                       ) : null}
                     </Table.Td>
-                    <Table.Td>{rate.region ? `${rate.country}-${rate.region}` : `${rate.country} (whole country)`}</Table.Td>
+                    <Table.Td>
+                      {rate.region ? `${rate.country}-${rate.region}` : `${rate.country} (whole country)`}
+                    </Table.Td>
                     <Table.Td>{rateLabel(Math.round(rate.rate * RATE_UNITS_PER_PERCENT))}</Table.Td>
                     <Table.Td>{appliesToText(rate.appliesTo)}</Table.Td>
                     <Table.Td>{rate.exemptBelow === null ? "—" : formatPrice(rate.exemptBelow)}</Table.Td>

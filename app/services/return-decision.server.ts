@@ -169,7 +169,11 @@ async function receiveReturn(
       discountCents: line.discountCents,
       taxCents: line.taxCents,
     };
-    return { ...item, line, ...returnedUnitsRefund(paidLine, pricesIncludeTax, line.received, item.quantity) };
+    return {
+      ...item,
+      line,
+      ...returnedUnitsRefund(paidLine, pricesIncludeTax, line.received, item.quantity),
+    };
   });
   const linesCents = refunds.reduce((sum, refund) => sum + refund.cents, 0);
   // A refunded delivery refunds its tax too (added to it, or inside it).

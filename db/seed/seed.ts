@@ -56,6 +56,51 @@ export async function seedDemoCatalog(db: Database, log: (message: string) => vo
     log(`Added ${features.length} feature images`);
   }
   await seedDemoShippingMethods(db, log);
+  await seedDemoTaxRates(db, log);
+}
+
+/**
+ * The demo's example tax rates (docs/decisions/0030-tax-per-line-and-rate.md),
+ * marked as examples on the admin page: New York State's 4 % with its
+ * clothing and footwear exemption under $110 an item, and California's
+ * 7.25 % base rate. A newcomer who ships to a New York or California ZIP code
+ * sees tax at checkout; an owner replaces them with their own.
+ */
+const DEMO_TAX_RATES = [
+  {
+    name: "New York State (clothing, footwear)",
+    region: "NY",
+    rate: 40_000,
+    appliesTo: ["men", "women", "kids", "footwear"],
+    exemptBelow: 11_000,
+  },
+  {
+    name: "New York State",
+    region: "NY",
+    rate: 40_000,
+    appliesTo: ["accessories", "shipping"],
+    exemptBelow: null,
+  },
+  {
+    name: "California",
+    region: "CA",
+    rate: 72_500,
+    appliesTo: ["men", "women", "kids", "footwear", "accessories"],
+    exemptBelow: null,
+  },
+] as const;
+
+async function seedDemoTaxRates(db: Database, log: (message: string) => void = () => {}) {
+  const [existing] = (await db.sequelize.query(`SELECT 1 FROM tax_rates LIMIT 1`)) as [unknown[], unknown];
+  if (existing.length) return;
+  for (const rate of DEMO_TAX_RATES) {
+    await db.sequelize.query(
+      `INSERT INTO tax_rates (name, country, region, rate_millionths, applies_to, exempt_below_cents, example)
+       VALUES (:name, 'US', :region, :rate, ARRAY[:appliesTo]::text[], :exemptBelow, true)`,
+      { replacements: { ...rate, appliesTo: [...rate.appliesTo] } },
+    );
+  }
+  log(`Added ${DEMO_TAX_RATES.length} example tax rates`);
 }
 
 /** The demo's delivery options (docs/decisions/0020-delivery-and-discounts.md). */

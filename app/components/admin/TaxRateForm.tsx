@@ -15,7 +15,8 @@ export function taxRateFormValues(rate: TaxRateJson | null): SentValues {
     region: rate?.region ?? "",
     rate: rate ? String(rate.rate) : "",
     appliesTo: rate?.appliesTo ?? TAX_APPLIES_TO.filter((what) => what !== "shipping"),
-    exemptBelow: rate?.exemptBelow === null || rate?.exemptBelow === undefined ? "" : rate.exemptBelow.toFixed(2),
+    exemptBelow:
+      rate?.exemptBelow === null || rate?.exemptBelow === undefined ? "" : rate.exemptBelow.toFixed(2),
     version: rate ? String(rate.version) : "",
   };
 }
@@ -50,7 +51,13 @@ export function TaxRateForm({ intent, id, values, errors, message, cancelTo }: T
             {message}
           </Text>
         ) : null}
-        <TextInput {...field("name")} label="Name" description="Shown on orders, such as “NY State”" required maxLength={100} />
+        <TextInput
+          {...field("name")}
+          label="Name"
+          description="Shown on orders, such as “NY State”"
+          required
+          maxLength={100}
+        />
         <Group grow align="flex-start">
           <TextInput
             {...field("country")}

@@ -192,7 +192,10 @@ interface AmountBreakdown {
 }
 
 /** What the provider's amount is made of: an order's money as computed, or as an order stored it. */
-export type PaymentMoney = Pick<OrderMoney, "subtotalCents" | "shippingCents" | "discountCents" | "totalCents"> & {
+export type PaymentMoney = Pick<
+  OrderMoney,
+  "subtotalCents" | "shippingCents" | "discountCents" | "totalCents"
+> & {
   tax: Pick<OrderTax, "pricesIncludeTax" | "lineTaxCents" | "shippingTaxCents" | "taxCents">;
 };
 

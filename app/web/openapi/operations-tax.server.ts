@@ -9,7 +9,8 @@ import { dataEnvelope, messageEnvelope, money, taxLineSchema, uuid } from "./sch
  * which also reads the admin form's text fields; these describe its JSON form.
  */
 
-const BAD_INPUT = "Invalid fields (`errors` names them), an unknown country or region code, or malformed JSON";
+const BAD_INPUT =
+  "Invalid fields (`errors` names them), an unknown country or region code, or malformed JSON";
 const NOT_JSON = "The body is not JSON";
 
 const taxRateSchema = z
@@ -20,7 +21,9 @@ const taxRateSchema = z
     region: z.string().nullable().meta({ description: "null: the whole country" }),
     rate: z.number().min(0).max(100).meta({ description: "Percent, up to four decimals" }),
     appliesTo: z.array(z.enum(TAX_APPLIES_TO)).min(1),
-    exemptBelow: money.nullable().meta({ description: "A unit price paid below it is not taxed by this rate" }),
+    exemptBelow: money
+      .nullable()
+      .meta({ description: "A unit price paid below it is not taxed by this rate" }),
     example: z.boolean().meta({ description: "One of the demo data's example rates" }),
     version: z.int().min(1),
   })
@@ -29,11 +32,17 @@ const taxRateSchema = z
 const taxRateBody = z.object({
   name: z.string().max(100),
   country: z.string().meta({ description: "ISO 3166-1 alpha-2, such as US" }),
-  region: z.string().nullish().meta({ description: "A subdivision code of the country, such as NY; none: the whole country" }),
+  region: z
+    .string()
+    .nullish()
+    .meta({ description: "A subdivision code of the country, such as NY; none: the whole country" }),
   rate: z.union([z.number(), z.string()]).meta({ description: "Percent from 0 to 100, up to four decimals" }),
   appliesTo: z.array(z.enum(TAX_APPLIES_TO)).min(1),
   exemptBelow: z.union([z.number(), z.string()]).nullish().meta({ description: "An amount such as 110" }),
-  version: z.int().optional().meta({ description: "The version the edit is based on: 409 when it changed since" }),
+  version: z
+    .int()
+    .optional()
+    .meta({ description: "The version the edit is based on: 409 when it changed since" }),
 });
 
 const estimateSchema = z
@@ -105,7 +114,12 @@ export const TAX_OPERATIONS: ApiOperation[] = [
     access: "admin",
     body: taxRateBody.partial(),
     success: { 200: { description: "The rate", schema: rateEnvelope } },
-    errors: { 400: BAD_INPUT, 404: "Unknown rate", 409: "Changed by someone else since `version`", 415: NOT_JSON },
+    errors: {
+      400: BAD_INPUT,
+      404: "Unknown rate",
+      409: "Changed by someone else since `version`",
+      415: NOT_JSON,
+    },
   },
   {
     method: "delete",

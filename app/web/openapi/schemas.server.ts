@@ -192,7 +192,9 @@ export const addressSchema = z
     pincode: z.string(),
     phone: z.string(),
     notes: z.string(),
-    country: z.string().meta({ description: "ISO 3166-1 alpha-2; the shop's country (SHOP_COUNTRY) when none was sent" }),
+    country: z
+      .string()
+      .meta({ description: "ISO 3166-1 alpha-2; the shop's country (SHOP_COUNTRY) when none was sent" }),
     region: z
       .string()
       .nullable()
@@ -245,14 +247,21 @@ export const orderSchema = z
     paymentMethod: z.string(),
     paymentStatus: z.enum(PAYMENT_STATUSES),
     totalAmount: money.meta({
-      description: "subtotal − discountAmount + shippingAmount (+ taxAmount unless pricesIncludeTax), never below 0",
+      description:
+        "subtotal − discountAmount + shippingAmount (+ taxAmount unless pricesIncludeTax), never below 0",
     }),
     subtotal: money.meta({ description: "The items' sum at the prices paid" }),
     shippingAmount: money.meta({ description: "0 when delivery is free (freeOver reached, or no options)" }),
     discountAmount: money,
-    taxAmount: money.meta({ description: "The lines' tax and the delivery's: the parts add up to it exactly" }),
-    taxLines: z.array(taxLineSchema).meta({ description: "One per rate that applied, amounts summed over the lines" }),
-    pricesIncludeTax: z.boolean().meta({ description: "true: the tax is inside the prices (VAT), not added" }),
+    taxAmount: money.meta({
+      description: "The lines' tax and the delivery's: the parts add up to it exactly",
+    }),
+    taxLines: z
+      .array(taxLineSchema)
+      .meta({ description: "One per rate that applied, amounts summed over the lines" }),
+    pricesIncludeTax: z
+      .boolean()
+      .meta({ description: "true: the tax is inside the prices (VAT), not added" }),
     shippingMethod: z
       .object({ name: z.string(), price: money })
       .nullable()
@@ -547,7 +556,10 @@ export const orderCaptureBodySchema = captureBodySchema.extend({
 export const addressBodySchema = addressInputSchema.extend({
   userId: uuid.optional(),
   country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2; default the shop's country" }),
-  region: z.string().nullish().meta({ description: "State, province or county code; for US derived from the ZIP" }),
+  region: z
+    .string()
+    .nullish()
+    .meta({ description: "State, province or county code; for US derived from the ZIP" }),
 });
 
 export const reviewBodySchema = reviewSchema.extend({
