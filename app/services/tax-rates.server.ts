@@ -47,7 +47,7 @@ const COLUMNS = `id, name, country, region, rate_millionths AS "rateMillionths",
   exempt_below_cents AS "exemptBelowCents", example, version`;
 
 /** The list's order, which is also the order an order lists its rates in: country, whole country first, name. */
-const ORDER_BY = "country, region NULLS FIRST, name, id";
+const ORDER_BY = `country, region NULLS FIRST, name COLLATE "C", id`;
 
 function toJson(row: TaxRateRow): TaxRateJson {
   return {
