@@ -98,11 +98,11 @@ export async function action({ request }: ActionFunctionArgs) {
   // approval page has shown the shopper its full total.
   // The same for the address the tax was shown for.
   const shownMethod = formData.get("shownShippingMethodId") ?? "";
-  const shownAddress = formData.get("shownAddressId") ?? "";
+  // (A page from before addresses were taxed sends no shownAddressId: its total stands.)
+  const shownAddress = formData.get("shownAddressId");
+  const sameAddress = shownAddress === null || (addressId ?? "") === shownAddress;
   const totalAmount =
-    (shippingMethodId ?? "") === shownMethod && (addressId ?? "") === shownAddress
-      ? formData.get("totalAmount")
-      : null;
+    (shippingMethodId ?? "") === shownMethod && sameAddress ? formData.get("totalAmount") : null;
   // A refusal goes back to the page (with the address and delivery still chosen), which shows the current cart and prices.
   const back = new URLSearchParams();
   if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);

@@ -191,6 +191,7 @@ describe("salesReport: refunds and the previous period", () => {
       averageOrderValue: 37.5,
       units: 2,
       refunded: 0,
+      tax: 0,
     });
   });
 

@@ -10,6 +10,7 @@ import * as adminOrders from "../../app/routes/admin.orders";
 import * as adminProducts from "../../app/routes/admin.products";
 import * as adminLayout from "../../app/routes/admin";
 import * as adminAccount from "../../app/routes/admin.account";
+import * as adminTaxes from "../../app/routes/admin.taxes";
 import * as authLayout from "../../app/routes/auth";
 import * as authForgotPassword from "../../app/routes/auth.forgot-password";
 import * as authLogin from "../../app/routes/auth.login";
@@ -64,6 +65,7 @@ const adminPages: [string, Loader][] = [
   ["/admin/orders", adminOrders.loader],
   ["/admin/features", adminFeatures.loader],
   ["/admin/account", adminAccount.loader],
+  ["/admin/taxes", adminTaxes.loader],
 ];
 
 const shopPages: [string, Loader][] = [

@@ -74,6 +74,7 @@ describe("payment simulator: create", () => {
       orderId,
       items: payment.items,
       itemTotalCents: 10498,
+      taxTotalCents: 0,
       shippingCents: 0,
       discountCents: 0,
       amountCents: 10498,
