@@ -304,14 +304,14 @@ function AddressForm({
               field={fields.country}
               maxLength={2}
               label="Country (optional)"
-              placeholder="Two-letter code, such as US"
+              placeholder="Such as US"
               autoComplete="country"
             />
             <PlainField
               field={fields.region}
               maxLength={3}
-              label="State or region (optional)"
-              placeholder="Such as NY; from a US ZIP if empty"
+              label="Region (optional)"
+              placeholder="State, such as NY"
               autoComplete="address-level1"
             />
           </div>
