@@ -1,6 +1,6 @@
 import { readForm } from "~/lib/server/request-body.server";
 import { RowActions } from "~/components/admin/RowActions";
-import { Badge, Group, Table, Text, Title } from "@mantine/core";
+import { Group, Table, Text, Title } from "@mantine/core";
 import {
   type ActionFunctionArgs,
   data,
@@ -171,9 +171,16 @@ export default function AdminTaxes() {
                     <Table.Td>
                       {rate.name}{" "}
                       {rate.example ? (
-                        <Badge color="yellow" variant="light" title="Demo data: check it before you sell">
+                        <Text
+                          component="span"
+                          size="xs"
+                          fw={600}
+                          c="orange.8"
+                          display="block"
+                          title="Demo data: check it before you sell"
+                        >
                           Example
-                        </Badge>
+                        </Text>
                       ) : null}
                     </Table.Td>
                     <Table.Td>
