@@ -140,8 +140,10 @@ test.describe("checkout", () => {
     await expect(items.filter({ hasText: PYJAMAS })).toContainText("$29.98");
     await expect(items.filter({ hasText: TEE })).toContainText(TEE_OPTION);
     await expect(items.filter({ hasText: TEE })).toContainText("Quantity: 1 × $14.99");
-    // The demo's cheapest delivery (Standard, $4.95, free from $50) is chosen first.
-    await expect(page.getByTestId("checkout-total")).toHaveText("Subtotal$44.97Delivery$4.95Total$49.92");
+    // The demo's cheapest delivery (Standard, $4.95, free from $50) is chosen first; the tax waits for an address.
+    await expect(page.getByTestId("checkout-total")).toHaveText(
+      "Subtotal$44.97Delivery$4.95TaxCalculated at checkoutTotal$49.92",
+    );
 
     const form = page.getByRole("region", { name: "Add New Address" });
     await form.getByRole("textbox", { name: "Address" }).fill(HOME.address);
