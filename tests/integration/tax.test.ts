@@ -17,6 +17,7 @@ import { requestReturn } from "../../app/services/return-request.server";
 import { updateReturn } from "../../app/services/return-decision.server";
 import { createShippingMethod } from "../../app/services/shipping.server";
 import { createTaxRate, listTaxRates } from "../../app/services/tax-rates.server";
+import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { resetDatabase } from "../support/database";
 import { BASE_URL } from "../support/requests";
 import { jsonRequest, readApi, run } from "./admin-support";
@@ -310,6 +311,40 @@ describe("the estimate and the order", () => {
     } as typeof NEW_YORK);
     const created = await createOrderFromCart(shopper, { addressId: london._id });
     expect(created.order).toMatchObject({ taxAmount: 0, taxLines: [], totalAmount: 214.95 });
+  });
+});
+
+describe("prices that include tax (PRICES_INCLUDE_TAX=true)", () => {
+  it("charges the same total wherever the order goes; the tax is the part of each price its rates make up", async () => {
+    const original = getConfig();
+    setConfig({ ...original, pricesIncludeTax: true });
+    try {
+      await createTaxRate({ name: "VAT", country: "DE", rate: 19, appliesTo: ["men", "women", "shipping"] });
+      await createShippingMethod({ name: "Standard", price: "4.95" });
+      const shirt = await createProduct({ title: "Shirt", price: "50.00", category: "men", totalStock: 10 });
+      await putInCart(shopper.id, shirt.id, 1);
+      const berlin = await saveAddress(shopper.id, {
+        ...NEW_YORK,
+        pincode: "10115",
+        country: "DE",
+      } as typeof NEW_YORK);
+      const created = await createOrderFromCart(shopper, { addressId: berlin._id, totalAmount: "54.95" });
+      // 50.00 × 19/119 = 7.98; 4.95 × 19/119 = 0.79.
+      expect(created.order).toMatchObject({ totalAmount: 54.95, taxAmount: 8.77, pricesIncludeTax: true });
+      // PayPal: the item without its tax, the tax beside it; the delivery as charged.
+      expect(await getSimulatedPayment(created.order.paymentId!)).toMatchObject({
+        itemTotalCents: 5_000 - 798,
+        taxTotalCents: 798,
+        shippingCents: 495,
+        amountCents: 5_495,
+      });
+      // Without a matching rate the shopper pays the same, and no tax is carved out.
+      const newYork = await saveAddress(shopper.id, NEW_YORK);
+      const untaxed = await createOrderFromCart(shopper, { addressId: newYork._id, totalAmount: "54.95" });
+      expect(untaxed.order).toMatchObject({ totalAmount: 54.95, taxAmount: 0 });
+    } finally {
+      setConfig(original);
+    }
   });
 });
 

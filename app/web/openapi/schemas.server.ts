@@ -479,7 +479,9 @@ export const orderCreateBodySchema = paymentReturnSchema.extend({
   addressInfo: z
     .union([
       z.object({ addressId: uuid }),
-      addressInputSchema.extend({ addressId: uuid.optional() }).partial({ addressId: true }),
+      addressInputSchema
+        .extend({ addressId: uuid.optional(), country: z.string().optional(), region: z.string().nullish() })
+        .partial({ addressId: true }),
     ])
     .optional()
     .meta({ description: `\`{ addressId }\` or the address fields (${ADDRESS_FIELDS.join(", ")})` }),
