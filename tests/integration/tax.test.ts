@@ -354,6 +354,12 @@ describe("returns, the report and the export", () => {
     const created = await createOrderFromCart(shopper, { addressId: address._id });
     const answer = await payerAnswers(created.order.paymentId!, "approve");
     await captureOrderPayment(shopper, { paymentId: answer.token, payerId: answer.PayerID });
+    // The confirmation mail shows the tax as charged.
+    const [mails] = (await getDb().sequelize.query(
+      `SELECT text_body AS text FROM mail_outbox WHERE kind = 'order-confirmed'`,
+    )) as [{ text: string }[], unknown];
+    expect(mails[0]!.text).toContain("Tax: $9.07");
+    expect(mails[0]!.text).toContain("$224.02");
     await updateOrderStatus(created.orderId, { orderStatus: "delivered" });
     const order = await getOrderForUser(shopper.id, created.orderId);
     const shirt = order.cartItems.find((item) => item.title === "Shirt")!;
