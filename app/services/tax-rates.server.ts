@@ -2,7 +2,7 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/server/errors.server";
 import { isCountryCode, isRegionCode } from "~/lib/server/regions.server";
-import { centsToDecimal, centsToNumber } from "~/lib/shared/money";
+import { centsToNumber } from "~/lib/shared/money";
 import { rateToPercent, type StoredTaxRate, type TaxDestination, type TaxRule } from "~/lib/shared/order-tax";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { taxRateInputSchema, type TaxRateInput, type TaxRateJson } from "~/lib/shared/tax-schemas";
@@ -231,9 +231,4 @@ export async function deleteTaxRate(id: unknown, by: AuditBy = SYSTEM_CHANGE): P
       changes: changedFields(toJson(current), null, AUDITED_FIELDS),
     });
   });
-}
-
-/** An exemption threshold as the admin form shows it ("110.00"), or "" for none. */
-export function exemptBelowText(rate: TaxRateJson): string {
-  return rate.exemptBelow === null ? "" : centsToDecimal(Math.round(rate.exemptBelow * 100));
 }

@@ -10,8 +10,6 @@ import {
 import {
   mulDivHalfUp,
   parseRatePercent,
-  ratesForDestination,
-  type StoredTaxRate,
   type TaxContext,
   type TaxRule,
 } from "../../app/lib/shared/order-tax";
@@ -149,26 +147,6 @@ describe("tax per line and rate", () => {
       discountCents: 0,
       totalCents: 3_100,
     });
-  });
-
-  it("matches rates to a destination: the country's and its region's, never another region's", () => {
-    const stored = (id: string, country: string, region: string | null): StoredTaxRate => ({
-      ...rule(id, 1, CLOTHES),
-      country,
-      region,
-    });
-    const rates = [
-      stored("US", "US", null),
-      stored("NY", "US", "NY"),
-      stored("CA", "US", "CA"),
-      stored("DE", "DE", null),
-    ];
-    expect(ratesForDestination(rates, { country: "US", region: "NY" }).map((r) => r.id)).toEqual([
-      "US",
-      "NY",
-    ]);
-    expect(ratesForDestination(rates, { country: "US", region: null }).map((r) => r.id)).toEqual(["US"]);
-    expect(ratesForDestination(rates, { country: "FR", region: null })).toEqual([]);
   });
 
   it("reads a percent of up to four decimals from 0 to 100, and nothing else", () => {

@@ -1,4 +1,5 @@
 import { CATEGORIES } from "./catalog-options";
+import { centsToNumber } from "./money";
 
 /**
  * Sales tax and VAT, the part of the one money computation (order-money.ts)
@@ -164,14 +165,6 @@ export interface StoredTaxRate extends TaxRule {
   region: string | null;
 }
 
-/** The rates that tax a destination: its country's, whole-country or its region's. All of them add up. */
-export function ratesForDestination(rates: readonly StoredTaxRate[], destination: TaxDestination): TaxRule[] {
-  return rates.filter(
-    (rate) =>
-      rate.country === destination.country && (rate.region === null || rate.region === destination.region),
-  );
-}
-
 /**
  * The tax of each unit of a line returned in parts: the line's tax spread
  * over its units, rounded half up cumulatively so that all units of the line
@@ -219,6 +212,6 @@ export function taxLinesJson(tax: OrderTax): TaxLineJson[] {
   return tax.taxLines.map((line) => ({
     name: line.name,
     rate: rateToPercent(line.rateMillionths),
-    amount: line.cents / 100,
+    amount: centsToNumber(line.cents),
   }));
 }
