@@ -29,6 +29,8 @@ export default defineConfig({
       "tests/integration/checkout-states.test.ts",
       "tests/integration/order-lifecycle.test.ts",
       "tests/integration/returns.test.ts",
+      "tests/integration/tax.test.ts",
+      "tests/integration/tax-concurrency.test.ts",
       "tests/integration/checkout-pay-again.test.ts",
       "tests/integration/order-mails.test.ts",
       "tests/integration/account-settings.test.ts",
