@@ -62,20 +62,26 @@ const centsOf = (money: Money) => Math.round(Number(money?.value ?? "0") * 100);
 
 /**
  * PayPal's own check of a purchase unit's amount: the items add up to
- * `breakdown.item_total` (ITEM_TOTAL_MISMATCH) and `value` is item_total +
+ * `breakdown.item_total` (ITEM_TOTAL_MISMATCH), their taxes to `tax_total`
+ * when they carry one (TAX_TOTAL_MISMATCH), and `value` is item_total +
  * shipping + handling + tax_total + insurance − discount − shipping_discount
  * (AMOUNT_MISMATCH), both answered 422 UNPROCESSABLE_ENTITY. Null when it adds up.
  */
 function breakdownIssue(unit: MockOrder["body"]["purchase_units"][number]): string | null {
   const breakdown = unit.amount.breakdown as Record<string, Money> | undefined;
   if (!breakdown) return null;
-  const items = (unit.items ?? []) as { unit_amount?: Money; quantity?: string }[];
+  const items = (unit.items ?? []) as { unit_amount?: Money; tax?: Money; quantity?: string }[];
   if (items.length) {
     const sum = items.reduce(
       (total, item) => total + centsOf(item.unit_amount) * Number(item.quantity ?? 1),
       0,
     );
     if (sum !== centsOf(breakdown.item_total)) return "ITEM_TOTAL_MISMATCH";
+    // Items that carry a tax: tax_total is Σ tax × quantity (TAX_TOTAL_MISMATCH).
+    if (items.some((item) => item.tax)) {
+      const tax = items.reduce((total, item) => total + centsOf(item.tax) * Number(item.quantity ?? 1), 0);
+      if (tax !== centsOf(breakdown.tax_total)) return "TAX_TOTAL_MISMATCH";
+    }
   }
   const added = ["item_total", "shipping", "handling", "tax_total", "insurance"].reduce(
     (total, part) => total + centsOf(breakdown[part]),
