@@ -28,7 +28,11 @@ function codeOf(value: unknown): string | null | undefined {
   return value.trim().toUpperCase() || null;
 }
 
-export function parseDestinationFields(input: unknown, pincode: string): DestinationResult {
+export function parseDestinationFields(
+  input: unknown,
+  pincode: string,
+  kept?: Destination,
+): DestinationResult {
   const body = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   const country = codeOf(body.country);
   const region = codeOf(body.region);
@@ -37,7 +41,13 @@ export function parseDestinationFields(input: unknown, pincode: string): Destina
   else if (country !== null && !isCountryCode(country)) errors.country = [DESTINATION_TEXT.unknownCountry];
   if (region === undefined) errors.region = [DESTINATION_TEXT.notText("region")];
   if (Object.keys(errors).length) return { ok: false, errors };
-  const destination = destinationOf({ country, region, pincode }, getConfig().shopCountry);
+  // Both left out: an edited address keeps its destination (a US one's state follows its ZIP code);
+  // otherwise the country is the shop's, and a US region comes from the ZIP code.
+  const keep = kept && country === null && region === null;
+  const destination = destinationOf(
+    { country, region: keep && kept.country !== "US" ? kept.region : region, pincode },
+    keep ? kept.country : getConfig().shopCountry,
+  );
   if (region && !isRegionCode(destination.country, region)) {
     return { ok: false, errors: { region: [DESTINATION_TEXT.unknownRegion(destination.country)] } };
   }

@@ -79,11 +79,12 @@ function toJson(row: AddressRow): AddressJson {
 
 /**
  * The five fields, trimmed, and the destination (country and region, derived
- * when left out); 400 with `errors` per field otherwise. Other keys are ignored.
+ * when left out: `kept`, an edited address's own, else the shop's country);
+ * 400 with `errors` per field otherwise. Other keys are ignored.
  */
-export function parseAddressInput(input: unknown): AddressInput & Destination {
+export function parseAddressInput(input: unknown, kept?: Destination): AddressInput & Destination {
   const parsed = addressInputSchema.safeParse(input ?? {});
-  const destination = parseDestinationFields(input, parsed.success ? parsed.data.pincode : "");
+  const destination = parseDestinationFields(input, parsed.success ? parsed.data.pincode : "", kept);
   if (!parsed.success || !destination.ok) {
     const errors = {
       ...(parsed.success ? {} : fieldErrorsOf(parsed.error)),
@@ -179,7 +180,9 @@ export async function updateAddress(
   input: unknown,
 ): Promise<AddressJson> {
   if (!isUuid(userId) || !isUuid(addressId)) throw notFound(ADDRESS_NOT_FOUND);
-  const values = parseAddressInput(input);
+  // A client that never sends a destination (the spec's) keeps the country the address has.
+  const current = await getAddress(userId, addressId);
+  const values = parseAddressInput(input, { country: current.country, region: current.region });
   const [count, rows] = await getDb().models.Address.update(values, {
     where: { id: addressId, userId },
     returning: true,

@@ -9,6 +9,7 @@ import { action as createApi } from "../../app/routes/api.shop.order.create";
 import { loader as reportApi } from "../../app/routes/api.admin.reports.sales";
 import { loader as exportApi } from "../../app/routes/api.admin.orders.export";
 import { historyOf } from "../../app/services/audit.server";
+import { updateAddress } from "../../app/services/addresses.server";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { getSimulatedPayment } from "../../app/payments/simulator.server";
 import { getOrderForUser } from "../../app/services/orders.server";
@@ -200,6 +201,25 @@ describe("addresses take a country and a region", () => {
     expect(badRegion.status).toBe(400);
     expect((await readApi(badRegion)).errors).toHaveProperty("region");
     expect((await add({ ...NEW_YORK, country: "XY" })).status).toBe(400);
+  });
+
+  it("keeps an address's destination when a client that knows nothing of it edits the five fields", async () => {
+    const munich = await saveAddress(shopper.id, {
+      ...NEW_YORK,
+      pincode: "80331",
+      country: "DE",
+      region: "BY",
+    } as typeof NEW_YORK);
+    expect(await updateAddress(shopper.id, munich._id, { ...NEW_YORK, pincode: "80333" })).toMatchObject({
+      country: "DE",
+      region: "BY",
+    });
+    // A US address's state follows its ZIP code.
+    const home = await saveAddress(shopper.id, NEW_YORK);
+    expect(await updateAddress(shopper.id, home._id, { ...NEW_YORK, pincode: "94103" })).toMatchObject({
+      country: "US",
+      region: "CA",
+    });
   });
 });
 
