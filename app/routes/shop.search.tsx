@@ -16,10 +16,9 @@ import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
 import { MAX_PAGE, PAGE_SIZE } from "~/lib/shared/listing-params";
 import { paginationOf, wholeNumberUpTo } from "~/lib/shared/paging";
-import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
-import { searchProducts } from "~/services/catalog-search.server";
+import { searchCards } from "~/web/catalog-reads.server";
 import { MAX_KEYWORD_LENGTH } from "~/lib/shared/listing-params";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -40,13 +39,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = wholeNumberUpTo(params.get("page"), MAX_PAGE) ?? 1;
   const productId = params.get("product");
   const [results, details] = await Promise.all([
-    keyword ? searchProducts(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
+    keyword ? searchCards(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
   return data({
     keyword,
     page,
-    products: results ? results.products.map(toCardData) : [],
+    products: results?.products ?? [],
     pagination: results?.pagination ?? paginationOf({ page, limit: PAGE_SIZE }, 0),
     details,
   });
