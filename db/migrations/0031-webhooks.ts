@@ -28,22 +28,22 @@ import type { QueryInterface } from "sequelize";
 
 /** Records an event of `event_type` about `subject` and a delivery for each active endpoint that listens. */
 const EMIT = `
-CREATE FUNCTION webhook_emit(event_type text, subject text, payload jsonb) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION webhook_emit(p_type text, p_subject text, p_payload jsonb) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  event_id uuid;
+  new_event uuid;
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE active AND event_type = ANY (events)) THEN
+  IF NOT EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.active AND p_type = ANY (e.events)) THEN
     RETURN;
   END IF;
   INSERT INTO webhook_events (type, subject, payload, tx_id)
-  VALUES (event_type, subject, payload, txid_current())
+  VALUES (p_type, p_subject, p_payload, txid_current())
   ON CONFLICT (tx_id, type, subject) DO NOTHING
-  RETURNING id INTO event_id;
-  IF event_id IS NULL THEN
+  RETURNING id INTO new_event;
+  IF new_event IS NULL THEN
     RETURN;
   END IF;
   INSERT INTO webhook_deliveries (event_id, endpoint_id)
-  SELECT event_id, e.id FROM webhook_endpoints e WHERE e.active AND event_type = ANY (e.events)
+  SELECT new_event, e.id FROM webhook_endpoints e WHERE e.active AND p_type = ANY (e.events)
    ORDER BY e.id;
   -- Delivered to the listening senders when (and only if) the transaction commits.
   PERFORM pg_notify('webhook_deliveries', '');

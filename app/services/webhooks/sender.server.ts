@@ -98,6 +98,7 @@ export class WebhookSender {
   private pumping: Promise<void> | null = null;
   private again = false;
   private stopped = true;
+  private draining = false;
   private timer: NodeJS.Timeout | null = null;
   private listener: pg.Client | null = null;
 
@@ -139,7 +140,8 @@ export class WebhookSender {
             .catch((error: unknown) => this.failed(error))
             .finally(() => {
               this.inFlight.delete(running);
-              if (!this.stopped) this.wake();
+              // A freed slot is filled at once, so one slow send never waits for the others to end.
+              if (!this.stopped || this.draining) this.pump().catch(this.failed);
             });
           this.inFlight.add(running);
         }
@@ -153,10 +155,15 @@ export class WebhookSender {
 
   /** Runs rounds until nothing is due or in flight (tests and scripts). */
   async drain(): Promise<void> {
-    for (;;) {
-      await this.pump();
-      if (!this.inFlight.size) return;
-      await Promise.all(this.inFlight);
+    this.draining = true;
+    try {
+      for (;;) {
+        await this.pump();
+        if (!this.inFlight.size && !this.pumping) return;
+        await Promise.all([...this.inFlight, this.pumping]);
+      }
+    } finally {
+      this.draining = false;
     }
   }
 
