@@ -211,6 +211,9 @@ CREATE TABLE paypal_webhook_events (
   received_at timestamptz NOT NULL DEFAULT now()
 );
 
+-- The simulator's provider dashboard opens and resolves disputes on its captures.
+ALTER TABLE payment_simulator_orders ADD COLUMN dispute_status varchar(10) CHECK (dispute_status IN ('open', 'resolved'));
+CREATE INDEX orders_capture_id_idx ON orders (capture_id) WHERE capture_id IS NOT NULL;
 ALTER TABLE orders ADD COLUMN dispute_status varchar(10) CHECK (dispute_status IN ('open', 'resolved'));
 ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_payment_status_check;
 ALTER TABLE orders ADD CONSTRAINT orders_payment_status_check
@@ -236,6 +239,8 @@ ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_payment_status_check;
 ALTER TABLE orders ADD CONSTRAINT orders_payment_status_check
   CHECK (payment_status IN ('pending', 'capturing', 'paid', 'failed', 'partially_refunded', 'refunded'));
 ALTER TABLE orders DROP COLUMN IF EXISTS dispute_status;
+DROP INDEX IF EXISTS orders_capture_id_idx;
+ALTER TABLE payment_simulator_orders DROP COLUMN IF EXISTS dispute_status;
 DROP TABLE IF EXISTS paypal_webhook_events, webhook_settings, webhook_attempts, webhook_deliveries,
   webhook_events, webhook_endpoints;
 `;
