@@ -56,7 +56,12 @@ export async function listSimulatedCaptures(): Promise<SimulatedCapture[]> {
   return rows.map((row) => ({ ...row, capturedAt: new Date(row.capturedAt).toISOString() }));
 }
 
-function message(eventType: string, resourceType: string, summary: string, resource: Record<string, unknown>) {
+function message(
+  eventType: string,
+  resourceType: string,
+  summary: string,
+  resource: Record<string, unknown>,
+) {
   return {
     id: `WH-SIM-${randomUUID()}`,
     event_type: eventType,
@@ -76,7 +81,10 @@ function captureLink(captureId: string): string {
  * shop did not ask for it). 400-like PaymentProviderError when it is more
  * than what is left, or the capture is unknown.
  */
-export async function refundFromDashboard(captureId: string, amountCents: number): Promise<ProviderEventMessage> {
+export async function refundFromDashboard(
+  captureId: string,
+  amountCents: number,
+): Promise<ProviderEventMessage> {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) {
     throw new PaymentProviderError("Enter an amount above 0", 422, "INVALID_AMOUNT");
   }

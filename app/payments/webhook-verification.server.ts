@@ -40,7 +40,9 @@ function simulatorKey(): Buffer {
 
 function simulatorSignature(id: string, time: string, body: string): string {
   const digest = createHash("sha256").update(body).digest("hex");
-  return createHmac("sha256", simulatorKey()).update(`${id}|${time}|${SIMULATOR_WEBHOOK_ID}|${digest}`).digest("base64");
+  return createHmac("sha256", simulatorKey())
+    .update(`${id}|${time}|${SIMULATOR_WEBHOOK_ID}|${digest}`)
+    .digest("base64");
 }
 
 /** The headers the simulator's dashboard sends with `body`, as PayPal names them. */

@@ -16,7 +16,12 @@ import {
 import { WebhookEndpointEditor, webhookFormValues } from "~/components/admin/WebhookEndpointEditor";
 import { isAppError } from "~/lib/server/errors.server";
 import { utcText, type AdminFormReply } from "~/lib/shared/admin-form";
-import { WEBHOOK_EVENT_LABELS, WEBHOOK_TEXT, type WebhookEndpointJson } from "~/lib/shared/webhooks";
+import {
+  WEBHOOK_EVENT_LABELS,
+  WEBHOOK_TEXT,
+  type WebhookAttemptJson,
+  type WebhookEndpointJson,
+} from "~/lib/shared/webhooks";
 import {
   countPendingDeliveries,
   listWebhookAttempts,
@@ -120,7 +125,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return runOrRefuse(
       async () => {
         await retryWebhookDelivery(id, formData.get("deliveryId"));
-        return redirectWithFlash(request, deliveriesOf(id), { type: "success", message: WEBHOOK_TEXT.retried });
+        return redirectWithFlash(request, deliveriesOf(id), {
+          type: "success",
+          message: WEBHOOK_TEXT.retried,
+        });
       },
       (error) => redirectWithRefusal(request, deliveriesOf(id), error),
     );
@@ -138,7 +146,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       const created = await createWebhookEndpoint(input, by);
       const headers = new Headers();
-      headers.append("Set-Cookie", await setFlash(request, { type: "success", message: WEBHOOK_TEXT.created }));
+      headers.append(
+        "Set-Cookie",
+        await setFlash(request, { type: "success", message: WEBHOOK_TEXT.created }),
+      );
       headers.append("Set-Cookie", await storeNewWebhookSecret(created._id, created.secret));
       return redirect(deliveriesOf(created._id), { headers });
     },
@@ -150,6 +161,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const meta: MetaFunction = () => [{ title: "Webhooks · ECommerce Shopping" }];
+
+type Shown = {
+  endpoint: WebhookEndpointJson;
+  attempts: WebhookAttemptJson[];
+  pending: number;
+};
 
 function StatusBadge({ endpoint }: { endpoint: WebhookEndpointJson }) {
   if (endpoint.active) {
@@ -166,7 +183,7 @@ function StatusBadge({ endpoint }: { endpoint: WebhookEndpointJson }) {
   );
 }
 
-function Deliveries({ shown, secret }: { shown: NonNullable<ReturnType<typeof useShown>>; secret: string | null }) {
+function Deliveries({ shown, secret }: { shown: Shown; secret: string | null }) {
   const { endpoint, attempts, pending } = shown;
   return (
     <div className="admin-card" data-testid="webhook-deliveries">
@@ -245,10 +262,6 @@ function Deliveries({ shown, secret }: { shown: NonNullable<ReturnType<typeof us
   );
 }
 
-function useShown() {
-  return useLoaderData<typeof loader>().shown;
-}
-
 export default function AdminWebhooks() {
   const { endpoints, editing, shown, secret, adding } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as AdminFormReply | undefined;
@@ -267,8 +280,8 @@ export default function AdminWebhooks() {
           </Link>
         </Group>
         <Text size="sm" c="dimmed" mb="sm">
-          Other systems hear what happens in the shop: each event is POSTed, signed (Standard Webhooks), and retried
-          for a day when it fails. 20 failures in a row switch an endpoint off and mail the admins.
+          Other systems hear what happens in the shop: each event is POSTed, signed (Standard Webhooks), and
+          retried for a day when it fails. 20 failures in a row switch an endpoint off and mail the admins.
         </Text>
         <div className="variant-table__scroll">
           <Table striped withTableBorder data-testid="webhook-table">
@@ -289,7 +302,9 @@ export default function AdminWebhooks() {
                 endpoints.map((endpoint) => (
                   <Table.Tr key={endpoint._id} data-testid="webhook-row">
                     <Table.Td style={{ wordBreak: "break-all" }}>{endpoint.url}</Table.Td>
-                    <Table.Td>{endpoint.events.map((type) => WEBHOOK_EVENT_LABELS[type]).join(", ")}</Table.Td>
+                    <Table.Td>
+                      {endpoint.events.map((type) => WEBHOOK_EVENT_LABELS[type]).join(", ")}
+                    </Table.Td>
                     <Table.Td>
                       <StatusBadge endpoint={endpoint} />
                       {endpoint.disabledReason ? (

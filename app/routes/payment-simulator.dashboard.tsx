@@ -121,7 +121,8 @@ export default function SimulatorDashboard() {
                       <Table.Td>
                         {capture.captureId}
                         <Text size="xs" c="dimmed">
-                          Order <Link to={`/admin/orders/${capture.orderId}`}>{capture.orderId.slice(0, 8)}</Link>
+                          Order{" "}
+                          <Link to={`/admin/orders/${capture.orderId}`}>{capture.orderId.slice(0, 8)}</Link>
                         </Text>
                       </Table.Td>
                       <Table.Td>{formatPrice(centsToDecimal(capture.amountCents))}</Table.Td>
@@ -160,11 +161,24 @@ export default function SimulatorDashboard() {
                         <Form method="post">
                           <input type="hidden" name="captureId" value={capture.captureId} />
                           {capture.disputeStatus === "open" ? (
-                            <Button type="submit" name="intent" value="resolve-dispute" size="xs" variant="default">
+                            <Button
+                              type="submit"
+                              name="intent"
+                              value="resolve-dispute"
+                              size="xs"
+                              variant="default"
+                            >
                               Resolve dispute
                             </Button>
                           ) : (
-                            <Button type="submit" name="intent" value="open-dispute" size="xs" variant="default" color="red">
+                            <Button
+                              type="submit"
+                              name="intent"
+                              value="open-dispute"
+                              size="xs"
+                              variant="default"
+                              color="red"
+                            >
                               Open dispute
                             </Button>
                           )}

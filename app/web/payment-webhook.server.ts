@@ -31,9 +31,14 @@ export function receivePaymentWebhook(request: Request): Promise<Response> {
       verified = await verifyPaymentWebhook(request.headers, body);
     } catch (error) {
       if (error instanceof PaymentProviderUnavailableError) {
-        return apiError(503, "The signature could not be checked with PayPal now: send it again later", undefined, {
-          "Retry-After": "60",
-        });
+        return apiError(
+          503,
+          "The signature could not be checked with PayPal now: send it again later",
+          undefined,
+          {
+            "Retry-After": "60",
+          },
+        );
       }
       throw error;
     }
@@ -56,7 +61,9 @@ export function receivePaymentWebhook(request: Request): Promise<Response> {
  * signed with the simulator's key, through the same route handler (and so the
  * same signature check) as any incoming webhook.
  */
-export async function sendSimulatorEvent(event: ProviderEventMessage): Promise<{ status: number; message: string }> {
+export async function sendSimulatorEvent(
+  event: ProviderEventMessage,
+): Promise<{ status: number; message: string }> {
   const body = JSON.stringify(event);
   const request = new Request(`${getConfig().appUrl}/api/payments/paypal/webhook`, {
     method: "POST",

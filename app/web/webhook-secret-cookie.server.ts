@@ -28,7 +28,10 @@ export function storeNewWebhookSecret(endpointId: string, secret: string): Promi
 }
 
 /** The secret kept for `endpointId`, if the cookie holds it. */
-export async function readNewWebhookSecret(request: Request, endpointId: string | null): Promise<string | null> {
+export async function readNewWebhookSecret(
+  request: Request,
+  endpointId: string | null,
+): Promise<string | null> {
   const value = (await cookie().parse(request.headers.get("Cookie"))) as unknown;
   if (!value || typeof value !== "object") return null;
   const kept = value as { endpointId?: unknown; secret?: unknown };

@@ -7,7 +7,10 @@ import { setPaymentGateway } from "../../app/payments/index.server";
 import { refundFromDashboard, setDisputeFromDashboard } from "../../app/payments/simulator-dashboard.server";
 import { signSimulatorWebhook } from "../../app/payments/webhook-verification.server";
 import { action as webhookRoute } from "../../app/routes/api.payments.paypal.webhook";
-import { action as dashboardAction, loader as dashboardLoader } from "../../app/routes/payment-simulator.dashboard";
+import {
+  action as dashboardAction,
+  loader as dashboardLoader,
+} from "../../app/routes/payment-simulator.dashboard";
 import { historyOf } from "../../app/services/audit.server";
 import { captureOrderPayment } from "../../app/services/checkout.server";
 import { DISPUTE_OPEN_MESSAGE } from "../../app/services/checkout/disputes.server";
@@ -47,13 +50,16 @@ const server = setupServer(
   http.post("https://api-m.sandbox.paypal.com/v1/oauth2/token", () =>
     HttpResponse.json({ access_token: "A21AA-webhook-token", token_type: "Bearer", expires_in: 32400 }),
   ),
-  http.post("https://api-m.sandbox.paypal.com/v1/notifications/verify-webhook-signature", async ({ request }) => {
-    if (paypalDown) return HttpResponse.json({ name: "INTERNAL_SERVER_ERROR" }, { status: 500 });
-    const body = (await request.json()) as Record<string, unknown>;
-    verifyCalls.push(body);
-    const good = body.transmission_sig === "paypal-signed" && body.webhook_id === "WH-SHOP-1";
-    return HttpResponse.json({ verification_status: good ? "SUCCESS" : "FAILURE" });
-  }),
+  http.post(
+    "https://api-m.sandbox.paypal.com/v1/notifications/verify-webhook-signature",
+    async ({ request }) => {
+      if (paypalDown) return HttpResponse.json({ name: "INTERNAL_SERVER_ERROR" }, { status: 500 });
+      const body = (await request.json()) as Record<string, unknown>;
+      verifyCalls.push(body);
+      const good = body.transmission_sig === "paypal-signed" && body.webhook_id === "WH-SHOP-1";
+      return HttpResponse.json({ verification_status: good ? "SUCCESS" : "FAILURE" });
+    },
+  ),
 );
 
 beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
@@ -77,7 +83,12 @@ async function paidOrder() {
   const approved = await approvedOrder(shopper, product.id, 2);
   await captureOrderPayment(shopper, { paymentId: approved.paymentId, payerId: approved.payerId });
   const record = await simulatorRecord(approved.paymentId);
-  return { orderId: approved.orderId, productId: product.id, captureId: record!.captureId!, paymentId: approved.paymentId };
+  return {
+    orderId: approved.orderId,
+    productId: product.id,
+    captureId: record!.captureId!,
+    paymentId: approved.paymentId,
+  };
 }
 
 function postWebhook(body: string, headers: Record<string, string>) {
@@ -98,7 +109,10 @@ describe("the simulator's provider dashboard (no PayPal credentials)", () => {
     expect(await stockOf(productId)).toBe(3);
     const first = await dashboard({ intent: "refund", captureId, amount: "15.50" });
     expect(first.status).toBe(302);
-    expect(await getOrderDetails(orderId)).toMatchObject({ paymentStatus: "partially_refunded", refundedAmount: 15.5 });
+    expect(await getOrderDetails(orderId)).toMatchObject({
+      paymentStatus: "partially_refunded",
+      refundedAmount: 15.5,
+    });
     await dashboard({ intent: "refund", captureId, amount: "24.50" });
     expect(await getOrderDetails(orderId)).toMatchObject({ paymentStatus: "refunded", refundedAmount: 40 });
     expect(await stockOf(productId)).toBe(3);
@@ -106,10 +120,9 @@ describe("the simulator's provider dashboard (no PayPal credentials)", () => {
     await dashboard({ intent: "refund", captureId, amount: "0.01" });
     expect((await getOrderDetails(orderId)).refundedAmount).toBe(40);
     const history = await historyOf("order", orderId);
-    expect(history.filter((entry) => entry.action === "refund").map((entry) => entry.actor.userName)).toEqual([
-      "Payment simulator",
-      "Payment simulator",
-    ]);
+    expect(history.filter((entry) => entry.action === "refund").map((entry) => entry.actor.userName)).toEqual(
+      ["Payment simulator", "Payment simulator"],
+    );
   });
 
   it("acts once on an event delivered twice, even at the same moment", async () => {
@@ -118,7 +131,10 @@ describe("the simulator's provider dashboard (no PayPal credentials)", () => {
     const answers = await Promise.all([1, 2, 3, 4, 5].map(() => sendSimulatorEvent(event)));
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     expect(answers.filter((answer) => answer.message === "already handled")).toHaveLength(4);
-    expect(await getOrderDetails(orderId)).toMatchObject({ refundedAmount: 10, paymentStatus: "partially_refunded" });
+    expect(await getOrderDetails(orderId)).toMatchObject({
+      refundedAmount: 10,
+      paymentStatus: "partially_refunded",
+    });
     expect((await sendSimulatorEvent(event)).message).toBe("already handled");
     expect((await getOrderDetails(orderId)).refundedAmount).toBe(10);
   });
@@ -156,7 +172,13 @@ describe("the simulator's provider dashboard (no PayPal credentials)", () => {
     const asked = await requestReturn(shopper.id, {
       userId: shopper.id,
       orderId,
-      items: [{ variantId: (await getOrderDetails(orderId)).cartItems[0]!.variantId, quantity: 1, reason: "damaged" }],
+      items: [
+        {
+          variantId: (await getOrderDetails(orderId)).cartItems[0]!.variantId,
+          quantity: 1,
+          reason: "damaged",
+        },
+      ],
     });
     await expect(updateReturn(asked._id, { status: "received" })).rejects.toMatchObject({
       status: 409,
@@ -166,14 +188,19 @@ describe("the simulator's provider dashboard (no PayPal credentials)", () => {
     await dashboard({ intent: "resolve-dispute", captureId });
     expect((await getOrderDetails(orderId)).disputeStatus).toBe("resolved");
     await updateReturn(asked._id, { status: "received" });
-    expect(await getOrderDetails(orderId)).toMatchObject({ refundedAmount: 20, paymentStatus: "partially_refunded" });
+    expect(await getOrderDetails(orderId)).toMatchObject({
+      refundedAmount: 20,
+      paymentStatus: "partially_refunded",
+    });
   });
 
   it("refuses to reject (and so refund) a paid order while its dispute is open", async () => {
     const { orderId, captureId } = await paidOrder();
     const opened = await setDisputeFromDashboard(captureId, "open");
     await sendSimulatorEvent(opened);
-    await expect(updateOrderStatus(orderId, { orderStatus: "rejected" })).rejects.toMatchObject({ status: 409 });
+    await expect(updateOrderStatus(orderId, { orderStatus: "rejected" })).rejects.toMatchObject({
+      status: 409,
+    });
     expect(await getOrderDetails(orderId)).toMatchObject({ orderStatus: "confirmed", paymentStatus: "paid" });
   });
 
@@ -187,7 +214,10 @@ describe("the simulator's provider dashboard (no PayPal credentials)", () => {
     });
     expect(asShopper.status).toBe(302);
     expect(asShopper.headers.get("Location")).not.toContain("/payment-simulator");
-    const refused = await dashboard({ intent: "open-dispute", captureId }, await sessionCookieFor(shopper.id));
+    const refused = await dashboard(
+      { intent: "open-dispute", captureId },
+      await sessionCookieFor(shopper.id),
+    );
     expect(refused.headers.get("Location")).not.toContain("/payment-simulator");
     expect((await getOrderDetails(orderId)).disputeStatus).toBeNull();
   });

@@ -34,18 +34,22 @@ afterEach(async () => {
 
 function spawnDoomed(moment: "after-commit" | "mid-send") {
   // node itself runs the script (tsx as a loader), so the process killed is the one we wait for.
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/webhook-commit-and-die.ts", moment], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: "development",
-      DATABASE_URL: testDatabaseUrl(),
-      SESSION_SECRET: "crash-test-session-secret-0123456789",
-      PAYMENT_RECONCILE_INTERVAL_SECONDS: "0",
-      LOG_LEVEL: "silent",
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "tests/support/webhook-commit-and-die.ts", moment],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: "development",
+        DATABASE_URL: testDatabaseUrl(),
+        SESSION_SECRET: "crash-test-session-secret-0123456789",
+        PAYMENT_RECONCILE_INTERVAL_SECONDS: "0",
+        LOG_LEVEL: "silent",
+      },
+      stdio: ["ignore", "ignore", "pipe"],
     },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  );
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += String(chunk)));
   const exited = new Promise<string>((resolve) =>
@@ -74,7 +78,10 @@ describe("a process killed with SIGKILL", () => {
     await survivor().drain();
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]!.headers["webhook-id"]).toBe(event!.id);
-    expect(receiver.received[0]!.json).toMatchObject({ type: "product.created", data: { title: "Crash tee after-commit" } });
+    expect(receiver.received[0]!.json).toMatchObject({
+      type: "product.created",
+      data: { title: "Crash tee after-commit" },
+    });
   });
 
   it("in the middle of a send: the event goes again after the lease, with the same webhook-id", async () => {

@@ -114,9 +114,13 @@ describe("endpoints through the API", () => {
     }
     expect((await post({ url: "https://hooks.example.com/x", events: ["order.shipped"] })).status).toBe(400);
     expect((await post({ url: "https://hooks.example.com/x", events: [] })).status).toBe(400);
-    expect((await post({ url: "https://hooks.example.com/x", events: ["order.paid"] }, null)).status).toBe(401);
+    expect((await post({ url: "https://hooks.example.com/x", events: ["order.paid"] }, null)).status).toBe(
+      401,
+    );
     const shopper = await sessionCookieFor((await createTestUser()).id);
-    expect((await post({ url: "https://hooks.example.com/x", events: ["order.paid"] }, shopper)).status).toBe(403);
+    expect((await post({ url: "https://hooks.example.com/x", events: ["order.paid"] }, shopper)).status).toBe(
+      403,
+    );
     expect(await count("SELECT count(*) FROM webhook_endpoints")).toBe(0);
   });
 
@@ -194,7 +198,12 @@ describe("events in the change's transaction", () => {
       { type: QueryTypes.SELECT },
     );
     expect(events.map((event) => event.type)).toEqual(["stock.back_in_stock", "stock.low"]);
-    expect(events[0]!.payload).toMatchObject({ variantId: variants.S!.id, size: "S", totalStock: 4, title: "Tee" });
+    expect(events[0]!.payload).toMatchObject({
+      variantId: variants.S!.id,
+      size: "S",
+      totalStock: 4,
+      title: "Tee",
+    });
     expect(events[1]!.payload).toMatchObject({ variantId: variants.M!.id, totalStock: 9, previousStock: 11 });
   });
 });
@@ -240,12 +249,18 @@ describe("delivery", () => {
     expect(WEBHOOK_RETRY_DELAYS_MS.length + 1).toBeGreaterThanOrEqual(6);
     for (let i = 1; i < WEBHOOK_RETRY_DELAYS_MS.length; i += 1)
       expect(WEBHOOK_RETRY_DELAYS_MS[i]!).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_MS[i - 1]!);
-    expect(WEBHOOK_RETRY_DELAYS_MS.slice(0, 5).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(6 * 3_600_000);
+    expect(WEBHOOK_RETRY_DELAYS_MS.slice(0, 5).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(
+      6 * 3_600_000,
+    );
     await addEndpoint(["product.created"]);
     receiver.answer = () => ({ status: 500 });
     await createProduct();
     await sender({ retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS }).drain();
-    const [delivery] = await getDb().sequelize.query<{ attempts: number; dueInSeconds: number; status: string }>(
+    const [delivery] = await getDb().sequelize.query<{
+      attempts: number;
+      dueInSeconds: number;
+      status: string;
+    }>(
       `SELECT attempts, status, extract(epoch FROM next_attempt_at - now())::int AS "dueInSeconds" FROM webhook_deliveries`,
       { type: QueryTypes.SELECT },
     );
@@ -344,7 +359,12 @@ describe("delivery", () => {
       await addEndpoint(["product.created"], slow.url);
       await addEndpoint(["product.created"]);
       for (let i = 0; i < 8; i += 1) await createProduct();
-      const running = sender({ timeoutMs: 1_000, perEndpoint: 4, maxInFlight: 8, retryDelaysMs: [3_600_000] });
+      const running = sender({
+        timeoutMs: 1_000,
+        perEndpoint: 4,
+        maxInFlight: 8,
+        retryDelaysMs: [3_600_000],
+      });
       const started = Date.now();
       const drained = running.drain();
       await receiver.waitFor(8, 5_000);

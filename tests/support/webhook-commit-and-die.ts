@@ -24,7 +24,11 @@ await createProduct({
   image: "/images/products/test.svg",
 });
 if (moment === "after-commit") process.kill(process.pid, "SIGKILL");
-const sender = new WebhookSender({ guard: { allowHttp: true, allowPrivate: true }, leaseMs: 1_000, listen: false });
+const sender = new WebhookSender({
+  guard: { allowHttp: true, allowPrivate: true },
+  leaseMs: 1_000,
+  listen: false,
+});
 await sender.pump();
 // The receiver answers never; the test kills this process while the request is open.
 await new Promise(() => {});

@@ -31,12 +31,23 @@ interface WebhookEndpointEditorProps {
  * JavaScript needed); the server checks the URL (https, no private network)
  * and the events, and sends the form back with its messages beside the fields.
  */
-export function WebhookEndpointEditor({ intent, id, values, errors, message, cancelTo }: WebhookEndpointEditorProps) {
+export function WebhookEndpointEditor({
+  intent,
+  id,
+  values,
+  errors,
+  message,
+  cancelTo,
+}: WebhookEndpointEditorProps) {
   const prefix = id ? `webhook-${id}` : "webhook-new";
   const field = formFields(prefix, values, errors);
   const events = Array.isArray(values.events) ? values.events : values.events ? [values.events] : [];
   return (
-    <Form method="post" noValidate aria-label={intent === "create" ? "Add webhook endpoint" : "Edit webhook endpoint"}>
+    <Form
+      method="post"
+      noValidate
+      aria-label={intent === "create" ? "Add webhook endpoint" : "Edit webhook endpoint"}
+    >
       {id ? <input type="hidden" name="id" value={id} /> : null}
       <Stack gap="sm">
         {message ? (

@@ -97,7 +97,8 @@ export async function resolvePublicTarget(rawUrl: string, options: GuardOptions)
   if (url.protocol !== "https:" && !(options.allowHttp && url.protocol === "http:")) {
     throw new AddressRefusedError("The URL must start with https://");
   }
-  if (url.username || url.password) throw new AddressRefusedError("The URL may not carry a user name or password");
+  if (url.username || url.password)
+    throw new AddressRefusedError("The URL may not carry a user name or password");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let answers: { address: string; family: number }[];
   if (isIP(host)) answers = [{ address: host, family: isIP(host) }];

@@ -20,7 +20,9 @@ function keyOf(secret: string): Buffer {
 
 /** The `webhook-signature` header's value for one message. */
 export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac("sha256", keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest("base64");
+  const mac = createHmac("sha256", keyOf(secret))
+    .update(`${id}.${timestampSeconds}.${body}`)
+    .digest("base64");
   return `v1,${mac}`;
 }
 

@@ -238,7 +238,11 @@ async function settleCapture(event: ProviderEvent): Promise<string> {
   const paymentId = text(field(event.resource, "supplementary_data", "related_ids", "order_id"));
   const order = await findOrder({ captureId, paymentId });
   let outcome = "no order of this shop has that payment";
-  if (order && order.paymentId && (order.paymentStatus === "pending" || order.paymentStatus === "capturing")) {
+  if (
+    order &&
+    order.paymentId &&
+    (order.paymentStatus === "pending" || order.paymentStatus === "capturing")
+  ) {
     const settlement = await settleFromProvider({ id: order.id, paymentId: order.paymentId });
     outcome = `settled: ${settlement.kind}`;
   } else if (order) outcome = `nothing to settle (payment ${order.paymentStatus})`;

@@ -63,8 +63,9 @@ export async function claimDueDeliveries(
   options: { limit: number; perEndpoint: number; leaseMs: number },
 ): Promise<ClaimedDelivery[]> {
   if (options.limit <= 0) return [];
-  return sequelize.query<ClaimedDelivery>(
-    `WITH ranked AS (
+  return sequelize
+    .query<ClaimedDelivery>(
+      `WITH ranked AS (
        SELECT d.id, ev.seq,
               row_number() OVER (PARTITION BY d.endpoint_id ORDER BY ev.seq) AS rank,
               (SELECT count(*) FROM webhook_deliveries f
@@ -94,15 +95,16 @@ export async function claimDueDeliveries(
       WHERE d.id = locked.id AND ev.id = d.event_id AND e.id = d.endpoint_id
      RETURNING d.id, d.attempts, e.id AS "endpointId", e.url, e.secret, ev.id AS "eventId", ev.type,
                ev.subject, ev.occurred_at AS "occurredAt", ev.payload, ev.seq`,
-    {
-      replacements: {
-        limit: options.limit,
-        perEndpoint: options.perEndpoint,
-        leaseSeconds: options.leaseMs / 1000,
+      {
+        replacements: {
+          limit: options.limit,
+          perEndpoint: options.perEndpoint,
+          leaseSeconds: options.leaseMs / 1000,
+        },
+        type: QueryTypes.SELECT,
       },
-      type: QueryTypes.SELECT,
-    },
-  ).then((rows) => rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1)));
+    )
+    .then((rows) => rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1)));
 }
 
 /** The entity as the API shows it, or `{ _id }` when it is gone. */

@@ -3,7 +3,11 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import pg from "pg";
 import type { Sequelize } from "sequelize";
-import { AddressRefusedError, resolvePublicTarget, type GuardOptions } from "~/lib/server/address-guard.server";
+import {
+  AddressRefusedError,
+  resolvePublicTarget,
+  type GuardOptions,
+} from "~/lib/server/address-guard.server";
 import { getLogger } from "~/lib/server/logger.server";
 import { signWebhook } from "~/lib/server/standard-webhooks.server";
 import { WEBHOOK_TIMEOUT_MS } from "~/lib/shared/webhooks";
@@ -30,7 +34,9 @@ import {
  */
 
 /** Standard Webhooks' schedule after the first attempt: 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const WEBHOOK_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const WEBHOOK_RETRY_DELAYS_MS = [
+  60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 
 export interface WebhookSenderOptions {
   sequelize?: Sequelize;

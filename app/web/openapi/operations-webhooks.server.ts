@@ -24,7 +24,10 @@ const endpointSchema = z
   .meta({ id: "WebhookEndpoint" });
 
 const endpointBody = z.object({
-  url: z.string().max(2000).meta({ format: "uri", description: "https:// (http:// with WEBHOOK_ALLOW_HTTP)" }),
+  url: z
+    .string()
+    .max(2000)
+    .meta({ format: "uri", description: "https:// (http:// with WEBHOOK_ALLOW_HTTP)" }),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
   active: z.boolean().optional().meta({ default: true }),
 });
