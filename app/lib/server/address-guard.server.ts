@@ -11,7 +11,9 @@ import { BlockList, isIP } from "node:net";
  * cannot lead it elsewhere.
  */
 
-const blocked = new BlockList();
+// Two lists: one BlockList holding both families matches IPv4 addresses against IPv4-mapped IPv6 rules.
+const blockedV4 = new BlockList();
+const blockedV6 = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
@@ -29,12 +31,12 @@ for (const [network, prefix] of [
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
 ] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
+  blockedV4.addSubnet(network, prefix, "ipv4");
 }
 for (const [network, prefix] of [
   ["::", 128],
   ["::1", 128],
-  ["::ffff:0:0", 96], // IPv4-mapped: checked again as IPv4 below
+  ["::ffff:0:0", 96], // IPv4-mapped in hex form; the dotted form is checked as IPv4 below
   ["64:ff9b::", 96],
   ["100::", 64],
   ["2001::", 23],
@@ -44,17 +46,17 @@ for (const [network, prefix] of [
   ["fec0::", 10],
   ["ff00::", 8],
 ] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
+  blockedV6.addSubnet(network, prefix, "ipv6");
 }
 
 /** True for an address no webhook may reach (private, loopback, link-local, reserved). */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, "ipv4");
+  if (family === 4) return blockedV4.check(address, "ipv4");
   if (family === 6) {
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1]!, "ipv4");
-    return blocked.check(address, "ipv6");
+    if (mapped) return blockedV4.check(mapped[1]!, "ipv4");
+    return blockedV6.check(address, "ipv6");
   }
   return true;
 }
