@@ -15,7 +15,8 @@ function build() {
     httpOnly: true,
     sameSite: "lax",
     secure: config.secureCookies,
-    path: "/admin/webhooks",
+    // The page and its data requests (/admin/webhooks.data with JavaScript) alike.
+    path: "/admin",
     maxAge: 5 * 60,
     secrets: config.sessionSecrets,
   });
