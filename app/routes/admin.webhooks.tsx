@@ -301,7 +301,7 @@ export default function AdminWebhooks() {
               ) : (
                 endpoints.map((endpoint) => (
                   <Table.Tr key={endpoint._id} data-testid="webhook-row">
-                    <Table.Td style={{ wordBreak: "break-all" }}>{endpoint.url}</Table.Td>
+                    <Table.Td style={{ minWidth: "12rem", overflowWrap: "anywhere" }}>{endpoint.url}</Table.Td>
                     <Table.Td>
                       {endpoint.events.map((type) => WEBHOOK_EVENT_LABELS[type]).join(", ")}
                     </Table.Td>

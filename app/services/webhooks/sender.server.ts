@@ -249,14 +249,27 @@ export class WebhookSender {
       password: config.password ?? undefined,
       database: config.database,
       ssl: (config.dialectOptions as { ssl?: pg.ClientConfig["ssl"] } | undefined)?.ssl,
+      // A database that does not answer must not hold up the server's start: the poll listens again later.
+      connectionTimeoutMillis: 5_000,
     });
-    client.on("error", (error) => {
-      this.failed(error);
+    const lost = (error?: unknown) => {
+      if (error) this.failed(error);
       if (this.listener === client) this.listener = null;
-    });
+    };
+    client.on("error", lost);
+    client.on("end", () => lost());
     client.on("notification", () => this.wake());
-    await client.connect();
-    await client.query("LISTEN webhook_deliveries");
+    try {
+      await client.connect();
+      await client.query("LISTEN webhook_deliveries");
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.listener = client;
   }
 
