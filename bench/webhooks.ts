@@ -304,7 +304,7 @@ async function main() {
   try {
     await migrateToLatest(getDb().sequelize, log);
     await seedDemoCatalog(getDb(), log);
-    await getDb().sequelize.query("UPDATE products SET total_stock = 100000");
+    await getDb().sequelize.query("UPDATE product_variants SET total_stock = 100000");
     const [[product]] = (await getDb().sequelize.query("SELECT id FROM products ORDER BY title LIMIT 1")) as [
       { id: string }[],
       unknown,

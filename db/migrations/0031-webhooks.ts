@@ -166,6 +166,8 @@ CREATE TABLE webhook_events (
   occurred_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   UNIQUE (tx_id, type, subject)
 );
+-- The sender's question "is an earlier event of this subject still unsent?" reads this index.
+CREATE INDEX webhook_events_subject_idx ON webhook_events (subject, seq);
 
 CREATE TABLE webhook_deliveries (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

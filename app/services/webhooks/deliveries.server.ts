@@ -65,19 +65,28 @@ export async function claimDueDeliveries(
   if (options.limit <= 0) return [];
   return sequelize
     .query<ClaimedDelivery>(
-      `WITH ranked AS (
-       SELECT d.id, ev.seq,
-              row_number() OVER (PARTITION BY d.endpoint_id ORDER BY ev.seq) AS rank,
-              (SELECT count(*) FROM webhook_deliveries f
-                WHERE f.endpoint_id = d.endpoint_id AND f.status = 'pending' AND f.leased_until > now()) AS in_flight
+      `WITH busy AS (
+       SELECT endpoint_id, count(*) AS in_flight FROM webhook_deliveries
+        WHERE status = 'pending' AND leased_until > now() GROUP BY endpoint_id
+     ),
+     due AS (
+       SELECT d.id, d.endpoint_id, d.attempts, ev.seq, ev.subject, COALESCE(b.in_flight, 0) AS in_flight
          FROM webhook_deliveries d
          JOIN webhook_events ev ON ev.id = d.event_id
          JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.active
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-          AND (d.attempts > 0 OR NOT EXISTS (
-                SELECT 1 FROM webhook_deliveries d2 JOIN webhook_events ev2 ON ev2.id = d2.event_id
-                 WHERE d2.endpoint_id = d.endpoint_id AND ev2.subject = ev.subject AND ev2.seq < ev.seq
-                   AND d2.status = 'pending' AND (d2.attempts = 0 OR d2.leased_until > now())))
+         LEFT JOIN busy b ON b.endpoint_id = d.endpoint_id
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND COALESCE(b.in_flight, 0) < :perEndpoint
+        ORDER BY ev.seq LIMIT 1000
+     ),
+     ranked AS (
+       SELECT due.id, due.seq, due.in_flight,
+              row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.seq) AS rank
+         FROM due
+        WHERE due.attempts > 0 OR NOT EXISTS (
+                SELECT 1 FROM webhook_events ev2
+                  JOIN webhook_deliveries d2 ON d2.event_id = ev2.id AND d2.endpoint_id = due.endpoint_id
+                 WHERE ev2.subject = due.subject AND ev2.seq < due.seq
+                   AND d2.status = 'pending' AND (d2.attempts = 0 OR d2.leased_until > now()))
      ),
      chosen AS (
        SELECT id FROM ranked WHERE rank + in_flight <= :perEndpoint ORDER BY seq LIMIT :limit
