@@ -21,9 +21,10 @@ import { RESULTS_FILE, writeResultsSection } from "./results-file";
  * (default 3350), and a receiver on 127.0.0.1 that answers every webhook
  * after 10 s.
  *
- * Rounds alternate: "without" (the endpoint switched off: no events at all)
- * and "with" (the endpoint on, 50 product.updated events queued just before the
- * round, and every order event of the round's checkouts too). Each round runs
+ * Rounds alternate: "without" (the endpoint switched off: no events at all),
+ * "fast" (the endpoint on and answering at once, 50 product.updated events
+ * queued just before the round, and every order event of the round's
+ * checkouts) and "slow" (the same, answered after 10 s). Each round runs
  * BENCH_WEBHOOKS_SHOPPERS (40) checkouts, 8 at a time: create the order, approve
  * at the simulator's page, capture. Reported per round and as the median of the
  * rounds: p50 and p99 of create and capture, and the webhooks in flight at the
@@ -47,6 +48,7 @@ const log = (message: string) => console.log(`[bench:webhooks] ${message}`);
 // --- The slow receiver --------------------------------------------------------------------
 
 let received = 0;
+let receiverDelayMs = RECEIVER_DELAY_MS;
 let inFlight = 0;
 let maxInFlight = 0;
 const receiver = http.createServer((request, response) => {
@@ -54,7 +56,7 @@ const receiver = http.createServer((request, response) => {
   received += 1;
   inFlight += 1;
   maxInFlight = Math.max(maxInFlight, inFlight);
-  const timer = setTimeout(() => response.writeHead(200).end("ok"), RECEIVER_DELAY_MS);
+  const timer = setTimeout(() => response.writeHead(200).end("ok"), receiverDelayMs);
   response.on("close", () => {
     clearTimeout(timer);
     inFlight -= 1;
@@ -218,7 +220,7 @@ function percentile(values: number[], p: number): number {
 const median = (values: number[]) => percentile(values, 50);
 
 interface Round {
-  mode: "without" | "with";
+  mode: "without" | "fast" | "slow";
   createP50: number;
   createP99: number;
   captureP50: number;
@@ -263,8 +265,8 @@ function report(
 ) {
   const of = (mode: Round["mode"], key: keyof Omit<Round, "mode">) =>
     median(rounds.filter((round) => round.mode === mode).map((round) => round[key] as number));
-  const ratio = (key: "createP99" | "captureP99") =>
-    (of("with", key) / Math.max(1, of("without", key))).toFixed(2);
+  const ratio = (key: "createP99" | "captureP99", mode: Round["mode"], base: Round["mode"]) =>
+    (of(mode, key) / Math.max(1, of(base, key))).toFixed(2);
   const rows = rounds
     .map(
       (round, index) =>
@@ -275,9 +277,10 @@ function report(
 
 \`npm run bench:webhooks\` (bench/webhooks.ts), ${new Date().toISOString().slice(0, 10)}: ${SHOPPERS} checkouts per
 round, ${CONCURRENCY} at a time (create, approve at the simulator's page, capture; simulator at 0 ms), one server
-process (WEB_CONCURRENCY=1: the webhook sender shares the event loop with the requests). "with": an endpoint
+process (WEB_CONCURRENCY=1: the webhook sender shares the event loop with the requests). "slow": an endpoint
 that answers every webhook after ${RECEIVER_DELAY_MS / 1000} s, ${QUEUED_EVENTS} product.updated events queued
-just before the round, and every order event of the round's checkouts. "without": the endpoint switched off.
+just before the round, and every order event of the round's checkouts. "fast": the same endpoint and events,
+answered at once (what recording and sending events costs). "without": the endpoint switched off (no events).
 Times in ms; "in flight" is the most webhooks the receiver held open at once during the round (the sender's
 limit per endpoint is 4).
 
@@ -285,9 +288,14 @@ limit per endpoint is 4).
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows}
 
-Medians over the rounds: create p99 ${of("without", "createP99")} ms without, ${of("with", "createP99")} ms with
-(ratio ${ratio("createP99")}); capture p99 ${of("without", "captureP99")} ms without, ${of("with", "captureP99")} ms
-with (ratio ${ratio("captureP99")}). Webhooks received in all: ${received}.
+Medians over the rounds, p99 in ms:
+
+| | without | fast | slow | slow / fast | slow / without |
+| --- | --- | --- | --- | --- | --- |
+| create | ${of("without", "createP99")} | ${of("fast", "createP99")} | ${of("slow", "createP99")} | ${ratio("createP99", "slow", "fast")} | ${ratio("createP99", "slow", "without")} |
+| capture | ${of("without", "captureP99")} | ${of("fast", "captureP99")} | ${of("slow", "captureP99")} | ${ratio("captureP99", "slow", "fast")} | ${ratio("captureP99", "slow", "without")} |
+
+Webhooks received in all: ${received}.
 
 Machine: before \`${before.uptime}\`, steal ${before.steal}; after \`${after.uptime}\`, steal ${after.steal}.
 `;
@@ -334,10 +342,11 @@ async function main() {
     // A warm-up round, not reported: the first requests compile and fill caches.
     await runRound("without", await createShoppers(SHOPPERS, "warm", product!.id));
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const mode of ["without", "with"] as const) {
+      for (const mode of ["without", "fast", "slow"] as const) {
         const shoppers = await createShoppers(SHOPPERS, `${mode}-${round}`, product!.id);
-        await api(adminCookie, `/api/admin/webhooks/${endpointId}`, { active: mode === "with" }, "PUT");
-        if (mode === "with") {
+        receiverDelayMs = mode === "slow" ? RECEIVER_DELAY_MS : 0;
+        await api(adminCookie, `/api/admin/webhooks/${endpointId}`, { active: mode !== "without" }, "PUT");
+        if (mode !== "without") {
           await getDb().sequelize.query(
             `UPDATE products SET description = description || ' ' WHERE id IN (SELECT id FROM products ORDER BY id LIMIT ${QUEUED_EVENTS})`,
           );
