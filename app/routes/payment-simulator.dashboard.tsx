@@ -1,5 +1,5 @@
 import { readForm } from "~/lib/server/request-body.server";
-import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import {
   type ActionFunctionArgs,
   data,
@@ -96,101 +96,88 @@ export default function SimulatorDashboard() {
           What the payment provider&apos;s own dashboard does, without PayPal: each action sends the shop the
           webhook PayPal would send. <Link to="/admin/orders">Back to the orders</Link>
         </Text>
-        <div style={{ overflowX: "auto" }}>
-          <Table striped withTableBorder data-testid="simulator-captures">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Capture</Table.Th>
-                <Table.Th>Captured</Table.Th>
-                <Table.Th>Refunded</Table.Th>
-                <Table.Th>Dispute</Table.Th>
-                <Table.Th>Refund</Table.Th>
-                <Table.Th>Dispute</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {captures.length === 0 ? (
-                <Table.Tr>
-                  <Table.Td colSpan={6}>No captures yet.</Table.Td>
-                </Table.Tr>
-              ) : (
-                captures.map((capture) => {
-                  const left = capture.amountCents - capture.refundedCents;
-                  return (
-                    <Table.Tr key={capture.captureId} data-testid={`capture-${capture.orderId}`}>
-                      <Table.Td>
-                        {capture.captureId}
-                        <Text size="xs" c="dimmed">
-                          Order{" "}
-                          <Link to={`/admin/orders/${capture.orderId}`}>{capture.orderId.slice(0, 8)}</Link>
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>{formatPrice(centsToDecimal(capture.amountCents))}</Table.Td>
-                      <Table.Td>{formatPrice(centsToDecimal(capture.refundedCents))}</Table.Td>
-                      <Table.Td>
-                        {capture.disputeStatus ? (
-                          <Badge color={capture.disputeStatus === "open" ? "red" : "gray"} variant="light">
-                            {capture.disputeStatus}
-                          </Badge>
-                        ) : (
-                          "none"
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        {left > 0 ? (
-                          <Form method="post" aria-label={`Refund capture ${capture.captureId}`}>
-                            <input type="hidden" name="captureId" value={capture.captureId} />
-                            <Group gap="xs" wrap="nowrap">
-                              <TextInput
-                                name="amount"
-                                aria-label="Amount to refund"
-                                defaultValue={centsToDecimal(left)}
-                                inputMode="decimal"
-                                w={90}
-                              />
-                              <Button type="submit" name="intent" value="refund" size="xs">
-                                Refund
-                              </Button>
-                            </Group>
-                          </Form>
-                        ) : (
-                          "Fully refunded"
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Form method="post">
-                          <input type="hidden" name="captureId" value={capture.captureId} />
-                          {capture.disputeStatus === "open" ? (
-                            <Button
-                              type="submit"
-                              name="intent"
-                              value="resolve-dispute"
-                              size="xs"
-                              variant="default"
-                            >
-                              Resolve dispute
-                            </Button>
-                          ) : (
-                            <Button
-                              type="submit"
-                              name="intent"
-                              value="open-dispute"
-                              size="xs"
-                              variant="default"
-                              color="red"
-                            >
-                              Open dispute
-                            </Button>
-                          )}
-                        </Form>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })
-              )}
-            </Table.Tbody>
-          </Table>
-        </div>
+        {captures.length === 0 ? <Text>No captures yet.</Text> : null}
+        <ul
+          className="simulator-captures"
+          data-testid="simulator-captures"
+          style={{ listStyle: "none", padding: 0 }}
+        >
+          {captures.map((capture) => {
+            const left = capture.amountCents - capture.refundedCents;
+            return (
+              <li
+                key={capture.captureId}
+                data-testid={`capture-${capture.orderId}`}
+                style={{
+                  border: "1px solid #dee2e6",
+                  borderRadius: 8,
+                  padding: "0.75rem",
+                  marginBottom: "0.75rem",
+                }}
+              >
+                <Stack gap="xs">
+                  <Group justify="space-between" gap="xs">
+                    <Text fw={600} style={{ overflowWrap: "anywhere" }}>
+                      Capture {capture.captureId}
+                    </Text>
+                    {capture.disputeStatus ? (
+                      <Badge color={capture.disputeStatus === "open" ? "red" : "gray"} variant="light">
+                        Dispute {capture.disputeStatus}
+                      </Badge>
+                    ) : null}
+                  </Group>
+                  <Text size="sm">
+                    Order{" "}
+                    <Link to={`/admin/orders/${capture.orderId}`}>
+                      {capture.orderId.slice(0, 8).toUpperCase()}
+                    </Link>
+                    {" · "}captured {formatPrice(centsToDecimal(capture.amountCents))}
+                    {" · "}refunded {formatPrice(centsToDecimal(capture.refundedCents))}
+                  </Text>
+                  <Group gap="sm" align="flex-end">
+                    {left > 0 ? (
+                      <Form method="post" aria-label={`Refund capture ${capture.captureId}`}>
+                        <input type="hidden" name="captureId" value={capture.captureId} />
+                        <Group gap="xs" wrap="nowrap" align="flex-end">
+                          <TextInput
+                            name="amount"
+                            label="Amount to refund"
+                            defaultValue={centsToDecimal(left)}
+                            inputMode="decimal"
+                            w={130}
+                          />
+                          <Button type="submit" name="intent" value="refund">
+                            Refund
+                          </Button>
+                        </Group>
+                      </Form>
+                    ) : (
+                      <Text size="sm">Fully refunded</Text>
+                    )}
+                    <Form method="post">
+                      <input type="hidden" name="captureId" value={capture.captureId} />
+                      {capture.disputeStatus === "open" ? (
+                        <Button type="submit" name="intent" value="resolve-dispute" variant="default">
+                          Resolve dispute
+                        </Button>
+                      ) : (
+                        <Button
+                          type="submit"
+                          name="intent"
+                          value="open-dispute"
+                          variant="default"
+                          color="red"
+                        >
+                          Open dispute
+                        </Button>
+                      )}
+                    </Form>
+                  </Group>
+                </Stack>
+              </li>
+            );
+          })}
+        </ul>
       </Stack>
     </main>
   );
