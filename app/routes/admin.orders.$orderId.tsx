@@ -131,7 +131,7 @@ export default function AdminOrderDetails() {
         {order.disputeStatus ? (
           <Text
             role={order.disputeStatus === "open" ? "alert" : undefined}
-            c={order.disputeStatus === "open" ? "red" : "dimmed"}
+            c={order.disputeStatus === "open" ? "red.9" : "dimmed"}
             data-testid="order-dispute"
           >
             {order.disputeStatus === "open"

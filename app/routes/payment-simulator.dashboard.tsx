@@ -1,5 +1,5 @@
 import { readForm } from "~/lib/server/request-body.server";
-import { Badge, Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import {
   type ActionFunctionArgs,
   data,
@@ -121,9 +121,9 @@ export default function SimulatorDashboard() {
                       Capture {capture.captureId}
                     </Text>
                     {capture.disputeStatus ? (
-                      <Badge color={capture.disputeStatus === "open" ? "red" : "gray"} variant="light">
+                      <Text fw={600} c={capture.disputeStatus === "open" ? "red.9" : undefined}>
                         Dispute {capture.disputeStatus}
-                      </Badge>
+                      </Text>
                     ) : null}
                   </Group>
                   <Text size="sm">

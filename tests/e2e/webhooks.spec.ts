@@ -1,6 +1,7 @@
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { flash, hasJavaScript, signInAsAdmin } from "./support/admin";
+import { seriousViolations } from "./support/axe";
 import { DEMO_ADMIN, expect, registerShopper, test } from "./support/fixtures";
 
 /**
@@ -86,6 +87,9 @@ test.describe("webhooks", () => {
     await page.getByRole("link", { name: "Add endpoint" }).click();
     const form = page.getByRole("form", { name: "Add webhook endpoint" });
     await form.getByRole("textbox", { name: "URL" }).fill(url);
+    // axe runs as a script in the page: with JavaScript only (the markup is the same without).
+    if (hasJavaScript(test.info()))
+      expect(await seriousViolations(page), "serious accessibility violations").toEqual([]);
     await form.getByRole("checkbox", { name: /Product created/ }).check();
     await form.getByRole("button", { name: "Add" }).click();
 
@@ -110,6 +114,9 @@ test.describe("webhooks", () => {
     const row = attempts.getByRole("row").filter({ hasText: String(first.headers["webhook-id"]) });
     await expect(row).toContainText("product.created");
     await expect(row).toContainText("200");
+    // axe runs as a script in the page: with JavaScript only (the markup is the same without).
+    if (hasJavaScript(test.info()))
+      expect(await seriousViolations(page), "serious accessibility violations").toEqual([]);
     await row.getByRole("button", { name: /Send product.created .* again/ }).click();
     await expect(flash(page, info, "The event is sent again")).toBeVisible();
     await expect
@@ -133,6 +140,9 @@ test.describe("webhooks", () => {
     await signInAsAdmin(page);
     await page.goto("/payment-simulator/dashboard");
     const capture = page.getByTestId(`capture-${orderId}`);
+    // axe runs as a script in the page: with JavaScript only (the markup is the same without).
+    if (hasJavaScript(test.info()))
+      expect(await seriousViolations(page), "serious accessibility violations").toEqual([]);
     await capture.getByRole("textbox", { name: "Amount to refund" }).fill("10.00");
     await capture.getByRole("button", { name: "Refund" }).click();
     await expect(flash(page, test.info(), "PAYMENT.CAPTURE.REFUNDED sent to the shop")).toBeVisible();
