@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { getConfig, setConfig, type AppConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
+import { createSimulatorGateway } from "../../app/payments/simulator.server";
 import { refundFromDashboard, setDisputeFromDashboard } from "../../app/payments/simulator-dashboard.server";
 import { signSimulatorWebhook } from "../../app/payments/webhook-verification.server";
 import { action as webhookRoute } from "../../app/routes/api.payments.paypal.webhook";
@@ -202,6 +203,75 @@ describe("the simulator's provider dashboard (no PayPal credentials)", () => {
       status: 409,
     });
     expect(await getOrderDetails(orderId)).toMatchObject({ orderStatus: "confirmed", paymentStatus: "paid" });
+  });
+
+  it("settles a capture that completed at the provider after the shop last looked (PAYMENT.CAPTURE.COMPLETED)", async () => {
+    const product = await createProduct({ title: "Late tee", price: "20.00", totalStock: 5 });
+    const approved = await approvedOrder(shopper, product.id, 1);
+    // The provider captured, but the shop never heard (a lost answer): the order still awaits payment.
+    const capture = await createSimulatorGateway().captureOrder({
+      providerOrderId: approved.paymentId,
+      requestId: "lost-answer",
+    });
+    expect((await getOrderDetails(approved.orderId)).paymentStatus).toBe("pending");
+    const event = {
+      id: "WH-SIM-late-1",
+      event_type: "PAYMENT.CAPTURE.COMPLETED",
+      create_time: new Date().toISOString(),
+      resource_type: "capture",
+      summary: "Payment completed",
+      resource: {
+        id: capture.captureId,
+        status: "COMPLETED",
+        supplementary_data: { related_ids: { order_id: approved.paymentId } },
+      },
+    };
+    expect((await sendSimulatorEvent(event)).message).toBe("settled: paid");
+    expect(await getOrderDetails(approved.orderId)).toMatchObject({
+      paymentStatus: "paid",
+      orderStatus: "confirmed",
+    });
+    expect(await stockOf(product.id)).toBe(4);
+    expect((await sendSimulatorEvent(event)).message).toBe("already handled");
+  });
+
+  it("settles a capture the provider denied (PAYMENT.CAPTURE.DENIED): no money, no stock taken", async () => {
+    const product = await createProduct({ title: "Denied tee", price: "20.00", totalStock: 5 });
+    const approved = await approvedOrder(shopper, product.id, 1);
+    const simulator = createSimulatorGateway();
+    setPaymentGateway({
+      ...simulator,
+      async getOrder(providerOrderId) {
+        const order = await simulator.getOrder(providerOrderId);
+        return {
+          ...order,
+          status: "COMPLETED",
+          capture: {
+            captureId: "SIMCAPDENIED1",
+            status: "DECLINED",
+            amountCents: order.amountCents,
+            currency: "USD",
+          },
+        };
+      },
+    });
+    const event = {
+      id: "WH-SIM-denied-1",
+      event_type: "PAYMENT.CAPTURE.DENIED",
+      create_time: new Date().toISOString(),
+      resource_type: "capture",
+      summary: "Payment denied",
+      resource: {
+        id: "SIMCAPDENIED1",
+        supplementary_data: { related_ids: { order_id: approved.paymentId } },
+      },
+    };
+    expect((await sendSimulatorEvent(event)).message).toBe("settled: declined");
+    expect(await getOrderDetails(approved.orderId)).toMatchObject({
+      paymentStatus: "failed",
+      orderStatus: "pending",
+    });
+    expect(await stockOf(product.id)).toBe(5);
   });
 
   it("shows the dashboard to admins only", async () => {

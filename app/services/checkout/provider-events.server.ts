@@ -232,11 +232,34 @@ function disputeChange(status: "open" | "resolved", by: AuditBy): Change {
   };
 }
 
+/**
+ * A capture the provider denied after it was pending: the order held no stock
+ * (a pending capture releases it) and took no money, so it is marked failed,
+ * as a decline is, and the shopper may pay again.
+ */
+function deniedChange(by: AuditBy): Change {
+  return async (order, transaction) => {
+    if (order.paymentStatus !== "pending") return `nothing to settle (payment ${order.paymentStatus})`;
+    await updateOrder(order.id, `payment_status = 'failed'`, {}, transaction);
+    await recordAudit(transaction, {
+      ...by,
+      action: "update",
+      entity: "order",
+      entityId: order.id,
+      changes: { paymentStatus: ["pending", "failed"] },
+    });
+    return "settled: declined";
+  };
+}
+
 /** A capture that completed or was denied after the shop saw it pending: settled from the provider's word. */
-async function settleCapture(event: ProviderEvent): Promise<string> {
+async function settleCapture(event: ProviderEvent, by: AuditBy): Promise<string> {
   const captureId = text(event.resource.id);
   const paymentId = text(field(event.resource, "supplementary_data", "related_ids", "order_id"));
   const order = await findOrder({ captureId, paymentId });
+  if (event.event_type === "PAYMENT.CAPTURE.DENIED" && order?.paymentStatus === "pending") {
+    return actOnOrder(event, { captureId, paymentId }, deniedChange(by));
+  }
   let outcome = "no order of this shop has that payment";
   if (
     order &&
@@ -264,7 +287,7 @@ export async function handleProviderEvent(input: unknown, by: AuditBy): Promise<
       return actOnOrder(event, { captureId: captureOfRefund(resource) }, reversalChange(by));
     case "PAYMENT.CAPTURE.COMPLETED":
     case "PAYMENT.CAPTURE.DENIED":
-      return settleCapture(event);
+      return settleCapture(event, by);
     case "CUSTOMER.DISPUTE.CREATED":
       return actOnOrder(event, { captureId: captureOfDispute(resource) }, disputeChange("open", by));
     case "CUSTOMER.DISPUTE.RESOLVED":
