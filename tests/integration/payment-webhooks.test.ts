@@ -140,6 +140,30 @@ describe("the simulator's provider dashboard (no PayPal credentials)", () => {
     expect((await getOrderDetails(orderId)).refundedAmount).toBe(10);
   });
 
+  it("never records more refunded than was captured when several refunds arrive at once", async () => {
+    const { orderId, captureId } = await paidOrder();
+    // Six different refunds of 10.00 against a 40.00 order, all at the same moment.
+    const events = Array.from({ length: 6 }, (_, index) => ({
+      id: `WH-SIM-many-${index}`,
+      event_type: "PAYMENT.CAPTURE.REFUNDED",
+      create_time: new Date().toISOString(),
+      resource_type: "refund",
+      summary: "A payment capture was refunded",
+      resource: {
+        id: `SIMREFMANY${index}`,
+        amount: { currency_code: "USD", value: "10.00" },
+        links: [{ rel: "up", href: `http://localhost/v2/payments/captures/${captureId}` }],
+      },
+    }));
+    const answers = await Promise.all(events.map((event) => sendSimulatorEvent(event)));
+    expect(answers.filter((answer) => answer.message === "refund of 10 recorded")).toHaveLength(4);
+    // Refused: past the total, or the order already wholly refunded.
+    expect(
+      answers.filter((answer) => /larger than what is left|nothing to refund/.test(answer.message)),
+    ).toHaveLength(2);
+    expect(await getOrderDetails(orderId)).toMatchObject({ refundedAmount: 40, paymentStatus: "refunded" });
+  });
+
   it("refuses unsigned and badly signed messages with 400 and changes nothing", async () => {
     const { orderId, captureId } = await paidOrder();
     const event = await refundFromDashboard(captureId, 500);
