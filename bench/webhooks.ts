@@ -282,7 +282,9 @@ that answers every webhook after ${RECEIVER_DELAY_MS / 1000} s, ${QUEUED_EVENTS}
 just before the round, and every order event of the round's checkouts. "fast": the same endpoint and events,
 answered at once (what recording and sending events costs). "without": the endpoint switched off (no events).
 Times in ms; "in flight" is the most webhooks the receiver held open at once during the round (the sender's
-limit per endpoint is 4).
+limit per endpoint is 4). An answer after 10 s meets the sender's 10 s timeout, so these attempts fail: after 20
+in a row the shop switches the endpoint off (and mails the admins), and each round switches it on again; rounds
+with 0 or 1 in flight are rounds where it was off or its events waited for their retry.
 
 | round | mode | create p50 | create p99 | capture p50 | capture p99 | in flight | errors |
 | --- | --- | --- | --- | --- | --- | --- | --- |
