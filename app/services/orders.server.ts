@@ -69,6 +69,8 @@ export interface OrderJson {
   /** When the order was delivered, and until when its lines may be returned (null: not delivered). */
   deliveredAt: string | null;
   returnableUntil: string | null;
+  /** A payment dispute (chargeback) at the provider: open blocks refunds and return receipts. */
+  disputeStatus: "open" | "resolved" | null;
 }
 
 export interface OrderRow {
@@ -96,6 +98,7 @@ export interface OrderRow {
   version: number;
   refundedAmount: string;
   deliveredAt: Date | null;
+  disputeStatus: "open" | "resolved" | null;
 }
 
 interface OrderItemRow {
@@ -122,7 +125,8 @@ export const ORDER_COLUMNS = `
   o.tracking_number AS "trackingNumber", o.carrier, o.version,
   o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
   o.shipping_method_name AS "shippingMethodName", o.shipping_method_price AS "shippingMethodPrice",
-  o.discount_code AS "discountCode", o.refunded_amount AS "refundedAmount", o.delivered_at AS "deliveredAt"`;
+  o.discount_code AS "discountCode", o.refunded_amount AS "refundedAmount", o.delivered_at AS "deliveredAt",
+  o.dispute_status AS "disputeStatus"`;
 
 export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
@@ -170,6 +174,7 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
       row.deliveredAt && row.orderStatus === "delivered"
         ? returnWindowEnd(row.deliveredAt, getConfig().returnWindowDays).toISOString()
         : null,
+    disputeStatus: row.disputeStatus ?? null,
   };
 }
 

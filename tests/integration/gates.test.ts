@@ -10,6 +10,8 @@ import * as adminOrders from "../../app/routes/admin.orders";
 import * as adminProducts from "../../app/routes/admin.products";
 import * as adminLayout from "../../app/routes/admin";
 import * as adminAccount from "../../app/routes/admin.account";
+import * as adminWebhooks from "../../app/routes/admin.webhooks";
+import * as simulatorDashboard from "../../app/routes/payment-simulator.dashboard";
 import * as authLayout from "../../app/routes/auth";
 import * as authForgotPassword from "../../app/routes/auth.forgot-password";
 import * as authLogin from "../../app/routes/auth.login";
@@ -64,6 +66,8 @@ const adminPages: [string, Loader][] = [
   ["/admin/orders", adminOrders.loader],
   ["/admin/features", adminFeatures.loader],
   ["/admin/account", adminAccount.loader],
+  ["/admin/webhooks", adminWebhooks.loader],
+  ["/payment-simulator/dashboard", simulatorDashboard.loader],
 ];
 
 const shopPages: [string, Loader][] = [

@@ -9,6 +9,7 @@ const ADMIN_MENU = [
   { id: "returns", label: "Returns", path: "/admin/returns" },
   { id: "shipping", label: "Delivery", path: "/admin/shipping" },
   { id: "discounts", label: "Discounts", path: "/admin/discounts" },
+  { id: "webhooks", label: "Webhooks", path: "/admin/webhooks" },
   { id: "audit", label: "Audit log", path: "/admin/audit" },
   { id: "account", label: "Account", path: "/admin/account" },
 ] as const;

@@ -191,6 +191,9 @@ const envSchema = z
     ),
     LOW_STOCK_THRESHOLD: wholeNumber(1, 1_000_000, LOW_STOCK_THRESHOLD),
     RETURN_WINDOW_DAYS: wholeNumber(0, 3_650, 30),
+    WEBHOOK_ALLOW_HTTP: trueOrFalse("false"),
+    WEBHOOK_ALLOW_PRIVATE: trueOrFalse("false"),
+    PAYPAL_WEBHOOK_ID: optionalString,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -288,6 +291,11 @@ export interface AppConfig {
   lowStockThreshold: number;
   /** How many days after delivery a shopper may ask to return lines (0: returns are closed). */
   returnWindowDays: number;
+  /**
+   * Outgoing webhooks: plain http:// endpoints allowed, private/loopback addresses allowed (development
+   * and tests only); PayPal's webhook id for the verify-webhook-signature call of incoming ones.
+   */
+  webhooks: { allowHttp: boolean; allowPrivate: boolean; paypalWebhookId: string | null };
 }
 
 export interface S3Config {
@@ -424,6 +432,11 @@ export function parseConfig(
     shopTimeZone: parsed.SHOP_TIMEZONE,
     lowStockThreshold: parsed.LOW_STOCK_THRESHOLD,
     returnWindowDays: parsed.RETURN_WINDOW_DAYS,
+    webhooks: {
+      allowHttp: parsed.WEBHOOK_ALLOW_HTTP === "true",
+      allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === "true",
+      paypalWebhookId: parsed.PAYPAL_WEBHOOK_ID ?? null,
+    },
   };
 }
 

@@ -10,6 +10,7 @@ export const AUDIT_ENTITIES = [
   "user",
   "shippingMethod",
   "discountCode",
+  "webhookEndpoint",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

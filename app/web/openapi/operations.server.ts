@@ -1,5 +1,6 @@
 import { DELIVERY_OPERATIONS } from "./operations-delivery.server";
 import { RETURN_OPERATIONS } from "./operations-returns.server";
+import { WEBHOOK_OPERATIONS } from "./operations-webhooks.server";
 import { z } from "zod";
 import {
   changePasswordRequestSchema,
@@ -431,5 +432,6 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
   ...DELIVERY_OPERATIONS,
   ...RETURN_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];
