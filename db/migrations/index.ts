@@ -20,6 +20,7 @@ import { deliveryAndDiscountsDown, deliveryAndDiscountsUp } from "./0020-deliver
 import { auditMoreEntitiesDown, auditMoreEntitiesUp } from "./0022-audit-more-entities";
 import { returnsDown, returnsUp } from "./0023-returns";
 import { listingCountsDown, listingCountsUp } from "./0027-listing-counts";
+import { stockAlertsWishlistDown, stockAlertsWishlistUp } from "./0032-stock-alerts-wishlist";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -51,4 +52,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0022-audit-more-entities", up: auditMoreEntitiesUp, down: auditMoreEntitiesDown },
   { name: "0023-returns", up: returnsUp, down: returnsDown },
   { name: "0027-listing-counts", up: listingCountsUp, down: listingCountsDown },
+  { name: "0032-stock-alerts-wishlist", up: stockAlertsWishlistUp, down: stockAlertsWishlistDown },
 ];

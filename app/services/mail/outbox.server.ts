@@ -22,7 +22,8 @@ export type MailKind =
   | "return-requested"
   | "return-approved"
   | "return-rejected"
-  | "return-refunded";
+  | "return-refunded"
+  | "stock-alert";
 
 export interface OutgoingMail {
   kind: MailKind;
