@@ -1,5 +1,6 @@
 import { DELIVERY_OPERATIONS } from "./operations-delivery.server";
 import { RETURN_OPERATIONS } from "./operations-returns.server";
+import { STOCK_ALERT_OPERATIONS } from "./operations-stock-alerts.server";
 import { z } from "zod";
 import {
   changePasswordRequestSchema,
@@ -431,5 +432,6 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
   ...DELIVERY_OPERATIONS,
   ...RETURN_OPERATIONS,
+  ...STOCK_ALERT_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];
