@@ -14,6 +14,9 @@ import { ProductPrices } from "./ProductPrices";
 import { StarPicker, StarRating } from "./StarRating";
 import { chooseMessage, lowStockText } from "~/lib/shared/variants";
 import { VariantPicker } from "./VariantPicker";
+import { BackInStockForm } from "./BackInStockForm";
+import { WishlistHeart } from "./WishlistHeart";
+import { VARIANT_PARAM } from "~/lib/shared/stock-alerts";
 
 /** The product as the details show it (the loader's shape, after JSON). */
 interface ProductDetailsData extends ProductJson {
@@ -25,6 +28,8 @@ interface ProductDetailsData extends ProductJson {
     reviewValue: number;
     createdAt: string;
   }[];
+  /** The signed-in shopper's alerts for its sizes and its heart (pages that read them). */
+  shopper?: { waitingVariantIds: string[]; wishlisted: boolean };
 }
 
 /**
@@ -142,20 +147,31 @@ export function ProductDetails({
   const location = useLocation();
   const Heading = titleAs === "h1" ? "h2" : "h3";
   const badge = productBadge(product);
-  const purchase = useVariantChoice(product, chooseRefused);
+  // The back-in-stock mail links to the product with its size chosen (`?variant=`).
+  const urlVariant = new URLSearchParams(location.search).get(VARIANT_PARAM);
+  const purchase = useVariantChoice(product, chooseRefused, urlVariant);
+  const idPrefix = `${titleAs ?? "dialog"}-${product._id}`;
   return (
     <div className="product-details">
       <div className="product-details__media">
         <ProductGallery
           images={product.images}
           title={product.title}
-          idPrefix={`${titleAs ?? "dialog"}-${product._id}`}
+          idPrefix={idPrefix}
           colour={purchase.colour}
         />
         {badge ? <span className={`product-badge product-badge--${badge.tone}`}>{badge.label}</span> : null}
       </div>
       <div className="product-details__info">
-        {titleAs === "h1" ? <h1 className="product-details__title">{product.title}</h1> : null}
+        <div className="product-details__title-row">
+          {titleAs === "h1" ? <h1 className="product-details__title">{product.title}</h1> : null}
+          <WishlistHeart
+            productId={product._id}
+            productTitle={product.title}
+            formAction={formAction}
+            wishlisted={product.shopper?.wishlisted ?? false}
+          />
+        </div>
         <p className="product-details__meta">
           <Link to={`/shop/listing?category=${product.category}`}>{CATEGORY_LABELS[product.category]}</Link>
           <Link to={`/shop/listing?brand=${encodeURIComponent(product.brand)}`}>
@@ -184,10 +200,11 @@ export function ProductDetails({
         >
           <VariantPicker
             variants={product.variants}
-            idPrefix={`${titleAs ?? "dialog"}-${product._id}`}
+            idPrefix={idPrefix}
             error={purchase.error}
             onChoose={purchase.choose}
             onColour={purchase.chooseColour}
+            defaultVariantId={urlVariant}
           />
           {purchase.chosen && product.variants.length > 1 ? (
             <p className="variant-picker__stock" aria-live="polite">
@@ -195,6 +212,13 @@ export function ProductDetails({
             </p>
           ) : null}
         </AddToCartForm>
+        <BackInStockForm
+          productId={product._id}
+          variants={product.variants}
+          waitingVariantIds={product.shopper?.waitingVariantIds ?? []}
+          formAction={formAction}
+          idPrefix={idPrefix}
+        />
         <section className="product-reviews" aria-labelledby={`reviews-${product._id}`}>
           <Heading className="product-details__heading" id={`reviews-${product._id}`}>
             Reviews
@@ -243,12 +267,13 @@ export function ProductDetails({
  * start; with several, nothing is chosen for the shopper, even when only one
  * is in stock.
  */
-function useVariantChoice(product: ProductJson, chooseRefused: boolean) {
+function useVariantChoice(product: ProductJson, chooseRefused: boolean, urlVariant: string | null) {
+  const fromUrl = product.variants.find((variant) => variant._id === urlVariant && variant.totalStock > 0);
   const [chosenId, setChosenId] = useState<string | null>(
-    product.variants.length === 1 ? (product.variants[0]?._id ?? null) : null,
+    product.variants.length === 1 ? (product.variants[0]?._id ?? null) : (fromUrl?._id ?? null),
   );
   // The colour chosen so far (before a size, too): the gallery shows its pictures.
-  const [colour, setColour] = useState<string | null>(null);
+  const [colour, setColour] = useState<string | null>(fromUrl?.colour ?? null);
   const chosen = product.variants.find((variant) => variant._id === chosenId) ?? null;
   return {
     chosen,
