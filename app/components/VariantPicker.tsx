@@ -64,7 +64,9 @@ export function VariantPicker({
         refused={error !== null}
         onChoose={onChoose}
         onColour={onColour}
-        chosen={variants.find((variant) => variant._id === defaultVariantId && variant.totalStock > 0) ?? null}
+        chosen={
+          variants.find((variant) => variant._id === defaultVariantId && variant.totalStock > 0) ?? null
+        }
       />
     );
   const prices = new Set(variants.map(payPrice));

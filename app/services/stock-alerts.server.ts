@@ -1,10 +1,6 @@
 import { QueryTypes, Transaction } from "sequelize";
 import { badRequest, conflict, notFound, unauthorized } from "~/lib/server/errors.server";
-import {
-  MAX_WAITING_ALERTS,
-  STOCK_ALERT_TEXT,
-  type StockAlertJson,
-} from "~/lib/shared/stock-alerts";
+import { MAX_WAITING_ALERTS, STOCK_ALERT_TEXT, type StockAlertJson } from "~/lib/shared/stock-alerts";
 import { isUuid } from "~/lib/shared/uuid";
 import { chooseMessage } from "~/lib/shared/variants";
 import { getDb } from "~/models/db.server";

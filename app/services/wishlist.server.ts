@@ -97,7 +97,10 @@ export async function addToWishlist(
 ): Promise<{ item: WishlistItemJson; created: boolean }> {
   if (!isUuid(userId)) throw unauthorized();
   const { productId } = input;
-  const variantId = input.variantId === undefined || input.variantId === null || input.variantId === "" ? null : input.variantId;
+  const variantId =
+    input.variantId === undefined || input.variantId === null || input.variantId === ""
+      ? null
+      : input.variantId;
   if (!isUuid(productId) || (variantId !== null && !isUuid(variantId))) throw notFound(PRODUCT_NOT_FOUND);
   const { sequelize } = getDb();
   return sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED }, async (t) => {
@@ -166,4 +169,40 @@ export async function removeProductFromWishlist(userId: string, productId: unkno
     { replacements: { userId, productId }, type: QueryTypes.SELECT },
   );
   return rows.length;
+}
+
+/** A size the wishlist page offers for "Move to cart". */
+export interface WishlistChoice {
+  variantId: string;
+  size: string | null;
+  colour: string | null;
+  inStock: boolean;
+}
+
+/**
+ * The wishlist with, for each item, the sizes "Move to cart" can choose: the
+ * item's own size, or every size of its product (in display order).
+ */
+export async function wishlistWithChoices(
+  userId: string,
+): Promise<(WishlistItemJson & { choices: WishlistChoice[] })[]> {
+  const items = await listWishlist(userId);
+  if (!items.length) return [];
+  const rows = await getDb().sequelize.query<WishlistChoice & { productId: string }>(
+    `SELECT v.product_id AS "productId", v.id AS "variantId", v.size, v.colour, v.total_stock > 0 AS "inStock"
+       FROM product_variants v WHERE v.product_id IN (:productIds)
+      ORDER BY v.position, v.id`,
+    {
+      replacements: { productIds: [...new Set(items.map((item) => item.productId))] },
+      type: QueryTypes.SELECT,
+    },
+  );
+  return items.map((item) => ({
+    ...item,
+    choices: rows
+      .filter(
+        (row) => row.productId === item.productId && (!item.variantId || row.variantId === item.variantId),
+      )
+      .map(({ variantId, size, colour, inStock }) => ({ variantId, size, colour, inStock })),
+  }));
 }

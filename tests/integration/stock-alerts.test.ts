@@ -92,7 +92,10 @@ describe("asking for an alert", () => {
     const made = await tee({ M: 0, L: 4 });
     const shopper = await createShopper();
     const first = await createStockAlert(shopper.id, { productId: made.product._id, variantId: made.m._id });
-    expect(first).toMatchObject({ created: true, alert: { status: "waiting", size: "M", variantId: made.m._id } });
+    expect(first).toMatchObject({
+      created: true,
+      alert: { status: "waiting", size: "M", variantId: made.m._id },
+    });
     const again = await createStockAlert(shopper.id, { productId: made.product._id, variantId: made.m._id });
     expect(again).toMatchObject({ created: false, alert: { _id: first.alert._id } });
     await expect(
@@ -180,7 +183,12 @@ describe("a restock fires the alerts on every path", () => {
   });
 
   it("a product's own stock set directly (one variant) notifies", async () => {
-    const product = await createProduct({ ...BASE, title: "One Size Cap", category: "accessories", totalStock: 0 });
+    const product = await createProduct({
+      ...BASE,
+      title: "One Size Cap",
+      category: "accessories",
+      totalStock: 0,
+    });
     const shopper = await createShopper();
     await createStockAlert(shopper.id, { productId: product._id });
     await getDb().sequelize.query("UPDATE products SET total_stock = 2 WHERE id = :id", {
@@ -192,19 +200,28 @@ describe("a restock fires the alerts on every path", () => {
   it("a CSV import notifies", async () => {
     const made = await tee({ M: 0, L: 2 });
     const shopper = await shopperWaitingFor(made.m._id, made.product._id);
-    const exported = await run(exportApi, jsonRequest("/api/admin/products/export", { cookie: callers.admin }));
+    const exported = await run(
+      exportApi,
+      jsonRequest("/api/admin/products/export", { cookie: callers.admin }),
+    );
     const rows = parse(await exported.text(), { bom: true, columns: true }) as Record<string, string>[];
     const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
     const columns = CATALOGUE_COLUMNS.filter((column) => column !== "stockExported");
     const csv = [
       columns.join(","),
       ...rows.map((row) =>
-        columns.map((column) => quote(column === "totalStock" && row.size === "M" ? "6" : (row[column] ?? ""))).join(","),
+        columns
+          .map((column) => quote(column === "totalStock" && row.size === "M" ? "6" : (row[column] ?? "")))
+          .join(","),
       ),
     ].join("\r\n");
     const imported = await run(
       importApi,
-      multipartRequest("/api/admin/products/import", { my_file: file(csv, "catalogue.csv", "text/csv") }, callers.admin),
+      multipartRequest(
+        "/api/admin/products/import",
+        { my_file: file(csv, "catalogue.csv", "text/csv") },
+        callers.admin,
+      ),
     );
     expect(imported.status).toBe(200);
     expect((await variantStock(made.product._id)).bySize).toEqual({ M: 6, L: 2 });
@@ -287,7 +304,9 @@ describe("mailed once", () => {
   it("50 shoppers waiting on one size and two admins restocking at once: 50 mails, not 100", async () => {
     const made = await tee({ M: 0, L: 3 });
     const shoppers = await Promise.all(
-      Array.from({ length: 50 }, (_, index) => shopperWaitingFor(made.m._id, made.product._id, `Waiting ${index}`)),
+      Array.from({ length: 50 }, (_, index) =>
+        shopperWaitingFor(made.m._id, made.product._id, `Waiting ${index}`),
+      ),
     );
     await Promise.all([setStock(made, { M: 5, L: 3 }), setStock(made, { M: 7, L: 3 })]);
     // Two senders at once build the mails of the fired alerts.
@@ -320,7 +339,12 @@ describe("mailed once", () => {
     const sender = new OutboxSender({
       transport: {
         deliver: async (mail) => {
-          delivered.push({ to: mail.recipient, subject: mail.subject, text: mail.textBody, html: mail.htmlBody });
+          delivered.push({
+            to: mail.recipient,
+            subject: mail.subject,
+            text: mail.textBody,
+            html: mail.htmlBody,
+          });
           return "kept";
         },
         close: () => undefined,

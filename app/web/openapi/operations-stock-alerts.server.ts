@@ -14,7 +14,9 @@ const NOT_YOURS = "Another shopper's userId, or an admin";
 const itemBody = z.object({
   userId: uuid.optional().meta({ description: "The caller's own id (optional)" }),
   productId: uuid,
-  variantId: uuid.optional().meta({ description: "The size and colour; a product with one variant needs none" }),
+  variantId: uuid
+    .optional()
+    .meta({ description: "The size and colour; a product with one variant needs none" }),
 });
 
 const alertSchema = z
@@ -44,7 +46,9 @@ const wishlistItemSchema = z
     colour: z.string().nullable(),
     price: money,
     salePrice: money.meta({ description: "0 when not on sale" }),
-    priceWhenAdded: money.meta({ description: "What a shopper paid for it (the sale price when on sale) when it was added" }),
+    priceWhenAdded: money.meta({
+      description: "What a shopper paid for it (the sale price when on sale) when it was added",
+    }),
     inStock: z.boolean(),
     addedAt: dateTime,
   })
@@ -76,7 +80,10 @@ export const STOCK_ALERT_OPERATIONS: ApiOperation[] = [
     body: itemBody,
     success: {
       201: { description: "The new alert", schema: alertEnvelope },
-      200: { description: "The caller already waits for this variant: the existing alert", schema: alertEnvelope },
+      200: {
+        description: "The caller already waits for this variant: the existing alert",
+        schema: alertEnvelope,
+      },
     },
     errors: {
       400: "A product with several variants and no variantId",
