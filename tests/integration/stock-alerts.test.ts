@@ -17,7 +17,7 @@ import { requestReturn } from "../../app/services/return-request.server";
 import { createStockAlert, listStockAlerts } from "../../app/services/stock-alerts.server";
 import { resetDatabase } from "../support/database";
 import { createCallers, file, jsonRequest, multipartRequest, run, type Callers } from "./admin-support";
-import { approvedOrder, createShopper, orderRow, variantStock, type TestShopper } from "./checkout-support";
+import { approvedOrder, createShopper, orderRow, variantStock } from "./checkout-support";
 
 /**
  * Back-in-stock alerts fire when a variant's stock goes from 0 to above 0, on
