@@ -4,9 +4,9 @@ import { variantLabel, type VariantJson } from "~/lib/shared/variants";
 
 /**
  * "Notify me when it's back" for each sold-out size (or the product, when it
- * has one variant): one small POST form per size to the page's own action,
- * so it works without JavaScript and takes one click. A size the shopper
- * already waits for says so instead.
+ * has one variant): one POST form to the page's own action whose buttons
+ * each send their size's `variantId`, so it works without JavaScript and
+ * takes one click. A size the shopper already waits for says so instead.
  */
 export function BackInStockForm({
   productId,
@@ -27,35 +27,42 @@ export function BackInStockForm({
   const single = variants.length === 1;
   const headingId = `${idPrefix}-back-in-stock`;
   return (
-    <section className="back-in-stock" aria-labelledby={headingId} data-testid="back-in-stock">
+    <Form
+      method="post"
+      action={formAction}
+      preventScrollReset
+      className="back-in-stock"
+      aria-labelledby={headingId}
+      data-testid="back-in-stock"
+    >
+      <input type="hidden" name="intent" value={ALERT_INTENTS.notify} />
+      <input type="hidden" name="productId" value={productId} />
       <p className="back-in-stock__heading" id={headingId}>
         {single ? "Sold out" : soldOut.length === 1 ? "Sold out in one size" : "Sold out in some sizes"}
       </p>
       <ul className="back-in-stock__list">
         {soldOut.map((variant) => {
-          const name = variantLabel(variant);
+          const name = single ? "" : variantLabel(variant);
           return (
             <li key={variant._id} className="back-in-stock__item">
-              {single ? null : <span className="back-in-stock__size">{name}</span>}
+              {name ? <span className="back-in-stock__size">{name}</span> : null}
               {waiting.has(variant._id) ? (
-                <span className="back-in-stock__waiting" role="status">
-                  We will mail you when it is back
-                </span>
+                <span className="back-in-stock__waiting">We will mail you when it is back</span>
               ) : (
-                <Form method="post" action={formAction} preventScrollReset className="back-in-stock__form">
-                  <input type="hidden" name="intent" value={ALERT_INTENTS.notify} />
-                  <input type="hidden" name="productId" value={productId} />
-                  <input type="hidden" name="variantId" value={variant._id} />
-                  <button type="submit" className="sf-button sf-button--small">
-                    Notify me when it&apos;s back
-                    {single ? null : <span className="visually-hidden">{`: ${name}`}</span>}
-                  </button>
-                </Form>
+                <button
+                  type="submit"
+                  name="variantId"
+                  value={variant._id}
+                  className="sf-button sf-button--small"
+                  aria-label={name ? `Notify me when it's back: ${name}` : undefined}
+                >
+                  Notify me when it&apos;s back
+                </button>
               )}
             </li>
           );
         })}
       </ul>
-    </section>
+    </Form>
   );
 }

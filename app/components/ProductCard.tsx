@@ -63,7 +63,7 @@ function ProductCard({
           productId={product._id}
           productTitle={product.title}
           formAction={redirectTo}
-          className="product-card__heart"
+          className="wishlist-heart-form product-card__heart"
           plain
         />
       </div>

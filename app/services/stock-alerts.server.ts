@@ -58,17 +58,6 @@ export async function listStockAlerts(userId: string): Promise<StockAlertJson[]>
   return rows.map(toJson);
 }
 
-/** The variants of `productId` the caller waits for (the product page marks them). */
-export async function waitingVariantIds(userId: string, productId: string): Promise<string[]> {
-  if (!isUuid(userId) || !isUuid(productId)) return [];
-  const rows = await getDb().sequelize.query<{ variantId: string }>(
-    `SELECT variant_id AS "variantId" FROM stock_alerts
-      WHERE user_id = :userId AND product_id = :productId AND status = 'waiting'`,
-    { replacements: { userId, productId }, type: QueryTypes.SELECT },
-  );
-  return rows.map((row) => row.variantId);
-}
-
 interface VariantRow {
   id: string;
   size: string | null;

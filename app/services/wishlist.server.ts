@@ -75,16 +75,6 @@ export async function listWishlist(userId: string): Promise<WishlistItemJson[]> 
   return rows.map(toJson);
 }
 
-/** Whether the caller keeps `productId` (any size of it): the heart on the product page is filled. */
-export async function isWishlisted(userId: string, productId: string): Promise<boolean> {
-  if (!isUuid(userId) || !isUuid(productId)) return false;
-  const rows = await getDb().sequelize.query(
-    `SELECT 1 FROM wishlist_items WHERE user_id = :userId AND product_id = :productId LIMIT 1`,
-    { replacements: { userId, productId }, type: QueryTypes.SELECT },
-  );
-  return rows.length > 0;
-}
-
 /**
  * Keeps a product (or one variant of it): `created` false when it was already
  * kept (the existing item, unchanged: its price when added stays the first).

@@ -2,8 +2,9 @@ import { data } from "react-router";
 import type { SessionUser } from "~/services/users.server";
 import { ALERT_INTENTS, STOCK_ALERT_TEXT, WISHLIST_TEXT } from "~/lib/shared/stock-alerts";
 import type { StorefrontActionData } from "~/lib/shared/storefront-action";
-import { createStockAlert, waitingVariantIds } from "~/services/stock-alerts.server";
-import { addToWishlist, isWishlisted, removeProductFromWishlist } from "~/services/wishlist.server";
+import { createStockAlert } from "~/services/stock-alerts.server";
+import { shopperProductState, type ShopperProductState } from "~/services/shopper-product-state.server";
+import { addToWishlist, removeProductFromWishlist } from "~/services/wishlist.server";
 import { runOrRefuse } from "./form-action.server";
 import { redirectWithFlash } from "./session.server";
 
@@ -13,20 +14,6 @@ import { redirectWithFlash } from "./session.server";
  * intents here). Success redirects back with a flash message; a refusal
  * answers its status with the message, with or without JavaScript.
  */
-
-/** What the product page and the dialog show of the shopper: the sizes they wait for, the heart. */
-export interface ShopperProductState {
-  waitingVariantIds: string[];
-  wishlisted: boolean;
-}
-
-export async function shopperProductState(userId: string, productId: string): Promise<ShopperProductState> {
-  const [waiting, wishlisted] = await Promise.all([
-    waitingVariantIds(userId, productId),
-    isWishlisted(userId, productId),
-  ]);
-  return { waitingVariantIds: waiting, wishlisted };
-}
 
 /** The product's details (being read) with the shopper's state beside them, read side by side; null stays null. */
 export async function withShopperState<T extends object>(

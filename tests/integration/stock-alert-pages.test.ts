@@ -52,13 +52,16 @@ const post = (
 describe("Notify me when it's back", () => {
   it("is offered for the sold-out size only, and a click puts the shopper on the list without JavaScript", async () => {
     const page = await renderProduct();
-    const section = page.querySelector('[data-testid="back-in-stock"]')!;
-    expect(section.textContent).toContain("Sold out in one size");
-    const forms = section.querySelectorAll("form");
-    expect(forms).toHaveLength(1);
-    const fields = Object.fromEntries(
-      [...forms[0]!.querySelectorAll("input")].map((input) => [input.name, input.value]),
-    );
+    const form = page.querySelector('[data-testid="back-in-stock"]')!;
+    expect(form.tagName).toBe("FORM");
+    expect(form.textContent).toContain("Sold out in one size");
+    const buttons = form.querySelectorAll("button");
+    expect(buttons).toHaveLength(1);
+    // What the browser sends: the form's fields and the clicked button's name and value.
+    const fields = {
+      ...Object.fromEntries([...form.querySelectorAll("input")].map((input) => [input.name, input.value])),
+      [buttons[0]!.name]: buttons[0]!.value,
+    };
     expect(fields).toEqual({ intent: "stock-alert", productId: tee.product.id, variantId: tee.bySize.M!.id });
 
     const answer = await post(productPage.action, productPath(), fields);
@@ -75,7 +78,7 @@ describe("Notify me when it's back", () => {
     expect(after.querySelector('[data-testid="back-in-stock"]')!.textContent).toContain(
       "We will mail you when it is back",
     );
-    expect(after.querySelector('[data-testid="back-in-stock"] form')).toBeNull();
+    expect(after.querySelector('[data-testid="back-in-stock"] button')).toBeNull();
   });
 
   it("refuses a size in stock with 409 and its message, and works from the listing's dialog too", async () => {
@@ -91,7 +94,7 @@ describe("Notify me when it's back", () => {
       shopper.cookie,
     );
     expect(
-      dialog.querySelector('[data-testid="product-dialog"] [data-testid="back-in-stock"] form'),
+      dialog.querySelector('[data-testid="product-dialog"] [data-testid="back-in-stock"] button'),
     ).not.toBeNull();
     const fromDialog = await callRoute(
       listingPage.action as never,
