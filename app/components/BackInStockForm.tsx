@@ -40,29 +40,24 @@ export function BackInStockForm({
       <p className="back-in-stock__heading" id={headingId}>
         {single ? "Sold out" : soldOut.length === 1 ? "Sold out in one size" : "Sold out in some sizes"}
       </p>
-      <ul className="back-in-stock__list">
-        {soldOut.map((variant) => {
-          const name = single ? "" : variantLabel(variant);
-          return (
-            <li key={variant._id} className="back-in-stock__item">
-              {name ? <span className="back-in-stock__size">{name}</span> : null}
-              {waiting.has(variant._id) ? (
-                <span className="back-in-stock__waiting">We will mail you when it is back</span>
-              ) : (
-                <button
-                  type="submit"
-                  name="variantId"
-                  value={variant._id}
-                  className="sf-button sf-button--small"
-                  aria-label={name ? `Notify me when it's back: ${name}` : undefined}
-                >
-                  Notify me when it&apos;s back
-                </button>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+      {soldOut.map((variant) => {
+        const name = single ? "" : variantLabel(variant);
+        return waiting.has(variant._id) ? (
+          <p key={variant._id} className="back-in-stock__waiting">
+            {name ? `${name}: we will mail you when it is back` : "We will mail you when it is back"}
+          </p>
+        ) : (
+          <button
+            key={variant._id}
+            type="submit"
+            name="variantId"
+            value={variant._id}
+            className="sf-button sf-button--small back-in-stock__button"
+          >
+            {name ? `Notify me when ${name} is back` : "Notify me when it's back"}
+          </button>
+        );
+      })}
     </Form>
   );
 }

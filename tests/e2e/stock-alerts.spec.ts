@@ -78,9 +78,9 @@ test.describe("back-in-stock alerts", () => {
     const soldOut = page.getByTestId("back-in-stock");
     await expect(soldOut).toContainText("Sold out in one size");
     await expect(soldOut).toContainText("White");
-    await soldOut.getByRole("button", { name: /Notify me when it's back/ }).click();
+    await soldOut.getByRole("button", { name: "Notify me when One size · White is back" }).click();
     await expect(toast(page, "We will mail you when it is back")).toBeVisible();
-    await expect(soldOut).toContainText("We will mail you when it is back");
+    await expect(soldOut).toContainText("One size · White: we will mail you when it is back");
 
     // The heart keeps the product in the wishlist.
     await page.getByTestId("wishlist-heart").first().click();

@@ -76,7 +76,7 @@ describe("Notify me when it's back", () => {
     ]);
     const after = await renderProduct();
     expect(after.querySelector('[data-testid="back-in-stock"]')!.textContent).toContain(
-      "We will mail you when it is back",
+      "M: we will mail you when it is back",
     );
     expect(after.querySelector('[data-testid="back-in-stock"] button')).toBeNull();
   });
