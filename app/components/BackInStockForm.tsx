@@ -1,6 +1,14 @@
 import { Form } from "react-router";
 import { ALERT_INTENTS } from "~/lib/shared/stock-alerts";
-import { variantLabel, type VariantJson } from "~/lib/shared/variants";
+import { choiceOf, variantLabel, type VariantChoice, type VariantJson } from "~/lib/shared/variants";
+
+/** What the heading calls the options a product varies by. */
+const OPTION_NAMES: Record<VariantChoice, [one: string, some: string]> = {
+  none: ["size", "sizes"],
+  size: ["size", "sizes"],
+  colour: ["colour", "colours"],
+  "size and colour": ["size", "sizes"],
+};
 
 /**
  * "Notify me when it's back" for each sold-out size (or the product, when it
@@ -38,7 +46,11 @@ export function BackInStockForm({
       <input type="hidden" name="intent" value={ALERT_INTENTS.notify} />
       <input type="hidden" name="productId" value={productId} />
       <p className="back-in-stock__heading" id={headingId}>
-        {single ? "Sold out" : soldOut.length === 1 ? "Sold out in one size" : "Sold out in some sizes"}
+        {single
+          ? "Sold out"
+          : soldOut.length === 1
+            ? `Sold out in one ${OPTION_NAMES[choiceOf(variants)][0]}`
+            : `Sold out in some ${OPTION_NAMES[choiceOf(variants)][1]}`}
       </p>
       {soldOut.map((variant) => {
         const name = single ? "" : variantLabel(variant);

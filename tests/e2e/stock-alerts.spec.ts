@@ -76,7 +76,7 @@ test.describe("back-in-stock alerts", () => {
 
     await page.goto(`/shop/product/${productId}`);
     const soldOut = page.getByTestId("back-in-stock");
-    await expect(soldOut).toContainText("Sold out in one size");
+    await expect(soldOut).toContainText("Sold out in one colour");
     await expect(soldOut).toContainText("White");
     await soldOut.getByRole("button", { name: "Notify me when One size · White is back" }).click();
     await expect(toast(page, "We will mail you when it is back")).toBeVisible();
