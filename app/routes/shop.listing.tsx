@@ -18,6 +18,7 @@ import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/
 import { storeFilters } from "~/lib/shared/stored-filters";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
+import { withShopperState } from "~/web/alert-actions.server";
 import { listingCards } from "~/web/catalog-reads.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -36,7 +37,7 @@ const PRICE_PARAMS = ["minPrice", "maxPrice"];
  * redirected to the canonical URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
+  const user = await requireShopper(request);
   const params = new URL(request.url).searchParams;
   const state = parseListingState(params);
   const productId = params.get("product");
@@ -48,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const [page, details] = await Promise.all([
     listingCards({ ...state, limit: PAGE_SIZE }),
-    productId ? getProductDetails(productId) : Promise.resolve(null),
+    productId ? withShopperState(user.id, productId, getProductDetails(productId)) : Promise.resolve(null),
   ]);
   return data({ state, ...page, details });
 }

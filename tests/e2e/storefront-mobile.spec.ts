@@ -76,8 +76,10 @@ test("the listing shows two cards side by side with title, price and button read
   for (const card of [first, second]) {
     await expect(card.getByRole("heading")).toBeVisible();
     // "Add to cart", the disabled "Out Of Stock" in its place, or, for a product in sizes or colours,
-    // the "Choose size" (or "Choose colour") link.
-    const action = card.getByRole("button").or(card.getByRole("link", { name: /^Choose (size|colour): / }));
+    // the "Choose size" (or "Choose colour") link (the heart is a button of its own).
+    const action = card
+      .getByRole("button", { name: /^(Add to cart|Out Of Stock)/ })
+      .or(card.getByRole("link", { name: /^Choose (size|colour): / }));
     await expect(action).toBeInViewport({ ratio: 1 });
     const titleSize = await card
       .getByRole("heading")

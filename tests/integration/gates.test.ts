@@ -27,6 +27,8 @@ import * as shopListing from "../../app/routes/shop.listing";
 import * as shopPaymentSuccess from "../../app/routes/shop.payment-success";
 import * as shopPaypalReturn from "../../app/routes/shop.paypal-return";
 import * as shopSearch from "../../app/routes/shop.search";
+import * as shopWishlist from "../../app/routes/shop.account_.wishlist";
+import * as shopAlerts from "../../app/routes/shop.account_.alerts";
 import * as shopLayout from "../../app/routes/shop";
 import * as unauthPage from "../../app/routes/unauth-page";
 import * as notFoundPage from "../../app/routes/$";
@@ -80,6 +82,8 @@ const shopPages: [string, Loader][] = [
   ["/shop/cart", shopCart.loader],
   ["/shop/paypal-return", shopPaypalReturn.loader],
   ["/shop/payment-success", shopPaymentSuccess.loader],
+  ["/shop/account/wishlist", shopWishlist.loader],
+  ["/shop/account/alerts", shopAlerts.loader],
 ];
 
 describe("/ sends everyone home", () => {

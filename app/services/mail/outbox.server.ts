@@ -23,7 +23,8 @@ export type MailKind =
   | "return-approved"
   | "return-rejected"
   | "return-refunded"
-  | "webhook-disabled";
+  | "webhook-disabled"
+  | "stock-alert";
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -1,6 +1,7 @@
 import { DELIVERY_OPERATIONS } from "./operations-delivery.server";
 import { RETURN_OPERATIONS } from "./operations-returns.server";
 import { WEBHOOK_OPERATIONS } from "./operations-webhooks.server";
+import { STOCK_ALERT_OPERATIONS } from "./operations-stock-alerts.server";
 import { z } from "zod";
 import {
   changePasswordRequestSchema,
@@ -433,5 +434,6 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...DELIVERY_OPERATIONS,
   ...RETURN_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...STOCK_ALERT_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];
