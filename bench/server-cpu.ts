@@ -25,7 +25,7 @@ import { summarizeProfiles } from "./profile-summary";
  *
  * CPU_PROFILE=dir also starts the server with `node --cpu-prof --cpu-prof-dir=dir`
  * and prints where its busy time went (bench/profile-summary.ts). BENCH_TARGETS
- * (comma-separated names: healthz, listing, listing-size, forbidden) picks targets.
+ * (comma-separated names: healthz, listing, listing-size, forbidden, product) picks targets.
  *
  * BENCH_BASELINE_DIR=dir compares with another checkout (for example
  * `git archive <commit> | tar -x -C dir`, node_modules linked, built with the
@@ -54,9 +54,34 @@ const TARGETS = [
   { name: "listing", path: "/shop/listing", signedIn: true, status: 200 },
   { name: "listing-size", path: "/shop/listing?category=men&size=M,L", signedIn: true, status: 200 },
   { name: "forbidden", path: "/unauth-page", signedIn: true, status: 403 },
+  // The product page of a product in sizes with one sold out (its path is found once the data is seeded).
+  { name: "product", path: "", signedIn: true, status: 200 },
 ];
 
 const log = (message: string) => console.log(`[server-cpu] ${message}`);
+
+const productTarget = TARGETS.find((target) => target.name === "product")!;
+
+/** A demo product sold in several sizes, one of them sold out (the page shows "Notify me when it's back"). */
+async function soldOutSizeProduct(db: ReturnType<typeof createDatabase>): Promise<string> {
+  const [row] = await db.sequelize.query<{ id: string }>(
+    `SELECT p.id FROM products p JOIN product_variants v ON v.product_id = p.id
+      GROUP BY p.id, p.title HAVING count(*) > 1 AND min(v.total_stock) = 0 AND max(v.total_stock) > 0
+      ORDER BY p.title LIMIT 1`,
+    { type: "SELECT" as never },
+  );
+  if (row) return row.id;
+  // None sold out: the first product in sizes gets its first size emptied.
+  const [sized] = await db.sequelize.query<{ id: string; variantId: string }>(
+    `SELECT v.product_id AS id, min(v.id::text) AS "variantId" FROM product_variants v
+      GROUP BY v.product_id HAVING count(*) > 1 ORDER BY v.product_id LIMIT 1`,
+    { type: "SELECT" as never },
+  );
+  await db.sequelize.query("UPDATE product_variants SET total_stock = 0 WHERE id = :id", {
+    replacements: { id: sized!.variantId },
+  });
+  return sized!.id;
+}
 
 async function prepareDatabase() {
   const embedded = await startEmbeddedPostgres({ dataDir: DATA_DIR, log });
@@ -67,6 +92,7 @@ async function prepareDatabase() {
     await seedDemoAccounts(db, log);
     const missing = PRODUCTS + 72 - (await db.models.Product.count());
     if (missing > 0) await seedLargeCatalog(db, missing, log);
+    productTarget.path = `/shop/product/${await soldOutSizeProduct(db)}`;
   } finally {
     await db.sequelize.close();
   }

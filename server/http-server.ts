@@ -5,6 +5,7 @@ import { closeDb } from "../app/models/db.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
 import { settlePasswordResetRequests } from "../app/services/password-reset.server";
 import { startMailSender } from "../app/services/mail/sender.server";
+import { startWebhookSender } from "../app/services/webhooks/sender.server";
 import { createApp } from "./app";
 import { log } from "./startup";
 
@@ -38,6 +39,8 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export async function startHttpProcess(config: AppConfig, build: ServerBuild): Promise<HttpProcess> {
   const mailSender = startMailSender(config.mail, log);
+  // Webhooks go out like mails: from every HTTP process, claims SKIP LOCKED with a lease.
+  const webhookSender = await startWebhookSender(config.webhooks, log);
   const app = createApp({ build, config });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening: Server = app.listen(config.port, config.host, () => resolve(listening));
@@ -55,6 +58,7 @@ export async function startHttpProcess(config: AppConfig, build: ServerBuild): P
       // Reset requests answered before the close still write their token and mail.
       await settlePasswordResetRequests();
       await mailSender.stop();
+      await webhookSender.stop();
       await closeSimulatorPool();
       await closeDb();
     },

@@ -13,6 +13,7 @@ import { getDb, setDatabaseUrl } from "../app/models/db.server";
 import { createLogger, getLogger } from "../app/lib/server/logger.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
+import { syncWebhookSettings } from "../app/services/webhooks/deliveries.server";
 import { DEMO_ACCOUNTS, isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
 
 /** What every process of the server does first: the steps before anything listens. */
@@ -77,6 +78,7 @@ export async function prepareDatabase(config: AppConfig): Promise<PreparedDataba
   setDatabaseUrl(url);
   const db = getDb();
   await migrateToLatest(db.sequelize, log);
+  await syncWebhookSettings(db.sequelize, config.lowStockThreshold);
   if (embedded && (await isEmptyShop(db))) {
     log("Empty database: loading the demo catalogue and accounts");
     await seedDemoCatalog(db, log);

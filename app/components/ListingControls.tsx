@@ -53,7 +53,7 @@ function OptionCount({ count }: { count: number }) {
   return (
     <span className="filter-form__count">
       {count}
-      <span className="visually-hidden"> {count === 1 ? "product" : "products"}</span>
+      <span className="visually-hidden">{count === 1 ? " product" : " products"}</span>
     </span>
   );
 }
@@ -62,16 +62,6 @@ function OptionCount({ count }: { count: number }) {
 function priceInputValue(cents: number | null): string {
   if (cents === null) return "";
   return cents % 100 === 0 ? String(cents / 100) : centsToDecimal(cents);
-}
-
-/** Whether any filter applies (the sort and the page are not filters). */
-function hasFilters(state: ListingState): boolean {
-  return (
-    state.category.length + state.brand.length + state.size.length + state.colour.length > 0 ||
-    state.inStock ||
-    state.minPrice !== null ||
-    state.maxPrice !== null
-  );
 }
 
 /**
@@ -83,15 +73,7 @@ function hasFilters(state: ListingState): boolean {
  * comma-joined URL). With JavaScript every tick navigates at once to that URL,
  * and the form (the price range) goes to the canonical URL directly.
  */
-export function FilterForm({
-  state,
-  idPrefix,
-  optionCounts,
-}: {
-  state: ListingState;
-  idPrefix: string;
-  optionCounts: OptionCounts;
-}) {
+export function FilterForm({ state, optionCounts }: { state: ListingState; optionCounts: OptionCounts }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const groups = [
@@ -125,25 +107,22 @@ export function FilterForm({
     count: number,
     swatch?: string,
   ) => {
-    const id = `${idPrefix}-${name}-${value.replace(/[^A-Za-z0-9]/g, "")}`;
     const checked = state[name].includes(value);
     return (
-      <div key={`${value}-${checked}`} className="filter-form__option">
+      <label key={`${value}-${checked}`} className="filter-form__option">
         <input
           type="checkbox"
-          id={id}
           name={name}
           value={value}
           defaultChecked={checked}
           onChange={() => go(toggleFilter(state, name, value))}
         />
-        <label htmlFor={id}>
-          {swatch ? (
-            <span className="filter-form__swatch" style={{ background: swatch }} aria-hidden="true" />
-          ) : null}
-          {label} <OptionCount count={count} />
-        </label>
-      </div>
+        {swatch ? (
+          <span className="filter-form__swatch" style={{ background: swatch }} aria-hidden="true" />
+        ) : null}
+        {label}
+        <OptionCount count={count} />
+      </label>
     );
   };
   return (
@@ -152,22 +131,20 @@ export function FilterForm({
         <fieldset key={group.name} className="filter-form__group">
           <legend>{group.legend}</legend>
           {group.values.map((value) => {
-            const id = `${idPrefix}-${group.name}-${value.replace(/[^a-z0-9]/g, "")}`;
             const checked = (state[group.name] as readonly string[]).includes(value);
             return (
               // Uncontrolled, and re-created when the URL's state changes: a tick shows at once,
               // and the checkbox always ends up agreeing with the URL.
-              <div key={`${value}-${checked}`} className="filter-form__option">
+              <label key={`${value}-${checked}`} className="filter-form__option">
                 <input
                   type="checkbox"
-                  id={id}
                   name={group.name}
                   value={value}
                   defaultChecked={checked}
                   onChange={() => go(toggleFilter(state, group.name, value))}
                 />
-                <label htmlFor={id}>{(group.labels as Record<string, string>)[value]}</label>
-              </div>
+                {(group.labels as Record<string, string>)[value]}
+              </label>
             );
           })}
         </fieldset>
@@ -210,24 +187,23 @@ export function FilterForm({
       ) : null}
       <fieldset className="filter-form__group">
         <legend>Availability</legend>
-        <div key={`in-stock-${state.inStock}`} className="filter-form__option">
+        <label key={`in-stock-${state.inStock}`} className="filter-form__option">
           <input
             type="checkbox"
-            id={`${idPrefix}-inStock`}
             name="inStock"
             value="true"
             defaultChecked={state.inStock}
             onChange={() => go({ ...state, inStock: !state.inStock, page: 1 })}
           />
-          <label htmlFor={`${idPrefix}-inStock`}>In stock only</label>
-        </div>
+          In stock only
+        </label>
       </fieldset>
       <fieldset className="filter-form__group filter-form__price">
         <legend>Price</legend>
         {/* Keyed by the URL's bounds, as the checkboxes are: the inputs always show what the page shows. */}
         <div key={`${state.minPrice}-${state.maxPrice}`} className="filter-form__price-inputs">
-          <PriceBoundInput idPrefix={idPrefix} name="minPrice" label="Min ($)" cents={state.minPrice} />
-          <PriceBoundInput idPrefix={idPrefix} name="maxPrice" label="Max ($)" cents={state.maxPrice} />
+          <PriceBoundInput name="minPrice" label="Min ($)" cents={state.minPrice} />
+          <PriceBoundInput name="maxPrice" label="Max ($)" cents={state.maxPrice} />
         </div>
         {hydrated ? (
           <button type="submit" className="sf-button">
@@ -242,7 +218,7 @@ export function FilterForm({
             Apply filters
           </button>
         )}
-        {hasFilters(state) ? (
+        {filterCount(state) > 0 ? (
           <PlainLink to={listingHref({ ...NO_FILTERS, sortBy: state.sortBy })} className="sf-link" keepScroll>
             Clear filters
           </PlainLink>
@@ -399,46 +375,34 @@ export function Pagination({
   );
 }
 
-/** A filter sheet for small screens: a <details> that opens without JavaScript. */
-export function FilterSheet({ state, optionCounts }: { state: ListingState; optionCounts: OptionCounts }) {
-  const count =
+/** How many filters apply: the number on the phone's "Filters" button. */
+export function filterCount(state: ListingState): number {
+  return (
     state.category.length +
     state.brand.length +
     state.size.length +
     state.colour.length +
     (state.inStock ? 1 : 0) +
     (state.minPrice !== null ? 1 : 0) +
-    (state.maxPrice !== null ? 1 : 0);
-  return (
-    <details className="filter-sheet">
-      <summary className="sf-button">
-        Filters{count ? <span className="filter-sheet__count"> ({count})</span> : null}
-      </summary>
-      <div className="filter-sheet__panel">
-        <FilterForm state={state} idPrefix="sheet" optionCounts={optionCounts} />
-      </div>
-    </details>
+    (state.maxPrice !== null ? 1 : 0)
   );
 }
 
 /** One end of the price filter: an amount in dollars, empty when the URL sets no bound. */
 function PriceBoundInput({
-  idPrefix,
   name,
   label,
   cents,
 }: {
-  idPrefix: string;
   name: "minPrice" | "maxPrice";
   label: string;
   cents: number | null;
 }) {
   return (
-    <label htmlFor={`${idPrefix}-${name}`}>
+    <label>
       {label}
       <input
         type="number"
-        id={`${idPrefix}-${name}`}
         name={name}
         min={0}
         step="0.01"

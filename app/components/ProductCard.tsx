@@ -6,6 +6,7 @@ import { AddToCartForm } from "./AddToCartForm";
 import { isModifiedClick, PlainLink } from "./PlainLink";
 import { Picture, type PicturePriority } from "./Picture";
 import { ProductPrices } from "./ProductPrices";
+import { WishlistHeart } from "./WishlistHeart";
 
 /**
  * A card's picture width per breakpoint, from storefront.css's product grid: two columns beside a 1rem
@@ -57,6 +58,14 @@ function ProductCard({
           priority={priority}
         />
         {badge ? <span className={`product-badge product-badge--${badge.tone}`}>{badge.label}</span> : null}
+        {/* Posts to the page's own action (the storefront's), which brings the shopper back here. */}
+        <WishlistHeart
+          productId={product._id}
+          productTitle={product.title}
+          formAction={redirectTo}
+          className="wishlist-heart-form product-card__heart"
+          plain
+        />
       </div>
       <div className="product-card__body">
         <h3 className="product-card__title">

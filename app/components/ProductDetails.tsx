@@ -1,19 +1,22 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { productFacts } from "~/lib/shared/product";
 import { formatRating, productBadge, type ProductJson } from "~/lib/shared/product-display";
-import { REVIEW_MESSAGE_MAX_LENGTH } from "~/lib/shared/review-text";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { AddToCartForm } from "./AddToCartForm";
 import { withMantineOverlayStyles } from "./FlashToast";
 import type ProductModalType from "./ProductModal";
 import { ProductGallery } from "./ProductGallery";
 import { ProductPrices } from "./ProductPrices";
-import { StarPicker, StarRating } from "./StarRating";
+import { StarRating } from "./StarRating";
 import { chooseMessage, lowStockText } from "~/lib/shared/variants";
 import { VariantPicker } from "./VariantPicker";
+import { ReviewForm } from "./ReviewForm";
+import { BackInStockForm } from "./BackInStockForm";
+import { WishlistHeart } from "./WishlistHeart";
+import { VARIANT_PARAM } from "~/lib/shared/stock-alerts";
 
 /** The product as the details show it (the loader's shape, after JSON). */
 interface ProductDetailsData extends ProductJson {
@@ -25,98 +28,8 @@ interface ProductDetailsData extends ProductJson {
     reviewValue: number;
     createdAt: string;
   }[];
-}
-
-/**
- * "Write a review": a star picker made of radio inputs, a text box and
- * Submit. The server validates (its messages come back inline and as a
- * toast); with JavaScript, Submit stays disabled while the text is blank.
- * The answer is conform's SubmissionResult, read here without conform's
- * client (it validates nothing in the browser; the storefront's JavaScript
- * budget keeps it off its pages, docs/decisions/0008).
- */
-function ReviewForm({
-  productId,
-  formAction,
-  lastResult,
-}: {
-  productId: string;
-  formAction: string;
-  lastResult: SubmissionResult<string[]> | undefined;
-}) {
-  const hydrated = useHydrated();
-  const formId = `review-${productId}`;
-  const values = lastResult?.initialValue ?? {};
-  const errorOf = (name: string) => lastResult?.error?.[name]?.[0];
-  const formError = errorOf("");
-  const ratingError = errorOf("reviewValue");
-  const messageError = errorOf("reviewMessage");
-  const ids = {
-    formError: `${formId}-error`,
-    ratingError: `${formId}-reviewValue-error`,
-    message: `${formId}-reviewMessage`,
-    messageError: `${formId}-reviewMessage-error`,
-  };
-  const [message, setMessage] = useState(String(values.reviewMessage ?? ""));
-  const ratingValue = Number(values.reviewValue);
-  return (
-    <Form
-      method="post"
-      action={formAction}
-      preventScrollReset
-      className="review-form"
-      id={formId}
-      aria-invalid={formError ? true : undefined}
-      aria-describedby={formError ? ids.formError : undefined}
-      noValidate
-    >
-      <input type="hidden" name="intent" value="review" />
-      <input type="hidden" name="productId" value={productId} />
-      {formError ? (
-        <p className="form-error" id={ids.formError} role="alert">
-          {formError}
-        </p>
-      ) : null}
-      <StarPicker
-        name="reviewValue"
-        defaultValue={Number.isInteger(ratingValue) ? ratingValue : undefined}
-        errorId={ids.ratingError}
-        invalid={Boolean(ratingError)}
-      />
-      {ratingError ? (
-        <p className="form-error" id={ids.ratingError}>
-          {ratingError}
-        </p>
-      ) : null}
-      <label htmlFor={ids.message} className="visually-hidden">
-        Your review
-      </label>
-      <textarea
-        id={ids.message}
-        name="reviewMessage"
-        aria-invalid={messageError ? true : undefined}
-        aria-describedby={messageError ? ids.messageError : undefined}
-        value={message}
-        onChange={(event) => setMessage(event.currentTarget.value)}
-        placeholder="Write a review..."
-        maxLength={REVIEW_MESSAGE_MAX_LENGTH}
-        rows={3}
-        className="sf-textarea"
-      />
-      {messageError ? (
-        <p className="form-error" id={ids.messageError}>
-          {messageError}
-        </p>
-      ) : null}
-      <button
-        type="submit"
-        className="sf-button sf-button--primary"
-        disabled={hydrated && message.trim() === ""}
-      >
-        Submit
-      </button>
-    </Form>
-  );
+  /** The signed-in shopper's alerts for its sizes and its heart (pages that read them). */
+  shopper?: { waitingVariantIds: string[]; wishlisted: boolean };
 }
 
 /**
@@ -142,20 +55,31 @@ export function ProductDetails({
   const location = useLocation();
   const Heading = titleAs === "h1" ? "h2" : "h3";
   const badge = productBadge(product);
-  const purchase = useVariantChoice(product, chooseRefused);
+  // The back-in-stock mail links to the product with its size chosen (`?variant=`).
+  const urlVariant = new URLSearchParams(location.search).get(VARIANT_PARAM);
+  const purchase = useVariantChoice(product, chooseRefused, urlVariant);
+  const idPrefix = `${titleAs ?? "dialog"}-${product._id}`;
   return (
     <div className="product-details">
       <div className="product-details__media">
         <ProductGallery
           images={product.images}
           title={product.title}
-          idPrefix={`${titleAs ?? "dialog"}-${product._id}`}
+          idPrefix={idPrefix}
           colour={purchase.colour}
         />
         {badge ? <span className={`product-badge product-badge--${badge.tone}`}>{badge.label}</span> : null}
       </div>
       <div className="product-details__info">
-        {titleAs === "h1" ? <h1 className="product-details__title">{product.title}</h1> : null}
+        <div className="product-details__title-row">
+          {titleAs === "h1" ? <h1 className="product-details__title">{product.title}</h1> : null}
+          <WishlistHeart
+            productId={product._id}
+            productTitle={product.title}
+            formAction={formAction}
+            wishlisted={product.shopper?.wishlisted ?? false}
+          />
+        </div>
         <p className="product-details__meta">
           <Link to={`/shop/listing?category=${product.category}`}>{CATEGORY_LABELS[product.category]}</Link>
           <Link to={`/shop/listing?brand=${encodeURIComponent(product.brand)}`}>
@@ -184,10 +108,11 @@ export function ProductDetails({
         >
           <VariantPicker
             variants={product.variants}
-            idPrefix={`${titleAs ?? "dialog"}-${product._id}`}
+            idPrefix={idPrefix}
             error={purchase.error}
             onChoose={purchase.choose}
             onColour={purchase.chooseColour}
+            defaultVariantId={urlVariant}
           />
           {purchase.chosen && product.variants.length > 1 ? (
             <p className="variant-picker__stock" aria-live="polite">
@@ -195,6 +120,13 @@ export function ProductDetails({
             </p>
           ) : null}
         </AddToCartForm>
+        <BackInStockForm
+          productId={product._id}
+          variants={product.variants}
+          waitingVariantIds={product.shopper?.waitingVariantIds ?? []}
+          formAction={formAction}
+          idPrefix={idPrefix}
+        />
         <section className="product-reviews" aria-labelledby={`reviews-${product._id}`}>
           <Heading className="product-details__heading" id={`reviews-${product._id}`}>
             Reviews
@@ -243,12 +175,13 @@ export function ProductDetails({
  * start; with several, nothing is chosen for the shopper, even when only one
  * is in stock.
  */
-function useVariantChoice(product: ProductJson, chooseRefused: boolean) {
+function useVariantChoice(product: ProductJson, chooseRefused: boolean, urlVariant: string | null) {
+  const fromUrl = product.variants.find((variant) => variant._id === urlVariant && variant.totalStock > 0);
   const [chosenId, setChosenId] = useState<string | null>(
-    product.variants.length === 1 ? (product.variants[0]?._id ?? null) : null,
+    product.variants.length === 1 ? (product.variants[0]?._id ?? null) : (fromUrl?._id ?? null),
   );
   // The colour chosen so far (before a size, too): the gallery shows its pictures.
-  const [colour, setColour] = useState<string | null>(null);
+  const [colour, setColour] = useState<string | null>(fromUrl?.colour ?? null);
   const chosen = product.variants.find((variant) => variant._id === chosenId) ?? null;
   return {
     chosen,

@@ -30,6 +30,7 @@ export function VariantPicker({
   error,
   onChoose,
   onColour,
+  defaultVariantId = null,
 }: {
   variants: readonly VariantJson[];
   idPrefix: string;
@@ -37,6 +38,8 @@ export function VariantPicker({
   onChoose: (variantId: string | null) => void;
   /** The colour chosen (before a size is, too): the gallery shows that colour's pictures. */
   onColour?: (colour: string | null) => void;
+  /** The variant the page's URL chose (`?variant=`, the back-in-stock mail's link), when in stock. */
+  defaultVariantId?: string | null;
 }) {
   const fieldset = useRef<HTMLFieldSetElement>(null);
   const chooseVariant = (variantId: string) => {
@@ -61,6 +64,9 @@ export function VariantPicker({
         refused={error !== null}
         onChoose={onChoose}
         onColour={onColour}
+        chosen={
+          variants.find((variant) => variant._id === defaultVariantId && variant.totalStock > 0) ?? null
+        }
       />
     );
   const prices = new Set(variants.map(payPrice));
@@ -88,6 +94,7 @@ export function VariantPicker({
                 name="variantId"
                 value={variant._id}
                 disabled={soldOut}
+                defaultChecked={!soldOut && variant._id === defaultVariantId}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? errorId : undefined}
                 onChange={() => chooseVariant(variant._id)}
@@ -145,15 +152,18 @@ function SizeAndColourPicker({
   refused,
   onChoose,
   onColour,
+  chosen,
 }: {
   variants: readonly VariantJson[];
   idPrefix: string;
   refused: boolean;
   onChoose: (variantId: string | null) => void;
   onColour?: (colour: string | null) => void;
+  /** The variant chosen by the page's URL: its colour and size start checked. */
+  chosen: VariantJson | null;
 }) {
-  const [colour, setColour] = useState<string | null>(null);
-  const [size, setSize] = useState<string | null>(null);
+  const [colour, setColour] = useState<string | null>(chosen?.colour ?? null);
+  const [size, setSize] = useState<string | null>(chosen?.size ?? null);
   const picker = useRef<HTMLDivElement>(null);
   const choose = (nextSize: string | null, nextColour: string | null) => {
     setSize(nextSize);
@@ -185,6 +195,7 @@ function SizeAndColourPicker({
         idPrefix={idPrefix}
         options={colours}
         error={refused && colour === null ? VARIANT_TEXT.chooseColour : null}
+        defaultValue={chosen?.colour ?? null}
         swatchOf={(value) => colourOption(value)?.swatch}
         textOf={colourLabel}
         onChange={chooseColour}
@@ -195,6 +206,7 @@ function SizeAndColourPicker({
         idPrefix={idPrefix}
         options={sizes}
         error={refused && size === null ? VARIANT_TEXT.chooseSize : null}
+        defaultValue={chosen?.size ?? null}
         textOf={sizeLabel}
         onChange={(value) => choose(value, colour)}
       />
@@ -209,6 +221,7 @@ function OptionGroup({
   idPrefix,
   options,
   error,
+  defaultValue,
   swatchOf,
   textOf,
   onChange,
@@ -218,6 +231,7 @@ function OptionGroup({
   idPrefix: string;
   options: readonly { value: string; soldOut: boolean }[];
   error: string | null;
+  defaultValue: string | null;
   swatchOf?: (value: string) => string | undefined;
   textOf: (value: string) => string;
   onChange: (value: string) => void;
@@ -241,6 +255,7 @@ function OptionGroup({
                 name={name}
                 value={value}
                 disabled={soldOut}
+                defaultChecked={!soldOut && value === defaultValue}
                 aria-invalid={invalid}
                 aria-describedby={describedBy}
                 onChange={() => onChange(value)}

@@ -66,23 +66,28 @@ async function writeMark(): Promise<string | null> {
   return noted === undefined ? queryWriteMark() : noted;
 }
 
-const keptReads = () =>
-  processSingleton("kept-reads", () => new Map<string, { mark: string; value: unknown }>());
+const keptReads = (store: string) =>
+  processSingleton(store, () => new Map<string, { mark: string; value: unknown }>());
 
 /**
  * `read()`'s value, kept under `key` until the database changes. The value is shared by every request that
- * gets it from here: callers never change it.
+ * gets it from here: callers never change it. `store` names a store of its own of `size` reads, for many
+ * small reads (one per shopper) that must not push the catalogue's out of the shared one.
  */
-export async function readUntilWrite<T>(key: string, read: () => Promise<T>): Promise<T> {
+export async function readUntilWrite<T>(
+  key: string,
+  read: () => Promise<T>,
+  { store = "kept-reads", size = KEPT_READS }: { store?: string; size?: number } = {},
+): Promise<T> {
   const mark = await writeMark();
   if (mark === null) return read();
-  const kept = keptReads();
+  const kept = keptReads(store);
   const found = kept.get(key);
   if (found?.mark === mark) return found.value as T;
   // Taken before the read: a write between the two moves the position, and the next request reads again.
   const value = await read();
   kept.delete(key);
-  if (kept.size >= KEPT_READS) kept.delete(kept.keys().next().value!);
+  if (kept.size >= size) kept.delete(kept.keys().next().value!);
   kept.set(key, { mark, value });
   return value;
 }

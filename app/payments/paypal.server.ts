@@ -364,7 +364,8 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PaymentGatew
             captureId,
             paypalRequestId: requestId,
             prefer: "return=representation",
-            body: { amount: { currencyCode: "USD", value: centsToDecimal(cents) } },
+            // custom_id carries our request id into the refund webhook: the shop knows its own refunds there.
+            body: { amount: { currencyCode: "USD", value: centsToDecimal(cents) }, customId: requestId },
           })
         ).result;
         if (!refund.id) throw new PaymentProviderError("PayPal answered a refund without an id");

@@ -84,7 +84,7 @@ export interface SimulatedPayment {
 // One pool per database (tests switch databases), shared by the process's module graphs.
 const simulatorPools = () => processSingleton("simulator-pools", () => new WeakMap<Sequelize, pg.Pool>());
 
-function simulatorPool(): pg.Pool {
+export function simulatorPool(): pg.Pool {
   const { sequelize } = getDb();
   const pools = simulatorPools();
   let pool = pools.get(sequelize);
@@ -117,7 +117,7 @@ export async function closeSimulatorPool(): Promise<void> {
   if (pool) await pool.end();
 }
 
-async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await simulatorPool().connect();
   try {
     await client.query("BEGIN");
@@ -137,7 +137,7 @@ async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Pr
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /** PayPal-like ids: upper-case letters and digits. */
-function simulatedId(prefix: string, length: number): string {
+export function simulatedId(prefix: string, length: number): string {
   const bytes = randomBytes(length);
   let id = prefix;
   for (const byte of bytes) id += ALPHABET[byte % ALPHABET.length];

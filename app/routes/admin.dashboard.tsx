@@ -291,6 +291,11 @@ function SalesOverview({ data }: { data: DashboardData }) {
                   <Badge size="sm" color={variant.totalStock === 0 ? "red" : "yellow"} variant="light">
                     {variant.totalStock === 0 ? "Sold out" : `${variant.totalStock} left`}
                   </Badge>
+                  {variant.waiting > 0 ? (
+                    <Badge size="sm" color="blue" variant="light" data-testid="low-stock-waiting">
+                      {variant.waiting} waiting
+                    </Badge>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -128,6 +128,17 @@ export default function AdminOrderDetails() {
   return (
     <UrlDialog title="Order Details" closeTo={`/admin/orders${location.search}`} size="lg">
       <OrderDetails order={order} customerName={order.userName}>
+        {order.disputeStatus ? (
+          <Text
+            role={order.disputeStatus === "open" ? "alert" : undefined}
+            c={order.disputeStatus === "open" ? "red.9" : "dimmed"}
+            data-testid="order-dispute"
+          >
+            {order.disputeStatus === "open"
+              ? "Payment dispute open at the provider: refunds and return receipts wait until it is resolved."
+              : "A payment dispute on this order was resolved."}
+          </Text>
+        ) : null}
         <Form method="post" className="order-status-form" key={`${order.orderUpdateDate} ${chosen}`}>
           <Stack gap="sm">
             <input type="hidden" name="version" value={basedOn} />

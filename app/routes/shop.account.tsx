@@ -2,7 +2,6 @@ import { readForm } from "~/lib/server/request-body.server";
 import {
   type ActionFunctionArgs,
   data,
-  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -11,6 +10,7 @@ import {
   useLoaderData,
 } from "react-router";
 import { AccountSettings } from "~/components/AccountSettings";
+import { AccountTabs } from "~/components/AccountTabs";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { OrderTable } from "~/components/OrderTable";
 import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/web/account-actions.server";
@@ -85,17 +85,7 @@ export default function AccountPage() {
   return (
     <div className="shop-page">
       <h1 className="page-heading">Account</h1>
-      <nav className="account-tabs" aria-label="Account sections">
-        <Link to="/shop/account" aria-current={tab === "orders" ? "page" : undefined} preventScrollReset>
-          Orders
-        </Link>
-        <Link to={ADDRESS_TAB_URL} aria-current={tab === "address" ? "page" : undefined} preventScrollReset>
-          Address
-        </Link>
-        <Link to={SETTINGS_TAB_URL} aria-current={tab === "settings" ? "page" : undefined} preventScrollReset>
-          Settings
-        </Link>
-      </nav>
+      <AccountTabs current={tab} />
       {tab === "orders" ? (
         <section className="account-panel" aria-labelledby="order-history-title">
           <h2 className="account-panel__title" id="order-history-title">

@@ -8,7 +8,7 @@ import {
 } from "react-router";
 import { useEffect } from "react";
 import { FlashToast } from "~/components/FlashToast";
-import { ActiveFilters, FilterForm, FilterSheet, Pagination, SortMenu } from "~/components/ListingControls";
+import { ActiveFilters, FilterForm, filterCount, Pagination, SortMenu } from "~/components/ListingControls";
 import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
@@ -18,6 +18,7 @@ import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/
 import { storeFilters } from "~/lib/shared/stored-filters";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
+import { withShopperState } from "~/web/alert-actions.server";
 import { listingCards } from "~/web/catalog-reads.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -36,7 +37,7 @@ const PRICE_PARAMS = ["minPrice", "maxPrice"];
  * redirected to the canonical URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
+  const user = await requireShopper(request);
   const params = new URL(request.url).searchParams;
   const state = parseListingState(params);
   const productId = params.get("product");
@@ -48,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const [page, details] = await Promise.all([
     listingCards({ ...state, limit: PAGE_SIZE }),
-    productId ? getProductDetails(productId) : Promise.resolve(null),
+    productId ? withShopperState(user.id, productId, getProductDetails(productId)) : Promise.resolve(null),
   ]);
   return data({ state, ...page, details });
 }
@@ -85,6 +86,7 @@ export default function ListingPage() {
   const page = useStorefrontPage(details?._id);
   const categoryKey = state.category.join(",");
   const brandKey = state.brand.join(",");
+  const active = filterCount(state);
   useEffect(() => {
     storeFilters({
       category: categoryKey ? categoryKey.split(",") : [],
@@ -105,25 +107,37 @@ export default function ListingPage() {
       ) : null}
       <FlashToast toast={page.toast} />
       <div className="listing">
-        <aside className="listing__filters" aria-labelledby="filters-heading">
+        {/*
+          One filter form for both layouts: a column beside the results on wide screens; on a phone a panel that
+          the "Filters" button opens (a checkbox and its label, so that it opens without JavaScript).
+        */}
+        <input
+          type="checkbox"
+          id="filters-open"
+          className="listing__filters-open visually-hidden"
+          aria-controls="listing-filters"
+        />
+        <div className="listing__toolbar">
+          <h1 id="listing-heading" className="page-heading">
+            All Products
+          </h1>
+          <div className="listing__tools">
+            <span className="listing__count" data-testid="product-count">
+              {pagination.total} {pagination.total === 1 ? "Product" : "Products"}
+            </span>
+            <SortMenu state={state} />
+            <label htmlFor="filters-open" className="sf-button listing__filters-toggle">
+              {active ? `Filters (${active})` : "Filters"}
+            </label>
+          </div>
+        </div>
+        <aside id="listing-filters" className="listing__filters" aria-labelledby="filters-heading">
           <h2 id="filters-heading" className="listing__filters-heading">
             Filters
           </h2>
-          <FilterForm state={state} idPrefix="side" optionCounts={optionCounts} />
+          <FilterForm state={state} optionCounts={optionCounts} />
         </aside>
         <section className="listing__results" aria-labelledby="listing-heading">
-          <div className="listing__toolbar">
-            <h1 id="listing-heading" className="page-heading">
-              All Products
-            </h1>
-            <div className="listing__tools">
-              <span className="listing__count" data-testid="product-count">
-                {pagination.total} {pagination.total === 1 ? "Product" : "Products"}
-              </span>
-              <SortMenu state={state} />
-              <FilterSheet state={state} optionCounts={optionCounts} />
-            </div>
-          </div>
           <ActiveFilters state={state} />
           {products.length ? (
             <>

@@ -17,6 +17,7 @@ import { centsToDecimal, toCents } from "~/lib/shared/money";
 import { useNonce } from "~/lib/shared/nonce";
 import { payablePrice } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
+import { withShopperState } from "~/web/alert-actions.server";
 import { getProductDetails, type ProductDetails as Details } from "~/services/catalog.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -57,8 +58,9 @@ function productJsonLd(product: Details, url: string, appUrl: string) {
 
 /** The canonical page of one product: the details dialog's content as a page of its own. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireShopper(request);
-  const product = await getProductDetails(params.id ?? "");
+  const user = await requireShopper(request);
+  const id = params.id ?? "";
+  const product = await withShopperState(user.id, id, getProductDetails(id));
   if (!product) throw new Response("Product not found", { status: 404, statusText: "Not Found" });
   const { appUrl } = getConfig();
   const canonicalUrl = `${appUrl}/shop/product/${product._id}`;

@@ -16,10 +16,10 @@ import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
 import { MAX_PAGE, PAGE_SIZE } from "~/lib/shared/listing-params";
 import { paginationOf, wholeNumberUpTo } from "~/lib/shared/paging";
-import { toCardData } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
-import { searchProducts } from "~/services/catalog-search.server";
+import { searchCards } from "~/web/catalog-reads.server";
+import { withShopperState } from "~/web/alert-actions.server";
 import { MAX_KEYWORD_LENGTH } from "~/lib/shared/listing-params";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -34,19 +34,19 @@ const SEARCH_MIN_LENGTH = 4;
  * is a GET form with a submit button; any keyword the shopper submits is searched.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
+  const user = await requireShopper(request);
   const params = new URL(request.url).searchParams;
   const keyword = (params.get("keyword") ?? "").trim().slice(0, MAX_KEYWORD_LENGTH);
   const page = wholeNumberUpTo(params.get("page"), MAX_PAGE) ?? 1;
   const productId = params.get("product");
   const [results, details] = await Promise.all([
-    keyword ? searchProducts(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
-    productId ? getProductDetails(productId) : Promise.resolve(null),
+    keyword ? searchCards(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
+    productId ? withShopperState(user.id, productId, getProductDetails(productId)) : Promise.resolve(null),
   ]);
   return data({
     keyword,
     page,
-    products: results ? results.products.map(toCardData) : [],
+    products: results?.products ?? [],
     pagination: results?.pagination ?? paginationOf({ page, limit: PAGE_SIZE }, 0),
     details,
   });

@@ -9,6 +9,7 @@ import { isCarrier, CARRIERS, trackingNumberProblem } from "~/lib/shared/trackin
 import { isUuid } from "~/lib/shared/uuid";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { finishRefund, markRefundDue } from "./checkout/refund.server";
+import { assertNoOpenDispute } from "./checkout/disputes.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { readOrderState, returnStock, updateOrder } from "./checkout/order-store.server";
 import { enqueueOrderStatusMail, enqueueTrackingMail } from "./mail/order-mails.server";
@@ -192,6 +193,7 @@ export async function updateOrderStatus(
       )
         throw conflict(ORDER_LIFECYCLE_TEXT.hasReturns);
       if (target === "rejected" && order.paymentStatus === "paid") {
+        await assertNoOpenDispute(order.id, transaction);
         // Already rejected with the refund due: only the refund is retried.
         if (order.orderStatus !== "rejected") {
           await returnStock(order.id, transaction);

@@ -77,6 +77,8 @@ export interface OrderJson {
   /** When the order was delivered, and until when its lines may be returned (null: not delivered). */
   deliveredAt: string | null;
   returnableUntil: string | null;
+  /** A payment dispute (chargeback) at the provider: open blocks refunds and return receipts. */
+  disputeStatus: "open" | "resolved" | null;
 }
 
 export interface OrderRow {
@@ -107,6 +109,7 @@ export interface OrderRow {
   version: number;
   refundedAmount: string;
   deliveredAt: Date | null;
+  disputeStatus: "open" | "resolved" | null;
 }
 
 interface OrderItemRow {
@@ -135,7 +138,8 @@ export const ORDER_COLUMNS = `
   o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
   o.shipping_method_name AS "shippingMethodName", o.shipping_method_price AS "shippingMethodPrice",
   o.discount_code AS "discountCode", o.refunded_amount AS "refundedAmount", o.delivered_at AS "deliveredAt",
-  o.tax_amount AS "taxAmount", o.tax_lines AS "taxLines", o.prices_include_tax AS "pricesIncludeTax"`;
+  o.tax_amount AS "taxAmount", o.tax_lines AS "taxLines", o.prices_include_tax AS "pricesIncludeTax",
+  o.dispute_status AS "disputeStatus"`;
 
 export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
@@ -188,6 +192,7 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
       row.deliveredAt && row.orderStatus === "delivered"
         ? returnWindowEnd(row.deliveredAt, getConfig().returnWindowDays).toISOString()
         : null,
+    disputeStatus: row.disputeStatus ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { WAITING_FOR_VARIANT_SQL } from "./stock-alert-demand.server";
 import { QueryTypes, Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
 import { badRequest, serviceUnavailable } from "~/lib/server/errors.server";
@@ -58,6 +59,8 @@ interface LowStockVariant {
   size: string | null;
   colour: string | null;
   totalStock: number;
+  /** Shoppers waiting for this variant to come back (back-in-stock alerts). */
+  waiting: number;
 }
 
 interface SalesReport extends SalesFigures {
@@ -176,7 +179,7 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
         );
         const lowStock = await select<LowStockVariant>(
           `SELECT v.product_id AS "productId", v.id AS "variantId", v.sku, p.title, v.size, v.colour,
-                  v.total_stock AS "totalStock"
+                  v.total_stock AS "totalStock", ${WAITING_FOR_VARIANT_SQL} AS waiting
              FROM product_variants v JOIN products p ON p.id = v.product_id
             WHERE v.total_stock < :threshold
             ORDER BY v.total_stock, p.title, v.position, v.id

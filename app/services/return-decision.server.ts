@@ -13,6 +13,7 @@ import { isUuid } from "~/lib/shared/uuid";
 import { getDb } from "~/models/db.server";
 import { recordAudit, SYSTEM_CHANGE, type AuditBy } from "./audit.server";
 import { readOrderState, restockReturnedLines } from "./checkout/order-store.server";
+import { assertNoOpenDispute } from "./checkout/disputes.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { getReturn, mailReturn, RETURN_NOT_FOUND, RETURN_TEXT, returnableLines } from "./returns.server";
 import { finishReturnRefund } from "./return-refund.server";
@@ -98,6 +99,7 @@ export async function updateReturn(
       }
 
       if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
+      await assertNoOpenDispute(order.id, transaction);
       await receiveReturn(order.id, returnId, refundShipping, transaction);
       await recordAudit(transaction, {
         ...by,

@@ -5,13 +5,15 @@ import {
   listProducts,
   type ListingInput,
 } from "~/services/catalog.server";
+import { searchProducts, searchWords } from "~/services/catalog-search.server";
+import type { Paging } from "~/lib/shared/paging";
 import { toCardData } from "~/lib/shared/product-display";
 import type { Pagination } from "~/lib/shared/paging";
 import type { ProductJson } from "~/lib/shared/product";
 
 /**
  * The storefront's catalogue reads that every shopper asks alike (the listing's page of cards and its filter
- * counts, the start page's banner and feature products), kept until the database changes
+ * counts, a search's page of cards, the start page's banner and feature products), kept until the database changes
  * (app/models/read-cache.server.ts): browsing costs one tiny statement instead of the catalogue's queries and
  * their conversion, and an admin's change, a sale or an import shows on the next request.
  */
@@ -26,6 +28,20 @@ export function listingCards(input: ListingInput) {
       optionCounts: page.optionCounts,
     };
   });
+}
+
+/**
+ * A page of the search page's results as cards with their paging, kept under the keyword's words (what the
+ * search itself reads of it), so that "Shirt" and "shirt " share one read.
+ */
+export function searchCards(keyword: string, paging: Paging) {
+  return readUntilWrite(
+    `search-cards ${JSON.stringify([searchWords(keyword), paging.page, paging.limit])}`,
+    async () => {
+      const { products, pagination } = await searchProducts(keyword, paging);
+      return { products: products.map(toCardData), pagination };
+    },
+  );
 }
 
 /** The start page's banner pictures and the cards of its first `count` products. */

@@ -7,6 +7,7 @@ import { submitOrReply } from "./form-action.server";
 import { REVIEW_TEXT, reviewSchema } from "~/lib/shared/review-schema";
 import type { StorefrontActionData } from "~/lib/shared/storefront-action";
 import { redirectWithFlash } from "./session.server";
+import { handleAlertIntent, isAlertIntent } from "./alert-actions.server";
 
 /**
  * The one action behind every storefront page (home, listing, search and the
@@ -58,6 +59,8 @@ export async function storefrontAction({ request }: ActionFunctionArgs) {
     }
     return redirectWithFlash(request, backTo(request), { type: "success", message: REVIEW_TEXT.added });
   }
+
+  if (isAlertIntent(intent)) return handleAlertIntent(request, user, formData, backTo(request));
 
   return data<StorefrontActionData>(
     {

@@ -21,6 +21,8 @@ import { auditMoreEntitiesDown, auditMoreEntitiesUp } from "./0022-audit-more-en
 import { returnsDown, returnsUp } from "./0023-returns";
 import { listingCountsDown, listingCountsUp } from "./0027-listing-counts";
 import { taxDown, taxUp } from "./0030-tax";
+import { webhooksDown, webhooksUp } from "./0031-webhooks";
+import { stockAlertsWishlistDown, stockAlertsWishlistUp } from "./0032-stock-alerts-wishlist";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -53,4 +55,6 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0023-returns", up: returnsUp, down: returnsDown },
   { name: "0027-listing-counts", up: listingCountsUp, down: listingCountsDown },
   { name: "0030-tax", up: taxUp, down: taxDown },
+  { name: "0031-webhooks", up: webhooksUp, down: webhooksDown },
+  { name: "0032-stock-alerts-wishlist", up: stockAlertsWishlistUp, down: stockAlertsWishlistDown },
 ];

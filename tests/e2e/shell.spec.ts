@@ -191,6 +191,7 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Returns",
         "Delivery",
         "Discounts",
+        "Webhooks",
         "Audit log",
         "Account",
       ]);

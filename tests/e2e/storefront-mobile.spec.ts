@@ -76,8 +76,10 @@ test("the listing shows two cards side by side with title, price and button read
   for (const card of [first, second]) {
     await expect(card.getByRole("heading")).toBeVisible();
     // "Add to cart", the disabled "Out Of Stock" in its place, or, for a product in sizes or colours,
-    // the "Choose size" (or "Choose colour") link.
-    const action = card.getByRole("button").or(card.getByRole("link", { name: /^Choose (size|colour): / }));
+    // the "Choose size" (or "Choose colour") link (the heart is a button of its own).
+    const action = card
+      .getByRole("button", { name: /^(Add to cart|Out Of Stock)/ })
+      .or(card.getByRole("link", { name: /^Choose (size|colour): / }));
     await expect(action).toBeInViewport({ ratio: 1 });
     const titleSize = await card
       .getByRole("heading")
@@ -119,19 +121,22 @@ test("the banner's title, subtitle and 'Shop now' link are readable text over th
   await expect(page).toHaveURL(/\/shop\/listing\?category=men,women,kids$/);
 });
 
-test("the Filters sheet opens, filters and closes on a phone", async ({ page }) => {
+test("the Filters button opens the filters on a phone, which filter the listing", async ({ page }) => {
   await signInByApi(page, DEMO_SHOPPER);
   await page.goto("/shop/listing");
-  await expect(page.getByRole("complementary", { name: "Filters" })).toBeHidden();
-  const sheet = page.locator("details.filter-sheet");
-  await expect(sheet.getByRole("checkbox", { name: "Footwear" })).toBeHidden();
-  await sheet.locator("summary", { hasText: "Filters" }).click();
-  await sheet.getByRole("checkbox", { name: "Footwear" }).check();
-  if (isNoJs()) await sheet.getByRole("button", { name: "Apply filters" }).click();
+  const filters = page.getByRole("complementary", { name: "Filters" });
+  await expect(filters).toBeHidden();
+  const toggle = page.locator("label.listing__filters-toggle");
+  await expect(toggle).toHaveText("Filters");
+  await toggle.click();
+  await expect(filters).toBeVisible();
+  await expect(filters).toBeInViewport();
+  await filters.getByRole("checkbox", { name: "Footwear" }).check();
+  if (isNoJs()) await filters.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/\/shop\/listing\?category=footwear$/);
   await expect(page.getByTestId("product-count")).toHaveText("14 Products");
   await expect(productCards(page).first()).toBeVisible();
-  await expect(page.locator("details.filter-sheet summary")).toContainText("Filters (1)");
+  await expect(toggle).toHaveText("Filters (1)");
 });
 
 test("axe finds no serious or critical violation on a phone, with the menu sheet and the filter sheet open", async ({
@@ -145,6 +150,7 @@ test("axe finds no serious or critical violation on a phone, with the menu sheet
   const serious = () => seriousViolations(page);
   expect(await serious()).toEqual([]);
   await page.goto("/shop/listing");
-  await page.locator("details.filter-sheet summary").click();
+  await page.locator("label.listing__filters-toggle").click();
+  await expect(page.getByRole("complementary", { name: "Filters" })).toBeVisible();
   expect(await serious()).toEqual([]);
 });

@@ -290,6 +290,7 @@ describe("salesReport: top products and low stock", () => {
         size: "S",
         colour: "black",
         totalStock: 0,
+        waiting: 0,
       },
       {
         productId: product.id,
@@ -299,6 +300,7 @@ describe("salesReport: top products and low stock", () => {
         size: "M",
         colour: "black",
         totalStock: 2,
+        waiting: 0,
       },
     ]);
 

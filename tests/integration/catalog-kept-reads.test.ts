@@ -5,6 +5,7 @@ import { loader as rootLoader } from "../../app/root";
 import { loader as productsApiLoader } from "../../app/routes/api.shop.products.get";
 import { loader as homeLoader } from "../../app/routes/shop.home";
 import { loader as listingLoader } from "../../app/routes/shop.listing";
+import { loader as searchLoader } from "../../app/routes/shop.search";
 import { loader as shopLayoutLoader } from "../../app/routes/shop";
 import { createTestUser, resetDatabase } from "../support/database";
 import { callRoute, sessionCookieFor } from "../support/requests";
@@ -98,5 +99,27 @@ describe("kept catalogue reads", () => {
     await getDb().models.Product.destroy({ where: { id: gone.id } });
     expect(await titles()).toEqual(["Espadrille"]);
     expect(kept.id).toBeTruthy();
+  });
+
+  it("answer a search again with the shopper's statement alone, whatever its case and spaces, and show a change next", async () => {
+    const cookie = await shopper();
+    const product = await createProduct({ title: "Linen Shirt" });
+    const search = async (keyword: string) => {
+      const page = await loadPage(
+        [...shopLoaders, searchLoader],
+        `/shop/search?keyword=${encodeURIComponent(keyword)}`,
+        cookie,
+      );
+      const body = (await page.result.json()) as { products: { title: string }[] };
+      return { titles: body.products.map((found) => found.title), statements: page.queries.length };
+    };
+    expect((await search("shirt")).titles).toEqual(["Linen Shirt"]);
+    expect(await fewestStatements(() => search(" SHIRT "), 1)).toBe(1);
+
+    await getDb().sequelize.query("UPDATE products SET title = 'Linen Blouse' WHERE id = $1", {
+      bind: [product.id],
+    });
+    expect((await search("shirt")).titles).toEqual([]);
+    expect((await search("blouse")).titles).toEqual(["Linen Blouse"]);
   });
 });

@@ -11,6 +11,8 @@ import * as adminProducts from "../../app/routes/admin.products";
 import * as adminLayout from "../../app/routes/admin";
 import * as adminAccount from "../../app/routes/admin.account";
 import * as adminTaxes from "../../app/routes/admin.taxes";
+import * as adminWebhooks from "../../app/routes/admin.webhooks";
+import * as simulatorDashboard from "../../app/routes/payment-simulator.dashboard";
 import * as authLayout from "../../app/routes/auth";
 import * as authForgotPassword from "../../app/routes/auth.forgot-password";
 import * as authLogin from "../../app/routes/auth.login";
@@ -26,6 +28,8 @@ import * as shopListing from "../../app/routes/shop.listing";
 import * as shopPaymentSuccess from "../../app/routes/shop.payment-success";
 import * as shopPaypalReturn from "../../app/routes/shop.paypal-return";
 import * as shopSearch from "../../app/routes/shop.search";
+import * as shopWishlist from "../../app/routes/shop.account_.wishlist";
+import * as shopAlerts from "../../app/routes/shop.account_.alerts";
 import * as shopLayout from "../../app/routes/shop";
 import * as unauthPage from "../../app/routes/unauth-page";
 import * as notFoundPage from "../../app/routes/$";
@@ -66,6 +70,8 @@ const adminPages: [string, Loader][] = [
   ["/admin/features", adminFeatures.loader],
   ["/admin/account", adminAccount.loader],
   ["/admin/taxes", adminTaxes.loader],
+  ["/admin/webhooks", adminWebhooks.loader],
+  ["/payment-simulator/dashboard", simulatorDashboard.loader],
 ];
 
 const shopPages: [string, Loader][] = [
@@ -78,6 +84,8 @@ const shopPages: [string, Loader][] = [
   ["/shop/cart", shopCart.loader],
   ["/shop/paypal-return", shopPaypalReturn.loader],
   ["/shop/payment-success", shopPaymentSuccess.loader],
+  ["/shop/account/wishlist", shopWishlist.loader],
+  ["/shop/account/alerts", shopAlerts.loader],
 ];
 
 describe("/ sends everyone home", () => {

@@ -451,14 +451,18 @@ describe("PayPal adapter: read and refund", () => {
     });
   });
 
-  it("refunds a capture through PaymentsController with the amount and PayPal-Request-Id", async () => {
+  it("refunds a capture through PaymentsController with the amount, PayPal-Request-Id and the request id as custom_id", async () => {
     const paypal = gateway();
     const created = await createApproved(paypal);
     const captured = await paypal.captureOrder({ providerOrderId: created.providerOrderId, requestId: "c1" });
     const refund = await paypal.refundCapture(captured.captureId, 4999, `refund-${ORDER_ID}`);
 
     const [request] = mock.requestsTo(`/v2/payments/captures/${captured.captureId}/refund`, "POST");
-    expect(request!.body).toEqual({ amount: { currency_code: "USD", value: "49.99" } });
+    // custom_id comes back in PayPal's refund webhook: the shop knows the refund as its own there.
+    expect(request!.body).toEqual({
+      amount: { currency_code: "USD", value: "49.99" },
+      custom_id: `refund-${ORDER_ID}`,
+    });
     expect(request!.headers["paypal-request-id"]).toBe(`refund-${ORDER_ID}`);
     expect(request!.headers.prefer).toBe("return=representation");
     expect(refund).toEqual({

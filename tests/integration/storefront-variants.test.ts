@@ -540,7 +540,7 @@ describe("the listing's size, colour, stock and price filters", () => {
     return Object.fromEntries(
       [...fieldset.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')].map((input) => [
         input.value,
-        document.querySelector(`label[for="${input.id}"] .filter-form__count`)?.textContent,
+        input.closest("label")?.querySelector(".filter-form__count")?.textContent,
       ]),
     );
   };
@@ -606,9 +606,15 @@ describe("the listing's size, colour, stock and price filters", () => {
       ["Remove filter From $10.00", "/shop/listing?size=M&colour=black&inStock=true&maxPrice=49.90"],
       ["Remove filter Up to $49.90", "/shop/listing?size=M&colour=black&inStock=true&minPrice=10"],
     ]);
-    expect(document.querySelector<HTMLInputElement>("#side-minPrice")?.value).toBe("10");
-    expect(document.querySelector<HTMLInputElement>("#side-maxPrice")?.value).toBe("49.90");
-    expect(document.querySelector<HTMLInputElement>("#side-inStock")?.checked).toBe(true);
+    expect(document.querySelector<HTMLInputElement>(".listing__filters input[name=minPrice]")?.value).toBe(
+      "10",
+    );
+    expect(document.querySelector<HTMLInputElement>(".listing__filters input[name=maxPrice]")?.value).toBe(
+      "49.90",
+    );
+    expect(document.querySelector<HTMLInputElement>(".listing__filters input[name=inStock]")?.checked).toBe(
+      true,
+    );
   });
 
   it("redirects what a plain GET form sends (repeated sizes, empty prices) to the canonical URL", async () => {

@@ -10,6 +10,7 @@ const ADMIN_MENU = [
   { id: "shipping", label: "Delivery", path: "/admin/shipping" },
   { id: "discounts", label: "Discounts", path: "/admin/discounts" },
   { id: "taxes", label: "Taxes", path: "/admin/taxes" },
+  { id: "webhooks", label: "Webhooks", path: "/admin/webhooks" },
   { id: "audit", label: "Audit log", path: "/admin/audit" },
   { id: "account", label: "Account", path: "/admin/account" },
 ] as const;

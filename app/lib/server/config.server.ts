@@ -202,6 +202,9 @@ const envSchema = z
         .default("US"),
     ),
     PRICES_INCLUDE_TAX: trueOrFalse("false"),
+    WEBHOOK_ALLOW_HTTP: trueOrFalse("false"),
+    WEBHOOK_ALLOW_PRIVATE: trueOrFalse("false"),
+    PAYPAL_WEBHOOK_ID: optionalString,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -303,6 +306,11 @@ export interface AppConfig {
   shopCountry: string;
   /** Whether catalogue prices include tax (EU VAT) or tax is added to them (US sales tax). */
   pricesIncludeTax: boolean;
+  /**
+   * Outgoing webhooks: plain http:// endpoints allowed, private/loopback addresses allowed (development
+   * and tests only); PayPal's webhook id for the verify-webhook-signature call of incoming ones.
+   */
+  webhooks: { allowHttp: boolean; allowPrivate: boolean; paypalWebhookId: string | null };
 }
 
 export interface S3Config {
@@ -441,6 +449,11 @@ export function parseConfig(
     returnWindowDays: parsed.RETURN_WINDOW_DAYS,
     shopCountry: parsed.SHOP_COUNTRY,
     pricesIncludeTax: parsed.PRICES_INCLUDE_TAX === "true",
+    webhooks: {
+      allowHttp: parsed.WEBHOOK_ALLOW_HTTP === "true",
+      allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === "true",
+      paypalWebhookId: parsed.PAYPAL_WEBHOOK_ID ?? null,
+    },
   };
 }
 

@@ -11,6 +11,7 @@ export const AUDIT_ENTITIES = [
   "shippingMethod",
   "discountCode",
   "taxRate",
+  "webhookEndpoint",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -33,6 +33,8 @@ export const PAYMENT_STATUSES = [
   /** Paid, and some of it sent back (returns); the rest stays captured. */
   "partially_refunded",
   "refunded",
+  /** The provider took the money back (a chargeback lost, a reversal): nothing is left captured. */
+  "reversed",
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
@@ -54,6 +56,7 @@ const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   failed: "Payment declined",
   partially_refunded: "Partly refunded",
   refunded: "Refunded",
+  reversed: "Payment reversed",
 };
 
 /** The money moved and some of it is still with the shop: the order may be fulfilled and returned. */

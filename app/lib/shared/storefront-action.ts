@@ -8,4 +8,5 @@ import type { FlashMessage } from "./flash";
  */
 export type StorefrontActionData =
   | { intent: "review"; productId: string; toast: FlashMessage; result: SubmissionResult<string[]> }
+  | { intent: "alert"; productId: string; toast: FlashMessage }
   | { intent: "unknown"; toast: FlashMessage };

@@ -22,7 +22,9 @@ export type MailKind =
   | "return-requested"
   | "return-approved"
   | "return-rejected"
-  | "return-refunded";
+  | "return-refunded"
+  | "webhook-disabled"
+  | "stock-alert";
 
 export interface OutgoingMail {
   kind: MailKind;

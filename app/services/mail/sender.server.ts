@@ -12,6 +12,7 @@ import {
   setMailSenderWake,
   type ClaimedMail,
 } from "./outbox.server";
+import { enqueueStockAlertMails } from "./stock-alert-mails.server";
 
 /**
  * Delivers the outbox (outbox.server.ts). One round: claim a few due mails (a
@@ -151,6 +152,9 @@ export class OutboxSender {
   private async round(): Promise<RoundResult> {
     const result: RoundResult = { sent: 0, failed: 0 };
     const { batchSize, leaseMs } = this.options;
+    // Alerts the database fired since the last round become outbox mails first (a trigger cannot render
+    // them); a failure there is logged and leaves them for the next round, never holding up other mails.
+    await enqueueStockAlertMails(this.sequelize).catch(this.roundFailed);
     for (;;) {
       this.again = false;
       const claimed = await claimDueMails(this.sequelize, batchSize, leaseMs);

@@ -11,7 +11,7 @@ import type { AddressSnapshot } from "~/models/index.server";
  * in the shop's one currency by `formatPrice`.
  */
 
-const SHOP_NAME = "ECommerce Shopping";
+export const SHOP_NAME = "ECommerce Shopping";
 
 interface RenderedMail {
   subject: string;
@@ -32,7 +32,7 @@ export function escapeHtml(value: string): string {
 }
 
 /** The skeleton every HTML mail shares: readable without images or styles from elsewhere. */
-function htmlDocument(title: string, body: string): string {
+export function htmlDocument(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
@@ -45,7 +45,7 @@ ${body}
 `;
 }
 
-function button(href: string, label: string): string {
+export function button(href: string, label: string): string {
   return `<p><a href="${escapeHtml(href)}" style="display: inline-block; background: #111; color: #fff; padding: 0.6rem 1rem; border-radius: 6px; text-decoration: none;">${escapeHtml(label)}</a></p>`;
 }
 

@@ -1,6 +1,8 @@
 import { DELIVERY_OPERATIONS } from "./operations-delivery.server";
 import { RETURN_OPERATIONS } from "./operations-returns.server";
 import { TAX_OPERATIONS } from "./operations-tax.server";
+import { WEBHOOK_OPERATIONS } from "./operations-webhooks.server";
+import { STOCK_ALERT_OPERATIONS } from "./operations-stock-alerts.server";
 import { z } from "zod";
 import {
   changePasswordRequestSchema,
@@ -433,5 +435,7 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...DELIVERY_OPERATIONS,
   ...RETURN_OPERATIONS,
   ...TAX_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
+  ...STOCK_ALERT_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];

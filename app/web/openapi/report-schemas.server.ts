@@ -60,6 +60,10 @@ export const salesReportSchema = z.object({
         size: z.string().nullable(),
         colour: z.string().nullable(),
         totalStock: z.number().int(),
+        waiting: z
+          .number()
+          .int()
+          .meta({ description: "Shoppers waiting for this variant to come back (back-in-stock alerts)" }),
       }),
     )
     .meta({ description: "Variants with less stock than LOW_STOCK_THRESHOLD, fewest first" }),

@@ -287,6 +287,9 @@ export const orderSchema = z
     returnableUntil: timestamp
       .nullable()
       .meta({ description: "The end of the return window (RETURN_WINDOW_DAYS after delivery)" }),
+    disputeStatus: z.enum(["open", "resolved"]).nullable().meta({
+      description: "A payment dispute at the provider: while open, refunds and return receipts answer 409",
+    }),
   })
   .meta({ id: "Order" });
 

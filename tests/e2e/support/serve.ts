@@ -24,6 +24,9 @@ process.env.LOG_REQUESTS ??= "false";
 process.env.REGISTER_LIMIT_PER_HOUR ??= "100000";
 // A test can act as another client address (X-Forwarded-For), e.g. a stranger guessing passwords.
 process.env.TRUST_PROXY ??= "true";
+// The webhook specs' receivers listen on http://127.0.0.1 in the test process.
+process.env.WEBHOOK_ALLOW_HTTP ??= "true";
+process.env.WEBHOOK_ALLOW_PRIVATE ??= "true";
 
 if (process.env.DATABASE_URL) {
   const adminUrl = new URL(process.env.DATABASE_URL);
