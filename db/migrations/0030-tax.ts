@@ -64,7 +64,9 @@ BEGIN
    WHERE c.conname = 'audit_log_entity_check';
   allowed := array_append(array_remove(allowed, 'taxRate'), 'taxRate');
   ALTER TABLE audit_log DROP CONSTRAINT audit_log_entity_check;
-  EXECUTE format('ALTER TABLE audit_log ADD CONSTRAINT audit_log_entity_check CHECK (entity = ANY (%L::text[]))', allowed);
+  -- As a list, which PostgreSQL prints as ARRAY['…'::text, …], the form every migration reads back.
+  EXECUTE format('ALTER TABLE audit_log ADD CONSTRAINT audit_log_entity_check CHECK (entity IN (%s))',
+                 (SELECT string_agg(quote_literal(entity), ', ') FROM unnest(allowed) AS entity));
 END
 $$;
 `;
@@ -78,8 +80,8 @@ BEGIN
     FROM pg_constraint c, regexp_matches(pg_get_constraintdef(c.oid), '''([A-Za-z]+)''', 'g') m
    WHERE c.conname = 'audit_log_entity_check';
   ALTER TABLE audit_log DROP CONSTRAINT audit_log_entity_check;
-  EXECUTE format('ALTER TABLE audit_log ADD CONSTRAINT audit_log_entity_check CHECK (entity = ANY (%L::text[])) NOT VALID',
-                 array_remove(allowed, 'taxRate'));
+  EXECUTE format('ALTER TABLE audit_log ADD CONSTRAINT audit_log_entity_check CHECK (entity IN (%s)) NOT VALID',
+                 (SELECT string_agg(quote_literal(entity), ', ') FROM unnest(array_remove(allowed, 'taxRate')) AS entity));
 END
 $$;
 ALTER TABLE payment_simulator_orders DROP COLUMN IF EXISTS tax_total_cents;

@@ -255,7 +255,13 @@ async function auditEntities(context: QueryInterface, change: (entities: string[
   const [rows] = (await context.sequelize.query(
     `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'audit_log_entity_check'`,
   )) as [{ def: string }[], unknown];
-  const current = [...(rows[0]?.def ?? "").matchAll(/'([A-Za-z]+)'/g)].map((match) => match[1]!);
+  // Either form PostgreSQL prints: ARRAY['product'::text, …] or '{product,order,…}'::text[].
+  const current = [...(rows[0]?.def ?? "").matchAll(/'([^']*)'/g)].flatMap((match) =>
+    match[1]!
+      .replace(/^\{|\}$/g, "")
+      .split(",")
+      .filter((entity) => /^[A-Za-z]+$/.test(entity)),
+  );
   const next = change(current);
   await context.sequelize.query(`
 ALTER TABLE audit_log DROP CONSTRAINT audit_log_entity_check;
