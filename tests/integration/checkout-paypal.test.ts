@@ -195,7 +195,11 @@ describe("checkout through PayPal (msw)", () => {
     const captureId = mock.order(created.paymentId)!.capture!.id;
     const [refund] = mock.requestsTo(`/v2/payments/captures/${captureId}/refund`, "POST");
     expect(refund!.headers["paypal-request-id"]).toBe(`return-${asked._id}`);
-    expect(refund!.body).toEqual({ amount: { currency_code: "USD", value: "59.99" } });
+    // custom_id names the shop's own refund, so that PayPal's webhook about it is not counted a second time.
+    expect(refund!.body).toEqual({
+      amount: { currency_code: "USD", value: "59.99" },
+      custom_id: `return-${asked._id}`,
+    });
     expect(await getOrderForUser(shopper.id, created.orderId)).toMatchObject({
       paymentStatus: "partially_refunded",
       refundedAmount: 59.99,
@@ -267,7 +271,10 @@ describe("checkout through PayPal (msw)", () => {
     expect(error).toMatchObject({ status: 409, reason: "amountMismatch" });
     const refunds = mock.requestsTo(/\/v2\/payments\/captures\/.+\/refund$/, "POST");
     expect(refunds).toHaveLength(1);
-    expect(refunds[0]!.body).toEqual({ amount: { currency_code: "USD", value: "1.00" } });
+    expect(refunds[0]!.body).toEqual({
+      amount: { currency_code: "USD", value: "1.00" },
+      custom_id: `refund-${created.orderId}`,
+    });
     expect(refunds[0]!.headers["paypal-request-id"]).toBe(`refund-${created.orderId}`);
     expect(await orderRow(created.orderId)).toMatchObject({
       paymentStatus: "refunded",
@@ -306,7 +313,10 @@ describe("checkout through PayPal (msw)", () => {
       reason: "refunded",
     });
     const [refund] = mock.requestsTo(/\/refund$/, "POST");
-    expect(refund!.body).toEqual({ amount: { currency_code: "USD", value: "125.48" } });
+    expect(refund!.body).toEqual({
+      amount: { currency_code: "USD", value: "125.48" },
+      custom_id: refund!.headers["paypal-request-id"],
+    });
     expect(await orderRow(created.orderId)).toMatchObject({
       paymentStatus: "refunded",
       orderStatus: "rejected",
