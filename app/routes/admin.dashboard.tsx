@@ -257,7 +257,8 @@ function SalesOverview({ data }: { data: DashboardData }) {
                   <Link to={`/admin/orders/${order._id}`}>
                     {order.userName} · {formatPrice(order.totalAmount)}
                   </Link>{" "}
-                  <Badge size="sm" variant="light">
+                  {/* Dark text on every badge here (an outline, or a light tint below): WCAG AA contrast for small text. */}
+                  <Badge size="sm" variant="outline" color="dark">
                     {ORDER_STATUS_LABELS[order.orderStatus]}
                   </Badge>
                   {order.capturedAt ? (
@@ -288,11 +289,16 @@ function SalesOverview({ data }: { data: DashboardData }) {
                   <Text span size="xs" c="dimmed">
                     {variant.sku}
                   </Text>{" "}
-                  <Badge size="sm" color={variant.totalStock === 0 ? "red" : "yellow"} variant="light">
+                  <Badge
+                    size="sm"
+                    color={variant.totalStock === 0 ? "red" : "yellow"}
+                    variant="light"
+                    c="dark.9"
+                  >
                     {variant.totalStock === 0 ? "Sold out" : `${variant.totalStock} left`}
                   </Badge>
                   {variant.waiting > 0 ? (
-                    <Badge size="sm" color="blue" variant="light" data-testid="low-stock-waiting">
+                    <Badge size="sm" color="blue" variant="light" c="dark.9" data-testid="low-stock-waiting">
                       {variant.waiting} waiting
                     </Badge>
                   ) : null}

@@ -191,6 +191,7 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Returns",
         "Delivery",
         "Discounts",
+        "Taxes",
         "Webhooks",
         "Audit log",
         "Account",
