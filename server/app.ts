@@ -30,7 +30,6 @@ import { errorResponder, metricsEndpoint, nameRoute, requestObserver } from "./o
 import { createRequestContext } from "../app/web/request.server";
 import { declaredLengthGuard, methodGuard, pathGuard } from "./request-limits";
 import { securityMiddleware } from "./security";
-import { areaOfPath, areasOf, buildOfArea } from "./route-areas";
 
 /**
  * Uploaded images (app/lib/server/storage.server.ts): generated names whose bytes never
@@ -255,27 +254,6 @@ const DYNAMIC_COMPRESSION = {
   brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
 };
 
-/**
- * React Router's request handlers, one per area of the routes (server/route-areas.ts), each over the part of
- * the build that can answer that area's URLs; a path of no area goes to the whole build.
- */
-function routerHandler(build: ServerBuild, config: AppConfig) {
-  const handlerOf = (part: ServerBuild) =>
-    createRequestHandler({
-      build: part,
-      mode: config.nodeEnv === "production" ? "production" : "development",
-      getLoadContext: (req, res) =>
-        createRequestContext({
-          cspNonce: res.locals.cspNonce as string,
-          clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
-        }),
-    });
-  const whole = handlerOf(build);
-  const byArea = new Map(areasOf(build).map((area) => [area, handlerOf(buildOfArea(build, area))]));
-  return (req: Request, res: Response, next: NextFunction) =>
-    (byArea.get(areaOfPath(req.path)) ?? whole)(req, res, next);
-}
-
 export function createApp(options: { build: ServerBuild; config: AppConfig; publicDir?: string }) {
   const { build, config } = options;
   const publicDir = options.publicDir ?? path.resolve("public");
@@ -299,7 +277,18 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
   const uploads = config.s3 ? uploadsFromStorage() : uploadsStatic(config.uploadDir);
   app.use("/uploads", uploadWidths(), uploads, widthNotYetStored(), uploads);
 
-  app.all("*", routerHandler(build, config));
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: config.nodeEnv === "production" ? "production" : "development",
+      getLoadContext: (req, res) =>
+        createRequestContext({
+          cspNonce: res.locals.cspNonce as string,
+          clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        }),
+    }),
+  );
   app.use(errorResponder());
   return app;
 }

@@ -3,7 +3,6 @@ import type { ServerBuild } from "react-router";
 import type { NextFunction, Request, Response } from "express";
 import { getLogger } from "../app/lib/server/logger.server";
 import { observeHttpRequest, renderMetrics } from "../app/lib/server/metrics.server";
-import { areaOfPath, areaOfPattern, routePatterns } from "./route-areas";
 import { runInRequestScope, type RequestInfo } from "../app/lib/server/request-scope.server";
 
 /**
@@ -60,27 +59,38 @@ function compile(pattern: string): RegExp {
  * rank it again on every request).
  */
 export function createRoutePatternMatcher(routes: ServerBuild["routes"] | undefined) {
-  const compiled: CompiledRoute[] = [...routePatterns(routes)].map(([id, pattern], order) => ({
-    pattern,
-    order,
-    score: scoreOf(pattern, Boolean(routes?.[id]?.index)),
-    regexp: compile(pattern),
-  }));
+  const entries = Object.values(routes ?? {}).filter((route) => route !== undefined);
+  const byId = new Map(entries.map((route) => [route.id, route]));
+  const fullPattern = (id: string | undefined): string => {
+    const route = id ? byId.get(id) : undefined;
+    if (!route) return "";
+    const parent = fullPattern(route.parentId);
+    return route.path ? `${parent}/${route.path}` : parent;
+  };
+  const compiled: CompiledRoute[] = entries.map((route, order) => {
+    const pattern = `/${fullPattern(route.id)}`.replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
+    return { pattern, order, score: scoreOf(pattern, Boolean(route.index)), regexp: compile(pattern) };
+  });
   compiled.sort((x, y) => y.score - x.score || x.order - y.order);
   // A route whose first segment is a literal can only match paths that start with it: each request
-  // tries the routes of its area (and those starting with a parameter or a splat) only.
-  const area = (route: CompiledRoute) => areaOfPattern(route.pattern);
-  const open = compiled.filter((route) => area(route) === null);
-  const byArea = new Map<string, CompiledRoute[]>();
-  for (const name of new Set(compiled.map(area))) {
-    if (name !== null)
-      byArea.set(
-        name,
-        compiled.filter((r) => [name, null].includes(area(r))),
+  // tries the routes of its first segment (and those starting with a parameter or a splat) only.
+  const firstLiteral = (route: CompiledRoute) => {
+    const first = route.pattern.split("/")[1] ?? "";
+    return first === "" || first === "*" || first.startsWith(":") ? null : first.toLowerCase();
+  };
+  const open = compiled.filter((route) => firstLiteral(route) === null);
+  const byFirst = new Map<string, CompiledRoute[]>();
+  for (const first of new Set(compiled.map(firstLiteral))) {
+    if (first !== null)
+      byFirst.set(
+        first,
+        compiled.filter((r) => [first, null].includes(firstLiteral(r))),
       );
   }
   return (pathname: string): string => {
-    const candidates = byArea.get(areaOfPath(pathname)) ?? open;
+    const slash = pathname.indexOf("/", 1);
+    const first = pathname.slice(1, slash === -1 ? undefined : slash).toLowerCase();
+    const candidates = byFirst.get(first) ?? open;
     return candidates.find((route) => route.regexp.test(pathname))?.pattern ?? UNMATCHED_ROUTE;
   };
 }
