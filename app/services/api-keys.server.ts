@@ -108,7 +108,8 @@ export async function createApiKey(
   const { name, permissions, expiresAt } = parsed.data;
   const held = permissionsOf(creator);
   const lacking = permissions.filter((permission) => !held.includes(permission));
-  if (lacking.length) throw forbidden(`A key cannot hold a permission you do not have: ${lacking.join(", ")}`);
+  if (lacking.length)
+    throw forbidden(`A key cannot hold a permission you do not have: ${lacking.join(", ")}`);
   const secret = newSecret();
   const { sequelize } = getDb();
   return sequelize.transaction(async (transaction) => {
@@ -195,7 +196,14 @@ export async function resolveApiKey(secret: string): Promise<ApiKeyCaller | null
   );
   await noteUse(row.id, row.lastUsedAt);
   // A program acts as a staff member with the key's permissions; its changes name the key.
-  return { id: row.creatorId, userName: row.name, email: row.email, role: "staff", permissions, apiKeyId: row.id };
+  return {
+    id: row.creatorId,
+    userName: row.name,
+    email: row.email,
+    role: "staff",
+    permissions,
+    apiKeyId: row.id,
+  };
 }
 
 /** Writes `last_used_at` when the stored one is a minute old or more (or none): a busy key writes once a minute. */
@@ -222,6 +230,9 @@ export async function consumeApiKeyCall(keyId: string): Promise<void> {
     if (!(error instanceof RateLimiterRes)) throw error;
     const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
     recordRateLimitRefusal("api-key");
-    throw tooManyRequests(`Too many calls with this API key. Please try again in ${seconds} seconds.`, seconds);
+    throw tooManyRequests(
+      `Too many calls with this API key. Please try again in ${seconds} seconds.`,
+      seconds,
+    );
   }
 }
