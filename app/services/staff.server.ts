@@ -5,7 +5,7 @@ import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from "~/
 import { hashPassword } from "~/lib/server/password.server";
 import { permissionsOf, type Permission } from "~/lib/shared/permissions";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
-import { inviteStaffSchema, updateStaffSchema } from "~/lib/shared/staff-schemas";
+import { INVITE_VALID_HOURS, inviteStaffSchema, updateStaffSchema } from "~/lib/shared/staff-schemas";
 import { isUuid } from "~/lib/shared/uuid";
 import { recordAudit, type AuditBy } from "./audit.server";
 import { enqueueMail } from "./mail/outbox.server";
@@ -28,8 +28,7 @@ import type { SessionUser } from "./users.server";
  * - every change is on the audit log (entity `user`).
  */
 
-/** How long an invitation's set-a-password link is valid. */
-export const INVITE_VALID_HOURS = 72;
+export { INVITE_VALID_HOURS };
 
 export const STAFF_TEXT = {
   invited: "Invitation sent",

@@ -8,6 +8,8 @@ import * as apiReset from "../../app/routes/api.auth.reset-password";
 import * as checkAuth from "../../app/routes/api.auth.check-auth";
 import * as apiOrders from "../../app/routes/api.admin.orders.get";
 import * as adminProducts from "../../app/routes/admin.products";
+import * as adminLayout from "../../app/routes/admin";
+import { PERMISSIONS } from "../../app/lib/shared/permissions";
 import { INVITE_VALID_HOURS, STAFF_TEXT } from "../../app/services/staff.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { resetLinkIn } from "../support/mail";
@@ -132,6 +134,33 @@ describe("inviting a staff member", () => {
     ).toBe(403);
     expect((await callRoute(apiStaff.loader, "/api/admin/staff", { cookie })).status).toBe(403);
     expect((await callRoute(apiStaff.loader, "/api/admin/staff")).status).toBe(401);
+  });
+});
+
+describe("the session user", () => {
+  it("carries every permission for an admin, the staff member's own, and none at all for a shopper", async () => {
+    const admin = await backOffice("admin");
+    const clerk = await backOffice("staff", ["returns"]);
+    const shopper = await createTestUser();
+    const { sessionCookieFor } = await import("../support/requests");
+    const userOf = async (cookie: string) =>
+      (
+        (await (await callRoute(checkAuth.loader, "/api/auth/check-auth", { cookie })).json()) as {
+          user: unknown;
+        }
+      ).user;
+    expect(await userOf(admin.cookie)).toMatchObject({ role: "admin", permissions: [...PERMISSIONS] });
+    expect(await userOf(clerk.cookie)).toMatchObject({ role: "staff", permissions: ["returns"] });
+    expect(await userOf(await sessionCookieFor(shopper.id))).toEqual({
+      id: shopper.id,
+      userName: shopper.userName,
+      email: shopper.email,
+      role: "user",
+    });
+    const layout = await callRoute(adminLayout.loader, "/admin", { cookie: admin.cookie });
+    expect(((await layout.json()) as { user: { permissions: string[] } }).user.permissions).toEqual([
+      ...PERMISSIONS,
+    ]);
   });
 });
 

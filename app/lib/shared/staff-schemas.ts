@@ -90,5 +90,8 @@ export const createApiKeySchema = z
   .meta({ id: "ApiKeyCreate" });
 export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;
 
+/** How long an invitation's set-a-password link is valid. */
+export const INVITE_VALID_HOURS = 72;
+
 /** What an API key's secret looks like: the prefix tells a leaked key apart in logs and secret scanners. */
 export const API_KEY_PREFIX = "shop_sk_";
