@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { getDb } from "~/models/db.server";
+import { prepared } from "~/models/prepared-statements.server";
 import { badRequest, forbidden, notFound, tooManyRequests } from "~/lib/server/errors.server";
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { recordRateLimitRefusal } from "~/lib/server/metrics.server";
@@ -174,6 +175,13 @@ interface ResolvedRow {
   creatorPermissions: string[];
 }
 
+// Prepared: every call of a program runs it (prepared-statements.server.ts).
+const RESOLVE_SQL =
+  prepared(`SELECT k.id, k.name, k.permissions, k.last_used_at AS "lastUsedAt", u.id AS "creatorId",
+            u.email, u.role, u.permissions AS "creatorPermissions"
+       FROM api_keys k JOIN users u ON u.id = k.created_by AND u.disabled_at IS NULL
+      WHERE k.secret_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`);
+
 /**
  * The caller a secret stands for, or null for an unknown, revoked or expired
  * key or one whose creator is disabled or gone: looked up on every call.
@@ -182,13 +190,10 @@ interface ResolvedRow {
 export async function resolveApiKey(secret: string): Promise<ApiKeyCaller | null> {
   if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
   const { sequelize } = getDb();
-  const [row] = await sequelize.query<ResolvedRow>(
-    `SELECT k.id, k.name, k.permissions, k.last_used_at AS "lastUsedAt", u.id AS "creatorId", u.email, u.role,
-            u.permissions AS "creatorPermissions"
-       FROM api_keys k JOIN users u ON u.id = k.created_by AND u.disabled_at IS NULL
-      WHERE k.secret_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
-    { bind: [hashApiKeySecret(secret)], type: QueryTypes.SELECT },
-  );
+  const [row] = await sequelize.query<ResolvedRow>(RESOLVE_SQL, {
+    bind: [hashApiKeySecret(secret)],
+    type: QueryTypes.SELECT,
+  });
   if (!row) return null;
   const creatorHolds = permissionsOf({ role: row.role, permissions: row.creatorPermissions });
   const permissions = permissionsOf({ role: "staff", permissions: row.permissions }).filter(
