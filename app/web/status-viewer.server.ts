@@ -14,6 +14,7 @@ export async function statusViewer(request: Request): Promise<StatusViewer> {
   const { user, cart } = viewer;
   if (user.role === "admin") return { role: "admin", userName: user.userName };
   // A staff member sees the admin's frame with only their areas in its menu.
-  if (isBackOffice(user)) return { role: "admin", userName: user.userName, permissions: user.permissions ?? [] };
+  if (isBackOffice(user))
+    return { role: "admin", userName: user.userName, permissions: user.permissions ?? [] };
   return { role: "shopper", userName: user.userName, cartCount: cart.items.length };
 }

@@ -85,7 +85,9 @@ export const createApiKeySchema = z
         .min(1, "Choose at least one permission")
         .transform((list) => API_KEY_PERMISSIONS.filter((permission) => list.includes(permission))),
     ),
-    expiresAt: expiry.meta({ description: "Optional: after this instant (or the end of this UTC day) the key answers 401" }),
+    expiresAt: expiry.meta({
+      description: "Optional: after this instant (or the end of this UTC day) the key answers 401",
+    }),
   })
   .meta({ id: "ApiKeyCreate" });
 export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;

@@ -67,12 +67,9 @@ export const sessionUserSchema = z
     userName: z.string(),
     email: z.string(),
     role: z.enum(["user", "admin", "staff"]),
-    permissions: z
-      .array(z.enum(PERMISSIONS))
-      .optional()
-      .meta({
-        description: "The back office's areas the person may open (admin: every one); absent for a shopper",
-      }),
+    permissions: z.array(z.enum(PERMISSIONS)).optional().meta({
+      description: "The back office's areas the person may open (admin: every one); absent for a shopper",
+    }),
   })
   .meta({ id: "SessionUser" });
 
