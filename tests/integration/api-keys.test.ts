@@ -191,6 +191,21 @@ describe("calling with a key", () => {
   });
 });
 
+describe("the rate limit under parallel calls", () => {
+  it("lets exactly the calls left in the minute through when 30 arrive at once", async () => {
+    const key = await apiKeyFor(["orders"]);
+    await postgresLimiter("api_key", { points: API_KEY_CALLS_PER_MINUTE, duration: 60 }).penalty(
+      key.id,
+      API_KEY_CALLS_PER_MINUTE - 10,
+    );
+    const statuses = (await Promise.all(Array.from({ length: 30 }, () => orders(key.secret)))).map(
+      (response) => response.status,
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+  });
+});
+
 describe("revoking a key", () => {
   it("a key revoked while a stream of calls uses it stops within one request", async () => {
     const admin = await backOffice("admin");
