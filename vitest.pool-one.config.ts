@@ -7,7 +7,7 @@ import base from "./vitest.config";
  * while its transaction holds the only one waits for itself, hits the short
  * acquire timeout and fails the test. Only the service suites that exercise
  * transactions (checkout, capture, reconciler, Pay now, order lifecycle and returns
- * and its mails, accounts and password reset, cart, addresses, reviews, migrations), to keep the extra CI time small (about
+ * and its mails, accounts and password reset, staff, cart, addresses, reviews, migrations), to keep the extra CI time small (about
  * 40 s on an idle 2-core machine); the page and API suites call the same
  * services. `npm run test:pool-one`. (The whole suite passes this way too:
  * `npx vitest run` with DATABASE_POOL_MAX=1.)
@@ -41,6 +41,7 @@ export default defineConfig({
       "tests/integration/reviews-rules.test.ts",
       "tests/integration/migrations.test.ts",
       "tests/integration/migration-variants.test.ts",
+      "tests/integration/staff-api.test.ts",
     ],
     env: { DATABASE_POOL_MAX: "1", DATABASE_POOL_ACQUIRE_TIMEOUT_MS: "3000" },
     // It runs beside the main run (npm run test:vitest): one file at a time is enough.

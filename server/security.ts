@@ -43,6 +43,16 @@ export function isCrossSiteWriteAllowed(input: {
   );
 }
 
+/**
+ * A call of the JSON API that authenticates with `Authorization: Bearer` (an API key): the key alone says who
+ * calls (app/web/auth.server.ts reads no cookie then), so a page on another site has nothing to borrow and the
+ * origin check does not apply. A browser cannot add that header to another site's request without CORS
+ * allowing it.
+ */
+export function isBearerApiCall(path: string, authorization: string | undefined): boolean {
+  return path.startsWith("/api/") && /^Bearer\s+\S/i.test(authorization ?? "");
+}
+
 const NONCE_BYTES = 16;
 const noncePool = Buffer.alloc(NONCE_BYTES * 256);
 let nonceOffset = noncePool.length;
@@ -116,13 +126,15 @@ export function securityMiddleware(options: { appUrl: string; corsOrigins: strin
         return;
       }
     }
-    const allowed = isCrossSiteWriteAllowed({
-      method: req.method,
-      origin,
-      secFetchSite: req.get("Sec-Fetch-Site"),
-      ownOrigins,
-      corsOrigins: options.corsOrigins,
-    });
+    const allowed =
+      isBearerApiCall(req.path, req.get("Authorization")) ||
+      isCrossSiteWriteAllowed({
+        method: req.method,
+        origin,
+        secFetchSite: req.get("Sec-Fetch-Site"),
+        ownOrigins,
+        corsOrigins: options.corsOrigins,
+      });
     if (!allowed) {
       const message = "Cross-site request refused: this request did not come from the shop's own pages.";
       if (isApi || req.accepts(["json", "html"]) === "json") {

@@ -11,7 +11,7 @@ import { ShopHeader } from "./ShopHeader";
  */
 export function StatusShell({ viewer, children }: { viewer: StatusViewer | undefined; children: ReactNode }) {
   const page = <section className="status-page">{children}</section>;
-  if (viewer?.role === "admin") return <AdminShell>{page}</AdminShell>;
+  if (viewer?.role === "admin") return <AdminShell permissions={viewer.permissions}>{page}</AdminShell>;
   if (viewer?.role === "shopper") {
     return (
       <div className="shop-layout">

@@ -19,7 +19,7 @@ import { PRODUCT_FIELD_LIST, type ProductField, type ProductRow } from "~/lib/sh
  * until app/lib/shared/money.ts turns them into cents.
  */
 
-export const ROLES = ["user", "admin"] as const;
+export const ROLES = ["user", "admin", "staff"] as const;
 export type Role = (typeof ROLES)[number];
 
 export { BRANDS, CATEGORIES, type Brand, type Category } from "~/lib/shared/catalog-options";
@@ -37,6 +37,10 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare email: string;
   declare passwordHash: string;
   declare role: CreationOptional<Role>;
+  /** A staff member's areas (app/lib/shared/permissions.ts); an admin holds every one whatever this says. */
+  declare permissions: CreationOptional<string[]>;
+  /** Set: the person can no longer sign in, and their sessions and API keys stop working. */
+  declare disabledAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -281,6 +285,8 @@ export function defineModels(sequelize: Sequelize): Models {
       email: { type: DataTypes.STRING(254), allowNull: false },
       passwordHash: { type: DataTypes.TEXT, allowNull: false },
       role: { type: DataTypes.STRING(10), allowNull: false, defaultValue: "user" },
+      permissions: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: [] },
+      disabledAt: { type: DataTypes.DATE, allowNull: true },
       ...timestamps,
     },
     { ...common, tableName: "users" },

@@ -10,7 +10,7 @@ import {
 import { AuditChanges } from "~/components/admin/AuditHistory";
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditTimeText } from "~/lib/shared/audit";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { listAudit, parseAuditQueryLeniently } from "~/services/audit.server";
 import adminStyles from "~/styles/admin.css?url";
 import auditStyles from "~/styles/audit.css?url";
@@ -27,7 +27,7 @@ export const links: LinksFunction = () => [
 const FILTER_KEYS = ["entity", "entityId", "action", "actor", "from", "to"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireArea(request, "audit");
   const query = parseAuditQueryLeniently(new URL(request.url).searchParams);
   const { entries, pagination } = await listAudit(query);
   const filters = Object.fromEntries(FILTER_KEYS.map((key) => [key, query[key] ?? ""])) as Record<

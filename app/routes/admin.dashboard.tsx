@@ -17,7 +17,8 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
 import { BANNER_DEFAULTS } from "~/components/Banner";
 import { ImageUpload } from "~/components/ImageUpload";
 import { Picture } from "~/components/Picture";
-import { requireAdmin } from "~/web/auth.server";
+import { requireAdmin, requireArea } from "~/web/auth.server";
+import { holds, type Permission } from "~/lib/shared/permissions";
 import { auditByOf } from "~/web/audit.server";
 import { badRequest, type AppError } from "~/lib/server/errors.server";
 import { redirectWithRefusal, runOrRefuse } from "~/web/form-action.server";
@@ -60,23 +61,29 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardStyles },
 ];
 
+/**
+ * The dashboard is every back-office person's home; each part shows only to
+ * those who hold its area (null otherwise): the sales figures (reports), the
+ * orders waiting to be shipped (orders) and the feature banners (banners).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  const user = await requireAdmin(request);
+  const may = (area: Permission) => holds(user, area);
   const params = new URL(request.url).searchParams;
   const chosen = dashboardPeriod(
     { period: params.get("period"), from: params.get("from"), to: params.get("to") },
     todayIn(getConfig().shopTimeZone),
   );
   const [report, awaitingShipment, features] = await Promise.all([
-    salesReport(chosen.period),
-    ordersAwaitingShipment(),
-    listFeatureViews(),
+    may("reports") ? salesReport(chosen.period) : null,
+    may("orders") ? ordersAwaitingShipment() : null,
+    may("banners") ? listFeatureViews() : null,
   ]);
   return data({ chosen, report, awaitingShipment, features }, { status: chosen.error ? 400 : 200 });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const by = auditByOf(await requireAdmin(request), context);
+  const by = auditByOf(await requireArea(request, "banners"), context);
   const refuse = (error: AppError) => {
     if (error.status === 404) return redirectWithRefusal(request, "/admin/dashboard", error);
     const detail = error.fieldErrors ? Object.values(error.fieldErrors).flat()[0] : undefined;
@@ -195,7 +202,10 @@ const FIGURES = [
   { key: "refunded", label: "Refunds", money: true },
 ] as const;
 
-function FigureCards({ report }: { report: DashboardData["report"] }) {
+type Report = NonNullable<DashboardData["report"]>;
+type AwaitingShipment = NonNullable<DashboardData["awaitingShipment"]>;
+
+function FigureCards({ report }: { report: Report }) {
   const compared = previousLabel(report);
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" mb="md" className="dashboard-figures">
@@ -221,8 +231,48 @@ function FigureCards({ report }: { report: DashboardData["report"] }) {
   );
 }
 
-function SalesOverview({ data }: { data: DashboardData }) {
-  const { report, awaitingShipment, chosen } = data;
+function AwaitingShipmentCard({ awaitingShipment }: { awaitingShipment: AwaitingShipment }) {
+  return (
+    <div className="admin-card">
+      <Title order={3} size="h5" mb="xs">
+        Waiting to be shipped ({awaitingShipment.total})
+      </Title>
+      {awaitingShipment.orders.length ? (
+        <ul className="dashboard-list">
+          {awaitingShipment.orders.map((order) => (
+            <li key={order._id}>
+              <Link to={`/admin/orders/${order._id}`}>
+                {order.userName} · {formatPrice(order.totalAmount)}
+              </Link>{" "}
+              {/* Dark text on every badge here (an outline, or a light tint below): WCAG AA contrast for small text. */}
+              <Badge size="sm" variant="outline" color="dark">
+                {ORDER_STATUS_LABELS[order.orderStatus]}
+              </Badge>
+              {order.capturedAt ? (
+                <Text span size="xs" c="dimmed">
+                  {" "}
+                  paid {order.capturedAt.slice(0, 10)}
+                </Text>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <Text c="dimmed">Nothing waiting: every paid order is on its way.</Text>
+      )}
+    </div>
+  );
+}
+
+function SalesOverview({
+  report,
+  awaitingShipment,
+  chosen,
+}: {
+  report: Report;
+  awaitingShipment: AwaitingShipment | null;
+  chosen: DashboardData["chosen"];
+}) {
   return (
     <section aria-labelledby="sales-heading">
       <Title order={2} size="h3" mb="sm" id="sales-heading">
@@ -246,34 +296,7 @@ function SalesOverview({ data }: { data: DashboardData }) {
         </Text>
       </div>
       <div className="dashboard-lists">
-        <div className="admin-card">
-          <Title order={3} size="h5" mb="xs">
-            Waiting to be shipped ({awaitingShipment.total})
-          </Title>
-          {awaitingShipment.orders.length ? (
-            <ul className="dashboard-list">
-              {awaitingShipment.orders.map((order) => (
-                <li key={order._id}>
-                  <Link to={`/admin/orders/${order._id}`}>
-                    {order.userName} · {formatPrice(order.totalAmount)}
-                  </Link>{" "}
-                  {/* Dark text on every badge here (an outline, or a light tint below): WCAG AA contrast for small text. */}
-                  <Badge size="sm" variant="outline" color="dark">
-                    {ORDER_STATUS_LABELS[order.orderStatus]}
-                  </Badge>
-                  {order.capturedAt ? (
-                    <Text span size="xs" c="dimmed">
-                      {" "}
-                      paid {order.capturedAt.slice(0, 10)}
-                    </Text>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Text c="dimmed">Nothing waiting: every paid order is on its way.</Text>
-          )}
-        </div>
+        {awaitingShipment ? <AwaitingShipmentCard awaitingShipment={awaitingShipment} /> : null}
         <div className="admin-card">
           <Title order={3} size="h5" mb="xs">
             Low on stock
@@ -341,81 +364,92 @@ function SalesOverview({ data }: { data: DashboardData }) {
 
 export default function AdminDashboard() {
   const data = useLoaderData<typeof loader>();
-  const { features } = data;
+  const { features, report, awaitingShipment, chosen } = data;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const [imageUrl, setImageUrl] = useState("");
   const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "add";
   // A new list means the last add worked: a fresh upload area (the spec clears the selection).
-  const formKey = features.map((feature) => feature._id).join(",");
+  const formKey = (features ?? []).map((feature) => feature._id).join(",");
 
   return (
     <section className="admin-page">
       <Title order={1} size="h2" mb="md">
         Dashboard
       </Title>
-      <SalesOverview data={data} />
-      <div className="admin-card">
-        <Title order={2} size="h4" mb="sm">
-          Feature Images
-        </Title>
-        <Form method="post" encType="multipart/form-data" key={formKey}>
-          <Stack gap="sm" maw={560}>
-            <input type="hidden" name="intent" value="add" />
-            <ImageUpload
-              name="image"
-              label="Upload Image"
-              error={actionData?.error}
-              onUrlChange={setImageUrl}
-            />
-            <TextInput
-              name="title"
-              label="Title (optional)"
-              maxLength={80}
-              description={`Shown over the image; empty: "${BANNER_DEFAULTS.title}"`}
-            />
-            <TextInput name="subtitle" label="Subtitle (optional)" maxLength={160} />
-            <TextInput
-              name="link"
-              label="Link (optional)"
-              maxLength={300}
-              placeholder="/shop/listing?category=men"
-              description={`Where "Shop now" goes, a path on this shop; empty: ${BANNER_DEFAULTS.link}`}
-            />
-            <Button type="submit" disabled={hydrated && !imageUrl} loading={adding}>
-              Upload
-            </Button>
-          </Stack>
-        </Form>
-      </div>
-
-      <ul className="feature-list" aria-label="Feature images">
-        {features.map((feature, index) => (
-          <li key={feature._id} className="feature-list__item">
-            <FeatureImage feature={feature} index={index} />
-            <p className="feature-list__text">
-              <strong>{feature.title || BANNER_DEFAULTS.title}</strong>
-              {feature.subtitle ? ` · ${feature.subtitle}` : ""} → {feature.link || BANNER_DEFAULTS.link}
-            </p>
-            <Group justify="flex-end" p="xs">
-              <Form method="post">
-                <input type="hidden" name="intent" value="delete" />
-                <input type="hidden" name="id" value={feature._id} />
-                <Button
-                  type="submit"
-                  variant="default"
-                  size="xs"
-                  aria-label={`Delete feature image ${index + 1}`}
-                >
-                  Delete
+      {report ? (
+        <SalesOverview report={report} awaitingShipment={awaitingShipment} chosen={chosen} />
+      ) : awaitingShipment ? (
+        <AwaitingShipmentCard awaitingShipment={awaitingShipment} />
+      ) : null}
+      {!report && !awaitingShipment && !features ? (
+        <Text>Welcome. The menu lists the parts of the shop you look after.</Text>
+      ) : null}
+      {features ? (
+        <>
+          <div className="admin-card">
+            <Title order={2} size="h4" mb="sm">
+              Feature Images
+            </Title>
+            <Form method="post" encType="multipart/form-data" key={formKey}>
+              <Stack gap="sm" maw={560}>
+                <input type="hidden" name="intent" value="add" />
+                <ImageUpload
+                  name="image"
+                  label="Upload Image"
+                  error={actionData?.error}
+                  onUrlChange={setImageUrl}
+                />
+                <TextInput
+                  name="title"
+                  label="Title (optional)"
+                  maxLength={80}
+                  description={`Shown over the image; empty: "${BANNER_DEFAULTS.title}"`}
+                />
+                <TextInput name="subtitle" label="Subtitle (optional)" maxLength={160} />
+                <TextInput
+                  name="link"
+                  label="Link (optional)"
+                  maxLength={300}
+                  placeholder="/shop/listing?category=men"
+                  description={`Where "Shop now" goes, a path on this shop; empty: ${BANNER_DEFAULTS.link}`}
+                />
+                <Button type="submit" disabled={hydrated && !imageUrl} loading={adding}>
+                  Upload
                 </Button>
-              </Form>
-            </Group>
-          </li>
-        ))}
-      </ul>
-      {features.length === 0 ? <Text c="dimmed">No feature images yet.</Text> : null}
+              </Stack>
+            </Form>
+          </div>
+
+          <ul className="feature-list" aria-label="Feature images">
+            {features.map((feature, index) => (
+              <li key={feature._id} className="feature-list__item">
+                <FeatureImage feature={feature} index={index} />
+                <p className="feature-list__text">
+                  <strong>{feature.title || BANNER_DEFAULTS.title}</strong>
+                  {feature.subtitle ? ` · ${feature.subtitle}` : ""} → {feature.link || BANNER_DEFAULTS.link}
+                </p>
+                <Group justify="flex-end" p="xs">
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="delete" />
+                    <input type="hidden" name="id" value={feature._id} />
+                    <Button
+                      type="submit"
+                      variant="default"
+                      size="xs"
+                      aria-label={`Delete feature image ${index + 1}`}
+                    >
+                      Delete
+                    </Button>
+                  </Form>
+                </Group>
+              </li>
+            ))}
+          </ul>
+          {features.length === 0 ? <Text c="dimmed">No feature images yet.</Text> : null}
+        </>
+      ) : null}
     </section>
   );
 }

@@ -27,7 +27,7 @@ import {
 import { DISCOUNT_TEXT } from "~/services/discounts.server";
 import { refuseAdminForm, sentValuesOf } from "~/web/admin-form.server";
 import { auditByOf } from "~/web/audit.server";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
@@ -63,7 +63,7 @@ function discountInputOf(formData: FormData) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireArea(request, "discounts");
   const params = new URL(request.url).searchParams;
   const editId = params.get("edit");
   let editing = null;
@@ -79,7 +79,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const by = auditByOf(await requireAdmin(request), context);
+  const by = auditByOf(await requireArea(request, "discounts"), context);
   const formData = await readForm(request);
   const intent = formData.get("intent");
   const id = String(formData.get("id") ?? "");

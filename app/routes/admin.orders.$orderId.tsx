@@ -17,7 +17,7 @@ import { OrderDetails } from "~/components/OrderDetails";
 import { withImageSizes } from "~/services/images.server";
 import { ADMIN_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
 import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { AuditHistory } from "~/components/admin/AuditHistory";
 import { OrderReturns } from "~/components/admin/OrderReturns";
@@ -55,7 +55,7 @@ function listUrl(url: URL): string {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireArea(request, "orders");
   try {
     const found = await getOrderDetails(params.orderId ?? "");
     const order = { ...found, cartItems: await withImageSizes(found.cartItems) };
@@ -74,7 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const by = auditByOf(await requireAdmin(request), context);
+  const by = auditByOf(await requireArea(request, "orders"), context);
   const url = new URL(request.url);
   const formData = await readForm(request);
   return runOrRefuse(

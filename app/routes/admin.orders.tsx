@@ -13,7 +13,7 @@ import {
 import { Pagination, withParams } from "~/components/admin/Pagination";
 import { OrderTable, type OrderRowData } from "~/components/OrderTable";
 import { ORDER_STATUSES as ALL_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/lib/shared/order-options";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { PAYMENT_STATUSES, paymentStatusLabel } from "~/lib/shared/order-options";
 import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/order-search.server";
@@ -30,7 +30,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireArea(request, "orders");
   const params = new URL(request.url).searchParams;
   const paging = parsePaging(params, ORDERS_PAGING, { lenient: true });
   // Unknown statuses mean "all", as a hand-edited URL should; a bad date or search is said, not guessed.

@@ -33,7 +33,7 @@ import {
   type PictureFormRow,
 } from "~/components/admin/picture-rows";
 import { UrlDialog } from "~/components/admin/UrlDialog";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { AuditHistory } from "~/components/admin/AuditHistory";
 import { historyOf } from "~/services/audit.server";
@@ -102,7 +102,7 @@ function listUrl(url: URL): string {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireArea(request, "products");
   const url = new URL(request.url);
   const params = url.searchParams;
   const search = normalizeSearch(params.get("q"));
@@ -209,7 +209,7 @@ function changeVariantRows(
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const by = auditByOf(await requireAdmin(request), context);
+  const by = auditByOf(await requireArea(request, "products"), context);
   const url = new URL(request.url);
 
   if (!isMultipart(request)) {

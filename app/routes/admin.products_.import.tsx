@@ -21,7 +21,7 @@ import {
 } from "~/services/catalogue-import-file.server";
 import { importCatalogue } from "~/services/catalogue-import.server";
 import { readMultipartForm } from "~/web/uploads.server";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
@@ -42,14 +42,14 @@ function listUrl(search: string): string {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireArea(request, "products");
   return data({ search: normalizeSearch(new URL(request.url).searchParams.get("q")) });
 }
 
 type ActionData = { message: string; errors: ImportRowError[]; search: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const by = auditByOf(await requireAdmin(request), context);
+  const by = auditByOf(await requireArea(request, "products"), context);
   let search = "";
   try {
     const { fields, file } = await readMultipartForm(request, {

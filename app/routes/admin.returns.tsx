@@ -23,7 +23,7 @@ import { type ReturnJson, type ReturnStatus } from "~/lib/shared/returns";
 import { getReturn, listReturns, parseReturnStatusFilter, RETURNS_PAGING } from "~/services/returns.server";
 import { updateReturn } from "~/services/return-decision.server";
 import { auditByOf } from "~/web/audit.server";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { runOrRefuse } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
@@ -87,7 +87,7 @@ async function refusalOf(returnId: string, error: string) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireArea(request, "returns");
   const params = new URL(request.url).searchParams;
   // A hand-edited URL still shows a list: an unknown status means all of them, a bad page the first.
   const status = parseReturnStatusFilter(params.get("status"));
@@ -97,7 +97,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const by = auditByOf(await requireAdmin(request), context);
+  const by = auditByOf(await requireArea(request, "returns"), context);
   const url = new URL(request.url);
   const formData = await readForm(request);
   const intent = formData.get("intent");

@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, Outlet } from "react-router";
+import { data, type LinksFunction, type LoaderFunctionArgs, Outlet, useLoaderData } from "react-router";
 import { AdminShell } from "~/components/admin/AdminShell";
 import { requireAdmin } from "~/web/auth.server";
 import mantineStyles from "~/styles/mantine.css?url";
@@ -11,17 +11,18 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: mantineSty
 
 /**
  * The admin layout (the shell lives in AdminShell, which the 404 and 403
- * pages share). Each child route checks the admin role itself: a layout does
- * not protect its children.
+ * pages share). Each child route checks its area itself: a layout does not
+ * protect its children. The menu shows only the areas the person holds.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdmin(request);
-  return data({ user: { userName: user.userName } });
+  return data({ user: { userName: user.userName, permissions: user.permissions ?? [] } });
 }
 
 export default function AdminLayout() {
+  const { user } = useLoaderData<typeof loader>();
   return (
-    <AdminShell>
+    <AdminShell permissions={user.permissions}>
       <Outlet />
     </AdminShell>
   );

@@ -36,7 +36,7 @@ import {
 } from "~/services/webhooks/endpoints.server";
 import { refuseAdminForm, sentValuesOf } from "~/web/admin-form.server";
 import { auditByOf } from "~/web/audit.server";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
 import { redirectWithFlash, setFlash } from "~/web/session.server";
 import {
@@ -76,7 +76,7 @@ async function orNotFound<T>(request: Request, read: () => Promise<T>): Promise<
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireArea(request, "webhooks");
   const params = new URL(request.url).searchParams;
   const editId = params.get("edit");
   const endpointId = params.get("endpoint");
@@ -108,7 +108,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const by = auditByOf(await requireAdmin(request), context);
+  const by = auditByOf(await requireArea(request, "webhooks"), context);
   const formData = await readForm(request);
   const intent = formData.get("intent");
   const id = String(formData.get("id") ?? "");

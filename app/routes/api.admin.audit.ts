@@ -1,11 +1,11 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { listAudit, parseAuditQuery } from "~/services/audit.server";
 
 // GET only: an entry is never changed or deleted (any other method answers 405).
 const route = apiRoute({
   GET: async ({ request }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "audit");
     const { entries, pagination } = await listAudit(parseAuditQuery(new URL(request.url).searchParams));
     return apiJson({ success: true, data: entries, pagination });
   },

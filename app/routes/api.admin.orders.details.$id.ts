@@ -1,10 +1,10 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { getOrderDetails } from "~/services/orders.server";
 
 const route = apiRoute({
   GET: async ({ request, params }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "orders");
     const order = await getOrderDetails(params.id ?? "");
     return apiJson({ success: true, data: order });
   },

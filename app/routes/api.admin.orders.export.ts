@@ -1,6 +1,6 @@
 import { csvResponse, csvStream } from "~/lib/server/csv.server";
 import { apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { centsToDecimal, toCents } from "~/lib/shared/money";
 import { exportOrderLines, type OrderExportLine } from "~/services/order-export.server";
 import { parseOrderSearchStrictly } from "~/services/order-search.server";
@@ -48,7 +48,7 @@ const ORDER_EXPORT_COLUMNS: { header: string; value: (line: OrderExportLine) => 
 
 const route = apiRoute({
   GET: async ({ request }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "orders");
     const search = parseOrderSearchStrictly(new URL(request.url).searchParams);
     const day = new Date().toISOString().slice(0, 10);
     return csvResponse(csvStream(ORDER_EXPORT_COLUMNS, exportOrderLines(search)), `orders-${day}.csv`);

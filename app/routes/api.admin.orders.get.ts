@@ -1,12 +1,12 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { listOrders, ORDERS_PAGING, parseOrderSearch } from "~/services/order-search.server";
 
 // GET ?q&status&paymentStatus&from&to&page&limit → the matching orders, newest first, with pagination.
 const route = apiRoute({
   GET: async ({ request }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "orders");
     const params = new URL(request.url).searchParams;
     const { search, errors } = parseOrderSearch(params);
     // One 400 names every problem of the query, the paging's among them.

@@ -1,12 +1,12 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_DELETED } from "~/services/admin-catalog.server";
 import { deleteProduct } from "~/services/product-writer.server";
 
 const route = apiRoute({
   DELETE: async ({ request, params, context }) => {
-    const by = auditByOf(await requireApiAdmin(request), context);
+    const by = auditByOf(await requireApiArea(request, "products"), context);
     await deleteProduct(params.id ?? "", by);
     return apiJson({ success: true, message: PRODUCT_DELETED });
   },

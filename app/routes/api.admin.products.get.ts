@@ -1,12 +1,12 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { ADMIN_PAGING, listAdminProducts, normalizeSearch } from "~/services/admin-catalog.server";
 
 // GET ?page&limit&search → newest first, with pagination.
 const route = apiRoute({
   GET: async ({ request }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "products");
     const params = new URL(request.url).searchParams;
     const paging = parsePaging(params, ADMIN_PAGING);
     const { products, pagination } = await listAdminProducts({

@@ -1,5 +1,5 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { MAX_IMPORT_BYTES } from "~/lib/shared/catalogue-csv";
@@ -20,7 +20,7 @@ export const middleware = [bodyLimit(IMPORT_BODY_LIMIT_BYTES)];
 // POST multipart with the CSV file in my_file → 200 { success, message, created, updated }, or 422 { errors: [{ row, column, message }] }.
 const route = apiRoute({
   POST: async ({ request, context }) => {
-    const by = auditByOf(await requireApiAdmin(request), context);
+    const by = auditByOf(await requireApiArea(request, "products"), context);
     const { file } = await readMultipartForm(request, {
       maxBytes: MAX_IMPORT_BYTES,
       message: FILE_TOO_LARGE_MESSAGE,

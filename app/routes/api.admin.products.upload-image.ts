@@ -1,5 +1,5 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { publicImageUrl } from "~/lib/server/public-url.server";
 import { readMultipartForm, UPLOAD_FIELD, storeUploadedImage } from "~/web/uploads.server";
@@ -12,7 +12,7 @@ export const middleware = [bodyLimit(UPLOAD_BODY_LIMIT_BYTES)];
 // POST multipart with one file in my_file → { success, message, result: { url } } (an absolute URL).
 const route = apiRoute({
   POST: async ({ request }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "products");
     const { file } = await readMultipartForm(request);
     if (!file) {
       throw badRequest("Choose an image to upload", { [UPLOAD_FIELD]: ["Choose an image to upload"] });

@@ -1,5 +1,5 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { auditByOf } from "~/web/audit.server";
 import { getReturn } from "~/services/returns.server";
 import { updateReturn } from "~/services/return-decision.server";
@@ -7,11 +7,11 @@ import { updateReturn } from "~/services/return-decision.server";
 // GET → the return; PUT { status: approved|rejected|received, refundShipping? } → the return after it.
 const route = apiRoute({
   GET: async ({ request, params }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "returns");
     return apiJson({ success: true, data: await getReturn(params.id ?? "") });
   },
   PUT: async ({ request, context, params }) => {
-    const by = auditByOf(await requireApiAdmin(request), context);
+    const by = auditByOf(await requireApiArea(request, "returns"), context);
     const updated = await updateReturn(params.id ?? "", await readJsonObject(request), by);
     return apiJson({ success: true, message: `Return ${updated.status}`, data: updated });
   },

@@ -1,5 +1,5 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import type { FieldErrors } from "~/lib/server/errors.server";
 import { parsePaging } from "~/lib/server/paging.server";
 import { RETURN_STATUSES } from "~/lib/shared/returns";
@@ -8,7 +8,7 @@ import { listReturns, parseReturnStatusFilter, RETURNS_PAGING } from "~/services
 // GET ?status&page&limit → the returns, newest first, with pagination.
 const route = apiRoute({
   GET: async ({ request }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "returns");
     const params = new URL(request.url).searchParams;
     const raw = params.get("status");
     const status = parseReturnStatusFilter(raw);

@@ -1,11 +1,11 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { demandStatusOf, listVariantDemand } from "~/services/stock-alert-demand.server";
 
 // GET ?status=waiting → the variants shoppers wait for, most waited-for first.
 const route = apiRoute({
   GET: async ({ request }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "products");
     demandStatusOf(new URL(request.url).searchParams.get("status"));
     return apiJson({ success: true, data: await listVariantDemand() });
   },

@@ -1,12 +1,12 @@
 import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiAdmin } from "~/web/auth.server";
+import { requireApiArea } from "~/web/auth.server";
 import { WEBHOOK_TEXT } from "~/lib/shared/webhooks";
 import { retryWebhookDelivery } from "~/services/webhooks/deliveries.server";
 
 // POST → sends the delivery's event again now, with the same webhook-id (202: it goes out in the background).
 const route = apiRoute({
   POST: async ({ request, params }) => {
-    await requireApiAdmin(request);
+    await requireApiArea(request, "webhooks");
     await retryWebhookDelivery(params.id, params.deliveryId);
     return apiJson({ success: true, message: WEBHOOK_TEXT.retried }, { status: 202 });
   },

@@ -19,7 +19,7 @@ import {
   refundFromDashboard,
   setDisputeFromDashboard,
 } from "~/payments/simulator-dashboard.server";
-import { requireAdmin } from "~/web/auth.server";
+import { requireArea } from "~/web/auth.server";
 import { sendSimulatorEvent } from "~/web/payment-webhook.server";
 import { redirectWithFlash } from "~/web/session.server";
 import mantineStyles from "~/styles/mantine.css?url";
@@ -44,13 +44,13 @@ function onlyInSimulatorMode() {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   onlyInSimulatorMode();
-  await requireAdmin(request);
+  await requireArea(request, "orders");
   return data({ captures: await listSimulatedCaptures() });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   onlyInSimulatorMode();
-  await requireAdmin(request);
+  await requireArea(request, "orders");
   const form = await readForm(request);
   const captureId = String(form.get("captureId") ?? "");
   const intent = form.get("intent");

@@ -78,28 +78,35 @@ async function mailResetLinkIfAccount(email: string): Promise<void> {
     raw: true,
   });
   if (!user) return;
-  const token = randomBytes(32).toString("base64url");
   await sequelize.transaction(async (transaction) => {
-    await sequelize.query(
-      `INSERT INTO password_reset_tokens (user_id, token_hash, expires_at)
-       VALUES (:userId, :tokenHash, now() + make_interval(mins => :minutes))`,
-      {
-        replacements: { userId: user.id, tokenHash: hashToken(token), minutes: RESET_TOKEN_MINUTES },
-        transaction,
-      },
-    );
+    const link = await issuePasswordLink(user.id, RESET_TOKEN_MINUTES, transaction);
     await enqueueMail(
       {
         kind: "password-reset",
         to: user.email,
-        ...passwordResetMail({
-          link: resetLinkFor(token),
-          validMinutes: RESET_TOKEN_MINUTES,
-        }),
+        ...passwordResetMail({ link, validMinutes: RESET_TOKEN_MINUTES }),
       },
       transaction,
     );
   });
+}
+
+/**
+ * A single-use link to the set-a-password page for `userId`, valid `minutes`, written in `transaction`:
+ * a forgotten password's (30 minutes) and a staff invitation's (72 hours) alike.
+ */
+export async function issuePasswordLink(
+  userId: string,
+  minutes: number,
+  transaction: Transaction,
+): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await getDb().sequelize.query(
+    `INSERT INTO password_reset_tokens (user_id, token_hash, expires_at)
+     VALUES (:userId, :tokenHash, now() + make_interval(mins => :minutes))`,
+    { replacements: { userId, tokenHash: hashToken(token), minutes }, transaction },
+  );
+  return resetLinkFor(token);
 }
 
 /** Whether `token` can still reset a password (unused, not expired); uses nothing up. */

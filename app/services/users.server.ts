@@ -3,14 +3,20 @@ import { conflict, isUniqueViolation } from "~/lib/server/errors.server";
 import { getDummyPasswordHash, hashPassword, verifyPassword } from "~/lib/server/password.server";
 import type { RegisterInput } from "~/lib/shared/schemas";
 import type { Role } from "~/models/index.server";
+import { permissionsOf, type Permission } from "~/lib/shared/permissions";
 import { recordAudit, SCRIPT_CHANGE, type AuditBy } from "./audit.server";
 
-/** The user as the session and the API show it: never the password hash. */
+/**
+ * The user as the session and the API show it: never the password hash. A
+ * back-office person (admin or staff) also carries the permissions they hold
+ * (an admin: every one); a shopper carries none, as the spec's user.
+ */
 export interface SessionUser {
   id: string;
   userName: string;
   email: string;
   role: Role;
+  permissions?: Permission[];
 }
 
 const DUPLICATE_EMAIL_MESSAGE = "User Already exists with the same email! Please try again";
@@ -21,12 +27,21 @@ const DUPLICATE_EMAIL_MESSAGE = "User Already exists with the same email! Please
  * columns of SessionUser. Shared by the session lookup (app/web/session.server.ts)
  * and the lookup that brings the cart along (getSessionUserAndCartView).
  */
-export const LIVE_SESSION_USER = `sessions s JOIN users u ON u.id = s.user_id AND s.id = $1 AND s.expires_at > now()`;
-export const SESSION_USER_COLUMNS = `u.id, u.user_name AS "userName", u.email, u.role`;
+export const LIVE_SESSION_USER = `sessions s JOIN users u ON u.id = s.user_id AND s.id = $1 AND s.expires_at > now()
+  AND u.disabled_at IS NULL`;
+export const SESSION_USER_COLUMNS = `u.id, u.user_name AS "userName", u.email, u.role, u.permissions`;
 
 /** The SessionUser fields of a user row (or of a row that carries more, as the session and cart lookup). */
-export function toSessionUser(row: { id: string; userName: string; email: string; role: Role }): SessionUser {
-  return { id: row.id, userName: row.userName, email: row.email, role: row.role };
+export function toSessionUser(row: {
+  id: string;
+  userName: string;
+  email: string;
+  role: Role;
+  permissions?: readonly string[] | null;
+}): SessionUser {
+  const user: SessionUser = { id: row.id, userName: row.userName, email: row.email, role: row.role };
+  if (row.role !== "user") user.permissions = permissionsOf(row);
+  return user;
 }
 
 export async function registerUser(input: RegisterInput): Promise<SessionUser> {
@@ -57,11 +72,12 @@ export async function verifyLogin(emailInput: string, password: string): Promise
   const email = emailInput.trim().toLowerCase();
   const user = await User.findOne({
     where: { email },
-    attributes: ["id", "userName", "email", "role", "passwordHash"],
+    attributes: ["id", "userName", "email", "role", "permissions", "passwordHash", "disabledAt"],
     raw: true,
   });
   const valid = await verifyPassword(password, user?.passwordHash ?? (await getDummyPasswordHash()));
-  return user && valid ? toSessionUser(user) : null;
+  // A disabled person is refused as a wrong password is: the answer tells a guesser nothing.
+  return user && valid && !user.disabledAt ? toSessionUser(user) : null;
 }
 
 /**

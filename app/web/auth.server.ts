@@ -7,6 +7,8 @@ import { AppError, badRequest, forbidden, unauthorized } from "~/lib/server/erro
 import { recordLoginFailureMetric } from "~/lib/server/metrics.server";
 import { beginLoginAttempt } from "~/services/rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "~/lib/shared/schemas";
+import { holds, isBackOffice, missingPermissionMessage, type Permission } from "~/lib/shared/permissions";
+import { consumeApiKeyCall, resolveApiKey } from "~/services/api-keys.server";
 import { getSessionUser } from "./session.server";
 
 /**
@@ -66,7 +68,7 @@ export async function authenticateLogin(
 }
 
 export function homePathFor(user: SessionUser): string {
-  return user.role === "admin" ? "/admin/dashboard" : "/shop/home";
+  return isBackOffice(user) ? "/admin/dashboard" : "/shop/home";
 }
 
 function loginRedirect(request: Request, returnTo?: string): never {
@@ -86,17 +88,27 @@ export async function requireUser(request: Request, returnTo?: string): Promise<
   return user;
 }
 
-/** Page guard for /admin: shoppers are sent to the access-denied page. */
+/**
+ * Page guard for /admin: any back-office person (admin or staff); shoppers are
+ * sent to the access-denied page. A page of one area asks `requireArea`.
+ */
 export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await requireUser(request);
-  if (user.role !== "admin") throw redirect("/unauth-page");
+  if (!isBackOffice(user)) throw redirect("/unauth-page");
   return user;
 }
 
-/** Page guard for /shop: admins do not shop and go to their dashboard. */
+/** Page guard for a page of one area: a back-office person without its permission gets the access-denied page. */
+export async function requireArea(request: Request, area: Permission): Promise<SessionUser> {
+  const user = await requireAdmin(request);
+  if (!holds(user, area)) throw redirect("/unauth-page");
+  return user;
+}
+
+/** Page guard for /shop: the back office does not shop and goes to its dashboard. */
 export async function requireShopper(request: Request, returnTo?: string): Promise<SessionUser> {
   const user = await requireUser(request, returnTo);
-  if (user.role === "admin") throw redirect("/admin/dashboard");
+  if (isBackOffice(user)) throw redirect("/admin/dashboard");
   return user;
 }
 
@@ -113,10 +125,35 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
   return user;
 }
 
-/** API guard: 401 anonymous, 403 for shoppers. */
+/** API guard: 401 anonymous, 403 for shoppers; any back-office person passes. */
 export async function requireApiAdmin(request: Request): Promise<SessionUser> {
   const user = await requireApiUser(request);
-  if (user.role !== "admin") throw forbidden("Only admins can do this");
+  if (!isBackOffice(user)) throw forbidden("Only admins can do this");
+  return user;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * API guard for a call of one area. With `Authorization: Bearer <key>` the key
+ * alone decides (cookies are not read): 401 for an unknown, revoked or expired
+ * key, 429 beyond its rate, 403 without the area's permission. Otherwise the
+ * session's person: `requireApiAdmin`, then 403 without the permission.
+ * The caller's `userName` is the key's name for a key: its changes are on the
+ * audit log under that name.
+ */
+export async function requireApiArea(request: Request, area: Permission): Promise<SessionUser> {
+  const authorization = request.headers.get("Authorization");
+  if (authorization !== null && /^Bearer\b/i.test(authorization)) {
+    const secret = BEARER.exec(authorization)?.[1];
+    const caller = secret ? await resolveApiKey(secret) : null;
+    if (!caller) throw unauthorized("This API key is unknown, revoked or expired");
+    await consumeApiKeyCall(caller.apiKeyId);
+    if (!holds(caller, area)) throw forbidden(missingPermissionMessage(area));
+    return caller;
+  }
+  const user = await requireApiAdmin(request);
+  if (!holds(user, area)) throw forbidden(missingPermissionMessage(area));
   return user;
 }
 
@@ -126,7 +163,7 @@ export async function requireApiAdmin(request: Request): Promise<SessionUser> {
  */
 export async function requireApiShopper(request: Request, userId?: unknown): Promise<SessionUser> {
   const user = await requireApiUser(request);
-  if (user.role === "admin") throw forbidden("Admins cannot use the shopper's cart, addresses or orders");
+  if (isBackOffice(user)) throw forbidden("Admins cannot use the shopper's cart, addresses or orders");
   if (userId !== undefined && userId !== user.id) throw forbidden("You can only access your own data");
   return user;
 }

@@ -1,6 +1,11 @@
 import { createCookie, createCookieSessionStorage, createSessionStorage, redirect } from "react-router";
 import { Op, QueryTypes } from "sequelize";
-import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, type SessionUser } from "~/services/users.server";
+import {
+  LIVE_SESSION_USER,
+  SESSION_USER_COLUMNS,
+  toSessionUser,
+  type SessionUser,
+} from "~/services/users.server";
 import { getSessionUserAndCartView, type CartView } from "~/services/cart.server";
 import { getConfig } from "~/lib/server/config.server";
 import { processSingleton } from "~/lib/server/process-singleton.server";
@@ -125,7 +130,8 @@ async function loadSessionUser(cookieHeader: string): Promise<SessionUser | null
     bind: [id],
     type: QueryTypes.SELECT,
   });
-  return rows[0] ?? null;
+  // The row's permissions column as the person holds it (an admin: every area; a shopper: none shown).
+  return rows[0] ? toSessionUser(rows[0]) : null;
 }
 
 /** The id of this request's database session (its `sessions` row), or null. */

@@ -1,4 +1,5 @@
 import type { StatusViewer } from "~/lib/shared/status-viewer";
+import { isBackOffice } from "~/lib/shared/permissions";
 import { getSessionUserAndCart } from "./session.server";
 
 /**
@@ -12,5 +13,8 @@ export async function statusViewer(request: Request): Promise<StatusViewer> {
   if (!viewer) return null;
   const { user, cart } = viewer;
   if (user.role === "admin") return { role: "admin", userName: user.userName };
+  // A staff member sees the admin's frame with only their areas in its menu.
+  if (isBackOffice(user))
+    return { role: "admin", userName: user.userName, permissions: user.permissions ?? [] };
   return { role: "shopper", userName: user.userName, cartCount: cart.items.length };
 }

@@ -218,6 +218,7 @@ test.describe("sign-in and sign-out", () => {
       "Taxes",
       "Webhooks",
       "Audit log",
+      "Staff",
       "Account",
     ]);
     await expect(menu.getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/admin/dashboard");

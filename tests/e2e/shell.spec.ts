@@ -194,6 +194,7 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Taxes",
         "Webhooks",
         "Audit log",
+        "Staff",
         "Account",
       ]);
       await expect(drawerMenu.getByRole("link", { name: current })).toHaveAttribute("aria-current", "page");

@@ -104,7 +104,9 @@ describe("the OpenAPI document and the routes", () => {
     expect(adminProducts.parameters.find((parameter) => parameter.name === "limit")?.description).toMatch(
       /at most 100/,
     );
-    expect(adminProducts.security).toEqual([{ sessionCookie: [] }]);
+    // The back office also takes an API key (`Authorization: Bearer shop_sk_…`).
+    expect(adminProducts.security).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
     const create = document.paths["/api/shop/order/create"]!.post as {
       requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
     };

@@ -17,7 +17,13 @@ let cachedHash: Promise<string> | undefined;
 
 /** A user with password "password123" (hashed once per file to keep tests fast). */
 export async function createTestUser(
-  overrides: { email?: string; userName?: string; role?: Role; password?: string } = {},
+  overrides: {
+    email?: string;
+    userName?: string;
+    role?: Role;
+    password?: string;
+    permissions?: string[];
+  } = {},
 ) {
   const { User } = getDb().models;
   const password = overrides.password ?? "password123";
@@ -32,6 +38,7 @@ export async function createTestUser(
     ).toLowerCase(),
     passwordHash,
     role: overrides.role ?? "user",
+    permissions: overrides.permissions ?? [],
   });
   return { ...user.get({ plain: true }), password };
 }

@@ -1,28 +1,16 @@
 import { Button } from "@mantine/core";
 import { Form, NavLink, useLocation } from "react-router";
 import type { ReactNode } from "react";
+import { adminMenuFor, PERMISSIONS, type Permission } from "~/lib/shared/permissions";
 
-const ADMIN_MENU = [
-  { id: "dashboard", label: "Dashboard", path: "/admin/dashboard" },
-  { id: "products", label: "Products", path: "/admin/products" },
-  { id: "orders", label: "Orders", path: "/admin/orders" },
-  { id: "returns", label: "Returns", path: "/admin/returns" },
-  { id: "shipping", label: "Delivery", path: "/admin/shipping" },
-  { id: "discounts", label: "Discounts", path: "/admin/discounts" },
-  { id: "taxes", label: "Taxes", path: "/admin/taxes" },
-  { id: "webhooks", label: "Webhooks", path: "/admin/webhooks" },
-  { id: "audit", label: "Audit log", path: "/admin/audit" },
-  { id: "account", label: "Account", path: "/admin/account" },
-] as const;
-
-function AdminMenu() {
+function AdminMenu({ permissions }: { permissions: readonly Permission[] }) {
   return (
     <>
       <a href="/admin/dashboard" className="admin-brand">
         <span aria-hidden="true">▦</span> Admin Panel
       </a>
       <nav className="admin-nav" aria-label="Admin">
-        {ADMIN_MENU.map((item) => (
+        {adminMenuFor(permissions).map((item) => (
           <NavLink key={item.id} to={item.path} prefetch="intent">
             {item.label}
           </NavLink>
@@ -40,15 +28,23 @@ function AdminMenu() {
 /**
  * The admin shell: a side panel on large screens, a drawer (a <details>
  * disclosure, so it opens without JavaScript) on small ones. Used by the
- * admin layout and by the 404 and 403 pages an admin meets.
+ * admin layout and by the 404 and 403 pages an admin meets. The menu lists
+ * only the areas of `permissions`, which the server sends (none given: an
+ * admin's, every area).
  */
-export function AdminShell({ children }: { children: ReactNode }) {
+export function AdminShell({
+  children,
+  permissions = PERMISSIONS,
+}: {
+  children: ReactNode;
+  permissions?: readonly Permission[];
+}) {
   // A new key per navigation closes the drawer once it has taken the admin somewhere.
   const location = useLocation();
   return (
     <div className="admin-layout">
       <aside className="admin-sidebar" aria-label="Admin Panel">
-        <AdminMenu />
+        <AdminMenu permissions={permissions} />
       </aside>
       <div className="admin-main">
         <header className="admin-header">
@@ -57,7 +53,7 @@ export function AdminShell({ children }: { children: ReactNode }) {
               ☰
             </summary>
             <div className="admin-drawer__panel">
-              <AdminMenu />
+              <AdminMenu permissions={permissions} />
             </div>
           </details>
           <span />

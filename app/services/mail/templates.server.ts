@@ -13,7 +13,7 @@ import type { AddressSnapshot } from "~/models/index.server";
 
 export const SHOP_NAME = "ECommerce Shopping";
 
-interface RenderedMail {
+export interface RenderedMail {
   subject: string;
   text: string;
   html: string;

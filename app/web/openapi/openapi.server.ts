@@ -3,6 +3,7 @@ import { getConfig } from "~/lib/server/config.server";
 import type { Access, ApiOperation } from "./operation.server";
 import { API_OPERATIONS } from "./operations.server";
 import { errorSchema } from "./schemas.server";
+import { apiAreaOf, PERMISSION_LABELS } from "~/lib/shared/permissions";
 
 /**
  * The OpenAPI 3.1 document of the JSON API, generated from the zod schemas
@@ -19,11 +20,19 @@ const ACCESS_TEXT: Record<Access, string> = {
   admin: "A signed-in admin",
 };
 
+/** Who may call an operation of the back office: its area's permission, by session or by API key. */
+function accessText(operation: ApiOperation): string {
+  const area = operation.access === "admin" ? apiAreaOf(operation.path) : null;
+  if (!area) return ACCESS_TEXT[operation.access];
+  const keys = area === "staff" ? "never an API key" : "or an API key that holds it";
+  return `A signed-in admin, or a staff member with the \`${area}\` permission (${PERMISSION_LABELS[area].label}); ${keys}`;
+}
+
 const ROLES: Record<Access, string[]> = {
   public: ["anonymous", "user", "admin"],
   "signed-in": ["user", "admin"],
   shopper: ["user"],
-  admin: ["admin"],
+  admin: ["admin", "staff"],
 };
 
 /** One schema as JSON Schema, its named parts moved into `components`. */
@@ -88,7 +97,11 @@ function operationObject(operation: ApiOperation, components: Record<string, Jso
     };
   }
   const errors: Record<number, string> = { ...operation.errors };
+  const area = operation.access === "admin" ? apiAreaOf(operation.path) : null;
+  if (area) errors[401] ??= "Not signed in, or an unknown, revoked or expired API key";
   if (operation.access !== "public") errors[401] ??= "Not signed in";
+  if (area)
+    errors[403] ??= `Without the \`${area}\` permission (a shopper, a staff member or key without it)`;
   if (operation.access === "admin") errors[403] ??= "Signed in, but not an admin";
   if (operation.access === "shopper") errors[403] ??= "Signed in as an admin";
   for (const [status, description] of Object.entries(errors)) {
@@ -114,12 +127,18 @@ function operationObject(operation: ApiOperation, components: Record<string, Jso
   return {
     tags: [operation.tag],
     summary: operation.summary,
-    description: [operation.description, `**Who may call:** ${ACCESS_TEXT[operation.access]}.`]
+    description: [operation.description, `**Who may call:** ${accessText(operation)}.`]
       .filter(Boolean)
       .join("\n\n"),
     operationId: `${operation.method}${operation.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? "").toUpperCase())}`,
     "x-roles": ROLES[operation.access],
-    security: operation.access === "public" ? [] : [{ sessionCookie: [] }],
+    ...(area ? { "x-permission": area } : {}),
+    security:
+      operation.access === "public"
+        ? []
+        : area && area !== "staff"
+          ? [{ sessionCookie: [] }, { apiKey: [] }]
+          : [{ sessionCookie: [] }],
     parameters: [...pathParameters(operation, components), ...queryParameters(operation, components)],
     ...(body ? { requestBody: body } : {}),
     responses,
@@ -146,7 +165,9 @@ export function buildOpenApiDocument() {
         "The shop's JSON API for external clients. Every answer is JSON with a boolean `success`; refusals " +
         "are `{ success: false, message, errors? }`. Sign in with `POST /api/auth/login` and send the " +
         '`__session` cookie on every call (in a browser on another origin: `credentials: "include"`, ' +
-        "from an origin listed in CORS_ORIGINS). Image URLs are absolute.",
+        "from an origin listed in CORS_ORIGINS). Image URLs are absolute. A program calls the back office's " +
+        "operations with an API key instead (`Authorization: Bearer shop_sk_…`): no cookie, no origin check, " +
+        "the key's permissions only, rate limited per key.",
     },
     servers: [{ url: getConfig().appUrl }],
     tags: [...new Set(API_OPERATIONS.map((operation) => operation.tag))].map((name) => ({ name })),
@@ -159,6 +180,16 @@ export function buildOpenApiDocument() {
           in: "cookie",
           name: "__session",
           description: "The signed, httpOnly session cookie that `POST /api/auth/login` sets",
+        },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "shop_sk_…",
+          description:
+            "An API key made on the staff page or with `POST /api/admin/api-keys`: `Authorization: Bearer " +
+            "shop_sk_…`. It acts with its own permissions (never more than its creator's, never `staff`); " +
+            "cookies are not read and the origin check does not apply; an unknown, revoked or expired key " +
+            "answers 401, a key without the operation's permission 403, too many calls 429.",
         },
       },
     },

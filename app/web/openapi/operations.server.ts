@@ -3,6 +3,7 @@ import { RETURN_OPERATIONS } from "./operations-returns.server";
 import { TAX_OPERATIONS } from "./operations-tax.server";
 import { WEBHOOK_OPERATIONS } from "./operations-webhooks.server";
 import { STOCK_ALERT_OPERATIONS } from "./operations-stock-alerts.server";
+import { STAFF_OPERATIONS } from "./operations-staff.server";
 import { z } from "zod";
 import {
   changePasswordRequestSchema,
@@ -437,5 +438,6 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...TAX_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...STOCK_ALERT_OPERATIONS,
+  ...STAFF_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PERMISSIONS } from "~/lib/shared/permissions";
 import { RETURN_REASONS, RETURN_STATUSES } from "~/lib/shared/returns";
 import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
 import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/shared/catalog-options";
@@ -61,7 +62,15 @@ export const paginationSchema = z
   .meta({ id: "Pagination" });
 
 export const sessionUserSchema = z
-  .object({ id: uuid, userName: z.string(), email: z.string(), role: z.enum(["user", "admin"]) })
+  .object({
+    id: uuid,
+    userName: z.string(),
+    email: z.string(),
+    role: z.enum(["user", "admin", "staff"]),
+    permissions: z.array(z.enum(PERMISSIONS)).optional().meta({
+      description: "The back office's areas the person may open (admin: every one); absent for a shopper",
+    }),
+  })
   .meta({ id: "SessionUser" });
 
 /** How the API shows one product field, by its kind (lib/shared/product.ts). */

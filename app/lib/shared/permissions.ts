@@ -1,0 +1,125 @@
+/**
+ * The back office's permissions: one per area, defined here once. The guards
+ * (app/web/auth.server.ts), the admin menu, the staff page's checkboxes, the
+ * API key form, the OpenAPI document and the permission-matrix tests all take
+ * them from this list (docs/decisions/0033-staff-permissions-and-api-keys.md).
+ * Safe in the browser.
+ */
+
+export const PERMISSIONS = [
+  "products",
+  "orders",
+  "returns",
+  "discounts",
+  "shipping",
+  "taxes",
+  "banners",
+  "reports",
+  "audit",
+  "webhooks",
+  "staff",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** What each permission opens, as the staff page and the API key form describe it. */
+export const PERMISSION_LABELS: Record<Permission, { label: string; description: string }> = {
+  products: { label: "Products", description: "Catalogue, stock, pictures, CSV import and export" },
+  orders: { label: "Orders", description: "Orders, their status, tracking and refunds of payments" },
+  returns: { label: "Returns", description: "Return requests and their refunds" },
+  discounts: { label: "Discounts", description: "Discount codes" },
+  shipping: { label: "Delivery", description: "Shipping methods and their prices" },
+  taxes: { label: "Taxes", description: "Sales tax and VAT rates" },
+  banners: { label: "Banners", description: "The home page's feature banners" },
+  reports: { label: "Reports", description: "Sales figures on the dashboard and the sales report" },
+  audit: { label: "Audit log", description: "Who changed what, and when" },
+  webhooks: { label: "Webhooks", description: "Endpoints that hear about the shop's events" },
+  staff: { label: "Staff and API keys", description: "Invite and manage staff, make and revoke API keys" },
+};
+
+/** The permissions an API key may carry: every one but `staff` (a program never manages people or keys). */
+export const API_KEY_PERMISSIONS = PERMISSIONS.filter(
+  (permission): permission is Exclude<Permission, "staff"> => permission !== "staff",
+);
+
+/** The roles of the back office: an admin holds every permission, a staff member the ones given. */
+export const BACK_OFFICE_ROLES = ["admin", "staff"] as const;
+export type BackOfficeRole = (typeof BACK_OFFICE_ROLES)[number];
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === "string" && (PERMISSIONS as readonly string[]).includes(value);
+}
+
+export function isBackOffice(user: { role: string } | null | undefined): boolean {
+  return !!user && (BACK_OFFICE_ROLES as readonly string[]).includes(user.role);
+}
+
+/**
+ * What a person may open: an admin everything, a staff member their list
+ * (in the list's order, unknown names dropped), a shopper nothing.
+ */
+export function permissionsOf(user: { role: string; permissions?: readonly string[] | null }): Permission[] {
+  if (user.role === "admin") return [...PERMISSIONS];
+  if (user.role !== "staff") return [];
+  const held = new Set(user.permissions ?? []);
+  return PERMISSIONS.filter((permission) => held.has(permission));
+}
+
+export function holds(user: { role: string; permissions?: readonly string[] | null }, area: Permission) {
+  return permissionsOf(user).includes(area);
+}
+
+/** The refusal of a person or key without the area's permission (403). */
+export function missingPermissionMessage(area: Permission): string {
+  return `You do not have the ${PERMISSION_LABELS[area].label} permission (${area})`;
+}
+
+/** The back office's menu: each entry opens one area (`null`: every back-office person). */
+export const ADMIN_MENU: readonly { id: string; label: string; path: string; area: Permission | null }[] = [
+  { id: "dashboard", label: "Dashboard", path: "/admin/dashboard", area: null },
+  { id: "products", label: "Products", path: "/admin/products", area: "products" },
+  { id: "orders", label: "Orders", path: "/admin/orders", area: "orders" },
+  { id: "returns", label: "Returns", path: "/admin/returns", area: "returns" },
+  { id: "shipping", label: "Delivery", path: "/admin/shipping", area: "shipping" },
+  { id: "discounts", label: "Discounts", path: "/admin/discounts", area: "discounts" },
+  { id: "taxes", label: "Taxes", path: "/admin/taxes", area: "taxes" },
+  { id: "webhooks", label: "Webhooks", path: "/admin/webhooks", area: "webhooks" },
+  { id: "audit", label: "Audit log", path: "/admin/audit", area: "audit" },
+  { id: "staff", label: "Staff", path: "/admin/staff", area: "staff" },
+  { id: "account", label: "Account", path: "/admin/account", area: null },
+];
+
+export type AdminMenuEntry = Pick<(typeof ADMIN_MENU)[number], "id" | "label" | "path">;
+
+/** The menu entries `permissions` open, in the menu's order. */
+export function adminMenuFor(permissions: readonly Permission[]): AdminMenuEntry[] {
+  return ADMIN_MENU.filter((entry) => entry.area === null || permissions.includes(entry.area)).map(
+    ({ id, label, path }) => ({ id, label, path }),
+  );
+}
+
+/**
+ * The area of each `/api` path of the back office, by its prefix: the OpenAPI
+ * document names it on each operation, and the permission-matrix test holds
+ * every route's guard to it.
+ */
+export const API_AREAS: readonly [prefix: string, area: Permission][] = [
+  ["/api/admin/products/", "products"],
+  ["/api/admin/stock-alerts", "products"],
+  ["/api/admin/orders/", "orders"],
+  ["/api/admin/returns", "returns"],
+  ["/api/admin/discounts", "discounts"],
+  ["/api/admin/shipping-methods", "shipping"],
+  ["/api/admin/tax-rates", "taxes"],
+  ["/api/common/feature/add", "banners"],
+  ["/api/common/feature/delete/", "banners"],
+  ["/api/admin/reports/", "reports"],
+  ["/api/admin/audit", "audit"],
+  ["/api/admin/webhooks", "webhooks"],
+  ["/api/admin/staff", "staff"],
+  ["/api/admin/api-keys", "staff"],
+];
+
+/** The area of a back-office API path, or null for a path of no area. */
+export function apiAreaOf(path: string): Permission | null {
+  return API_AREAS.find(([prefix]) => path.startsWith(prefix))?.[1] ?? null;
+}

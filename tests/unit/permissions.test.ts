@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import {
+  ADMIN_MENU,
+  adminMenuFor,
+  API_KEY_PERMISSIONS,
+  apiAreaOf,
+  PERMISSIONS,
+  permissionsOf,
+} from "../../app/lib/shared/permissions";
+import { isBearerApiCall } from "../../server/security";
+
+describe("permissions", () => {
+  it("gives an admin every permission, a staff member their known ones in the list's order, a shopper none", () => {
+    expect(permissionsOf({ role: "admin", permissions: [] })).toEqual([...PERMISSIONS]);
+    expect(permissionsOf({ role: "staff", permissions: ["staff", "bogus", "orders"] })).toEqual([
+      "orders",
+      "staff",
+    ]);
+    expect(permissionsOf({ role: "user", permissions: ["orders"] })).toEqual([]);
+  });
+
+  it("never lets a key hold staff", () => {
+    expect(API_KEY_PERMISSIONS).not.toContain("staff");
+    expect(API_KEY_PERMISSIONS.length).toBe(PERMISSIONS.length - 1);
+  });
+
+  it("derives the menu from the permissions: the dashboard and account for everyone, each area for its holders", () => {
+    expect(adminMenuFor([]).map((entry) => entry.id)).toEqual(["dashboard", "account"]);
+    expect(adminMenuFor(["webhooks", "products"]).map((entry) => entry.id)).toEqual([
+      "dashboard",
+      "products",
+      "webhooks",
+      "account",
+    ]);
+    expect(adminMenuFor([...PERMISSIONS])).toHaveLength(ADMIN_MENU.length);
+  });
+
+  it("finds the area of a back-office API path by its prefix", () => {
+    expect(apiAreaOf("/api/admin/orders/get")).toBe("orders");
+    expect(apiAreaOf("/api/common/feature/delete/{id}")).toBe("banners");
+    expect(apiAreaOf("/api/admin/api-keys/{id}")).toBe("staff");
+    expect(apiAreaOf("/api/common/feature/get")).toBeNull();
+    expect(apiAreaOf("/api/shop/cart/add")).toBeNull();
+  });
+});
+
+describe("the origin check and API keys", () => {
+  it("treats an /api call with a bearer credential as a key's call, and nothing else", () => {
+    expect(isBearerApiCall("/api/admin/orders/get", "Bearer shop_sk_abc")).toBe(true);
+    expect(isBearerApiCall("/api/admin/orders/get", "bearer shop_sk_abc")).toBe(true);
+    expect(isBearerApiCall("/admin/orders", "Bearer shop_sk_abc")).toBe(false);
+    expect(isBearerApiCall("/api/admin/orders/get", "Bearer ")).toBe(false);
+    expect(isBearerApiCall("/api/admin/orders/get", "Basic abc")).toBe(false);
+    expect(isBearerApiCall("/api/admin/orders/get", undefined)).toBe(false);
+  });
+});
