@@ -8,6 +8,7 @@ import { recordLoginFailureMetric } from "~/lib/server/metrics.server";
 import { beginLoginAttempt } from "~/services/rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "~/lib/shared/schemas";
 import { getSessionUser } from "./session.server";
+import { enforceTwoFactorForApi, enforceTwoFactorForPage } from "./two-factor-gate.server";
 
 /**
  * Sign-in with remix-auth's FormStrategy. remix-auth v4 only returns the user;
@@ -90,6 +91,7 @@ export async function requireUser(request: Request, returnTo?: string): Promise<
 export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await requireUser(request);
   if (user.role !== "admin") throw redirect("/unauth-page");
+  await enforceTwoFactorForPage(request, user);
   return user;
 }
 
@@ -117,6 +119,7 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
 export async function requireApiAdmin(request: Request): Promise<SessionUser> {
   const user = await requireApiUser(request);
   if (user.role !== "admin") throw forbidden("Only admins can do this");
+  await enforceTwoFactorForApi(user);
   return user;
 }
 

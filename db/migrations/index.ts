@@ -23,6 +23,7 @@ import { listingCountsDown, listingCountsUp } from "./0027-listing-counts";
 import { taxDown, taxUp } from "./0030-tax";
 import { webhooksDown, webhooksUp } from "./0031-webhooks";
 import { stockAlertsWishlistDown, stockAlertsWishlistUp } from "./0032-stock-alerts-wishlist";
+import { twoFactorDown, twoFactorUp } from "./0034-two-factor";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -57,4 +58,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0030-tax", up: taxUp, down: taxDown },
   { name: "0031-webhooks", up: webhooksUp, down: webhooksDown },
   { name: "0032-stock-alerts-wishlist", up: stockAlertsWishlistUp, down: stockAlertsWishlistDown },
+  { name: "0034-two-factor", up: twoFactorUp, down: twoFactorDown },
 ];

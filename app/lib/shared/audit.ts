@@ -12,6 +12,7 @@ export const AUDIT_ENTITIES = [
   "discountCode",
   "taxRate",
   "webhookEndpoint",
+  "twoFactor",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

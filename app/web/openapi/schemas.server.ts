@@ -61,7 +61,13 @@ export const paginationSchema = z
   .meta({ id: "Pagination" });
 
 export const sessionUserSchema = z
-  .object({ id: uuid, userName: z.string(), email: z.string(), role: z.enum(["user", "admin"]) })
+  .object({
+    id: uuid,
+    userName: z.string(),
+    email: z.string(),
+    role: z.enum(["user", "admin"]),
+    twoFactorEnabled: z.boolean().optional().meta({ description: "Whether two-factor sign-in is on" }),
+  })
   .meta({ id: "SessionUser" });
 
 /** How the API shows one product field, by its kind (lib/shared/product.ts). */
