@@ -2,6 +2,7 @@ import { createHash, randomInt } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { getDb } from "~/models/db.server";
+import { prepared } from "~/models/prepared-statements.server";
 import {
   type AppError,
   badRequest,
@@ -76,11 +77,16 @@ async function credentialOf(userId: string, transaction?: Transaction): Promise<
   return rows[0] ?? null;
 }
 
+// Prepared: check-auth, every sign-in and, with TWO_FACTOR=required, every back-office request ask it.
+const ENABLED_SQL = prepared(
+  `SELECT true AS "on" FROM two_factor_credentials WHERE user_id = $1 AND enabled_at IS NOT NULL`,
+);
+
 export async function isTwoFactorEnabled(userId: string): Promise<boolean> {
-  const rows = await getDb().sequelize.query<{ on: boolean }>(
-    `SELECT true AS "on" FROM two_factor_credentials WHERE user_id = $1 AND enabled_at IS NOT NULL`,
-    { bind: [userId], type: QueryTypes.SELECT },
-  );
+  const rows = await getDb().sequelize.query<{ on: boolean }>(ENABLED_SQL, {
+    bind: [userId],
+    type: QueryTypes.SELECT,
+  });
   return rows.length > 0;
 }
 
