@@ -25,6 +25,7 @@ import {
 } from "~/lib/shared/two-factor";
 import { recordAudit, type AuditBy } from "./audit.server";
 import { SHOP_NAME } from "./mail/templates.server";
+import { enqueueTwoFactorMail } from "./mail/two-factor-mails.server";
 import { postgresLimiter } from "./rate-limit.server";
 import type { SessionUser } from "./users.server";
 
@@ -32,7 +33,8 @@ import type { SessionUser } from "./users.server";
  * Two-factor sign-in with an authenticator app (TOTP) and single-use backup codes
  * (docs/decisions/0034-two-factor-sign-in.md). A person starts enrolment (a new secret, kept
  * encrypted and unused), confirms it with a first code (it is on, ten backup codes are handed out
- * once), and turns it off with a code. An admin may reset a colleague's (on the audit log).
+ * once), and turns it off with a code. An admin may reset a colleague's (on the audit log). Every
+ * change mails the account's owner (app/services/mail/two-factor-mails.server.ts).
  *
  * A code is accepted once: the step of the last accepted TOTP code is remembered, and only a later
  * step passes, claimed by one conditional UPDATE; a backup code is claimed the same way. Every code
@@ -300,6 +302,7 @@ export async function confirmEnrolment(
       { bind: [user.id, backupCodes.map(hashBackupCode)], transaction },
     );
     await auditTwoFactor(transaction, user, by, [false, true]);
+    await enqueueTwoFactorMail(transaction, user.email, "on");
   });
   return { backupCodes };
 }
@@ -328,8 +331,9 @@ export async function disableTwoFactor(user: SessionUser, codeInput: unknown, by
   const verdict = await verifySecondFactor(user.id, code);
   if (verdict !== "accepted") throw refusalOf(verdict);
   await getDb().sequelize.transaction(async (transaction) => {
-    if (await removeTwoFactor(transaction, user.id))
-      await auditTwoFactor(transaction, user, by, [true, false]);
+    if (!(await removeTwoFactor(transaction, user.id))) return;
+    await auditTwoFactor(transaction, user, by, [true, false]);
+    await enqueueTwoFactorMail(transaction, user.email, "off");
   });
 }
 
@@ -344,7 +348,7 @@ export async function resetTwoFactor(userId: string, by: AuditBy): Promise<void>
   const { sequelize, models } = getDb();
   await sequelize.transaction(async (transaction) => {
     const subject = await models.User.findByPk(userId, {
-      attributes: ["id", "role"],
+      attributes: ["id", "role", "email"],
       transaction,
       lock: transaction.LOCK.UPDATE,
       raw: true,
@@ -352,5 +356,6 @@ export async function resetTwoFactor(userId: string, by: AuditBy): Promise<void>
     if (!subject) throw notFound("User not found");
     if (!(await removeTwoFactor(transaction, userId))) throw conflict(TWO_FACTOR_TEXT.resetNotOn);
     await auditTwoFactor(transaction, subject, by, [true, false]);
+    await enqueueTwoFactorMail(transaction, subject.email, "reset");
   });
 }

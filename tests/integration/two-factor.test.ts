@@ -61,6 +61,13 @@ async function sendCode(challengeCookie: string, code: string) {
   return callRoute(apiCode, "/api/auth/two-factor", { cookie: challengeCookie, json: { code } });
 }
 
+async function mailsTo(email: string) {
+  return getDb().sequelize.query<{ kind: string; subject: string }>(
+    `SELECT kind, subject FROM mail_outbox WHERE recipient = $1 ORDER BY created_at`,
+    { bind: [email], type: QueryTypes.SELECT },
+  );
+}
+
 beforeEach(resetDatabase);
 
 describe("enrolment through the API", () => {
@@ -111,6 +118,11 @@ describe("enrolment through the API", () => {
     expect(stored[0]!.hashes).toHaveLength(10);
     for (const code of codes) expect(stored[0]!.hashes.join()).not.toContain(code.replaceAll("-", ""));
 
+    // The owner is told, through the outbox.
+    expect(await mailsTo(user.email)).toEqual([
+      { kind: "two-factor-changed", subject: "Two-factor sign-in is on for your ECommerce Shopping account" },
+    ]);
+
     // Once on, starting again is refused: a new secret cannot replace the one in use unseen.
     const again = await callRoute(apiTwoFactor, "/api/account/two-factor", { method: "POST", cookie });
     expect(again.status).toBe(409);
@@ -144,6 +156,9 @@ describe("enrolment through the API", () => {
     });
     expect(off.status).toBe(200);
     expect((await login(user.email)).status).toBe(200);
+    expect((await mailsTo(user.email)).map((mail) => mail.subject)).toContain(
+      "Two-factor sign-in is off for your ECommerce Shopping account",
+    );
     const again = await callRoute(apiTwoFactor, "/api/account/two-factor", {
       method: "DELETE",
       cookie,
@@ -325,6 +340,9 @@ describe("an admin resets someone's two-factor sign-in", () => {
     expect(response.status).toBe(200);
     expect((await sendCode(pending, nextCode(secret))).status).toBe(401);
     expect((await login(user.email)).status).toBe(200);
+    expect((await mailsTo(user.email)).map((mail) => mail.subject)).toContain(
+      "An admin reset two-factor sign-in for your ECommerce Shopping account",
+    );
     const entries = (
       await json(await callRoute(apiAudit, "/api/admin/audit?entity=twoFactor", { cookie: adminCookie }))
     ).data as Json[];

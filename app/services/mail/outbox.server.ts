@@ -24,7 +24,8 @@ export type MailKind =
   | "return-rejected"
   | "return-refunded"
   | "webhook-disabled"
-  | "stock-alert";
+  | "stock-alert"
+  | "two-factor-changed";
 
 export interface OutgoingMail {
   kind: MailKind;
