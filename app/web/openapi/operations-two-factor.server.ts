@@ -13,13 +13,9 @@ import { messageEnvelope, sessionUserSchema } from "./schemas.server";
 const NOT_JSON = "The body is not JSON";
 
 const codeBody = z.object({
-  code: z
-    .string()
-    .min(1)
-    .max(CODE_MAX_LENGTH)
-    .meta({
-      description: "The 6-digit code of the authenticator app, or an unused backup code (dashes optional)",
-    }),
+  code: z.string().min(1).max(CODE_MAX_LENGTH).meta({
+    description: "The 6-digit code of the authenticator app, or an unused backup code (dashes optional)",
+  }),
 });
 
 /** Login's 401 when the password was right and a code is awaited (other 401s are the Error shape). */
