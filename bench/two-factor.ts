@@ -240,7 +240,8 @@ What the added time is: one prepared single-row lookup by primary key (\`isTwoFa
 check-auth and, only with TWO_FACTOR=required and only for back-office people, once per request by the gate;
 shoppers' pages and the session lookup every page runs are unchanged. A sign-in with a code is a second request
 (the challenge row, the attempt's UPDATE, the code's claim, the session); the password's scrypt still dominates.
-The first version sent the lookup unprepared: check-auth 2.31× (0.25 → 0.58 ms), the admin call 1.24×.
+The first version sent the lookup unprepared: check-auth 2.31× (0.25 → 0.58 ms). The sign-in rows swing with
+the machine's load (scrypt is CPU-bound): an earlier, quieter run gave 1.07–1.19×.
 
 Rounds (baseline/now, ms per call): admin call ${gate.rounds.join(", ")}; check-auth ${checks.rounds.join(", ")};
 sign-in ${signIns.rounds.join(", ")}.
