@@ -5,7 +5,8 @@ import { CODE_MAX_LENGTH, TWO_FACTOR_INTENTS } from "~/lib/shared/two-factor";
  * The "Two-factor sign-in" section of the account pages (the shopper's Settings tab and the admin's
  * account page). Off: one button starts enrolment. Started: the QR code (an SVG drawn on the
  * server), the secret as text for typing it in, and the code form. On: the backup codes once, right
- * after confirming, and the form that turns it off with a code. Plain forms posting an `intent`
+ * after confirming (or after making new ones), and the forms that make new ones or turn it off with a
+ * code. Plain forms posting an `intent`
  * (app/web/two-factor-actions.server.ts): the same without JavaScript. Plain HTML, no Mantine
  * (the storefront's JavaScript budget, docs/decisions/0008).
  */
@@ -75,29 +76,42 @@ export function TwoFactorSettings(props: TwoFactorSettingsProps) {
         </div>
       ) : null}
       {status.enabled ? (
-        <Form method="post" preventScrollReset className="two-factor__form">
-          <input type="hidden" name="intent" value={TWO_FACTOR_INTENTS.disable} />
+        <>
           <p className="two-factor__text" data-testid="two-factor-state">
             Two-factor sign-in is <strong>on</strong>
             {status.enabledAt ? ` since ${status.enabledAt.slice(0, 10)}` : ""}. {status.backupCodesLeft} of
             10 backup codes left.
           </p>
-          {props.required ? (
-            <p className="two-factor__text">The shop requires it for the back office.</p>
-          ) : (
-            <>
-              <p className="two-factor__text">To turn it off, enter a code from your app or a backup code.</p>
-              <CodeField id="two-factor-disable-code" error={errorFor(TWO_FACTOR_INTENTS.disable)} />
-              <button
-                type="submit"
-                className="two-factor__button"
-                aria-busy={busy(TWO_FACTOR_INTENTS.disable)}
-              >
-                Turn off two-factor sign-in
-              </button>
-            </>
-          )}
-        </Form>
+          <Form method="post" preventScrollReset className="two-factor__form">
+            <input type="hidden" name="intent" value={TWO_FACTOR_INTENTS.backupCodes} />
+            <h4 className="two-factor__subtitle">New backup codes</h4>
+            <p className="two-factor__text">
+              Used some, or lost the list? Enter a code from your app for ten new ones; the old ones stop
+              working.
+            </p>
+            <CodeField id="two-factor-backup-code" error={errorFor(TWO_FACTOR_INTENTS.backupCodes)} />
+            <button
+              type="submit"
+              className="two-factor__button"
+              aria-busy={busy(TWO_FACTOR_INTENTS.backupCodes)}
+            >
+              Make new backup codes
+            </button>
+          </Form>
+          <Form method="post" preventScrollReset className="two-factor__form">
+            <input type="hidden" name="intent" value={TWO_FACTOR_INTENTS.disable} />
+            <h4 className="two-factor__subtitle">Turn off</h4>
+            <p className="two-factor__text">
+              {props.required
+                ? "The shop requires it for the back office: after turning it off (to move to a new phone) you set it up again before anything else."
+                : "Enter a code from your app or a backup code."}
+            </p>
+            <CodeField id="two-factor-disable-code" error={errorFor(TWO_FACTOR_INTENTS.disable)} />
+            <button type="submit" className="two-factor__button" aria-busy={busy(TWO_FACTOR_INTENTS.disable)}>
+              Turn off two-factor sign-in
+            </button>
+          </Form>
+        </>
       ) : enrolment ? (
         <div className="two-factor__enrol">
           <ol className="two-factor__steps">

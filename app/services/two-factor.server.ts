@@ -1,4 +1,3 @@
-import { createHash, randomInt } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { getDb } from "~/models/db.server";
@@ -16,16 +15,11 @@ import { generateTotpSecret, matchTotpStep, qrCodeSvg, totpUrl } from "~/lib/ser
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { isUuid } from "~/lib/shared/uuid";
 import { isBackOfficeRole } from "~/lib/shared/roles";
-import {
-  BACKUP_CODE_COUNT,
-  CODE_MAX_LENGTH,
-  isTotpCode,
-  normaliseCode,
-  TWO_FACTOR_TEXT,
-} from "~/lib/shared/two-factor";
+import { CODE_MAX_LENGTH, isTotpCode, normaliseCode, TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
 import { recordAudit, type AuditBy } from "./audit.server";
 import { SHOP_NAME } from "./mail/templates.server";
 import { enqueueTwoFactorMail } from "./mail/two-factor-mails.server";
+import { claimBackupCode, replaceBackupCodes } from "./two-factor-backup-codes.server";
 import { postgresLimiter } from "./rate-limit.server";
 import type { SessionUser } from "./users.server";
 
@@ -174,20 +168,6 @@ async function takeCodeAttempt(userId: string): Promise<{ succeeded(): Promise<v
   };
 }
 
-function hashBackupCode(code: string): string {
-  return createHash("sha256").update(normaliseCode(code)).digest("hex");
-}
-
-const BACKUP_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
-
-/** Ten codes of 12 characters from 32 (60 bits each), shown in groups of four: `abcd-efgh-jkmn`. */
-function newBackupCodes(): string[] {
-  return Array.from({ length: BACKUP_CODE_COUNT }, () => {
-    const chars = Array.from({ length: 12 }, () => BACKUP_ALPHABET[randomInt(BACKUP_ALPHABET.length)]!);
-    return [0, 4, 8].map((start) => chars.slice(start, start + 4).join("")).join("-");
-  });
-}
-
 export type CodeVerdict = "accepted" | "wrong" | "replayed";
 
 /**
@@ -212,15 +192,7 @@ async function claimCode(userId: string, input: string, atMs: number): Promise<C
     );
     return (claimed as unknown[]).length > 0 ? "accepted" : "replayed";
   }
-  const [used] = await sequelize.query(
-    `UPDATE two_factor_backup_codes b SET used_at = now()
-       FROM two_factor_credentials c
-      WHERE b.user_id = $1 AND b.code_hash = $2 AND b.used_at IS NULL
-        AND c.user_id = b.user_id AND c.enabled_at IS NOT NULL
-      RETURNING b.id`,
-    { bind: [userId, hashBackupCode(code)] },
-  );
-  return (used as unknown[]).length > 0 ? "accepted" : "wrong";
+  return (await claimBackupCode(userId, code)) ? "accepted" : "wrong";
 }
 
 /** A code for `userId` with their allowance: the verdict (a wrong or replayed code keeps its point). */
@@ -283,9 +255,8 @@ export async function confirmEnrolment(
   const step = isTotpCode(code) ? matchTotpStep(secret, code, atMs) : null;
   if (step === null) throw refusalOf("wrong");
   await attempt.succeeded();
-  const backupCodes = newBackupCodes();
   const { sequelize } = getDb();
-  await sequelize.transaction(async (transaction) => {
+  const backupCodes = await sequelize.transaction(async (transaction) => {
     // The same secret that was checked, still unconfirmed: a restarted enrolment in between wins.
     const [turnedOn] = await sequelize.query(
       `UPDATE two_factor_credentials SET enabled_at = now(), last_used_step = $3, updated_at = now()
@@ -293,16 +264,39 @@ export async function confirmEnrolment(
       { bind: [user.id, row.secretEncrypted, step], transaction },
     );
     if ((turnedOn as unknown[]).length === 0) throw conflict(TWO_FACTOR_TEXT.notStarted);
-    await sequelize.query(`DELETE FROM two_factor_backup_codes WHERE user_id = $1`, {
-      bind: [user.id],
-      transaction,
-    });
-    await sequelize.query(
-      `INSERT INTO two_factor_backup_codes (user_id, code_hash) SELECT $1, unnest($2::text[])`,
-      { bind: [user.id, backupCodes.map(hashBackupCode)], transaction },
-    );
+    const codes = await replaceBackupCodes(transaction, user.id);
     await auditTwoFactor(transaction, user, by, [false, true]);
     await enqueueTwoFactorMail(transaction, user.email, "on");
+    return codes;
+  });
+  return { backupCodes };
+}
+
+/**
+ * Ten new backup codes for a person whose two-factor sign-in is on, with a current code or an unused
+ * backup code: the old ones stop working. The new ones are returned, the only time they are shown.
+ */
+export async function regenerateBackupCodes(
+  user: SessionUser,
+  codeInput: unknown,
+  by: AuditBy,
+): Promise<{ backupCodes: string[] }> {
+  const code = requireCodeText(codeInput);
+  if (!(await isTwoFactorEnabled(user.id))) throw conflict(TWO_FACTOR_TEXT.notOn);
+  const verdict = await verifySecondFactor(user.id, code);
+  if (verdict !== "accepted") throw refusalOf(verdict);
+  const backupCodes = await getDb().sequelize.transaction(async (transaction) => {
+    const codes = await replaceBackupCodes(transaction, user.id);
+    if (isBackOfficeRole(user.role)) {
+      await recordAudit(transaction, {
+        ...by,
+        action: "update",
+        entity: "twoFactor",
+        entityId: user.id,
+        changes: { backupCodes: ["replaced", "new"] },
+      });
+    }
+    return codes;
   });
   return { backupCodes };
 }

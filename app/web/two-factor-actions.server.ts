@@ -8,6 +8,7 @@ import {
   disableTwoFactor,
   getTwoFactorStatus,
   pendingEnrolment,
+  regenerateBackupCodes,
   startEnrolment,
   type TwoFactorStatus,
 } from "~/services/two-factor.server";
@@ -98,6 +99,15 @@ export async function handleTwoFactorAction(
         request,
         backTo,
         { type: "success", message: TWO_FACTOR_TEXT.enabled },
+        { headers: { "Set-Cookie": await storeNewBackupCodes(user.id, backupCodes) } },
+      );
+    }
+    if (intent === TWO_FACTOR_INTENTS.backupCodes) {
+      const { backupCodes } = await regenerateBackupCodes(user, formData.get("code"), by);
+      return redirectWithFlash(
+        request,
+        backTo,
+        { type: "success", message: TWO_FACTOR_TEXT.newBackupCodes },
         { headers: { "Set-Cookie": await storeNewBackupCodes(user.id, backupCodes) } },
       );
     }

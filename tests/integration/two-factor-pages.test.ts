@@ -138,6 +138,29 @@ describe("the Two-factor sign-in section of the Settings tab", () => {
   });
 });
 
+describe("new backup codes on the Settings tab", () => {
+  it("shows the new ones once after a right code, and keeps the old ones after a wrong one", async () => {
+    const { cookie, secret } = await shopperEnrolledOnPage();
+    const cleared = withCookies(cookie, (await sectionOf(cookie)).response);
+    const wrong = await callRoute(shopAccount.action, SETTINGS_URL, {
+      cookie: cleared,
+      form: { intent: TWO_FACTOR_INTENTS.backupCodes, code: "000000" },
+    });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({
+      twoFactorForm: { intent: TWO_FACTOR_INTENTS.backupCodes, error: TWO_FACTOR_TEXT.wrongCode },
+    });
+    const made = await callRoute(shopAccount.action, SETTINGS_URL, {
+      cookie: cleared,
+      form: { intent: TWO_FACTOR_INTENTS.backupCodes, code: totpCodeAt(secret, Date.now() + 30_000) },
+    });
+    expect(location(made)).toBe(`${SETTINGS_URL}#two-factor`);
+    const shown = (await sectionOf(withCookies(cleared, made))).section;
+    expect(shown.newBackupCodes).toHaveLength(10);
+    expect(shown.status.backupCodesLeft).toBe(10);
+  });
+});
+
 describe("signing in on the pages with two-factor sign-in on", () => {
   it("goes from the password to the code page, and from a right code to the page asked for", async () => {
     const { user, secret } = await shopperEnrolledOnPage();

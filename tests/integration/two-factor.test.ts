@@ -6,6 +6,7 @@ import { CHALLENGE_MAX_ATTEMPTS, TWO_FACTOR_TEXT } from "../../app/lib/shared/tw
 import { getDb } from "../../app/models/db.server";
 import { action as apiTwoFactor } from "../../app/routes/api.account.two-factor";
 import { action as apiConfirm } from "../../app/routes/api.account.two-factor.confirm";
+import { action as apiBackupCodes } from "../../app/routes/api.account.two-factor.backup-codes";
 import { action as apiReset } from "../../app/routes/api.admin.staff.$id.two-factor";
 import { loader as apiAudit } from "../../app/routes/api.admin.audit";
 import { loader as checkAuth } from "../../app/routes/api.auth.check-auth";
@@ -290,6 +291,37 @@ describe("signing in with two-factor sign-in on", () => {
     const limited = await sendCode(await challengeFor(user.email), nextCode(secret));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+});
+
+describe("new backup codes", () => {
+  it("replace the old ones with a current code; a wrong code changes nothing", async () => {
+    const { user, cookie, secret, backupCodes } = await enrolled();
+    const wrong = await callRoute(apiBackupCodes, "/api/account/two-factor/backup-codes", {
+      cookie,
+      json: { code: "000000" },
+    });
+    expect(wrong.status).toBe(400);
+    const made = await callRoute(apiBackupCodes, "/api/account/two-factor/backup-codes", {
+      cookie,
+      json: { code: nextCode(secret) },
+    });
+    expect(made.status).toBe(200);
+    const fresh = (await json(made)).backupCodes as string[];
+    expect(fresh).toHaveLength(10);
+    expect(fresh.some((code) => backupCodes.includes(code))).toBe(false);
+    expect((await sendCode(await challengeFor(user.email), backupCodes[0]!)).status).toBe(401);
+    expect((await sendCode(await challengeFor(user.email), fresh[0]!)).status).toBe(200);
+  });
+
+  it("answer 409 while two-factor sign-in is off", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const response = await callRoute(apiBackupCodes, "/api/account/two-factor/backup-codes", {
+      cookie,
+      json: { code: "123456" },
+    });
+    expect(response.status).toBe(409);
   });
 });
 

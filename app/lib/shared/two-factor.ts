@@ -10,6 +10,7 @@ export const TWO_FACTOR_INTENTS = {
   confirm: "two-factor-confirm",
   cancel: "two-factor-cancel",
   disable: "two-factor-disable",
+  backupCodes: "two-factor-backup-codes",
 } as const;
 
 /** How many single-use backup codes an enrolment hands out. */
@@ -34,6 +35,7 @@ export const TWO_FACTOR_TEXT = {
   started: "Scan the QR code with your authenticator app, then enter its code",
   enabled: "Two-factor sign-in is on. Keep your backup codes somewhere safe",
   disabled: "Two-factor sign-in is off",
+  newBackupCodes: "Here are your new backup codes: the old ones no longer work",
   cancelled: "Two-factor sign-in stays off",
   required: "Two-factor sign-in is required",
   requiredPage: "Two-factor sign-in is required for the back office: turn it on to continue",

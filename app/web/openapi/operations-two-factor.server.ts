@@ -98,6 +98,30 @@ export const TWO_FACTOR_OPERATIONS: ApiOperation[] = [
   },
   {
     method: "post",
+    path: "/api/account/two-factor/backup-codes",
+    tag: "Account",
+    summary: `${BACKUP_CODE_COUNT} new backup codes with a current code or a backup code; the old ones stop working`,
+    access: "signed-in",
+    body: codeBody,
+    success: {
+      200: {
+        description: "The new codes, shown this once",
+        schema: z.object({
+          success: z.literal(true),
+          message: z.string(),
+          backupCodes: z.array(z.string()).length(BACKUP_CODE_COUNT),
+        }),
+      },
+    },
+    errors: {
+      400: "No code, or a wrong or already used code (`errors.code`)",
+      409: "Two-factor sign-in is off",
+      415: NOT_JSON,
+      429: "Too many wrong codes for this account: Retry-After",
+    },
+  },
+  {
+    method: "post",
     path: "/api/auth/two-factor",
     tag: "Auth",
     summary: "Finish signing in with a code: login's answer and session cookie",
