@@ -65,6 +65,7 @@ async function buildServer() {
       "images-backfill": "scripts/images-backfill.ts",
       "db-seed": "scripts/db-seed.ts",
       "create-admin": "scripts/create-admin.ts",
+      "reset-two-factor": "scripts/reset-two-factor.ts",
     },
     outdir,
     bundle: true,

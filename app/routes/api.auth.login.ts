@@ -1,7 +1,8 @@
 import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
 import { authenticateLogin } from "~/web/auth.server";
 import { clientKeyOf } from "~/web/request.server";
-import { createUserSession } from "~/web/session.server";
+import { continueSignIn, SIGNED_IN_MESSAGE } from "~/web/two-factor-login.server";
+import { TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
 
 const route = apiRoute({
   POST: async ({ request, context }) => {
@@ -10,9 +11,17 @@ const route = apiRoute({
       email: body.email,
       password: body.password,
     });
+    const next = await continueSignIn(user);
+    if (next.step === "code-needed") {
+      // The password was right; the session waits for the code (POST /api/auth/two-factor).
+      return apiJson(
+        { success: false, twoFactorRequired: true, message: TWO_FACTOR_TEXT.challengeStarted },
+        { status: 401, headers: { "Set-Cookie": next.setCookie } },
+      );
+    }
     return apiJson(
-      { success: true, message: "Logged in successfully", user },
-      { headers: { "Set-Cookie": await createUserSession(user.id) } },
+      { success: true, message: SIGNED_IN_MESSAGE, user: next.user },
+      { headers: { "Set-Cookie": next.setCookie } },
     );
   },
 });

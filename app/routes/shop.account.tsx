@@ -11,14 +11,21 @@ import {
 } from "react-router";
 import { AccountSettings } from "~/components/AccountSettings";
 import { AccountTabs } from "~/components/AccountTabs";
+import { TwoFactorSettings } from "~/components/TwoFactorSettings";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { OrderTable } from "~/components/OrderTable";
 import { handleAccountAction, isAccountIntent, loadAccountSettings } from "~/web/account-actions.server";
 import { handleAddressAction, loadAddressManager } from "~/web/address-actions.server";
+import {
+  handleTwoFactorAction,
+  isTwoFactorIntent,
+  loadTwoFactorSection,
+} from "~/web/two-factor-actions.server";
 import { requireShopper } from "~/web/auth.server";
 import { listOrdersForUser } from "~/services/orders.server";
 import checkoutStyles from "~/styles/checkout.css?url";
 import orderStyles from "~/styles/orders.css?url";
+import twoFactorStyles from "~/styles/two-factor.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
 export const shouldRevalidate = revalidateAfterRefusal;
@@ -34,6 +41,7 @@ export const links: LinksFunction = () => [
   ...addressManagerLinks,
   { rel: "stylesheet", href: orderStyles },
   { rel: "stylesheet", href: checkoutStyles },
+  { rel: "stylesheet", href: twoFactorStyles },
 ];
 
 const ADDRESS_TAB = "address";
@@ -51,11 +59,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
       orders: [],
       addressManager: await loadAddressManager(request, user),
       settings: null,
+      twoFactor: null,
     });
   }
   if (url.pathname === "/shop/account" && url.searchParams.get("tab") === SETTINGS_TAB) {
-    const settings = await loadAccountSettings(request, user);
-    return data({ tab: "settings" as const, orders: [], addressManager: null, settings });
+    const [settings, twoFactor] = await Promise.all([
+      loadAccountSettings(request, user),
+      loadTwoFactorSection(request, user),
+    ]);
+    return data(
+      { tab: "settings" as const, orders: [], addressManager: null, settings, twoFactor: twoFactor.section },
+      twoFactor.setCookie ? { headers: { "Set-Cookie": twoFactor.setCookie } } : undefined,
+    );
   }
   // The table shows five fields: send only those.
   const orders = (await listOrdersForUser(user.id)).map(
@@ -67,20 +82,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalAmount,
     }),
   );
-  return data({ tab: "orders" as const, orders, addressManager: null, settings: null });
+  return data({ tab: "orders" as const, orders, addressManager: null, settings: null, twoFactor: null });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireShopper(request);
   const formData = await readForm(request);
   if (isAccountIntent(formData)) return handleAccountAction(request, user, formData, SETTINGS_TAB_URL);
+  if (isTwoFactorIntent(formData)) {
+    return handleTwoFactorAction(request, user, formData, SETTINGS_TAB_URL, context);
+  }
   return handleAddressAction(request, user, formData, ADDRESS_TAB_URL);
 }
 
 export const meta: MetaFunction = () => [{ title: "Account · ECommerce Shopping" }];
 
 export default function AccountPage() {
-  const { tab, orders, addressManager, settings } = useLoaderData<typeof loader>();
+  const { tab, orders, addressManager, settings, twoFactor } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="shop-page">
@@ -120,6 +138,12 @@ export default function AccountPage() {
             {...settings}
             lastSubmission={actionData && "accountForm" in actionData ? actionData.accountForm : null}
           />
+          {twoFactor ? (
+            <TwoFactorSettings
+              {...twoFactor}
+              lastRefusal={actionData && "twoFactorForm" in actionData ? actionData.twoFactorForm : null}
+            />
+          ) : null}
         </section>
       ) : null}
       <Outlet />

@@ -11,6 +11,7 @@ import { recordAudit, type AuditBy } from "./audit.server";
 import { enqueueMail } from "./mail/outbox.server";
 import { staffInviteMail } from "./mail/staff-mails.server";
 import { issuePasswordLink } from "./password-reset.server";
+import { resetTwoFactor } from "./two-factor.server";
 import type { SessionUser } from "./users.server";
 
 /**
@@ -37,6 +38,7 @@ export const STAFF_TEXT = {
   notFound: "Staff member not found",
   self: "You cannot change your own permissions, or disable or remove yourself",
   adminOnly: "Only an admin can disable or remove an admin",
+  adminTwoFactorOnly: "Only an admin can reset an admin's two-factor sign-in",
   adminPermissions: "An admin holds every permission: an admin's permissions cannot be changed",
   lastAdmin: "The shop's last admin cannot be disabled or removed",
   duplicate: "An account with this email already exists",
@@ -52,6 +54,8 @@ export interface StaffMemberView {
   disabled: boolean;
   /** Invited, and the set-a-password link not used yet. */
   invitationPending: boolean;
+  /** Two-factor sign-in is on (a colleague with `staff` may reset it when the phone is lost). */
+  twoFactorEnabled: boolean;
   createdAt: string;
 }
 
@@ -63,6 +67,7 @@ interface StaffRow {
   permissions: string[];
   disabledAt: Date | null;
   pending: boolean;
+  twoFactor: boolean;
   createdAt: Date;
 }
 
@@ -75,6 +80,7 @@ function viewOf(row: StaffRow): StaffMemberView {
     permissions: permissionsOf(row),
     disabled: row.disabledAt !== null,
     invitationPending: row.pending,
+    twoFactorEnabled: row.twoFactor,
     createdAt: new Date(row.createdAt).toISOString(),
   };
 }
@@ -82,7 +88,9 @@ function viewOf(row: StaffRow): StaffMemberView {
 const STAFF_COLUMNS = `u.id, u.user_name AS "userName", u.email, u.role, u.permissions, u.disabled_at AS "disabledAt",
   u.created_at AS "createdAt",
   EXISTS (SELECT 1 FROM password_reset_tokens t
-           WHERE t.user_id = u.id AND t.used_at IS NULL AND t.expires_at > now()) AS pending`;
+           WHERE t.user_id = u.id AND t.used_at IS NULL AND t.expires_at > now()) AS pending,
+  EXISTS (SELECT 1 FROM two_factor_credentials c
+           WHERE c.user_id = u.id AND c.enabled_at IS NOT NULL) AS "twoFactor"`;
 
 /** Everybody of the back office: admins first, then staff, by name. */
 export async function listStaff(): Promise<StaffMemberView[]> {
@@ -307,4 +315,16 @@ export async function removeStaff(actor: SessionUser, id: string, by: AuditBy): 
       },
     });
   });
+}
+
+/**
+ * Resets a colleague's two-factor sign-in (a lost phone): `resetTwoFactor`, with the staff rule that only
+ * an admin touches an admin's sign-in.
+ */
+export async function resetStaffTwoFactor(actor: SessionUser, id: string, by: AuditBy): Promise<void> {
+  if (actor.role !== "admin" && isUuid(id)) {
+    const target = await getDb().models.User.findByPk(id, { attributes: ["role"], raw: true });
+    if (target?.role === "admin") throw forbidden(STAFF_TEXT.adminTwoFactorOnly);
+  }
+  await resetTwoFactor(id, by);
 }

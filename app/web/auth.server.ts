@@ -10,6 +10,7 @@ import { fieldErrorsOf, loginSchema } from "~/lib/shared/schemas";
 import { holds, isBackOffice, missingPermissionMessage, type Permission } from "~/lib/shared/permissions";
 import { consumeApiKeyCall, resolveApiKey } from "~/services/api-keys.server";
 import { getSessionUser } from "./session.server";
+import { enforceTwoFactorForApi, enforceTwoFactorForPage } from "./two-factor-gate.server";
 
 /**
  * Sign-in with remix-auth's FormStrategy. remix-auth v4 only returns the user;
@@ -95,6 +96,7 @@ export async function requireUser(request: Request, returnTo?: string): Promise<
 export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await requireUser(request);
   if (!isBackOffice(user)) throw redirect("/unauth-page");
+  await enforceTwoFactorForPage(request, user);
   return user;
 }
 
@@ -129,6 +131,7 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
 export async function requireApiAdmin(request: Request): Promise<SessionUser> {
   const user = await requireApiUser(request);
   if (!isBackOffice(user)) throw forbidden("Only admins can do this");
+  await enforceTwoFactorForApi(user);
   return user;
 }
 

@@ -2,7 +2,14 @@ import { data } from "react-router";
 import type { AdminFormReply } from "~/lib/shared/admin-form";
 import { createApiKey, revokeApiKey } from "~/services/api-keys.server";
 import type { AuditBy } from "~/services/audit.server";
-import { inviteStaff, removeStaff, STAFF_TEXT, updateStaff } from "~/services/staff.server";
+import {
+  inviteStaff,
+  removeStaff,
+  resetStaffTwoFactor,
+  STAFF_TEXT,
+  updateStaff,
+} from "~/services/staff.server";
+import { TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
 import type { SessionUser } from "~/services/users.server";
 import { refuseAdminForm, sentValuesOf } from "./admin-form.server";
 import { redirectWithRefusal, runOrRefuse, type PageData } from "./form-action.server";
@@ -67,6 +74,11 @@ export async function handleStaffAction(
       return runOrRefuse(async () => {
         await removeStaff(actor, id, by);
         return back(STAFF_TEXT.removed);
+      }, refuseWithFlash);
+    case "reset-two-factor":
+      return runOrRefuse(async () => {
+        await resetStaffTwoFactor(actor, id, by);
+        return back(TWO_FACTOR_TEXT.reset);
       }, refuseWithFlash);
     case "create-key":
       return runOrRefuse(

@@ -24,6 +24,7 @@ import { taxDown, taxUp } from "./0030-tax";
 import { webhooksDown, webhooksUp } from "./0031-webhooks";
 import { stockAlertsWishlistDown, stockAlertsWishlistUp } from "./0032-stock-alerts-wishlist";
 import { staffAndApiKeysDown, staffAndApiKeysUp } from "./0033-staff-and-api-keys";
+import { twoFactorDown, twoFactorUp } from "./0034-two-factor";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -59,4 +60,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0031-webhooks", up: webhooksUp, down: webhooksDown },
   { name: "0032-stock-alerts-wishlist", up: stockAlertsWishlistUp, down: stockAlertsWishlistDown },
   { name: "0033-staff-and-api-keys", up: staffAndApiKeysUp, down: staffAndApiKeysDown },
+  { name: "0034-two-factor", up: twoFactorUp, down: twoFactorDown },
 ];

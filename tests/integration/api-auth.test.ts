@@ -229,7 +229,7 @@ describe("POST /api/auth/login", () => {
     expect(body).toEqual({
       success: true,
       message: "Logged in successfully",
-      user: { id: user.id, userName: "Ann", email: "ann@example.com", role: "user" },
+      user: { id: user.id, userName: "Ann", email: "ann@example.com", role: "user", twoFactorEnabled: false },
     });
     const cookie = sessionCookieOf(response);
     expect(cookie).toBeDefined();

@@ -18,6 +18,7 @@ import * as authForgotPassword from "../../app/routes/auth.forgot-password";
 import * as authLogin from "../../app/routes/auth.login";
 import * as authRegister from "../../app/routes/auth.register";
 import * as authResetPassword from "../../app/routes/auth.reset-password";
+import * as authTwoFactor from "../../app/routes/auth.two-factor";
 import * as logout from "../../app/routes/logout";
 import * as shopIndex from "../../app/routes/shop._index";
 import * as shopAccount from "../../app/routes/shop.account";
@@ -137,6 +138,17 @@ describe("auth pages are only for visitors who are signed out", () => {
   it.each(authPages)("%s sends a shopper to /shop/home", async (path, loader) => {
     const { cookie } = await signedIn("user");
     expect(redirectTarget(await callRoute(loader, path, { cookie }))).toBe("/shop/home");
+  });
+
+  it("/auth/two-factor sends signed-in people home, and a visitor without a pending sign-in to /auth/login", async () => {
+    for (const role of ["admin", "user"] as const) {
+      const { cookie } = await signedIn(role);
+      const home = role === "admin" ? "/admin/dashboard" : "/shop/home";
+      expect(redirectTarget(await callRoute(authTwoFactor.loader, "/auth/two-factor", { cookie }))).toBe(
+        home,
+      );
+    }
+    expect(redirectTarget(await callRoute(authTwoFactor.loader, "/auth/two-factor"))).toBe("/auth/login");
   });
 });
 

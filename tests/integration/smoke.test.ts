@@ -20,6 +20,12 @@ describe("check-auth", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     const body = await response.json();
-    expect(body.user).toEqual({ id: user.id, userName: "Ann", email: user.email, role: "user" });
+    expect(body.user).toEqual({
+      id: user.id,
+      userName: "Ann",
+      email: user.email,
+      role: "user",
+      twoFactorEnabled: false,
+    });
   });
 });

@@ -84,6 +84,7 @@ describe("inviting a staff member", () => {
       email: "pat@example.com",
       role: "staff",
       permissions: ["products", "orders"],
+      twoFactorEnabled: false,
     });
     const cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
     const me = await callRoute(checkAuth.loader, "/api/auth/check-auth", { cookie });
@@ -156,6 +157,7 @@ describe("the session user", () => {
       userName: shopper.userName,
       email: shopper.email,
       role: "user",
+      twoFactorEnabled: false,
     });
     const layout = await callRoute(adminLayout.loader, "/admin", { cookie: admin.cookie });
     expect(((await layout.json()) as { user: { permissions: string[] } }).user.permissions).toEqual([

@@ -13,6 +13,7 @@ export interface StaffPerson {
   permissions: Permission[];
   disabled: boolean;
   invitationPending: boolean;
+  twoFactorEnabled: boolean;
 }
 
 interface Viewer {
@@ -78,6 +79,11 @@ function PersonHeader({ person, isViewer }: { person: StaffPerson; isViewer: boo
         {person.invitationPending ? (
           <Badge color="yellow" variant="light" c="dark.9">
             Invitation pending
+          </Badge>
+        ) : null}
+        {person.twoFactorEnabled ? (
+          <Badge color="green" variant="light" c="dark.9">
+            Two-factor on
           </Badge>
         ) : null}
       </Group>
@@ -157,6 +163,20 @@ function PersonControls({
             {person.disabled ? "Enable" : "Disable"}
           </Button>
         </Form>
+        {person.twoFactorEnabled && (person.role !== "admin" || mayTouchAdmin) ? (
+          <ConfirmDisclosure
+            label={`Reset two-factor sign-in of ${person.userName}`}
+            toggle="Reset two-factor"
+            question={`Turn off ${person.userName}'s two-factor sign-in? They sign in with their password alone until they set it up again.`}
+          >
+            <Form method="post">
+              <input type="hidden" name="id" value={person._id} />
+              <Button type="submit" name="intent" value="reset-two-factor" color="red">
+                Reset two-factor of {person.userName}
+              </Button>
+            </Form>
+          </ConfirmDisclosure>
+        ) : null}
         <ConfirmDisclosure
           label={`Remove ${person.userName}`}
           toggle="Remove"

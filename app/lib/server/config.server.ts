@@ -205,6 +205,10 @@ const envSchema = z
     WEBHOOK_ALLOW_HTTP: trueOrFalse("false"),
     WEBHOOK_ALLOW_PRIVATE: trueOrFalse("false"),
     PAYPAL_WEBHOOK_ID: optionalString,
+    TWO_FACTOR: z.preprocess(
+      emptyToUndefined,
+      z.enum(["optional", "required"], { message: 'must be "optional" or "required"' }).default("optional"),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -311,6 +315,8 @@ export interface AppConfig {
    * and tests only); PayPal's webhook id for the verify-webhook-signature call of incoming ones.
    */
   webhooks: { allowHttp: boolean; allowPrivate: boolean; paypalWebhookId: string | null };
+  /** required: admins and staff must sign in with a second factor (app/web/two-factor-gate.server.ts). */
+  twoFactor: "optional" | "required";
 }
 
 export interface S3Config {
@@ -454,6 +460,7 @@ export function parseConfig(
       allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE === "true",
       paypalWebhookId: parsed.PAYPAL_WEBHOOK_ID ?? null,
     },
+    twoFactor: parsed.TWO_FACTOR,
   };
 }
 

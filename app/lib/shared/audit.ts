@@ -13,6 +13,7 @@ export const AUDIT_ENTITIES = [
   "taxRate",
   "webhookEndpoint",
   "apiKey",
+  "twoFactor",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -25,7 +25,8 @@ export type MailKind =
   | "return-refunded"
   | "webhook-disabled"
   | "stock-alert"
-  | "staff-invite";
+  | "staff-invite"
+  | "two-factor-changed";
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -20,6 +20,9 @@ const staffMemberSchema = z
     permissions: z.array(z.enum(PERMISSIONS)).meta({ description: "An admin holds every one" }),
     disabled: z.boolean(),
     invitationPending: z.boolean().meta({ description: "Invited, and the set-a-password link not used yet" }),
+    twoFactorEnabled: z
+      .boolean()
+      .meta({ description: "Two-factor sign-in is on (DELETE /api/admin/staff/{id}/two-factor resets it)" }),
     createdAt: instant,
   })
   .meta({ id: "StaffMember" });

@@ -4,6 +4,7 @@ import { TAX_OPERATIONS } from "./operations-tax.server";
 import { WEBHOOK_OPERATIONS } from "./operations-webhooks.server";
 import { STOCK_ALERT_OPERATIONS } from "./operations-stock-alerts.server";
 import { STAFF_OPERATIONS } from "./operations-staff.server";
+import { TWO_FACTOR_OPERATIONS, twoFactorChallengeSchema } from "./operations-two-factor.server";
 import { z } from "zod";
 import {
   changePasswordRequestSchema,
@@ -119,7 +120,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     access: "public",
     body: loginSchema,
     success: { 200: { description: "Signed in; Set-Cookie carries the session", schema: userEnvelope } },
-    errors: { 400: BAD_JSON, 401: "Wrong email or password", 415: NOT_JSON, 429: "Too many failed attempts" },
+    errors: {
+      400: BAD_JSON,
+      401: "Wrong email or password; or, with `twoFactorRequired`, the right password of an account with two-factor sign-in",
+      415: NOT_JSON,
+      429: "Too many failed attempts",
+    },
+    refusals: { statuses: [401], schema: twoFactorChallengeSchema },
   },
   {
     method: "post",
@@ -439,5 +446,6 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...WEBHOOK_OPERATIONS,
   ...STOCK_ALERT_OPERATIONS,
   ...STAFF_OPERATIONS,
+  ...TWO_FACTOR_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];

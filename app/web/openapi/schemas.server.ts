@@ -70,6 +70,7 @@ export const sessionUserSchema = z
     permissions: z.array(z.enum(PERMISSIONS)).optional().meta({
       description: "The back office's areas the person may open (admin: every one); absent for a shopper",
     }),
+    twoFactorEnabled: z.boolean().optional().meta({ description: "Whether two-factor sign-in is on" }),
   })
   .meta({ id: "SessionUser" });
 

@@ -1,0 +1,52 @@
+import { answerChallenge, startChallenge } from "~/services/two-factor-challenge.server";
+import { isTwoFactorEnabled } from "~/services/two-factor.server";
+import type { SessionUser } from "~/services/users.server";
+import { clearChallenge, readChallenge, storeChallenge } from "./two-factor-cookies.server";
+import { createUserSession } from "./session.server";
+
+/**
+ * The step after a right password, for the sign-in page and `POST /api/auth/login` alike: a
+ * session when the person has no second factor, otherwise a challenge (its cookie, no session)
+ * that the code page or `POST /api/auth/two-factor` completes.
+ */
+
+/** The sign-in page's second step: the code form. */
+export const TWO_FACTOR_PAGE = "/auth/two-factor";
+
+/** Login's answer, and the code step's when it completes a sign-in. */
+export const SIGNED_IN_MESSAGE = "Logged in successfully";
+
+export type PasswordSignIn =
+  | { step: "signed-in"; user: SessionUser & { twoFactorEnabled: boolean }; setCookie: string }
+  | { step: "code-needed"; setCookie: string };
+
+export async function continueSignIn(user: SessionUser): Promise<PasswordSignIn> {
+  if (await isTwoFactorEnabled(user.id)) {
+    return { step: "code-needed", setCookie: await storeChallenge(await startChallenge(user.id)) };
+  }
+  return {
+    step: "signed-in",
+    user: { ...user, twoFactorEnabled: false },
+    setCookie: await createUserSession(user.id),
+  };
+}
+
+/** Whether this request carries a challenge cookie (the code page is for those only). */
+export async function hasChallenge(request: Request): Promise<boolean> {
+  return (await readChallenge(request)) !== null;
+}
+
+/**
+ * Completes the challenge of this request's cookie with `code`: the user, with the Set-Cookie
+ * values that start their session and end the challenge. Throws the challenge's refusals.
+ */
+export async function completeSignIn(
+  request: Request,
+  code: string,
+): Promise<{ user: SessionUser & { twoFactorEnabled: true }; setCookies: string[] }> {
+  const user = await answerChallenge(await readChallenge(request), code);
+  return {
+    user: { ...user, twoFactorEnabled: true },
+    setCookies: [await createUserSession(user.id), await clearChallenge()],
+  };
+}
