@@ -95,8 +95,13 @@ export function createRoutePatternMatcher(routes: ServerBuild["routes"] | undefi
   };
 }
 
-function routeOf(req: Request, res: Response, matchRouterRoute: (pathname: string) => string): string {
-  const named = res.locals[ROUTE_LOCAL] as string | undefined;
+function routeOf(
+  req: Request,
+  res: Response,
+  info: RequestInfo,
+  matchRouterRoute: (pathname: string) => string,
+): string {
+  const named = (res.locals[ROUTE_LOCAL] as string | undefined) ?? info.routePattern;
   if (named) return named;
   if (req.path.startsWith("/build/")) return "/build/*";
   // A client navigation's data request (`/shop/listing.data`) is named by the page it loads.
@@ -119,7 +124,7 @@ export function requestObserver(options: { build: ServerBuild; logRequests: bool
     res.setHeader("X-Request-Id", info.requestId);
     res.on("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeOf(req, res, matchRouterRoute);
+      const route = routeOf(req, res, info, matchRouterRoute);
       observeHttpRequest({ method: req.method, route, status: res.statusCode, seconds });
       if (!options.logRequests) return;
       getLogger().info(

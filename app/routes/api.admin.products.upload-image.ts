@@ -4,25 +4,29 @@ import { badRequest } from "~/lib/server/errors.server";
 import { publicImageUrl } from "~/lib/server/public-url.server";
 import { readMultipartForm, UPLOAD_FIELD, storeUploadedImage } from "~/web/uploads.server";
 import { UPLOAD_BODY_LIMIT_BYTES } from "~/lib/server/body-limits.server";
-import { bodyLimit } from "~/web/http-middleware.server";
-
-/** This route takes files: larger bodies than the 1 MB of other routes. */
-export const middleware = [bodyLimit(UPLOAD_BODY_LIMIT_BYTES)];
 
 // POST multipart with one file in my_file → { success, message, result: { url } } (an absolute URL).
-const route = apiRoute({
-  POST: async ({ request }) => {
-    await requireApiArea(request, "products");
-    const { file } = await readMultipartForm(request);
-    if (!file) {
-      throw badRequest("Choose an image to upload", { [UPLOAD_FIELD]: ["Choose an image to upload"] });
-    }
-    const stored = await storeUploadedImage(file);
-    return apiJson(
-      { success: true, message: "Image uploaded successfully", result: { url: publicImageUrl(stored.url) } },
-      { status: 201 },
-    );
+const route = apiRoute(
+  {
+    POST: async ({ request }) => {
+      await requireApiArea(request, "products");
+      const { file } = await readMultipartForm(request);
+      if (!file) {
+        throw badRequest("Choose an image to upload", { [UPLOAD_FIELD]: ["Choose an image to upload"] });
+      }
+      const stored = await storeUploadedImage(file);
+      return apiJson(
+        {
+          success: true,
+          message: "Image uploaded successfully",
+          result: { url: publicImageUrl(stored.url) },
+        },
+        { status: 201 },
+      );
+    },
   },
-});
+  // This module takes files: larger bodies than the 1 MB of other routes.
+  { bodyLimit: UPLOAD_BODY_LIMIT_BYTES },
+);
 export const loader = route.loader;
 export const action = route.action;

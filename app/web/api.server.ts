@@ -7,6 +7,7 @@ import {
   type FieldErrors,
 } from "~/lib/server/errors.server";
 import { withPublicImageUrls } from "~/lib/server/public-url.server";
+import { bodyTooLarge } from "./http-middleware.server";
 import { BodyTooLargeError, readBodyText } from "~/lib/server/request-body.server";
 
 /**
@@ -93,12 +94,15 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
 }
 
 /**
- * Builds a resource route's loader and action from handlers per method, so
- * that an unsupported method answers 405 JSON with an Allow header.
+ * Builds an API module's loader and action (app/web/api-router.server.ts) from handlers per method, so
+ * that an unsupported method answers 405 JSON with an Allow header. A module that takes files declares
+ * its larger `bodyLimit`: a declared length above it is refused (413) before anything else.
  */
-export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
+export function apiRoute(handlers: Partial<Record<Method, Handler>>, options: { bodyLimit?: number } = {}) {
   const allowed = Object.keys(handlers).join(", ");
   const dispatch = (args: LoaderFunctionArgs | ActionFunctionArgs) => {
+    const tooLarge = options.bodyLimit === undefined ? null : bodyTooLarge(args.request, options.bodyLimit);
+    if (tooLarge) return Promise.resolve(tooLarge);
     const method = args.request.method.toUpperCase() as Method;
     const handler = handlers[method];
     if (!handler) {

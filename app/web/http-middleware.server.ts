@@ -72,20 +72,24 @@ function outageAnswer(request: Request, failed: Response): Response {
 }
 
 /**
- * A route that takes more than the 1 MB every other body is held to (files) declares its bound here, in its
- * `middleware`: a declared length above it is answered 413 before the route runs (before it checks who is
- * calling), as the HTTP server does for the largest bound. The route reads its body with the same bound.
+ * A page that takes more than the 1 MB every other body is held to (files) declares its bound here, in its
+ * `middleware` (an API module, in `apiRoute`'s `bodyLimit`): a declared length above it is answered 413 before
+ * the route runs (before it checks who is calling), as the HTTP server does for the largest bound. The route
+ * reads its body with the same bound.
  */
 export function bodyLimit(maxBytes: number): MiddlewareFunction<Response> {
-  return async ({ request }, next) => {
-    const declared = Number(request.headers.get("Content-Length") ?? "");
-    if (!(Number.isFinite(declared) && declared > maxBytes)) return next();
-    const headers = { "Cache-Control": "no-store" };
-    return new URL(request.url).pathname.startsWith("/api/")
-      ? Response.json({ success: false, message: BODY_TOO_LARGE_MESSAGE }, { status: 413, headers })
-      : new Response(BODY_TOO_LARGE_MESSAGE, {
-          status: 413,
-          headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
-        });
-  };
+  return async ({ request }, next) => bodyTooLarge(request, maxBytes) ?? next();
+}
+
+/** 413 for a declared length above `maxBytes` (JSON for the API, plain text for a page), else null. */
+export function bodyTooLarge(request: Request, maxBytes: number): Response | null {
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  if (!(Number.isFinite(declared) && declared > maxBytes)) return null;
+  const headers = { "Cache-Control": "no-store" };
+  return new URL(request.url).pathname.startsWith("/api/")
+    ? Response.json({ success: false, message: BODY_TOO_LARGE_MESSAGE }, { status: 413, headers })
+    : new Response(BODY_TOO_LARGE_MESSAGE, {
+        status: 413,
+        headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
+      });
 }

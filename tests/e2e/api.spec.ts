@@ -81,7 +81,7 @@ test.describe("POST /api/auth/login", () => {
       user: { userName: "Lena Login", email: shopper.email, role: "user" },
     });
     expect(typeof body.user.id).toBe("string");
-    expect(Object.keys(body.user).sort()).toEqual(["email", "id", "role", "userName"]);
+    expect(Object.keys(body.user).sort()).toEqual(["email", "id", "role", "twoFactorEnabled", "userName"]);
 
     const session = setCookies(response).find((cookie) => cookie.startsWith("__session="));
     expect(session, "a __session cookie").toBeDefined();

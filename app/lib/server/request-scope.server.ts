@@ -14,6 +14,8 @@ import { processSingleton } from "./process-singleton.server";
 export interface RequestInfo {
   requestId: string;
   userId?: string;
+  /** The URL pattern that answered, when the router below React Router's names it (the JSON API's). */
+  routePattern?: string;
 }
 
 interface Scope {
@@ -48,4 +50,10 @@ export function currentRequestInfo(): RequestInfo | undefined {
 export function noteRequestUser(userId: string | undefined): void {
   const info = storage.getStore()?.info;
   if (info && userId) info.userId = userId;
+}
+
+/** Tells the logs and metrics which pattern answered (app/web/api-router.server.ts dispatches the API). */
+export function noteRoutePattern(pattern: string): void {
+  const info = storage.getStore()?.info;
+  if (info) info.routePattern = pattern;
 }
