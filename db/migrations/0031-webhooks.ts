@@ -1,5 +1,6 @@
 import type { MigrationFn } from "umzug";
 import type { QueryInterface } from "sequelize";
+import { auditEntities } from "./audit-entities";
 
 /**
  * Webhooks out and PayPal's webhooks in (docs/decisions/0031-webhooks-out-and-paypal-in.md).
@@ -246,28 +247,6 @@ ALTER TABLE payment_simulator_orders DROP COLUMN IF EXISTS dispute_status;
 DROP TABLE IF EXISTS paypal_webhook_events, webhook_settings, webhook_attempts, webhook_deliveries,
   webhook_events, webhook_endpoints;
 `;
-
-/**
- * The audit log's entity CHECK as it stands, plus or minus `webhookEndpoint`: read from the
- * catalogue, so that this migration adds its one entity whatever other migrations added.
- */
-async function auditEntities(context: QueryInterface, change: (entities: string[]) => string[]) {
-  const [rows] = (await context.sequelize.query(
-    `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'audit_log_entity_check'`,
-  )) as [{ def: string }[], unknown];
-  // Either form PostgreSQL prints: ARRAY['product'::text, …] or '{product,order,…}'::text[].
-  const current = [...(rows[0]?.def ?? "").matchAll(/'([^']*)'/g)].flatMap((match) =>
-    match[1]!
-      .replace(/^\{|\}$/g, "")
-      .split(",")
-      .filter((entity) => /^[A-Za-z]+$/.test(entity)),
-  );
-  const next = change(current);
-  await context.sequelize.query(`
-ALTER TABLE audit_log DROP CONSTRAINT audit_log_entity_check;
-ALTER TABLE audit_log ADD CONSTRAINT audit_log_entity_check
-  CHECK (entity IN (${next.map((entity) => `'${entity}'`).join(", ")})) NOT VALID;`);
-}
 
 export const webhooksUp: MigrationFn<QueryInterface> = async ({ context }) => {
   await context.sequelize.query(up);
