@@ -12,10 +12,10 @@ import {
   useSearchParams,
 } from "react-router";
 import { readForm } from "~/lib/server/request-body.server";
-import { isAppError } from "~/lib/server/errors.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 import { CODE_MAX_LENGTH, TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
 import { homePathFor, requireAnonymous } from "~/web/auth.server";
+import { runOrRefuse } from "~/web/form-action.server";
 import { safeRedirect } from "~/web/request.server";
 import { redirectWithFlash, setFlash } from "~/web/session.server";
 import { completeSignIn, hasChallenge, SIGNED_IN_MESSAGE } from "~/web/two-factor-login.server";
@@ -47,18 +47,20 @@ export async function action({ request }: ActionFunctionArgs) {
   if (typeof code !== "string" || code.trim() === "") {
     return data({ error: TWO_FACTOR_TEXT.codeRequired, restart: false }, { status: 400 });
   }
-  try {
-    const { user, setCookies } = await completeSignIn(request, code);
-    const headers = new Headers();
-    for (const value of setCookies) headers.append("Set-Cookie", value);
-    headers.append("Set-Cookie", await setFlash(request, { type: "success", message: SIGNED_IN_MESSAGE }));
-    return redirect(safeRedirect(formData.get("redirectTo"), homePathFor(user)), { headers });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    // A spent or expired challenge needs the password again; a wrong code may be typed again.
-    const restart = error.status === 429 || error.message === TWO_FACTOR_TEXT.challengeExpired;
-    return data({ error: error.message, restart }, { status: error.status, headers: error.headers });
-  }
+  return runOrRefuse(
+    async () => {
+      const { user, setCookies } = await completeSignIn(request, code);
+      const headers = new Headers();
+      for (const value of setCookies) headers.append("Set-Cookie", value);
+      headers.append("Set-Cookie", await setFlash(request, { type: "success", message: SIGNED_IN_MESSAGE }));
+      return redirect(safeRedirect(formData.get("redirectTo"), homePathFor(user)), { headers });
+    },
+    (error) => {
+      // A spent or expired challenge needs the password again; a wrong code may be typed again.
+      const restart = error.status === 429 || error.message === TWO_FACTOR_TEXT.challengeExpired;
+      return data({ error: error.message, restart }, { status: error.status, headers: error.headers });
+    },
+  );
 }
 
 export const meta: MetaFunction = () => [
