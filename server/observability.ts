@@ -3,6 +3,7 @@ import type { ServerBuild } from "react-router";
 import type { NextFunction, Request, Response } from "express";
 import { getLogger } from "../app/lib/server/logger.server";
 import { observeHttpRequest, renderMetrics } from "../app/lib/server/metrics.server";
+import { rankedPatternMatcher } from "../app/lib/server/route-patterns.server";
 import { runInRequestScope, type RequestInfo } from "../app/lib/server/request-scope.server";
 
 /**
@@ -25,34 +26,6 @@ export function requestIdOf(header: string | undefined): string {
 export const ROUTE_LOCAL = "routePattern";
 export const UNMATCHED_ROUTE = "(unmatched)";
 
-interface CompiledRoute {
-  pattern: string;
-  score: number;
-  order: number;
-  regexp: RegExp;
-}
-
-/** React Router's ranking: static segments beat dynamic ones, which beat splats; index routes win ties. */
-function scoreOf(pattern: string, index: boolean): number {
-  const segments = pattern.split("/");
-  let score = segments.length + (segments.includes("*") ? -2 : 0) + (index ? 2 : 0);
-  for (const segment of segments) {
-    if (segment === "*") continue;
-    score += segment.startsWith(":") ? 3 : segment === "" ? 1 : 10;
-  }
-  return score;
-}
-
-/** React Router's path matching (case-insensitive, trailing slashes ignored, `*` for the rest). */
-function compile(pattern: string): RegExp {
-  const splat = pattern === "/*" || pattern.endsWith("/*");
-  const head = pattern
-    .replace(/\/*\*?$/, "")
-    .replace(/[\\.*+^${}|()[\]]/g, "\\$&")
-    .replace(/\/:[\w-]+/g, "/[^/]+");
-  return new RegExp(`^${head}${splat ? (pattern === "/*" ? "(?:/.*)?$" : "(?:/.+|/*)$") : "/*$"}`, "i");
-}
-
 /**
  * A function from a URL path to the pattern of the route that React Router would
  * answer it with. The manifest is compiled once (matchRoutes would flatten and
@@ -67,32 +40,13 @@ export function createRoutePatternMatcher(routes: ServerBuild["routes"] | undefi
     const parent = fullPattern(route.parentId);
     return route.path ? `${parent}/${route.path}` : parent;
   };
-  const compiled: CompiledRoute[] = entries.map((route, order) => {
-    const pattern = `/${fullPattern(route.id)}`.replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
-    return { pattern, order, score: scoreOf(pattern, Boolean(route.index)), regexp: compile(pattern) };
-  });
-  compiled.sort((x, y) => y.score - x.score || x.order - y.order);
-  // A route whose first segment is a literal can only match paths that start with it: each request
-  // tries the routes of its first segment (and those starting with a parameter or a splat) only.
-  const firstLiteral = (route: CompiledRoute) => {
-    const first = route.pattern.split("/")[1] ?? "";
-    return first === "" || first === "*" || first.startsWith(":") ? null : first.toLowerCase();
-  };
-  const open = compiled.filter((route) => firstLiteral(route) === null);
-  const byFirst = new Map<string, CompiledRoute[]>();
-  for (const first of new Set(compiled.map(firstLiteral))) {
-    if (first !== null)
-      byFirst.set(
-        first,
-        compiled.filter((r) => [first, null].includes(firstLiteral(r))),
-      );
-  }
-  return (pathname: string): string => {
-    const slash = pathname.indexOf("/", 1);
-    const first = pathname.slice(1, slash === -1 ? undefined : slash).toLowerCase();
-    const candidates = byFirst.get(first) ?? open;
-    return candidates.find((route) => route.regexp.test(pathname))?.pattern ?? UNMATCHED_ROUTE;
-  };
+  const match = rankedPatternMatcher(
+    entries.map((route) => ({
+      pattern: `/${fullPattern(route.id)}`.replace(/\/+/g, "/").replace(/(.)\/$/, "$1"),
+      index: Boolean(route.index),
+    })),
+  );
+  return (pathname: string): string => match(pathname) ?? UNMATCHED_ROUTE;
 }
 
 function routeOf(

@@ -1,12 +1,14 @@
-import { matchRoutes, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
+import { matchPath, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
+import { rankedPatternMatcher } from "~/lib/server/route-patterns.server";
 import { noteRoutePattern } from "~/lib/server/request-scope.server";
 
 /**
  * The JSON API's own route table. Its modules are `app/routes/api.*.ts`, named like pages
  * (`api.shop.cart.$userId.ts` is `/api/shop/cart/:userId`) and built with `apiRoute`, but they are not
  * React Router routes: one splat route (`app/routes/api.ts`) takes every `/api` URL and hands it to the
- * module this table matches, with React Router's own `matchRoutes` (the same ranking: a static segment
- * beats a parameter, a parameter beats the splat). React Router walks every route of its table several
+ * module this table matches, ranked as React Router ranks routes (a static segment beats a parameter, a
+ * parameter beats the splat; app/lib/server/route-patterns.server.ts, compiled once) and read with React
+ * Router's `matchPath` for the parameters. React Router walks every route of its table several
  * times for each document it renders, so the 80 API modules out of it make every page cheaper
  * (docs/decisions/0035-the-api-outside-the-page-routes.md).
  */
@@ -46,6 +48,20 @@ export function apiPatternOf(file: string): string {
     .join("/")}`;
 }
 
+/** The path with each segment decoded, as React Router matches it (an encoded slash stays `%2F`). */
+function decodedPath(pathname: string): string {
+  return pathname
+    .split("/")
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment).replace(/\//g, "%2F");
+      } catch {
+        return segment;
+      }
+    })
+    .join("/");
+}
+
 export interface ApiRouter {
   loader: (args: LoaderFunctionArgs) => Promise<Response> | Response;
   action: (args: ActionFunctionArgs) => Promise<Response> | Response;
@@ -63,12 +79,13 @@ export function createApiRouter(modules: Record<string, ApiModule>): ApiRouter {
   if (table.size !== Object.keys(modules).length) throw new Error("Two API modules have one URL pattern");
   // The not-found module (`api.$.ts`) matches every /api URL no other module does: there is always a match.
   if (!table.has("/api/*")) throw new Error("The API has no not-found module (app/routes/api.$.ts)");
-  const routes = [...table.keys()].map((path) => ({ id: path, path }));
+  const patternOf = rankedPatternMatcher([...table.keys()].map((pattern) => ({ pattern })));
   const matchOf = (request: Request) => {
-    const [match] = matchRoutes(routes, new URL(request.url).pathname) ?? [];
-    const pattern = match?.route.path ?? "/api/*";
+    const pathname = decodedPath(new URL(request.url).pathname);
+    const pattern = patternOf(pathname) ?? "/api/*";
     noteRoutePattern(pattern);
-    return { module: table.get(pattern)!, params: match?.params ?? {} };
+    const params = matchPath({ path: pattern, caseSensitive: false, end: true }, pathname)?.params ?? {};
+    return { module: table.get(pattern)!, params };
   };
   return {
     loader: (args) => {
@@ -80,6 +97,6 @@ export function createApiRouter(modules: Record<string, ApiModule>): ApiRouter {
       return module.action({ ...args, params });
     },
     patterns: [...table.keys()],
-    patternOf: (pathname) => matchRoutes(routes, pathname)?.[0]?.route.path,
+    patternOf,
   };
 }

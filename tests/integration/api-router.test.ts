@@ -1,3 +1,4 @@
+import { matchRoutes } from "react-router";
 import { describe, expect, it } from "vitest";
 import { getOpenApiDocument } from "../../app/web/openapi/openapi.server";
 import { apiPatternOf, createApiRouter, type ApiModule } from "../../app/web/api-router.server";
@@ -56,6 +57,38 @@ describe("the shop's API table", () => {
     expect(await (await call(toy, "/API/Shop/Cart/u-1/p-2/")).text()).toBe("line");
     expect(await (await call(toy, "/api/shop/cart/u-1/p-2/more")).text()).toBe("not found");
     expect(await (await call(toy, "/api")).text()).toBe("not found");
+  });
+
+  it("hands the module the parameters of its pattern", async () => {
+    const echo: ApiModule = {
+      loader: ({ params }) => Response.json(params),
+      action: ({ params }) => Response.json(params),
+    };
+    const router = createApiRouter({ "./api.$.ts": echo, "./api.shop.cart.$userId.$productId.ts": echo });
+    expect(await (await call(router, "/api/shop/cart/u-1/p%202")).json()).toEqual({
+      userId: "u-1",
+      productId: "p 2",
+    });
+    expect(await (await call(router, "/api/else/where")).json()).toEqual({ "*": "else/where" });
+  });
+
+  it("chooses for every URL of the real table what React Router's matchRoutes would choose", () => {
+    const routes = shopApi.patterns.map((path) => ({ id: path, path }));
+    let compared = 0;
+    for (const pattern of shopApi.patterns) {
+      const filled = pattern.replace(/:\w+/g, "x1").replace(/\*$/, "a/b");
+      for (const url of [
+        filled,
+        `${filled}/`,
+        filled.toUpperCase(),
+        `${filled}/more`,
+        `${filled}/more/deeper`,
+      ]) {
+        expect(shopApi.patternOf(url), url).toBe(matchRoutes(routes, url)?.[0]?.route.path);
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(300);
   });
 
   it("refuses a table without its not-found module, or two modules for one URL", () => {
