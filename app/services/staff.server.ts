@@ -38,7 +38,6 @@ export const STAFF_TEXT = {
   notFound: "Staff member not found",
   self: "You cannot change your own permissions, or disable or remove yourself",
   adminOnly: "Only an admin can disable or remove an admin",
-  adminTwoFactorOnly: "Only an admin can reset an admin's two-factor sign-in",
   adminPermissions: "An admin holds every permission: an admin's permissions cannot be changed",
   lastAdmin: "The shop's last admin cannot be disabled or removed",
   duplicate: "An account with this email already exists",
@@ -317,14 +316,7 @@ export async function removeStaff(actor: SessionUser, id: string, by: AuditBy): 
   });
 }
 
-/**
- * Resets a colleague's two-factor sign-in (a lost phone): `resetTwoFactor`, with the staff rule that only
- * an admin touches an admin's sign-in.
- */
-export async function resetStaffTwoFactor(actor: SessionUser, id: string, by: AuditBy): Promise<void> {
-  if (actor.role !== "admin" && isUuid(id)) {
-    const target = await getDb().models.User.findByPk(id, { attributes: ["role"], raw: true });
-    if (target?.role === "admin") throw forbidden(STAFF_TEXT.adminTwoFactorOnly);
-  }
-  await resetTwoFactor(id, by);
+/** Resets a colleague's two-factor sign-in (a lost phone): only an admin resets an admin's. */
+export function resetStaffTwoFactor(actor: SessionUser, id: string, by: AuditBy): Promise<void> {
+  return resetTwoFactor(id, by, { mayResetAdmin: actor.role === "admin" });
 }

@@ -332,11 +332,16 @@ export async function disableTwoFactor(user: SessionUser, codeInput: unknown, by
 }
 
 /**
- * An admin resets someone else's two-factor sign-in (a lost phone): it is off, their backup codes
+ * Someone resets another person's two-factor sign-in (a lost phone): it is off, their backup codes
  * and open sign-in challenges are gone, and the reset is on the audit log. 404 for an unknown
- * person, 403 for one's own (that takes a code), 409 when it was not on.
+ * person, 403 for one's own (that takes a code) and for an admin's unless `mayResetAdmin` (the
+ * caller is an admin, or the server's script), 409 when it was not on.
  */
-export async function resetTwoFactor(userId: string, by: AuditBy): Promise<void> {
+export async function resetTwoFactor(
+  userId: string,
+  by: AuditBy,
+  { mayResetAdmin }: { mayResetAdmin: boolean },
+): Promise<void> {
   if (!isUuid(userId)) throw notFound("User not found");
   if (by.actor.id === userId) throw forbidden(TWO_FACTOR_TEXT.resetSelf);
   const { sequelize, models } = getDb();
@@ -348,6 +353,7 @@ export async function resetTwoFactor(userId: string, by: AuditBy): Promise<void>
       raw: true,
     });
     if (!subject) throw notFound("User not found");
+    if (subject.role === "admin" && !mayResetAdmin) throw forbidden(TWO_FACTOR_TEXT.resetAdminOnly);
     if (!(await removeTwoFactor(transaction, userId))) throw conflict(TWO_FACTOR_TEXT.resetNotOn);
     await auditTwoFactor(transaction, subject, by, [true, false]);
     await enqueueTwoFactorMail(transaction, subject.email, "reset");

@@ -42,6 +42,7 @@ export const TWO_FACTOR_TEXT = {
   reset: "Two-factor sign-in is reset",
   resetSelf: "Turn your own two-factor sign-in off on your account page, with a code",
   resetNotOn: "Two-factor sign-in is not on for this person",
+  resetAdminOnly: "Only an admin can reset an admin's two-factor sign-in",
 } as const;
 
 /** A code as typed: spaces and dashes go, letters are lower-cased (backup codes are shown in groups). */
