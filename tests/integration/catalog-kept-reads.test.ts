@@ -41,10 +41,14 @@ async function apiTitles() {
   return { titles: body.data.map((product) => product.title), statements: queries.length };
 }
 
-/** The fewest statements `read` ran in up to 50 tries: a try that found its read kept runs the fewest. */
+/**
+ * The fewest statements `read` ran in up to 300 tries: a try that found its read kept runs the fewest. Any write
+ * to the PostgreSQL cluster (the other test files' databases too) moves the position a kept read is held under,
+ * so under a full parallel run many tries in a row can miss; the first that finds the read kept ends the loop.
+ */
 async function fewestStatements(read: () => Promise<{ statements: number }>, enough: number) {
   let fewest = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 50 && fewest > enough; attempt++) {
+  for (let attempt = 0; attempt < 300 && fewest > enough; attempt++) {
     fewest = Math.min(fewest, (await read()).statements);
   }
   return fewest;
