@@ -8,6 +8,8 @@ import { getLogger } from "./lib/server/logger.server";
 import { InlineStylesProvider } from "./lib/shared/inline-styles";
 import { NonceProvider } from "./lib/shared/nonce";
 import { requestInfoOf } from "./web/request.server";
+import { ServerMarkupProvider } from "./lib/shared/server-markup";
+import { serverMarkup } from "./lib/server/server-markup.server";
 
 /** How long a render may take before it is aborted (React Router reads this export). */
 export const streamTimeout = 10_000;
@@ -31,7 +33,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <InlineStylesProvider value={INLINE_STYLES_MARK}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          <ServerMarkupProvider value={serverMarkup}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </ServerMarkupProvider>
         </InlineStylesProvider>
       </NonceProvider>,
       {

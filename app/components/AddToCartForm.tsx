@@ -33,11 +33,54 @@ export function AddToCartForm({
   /** Fields before the button: the size and colour picker (its `variantId` goes with the form). */
   children?: ReactNode;
 }) {
+  const pending = useAddingToCart() === productId;
+  return (
+    <AddToCartFormView
+      productId={productId}
+      productTitle={productTitle}
+      totalStock={totalStock}
+      redirectTo={redirectTo}
+      className={className}
+      plain={plain}
+      pending={pending}
+    >
+      {children}
+    </AddToCartFormView>
+  );
+}
+
+/** The product whose add to cart is on its way (the form posted through React Router), if any. */
+export function useAddingToCart(): string | null {
   const navigation = useNavigation();
-  const pending =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === ADD &&
-    navigation.formData?.get("productId") === productId;
+  if (navigation.state !== "submitting" || navigation.formData?.get("intent") !== ADD) return null;
+  const productId = navigation.formData.get("productId");
+  return typeof productId === "string" ? productId : null;
+}
+
+/**
+ * The form itself, from its props alone (no router state): a product card renders it, so that the card's markup
+ * depends on nothing but its props (ProductGrid keeps it rendered on the server).
+ */
+export function AddToCartFormView({
+  productId,
+  productTitle,
+  totalStock,
+  redirectTo,
+  className = "",
+  plain = false,
+  pending,
+  children,
+}: {
+  productId: string;
+  productTitle: string;
+  totalStock: number;
+  redirectTo: string;
+  className?: string;
+  plain?: boolean;
+  /** Its add to cart is on its way: the button says so (`aria-busy`). */
+  pending: boolean;
+  children?: ReactNode;
+}) {
   if (totalStock <= 0) {
     return (
       <div className={className}>

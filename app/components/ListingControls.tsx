@@ -1,4 +1,5 @@
-import { Form, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { contentKey, useServerMarkup } from "~/lib/shared/server-markup";
 import type { FormEvent, MouseEvent } from "react";
 import {
   BRAND_LABELS,
@@ -76,10 +77,7 @@ function priceInputValue(cents: number | null): string {
 export function FilterForm({ state, optionCounts }: { state: ListingState; optionCounts: OptionCounts }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
-  const groups = [
-    { name: "category" as const, legend: "Category", values: CATEGORIES, labels: CATEGORY_LABELS },
-    { name: "brand" as const, legend: "Brand", values: BRANDS, labels: BRAND_LABELS },
-  ];
+  const serverMarkup = useServerMarkup();
   const go = (next: Partial<ListingState>) => navigate(listingHref(next), { preventScrollReset: true });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -89,6 +87,44 @@ export function FilterForm({ state, optionCounts }: { state: ListingState; optio
     }
     go(parseListingState(params));
   };
+  // A plain form: with JavaScript its submit and every tick navigate through `go`, never by the form itself.
+  const form = {
+    method: "get",
+    action: "/shop/listing",
+    className: "filter-form",
+    onSubmit: submit,
+  } as const;
+  if (serverMarkup) {
+    // On the server the fields' markup is kept under the state and the counts they show (they have no state).
+    const key = `filter-fields ${JSON.stringify(state)} ${contentKey(optionCounts)} ${hydrated}`;
+    const html = serverMarkup(key, () => (
+      <FilterFields state={state} optionCounts={optionCounts} hydrated={hydrated} />
+    ));
+    return <form {...form} dangerouslySetInnerHTML={{ __html: html }} />;
+  }
+  return (
+    <form {...form}>
+      <FilterFields state={state} optionCounts={optionCounts} hydrated={hydrated} go={go} />
+    </form>
+  );
+}
+
+/** The filter form's fields, from their props alone; `go` follows a tick once scripts run. */
+function FilterFields({
+  state,
+  optionCounts,
+  hydrated,
+  go,
+}: {
+  state: ListingState;
+  optionCounts: OptionCounts;
+  hydrated: boolean;
+  go?: (next: Partial<ListingState>) => void;
+}) {
+  const groups = [
+    { name: "category" as const, legend: "Category", values: CATEGORIES, labels: CATEGORY_LABELS },
+    { name: "brand" as const, legend: "Brand", values: BRANDS, labels: BRAND_LABELS },
+  ];
   const sizeCounts = new Map(optionCounts.size.map((entry) => [entry.value, entry.products]));
   const colourCounts = new Map(optionCounts.colour.map((entry) => [entry.value, entry.products]));
   const sizeGroups = sizeGroupsFor(state.category)
@@ -115,7 +151,7 @@ export function FilterForm({ state, optionCounts }: { state: ListingState; optio
           name={name}
           value={value}
           defaultChecked={checked}
-          onChange={() => go(toggleFilter(state, name, value))}
+          onChange={() => go?.(toggleFilter(state, name, value))}
         />
         {swatch ? (
           <span className="filter-form__swatch" style={{ background: swatch }} aria-hidden="true" />
@@ -126,7 +162,7 @@ export function FilterForm({ state, optionCounts }: { state: ListingState; optio
     );
   };
   return (
-    <Form method="get" action="/shop/listing" className="filter-form" onSubmit={submit}>
+    <>
       {groups.map((group) => (
         <fieldset key={group.name} className="filter-form__group">
           <legend>{group.legend}</legend>
@@ -141,7 +177,7 @@ export function FilterForm({ state, optionCounts }: { state: ListingState; optio
                   name={group.name}
                   value={value}
                   defaultChecked={checked}
-                  onChange={() => go(toggleFilter(state, group.name, value))}
+                  onChange={() => go?.(toggleFilter(state, group.name, value))}
                 />
                 {(group.labels as Record<string, string>)[value]}
               </label>
@@ -193,7 +229,7 @@ export function FilterForm({ state, optionCounts }: { state: ListingState; optio
             name="inStock"
             value="true"
             defaultChecked={state.inStock}
-            onChange={() => go({ ...state, inStock: !state.inStock, page: 1 })}
+            onChange={() => go?.({ ...state, inStock: !state.inStock, page: 1 })}
           />
           In stock only
         </label>
@@ -224,7 +260,7 @@ export function FilterForm({ state, optionCounts }: { state: ListingState; optio
           </PlainLink>
         ) : null}
       </div>
-    </Form>
+    </>
   );
 }
 

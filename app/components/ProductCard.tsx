@@ -1,8 +1,9 @@
 import { useNavigate, useSubmit } from "react-router";
 import { useEffect, useRef } from "react";
+import { contentKey, useServerMarkup } from "~/lib/shared/server-markup";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { productBadge, type ProductCardData } from "~/lib/shared/product-display";
-import { AddToCartForm } from "./AddToCartForm";
+import { AddToCartFormView, useAddingToCart } from "./AddToCartForm";
 import { isModifiedClick, PlainLink } from "./PlainLink";
 import { Picture, type PicturePriority } from "./Picture";
 import { ProductPrices } from "./ProductPrices";
@@ -26,6 +27,8 @@ export const CARD_SIZES = {
  * the add-to-cart form a plain <form> to the cart action that the grid around
  * it submits through React Router once scripts run (ProductGrid), so the server does
  * not render React Router's <Link> and <Form> (each a dozen router hooks) 24 times over.
+ * Its markup depends on its props alone (no context, no router hook): the server keeps it
+ * rendered (docs/decisions/0036).
  */
 function ProductCard({
   product,
@@ -33,6 +36,7 @@ function ProductCard({
   redirectTo,
   priority = "lazy",
   sizes = CARD_SIZES.listing,
+  adding = false,
 }: {
   product: ProductCardData;
   detailsHref: string;
@@ -41,6 +45,8 @@ function ProductCard({
   /** Above the fold: `eager`, or `high` for the page's largest first-screen picture. */
   priority?: PicturePriority;
   sizes?: string;
+  /** Its add to cart is on its way. */
+  adding?: boolean;
 }) {
   const badge = productBadge(product);
   const chooseText = product.choice === "colour" ? "Choose colour" : "Choose size";
@@ -93,13 +99,14 @@ function ProductCard({
           </a>
         </div>
       ) : (
-        <AddToCartForm
+        <AddToCartFormView
           productId={product._id}
           productTitle={product.title}
           totalStock={product.totalStock}
           redirectTo={redirectTo}
           className="product-card__action"
           plain
+          pending={adding}
         />
       )}
     </article>
@@ -145,6 +152,12 @@ function useCardSubmission() {
   return grid;
 }
 
+/** The first row's pictures at once (the first one first, unless something larger leads the page), the rest lazily. */
+function cardPriority(index: number, eagerCount: number, firstIsLargest: boolean): PicturePriority {
+  if (index >= eagerCount) return "lazy";
+  return index === 0 && firstIsLargest ? "high" : "eager";
+}
+
 /**
  * The product grid. The first row (four cards on a laptop, the first two of them on a phone's first
  * screen) loads its pictures at once, the rest lazily; the first card's picture is fetched first unless
@@ -166,18 +179,27 @@ export function ProductGrid({
   sizes?: string;
 }) {
   const grid = useCardSubmission();
-  return (
+  const adding = useAddingToCart();
+  const serverMarkup = useServerMarkup();
+  const cards = products.map((product, index) => {
+    const props = {
+      product,
+      detailsHref: detailsHref(product._id),
+      redirectTo,
+      priority: cardPriority(index, eagerCount, firstIsLargest),
+      sizes,
+      adding: adding === product._id,
+    };
+    if (!serverMarkup) return <ProductCard key={product._id} {...props} />;
+    // On the server a card's markup is kept under all it is made of (its props): rendered once, not per page.
+    const key = `product-card ${contentKey(product)} ${props.detailsHref} ${redirectTo} ${props.priority} ${sizes} ${props.adding}`;
+    return serverMarkup(key, () => <ProductCard {...props} />);
+  });
+  return serverMarkup ? (
+    <div className="product-grid" ref={grid} dangerouslySetInnerHTML={{ __html: cards.join("") }} />
+  ) : (
     <div className="product-grid" ref={grid}>
-      {products.map((product, index) => (
-        <ProductCard
-          key={product._id}
-          product={product}
-          detailsHref={detailsHref(product._id)}
-          redirectTo={redirectTo}
-          priority={index >= eagerCount ? "lazy" : index === 0 && firstIsLargest ? "high" : "eager"}
-          sizes={sizes}
-        />
-      ))}
+      {cards}
     </div>
   );
 }

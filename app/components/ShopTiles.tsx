@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import type { ReactNode } from "react";
 import {
   BRAND_LABELS,
@@ -9,6 +8,7 @@ import {
 } from "~/lib/shared/catalog-options";
 import { listingHref } from "~/lib/shared/listing-params";
 import { storeFilters } from "~/lib/shared/stored-filters";
+import { PlainLink } from "./PlainLink";
 
 const icon = (paths: ReactNode) => (
   <svg
@@ -50,14 +50,14 @@ export function CategoryTiles() {
     <ul className="tile-grid tile-grid--categories">
       {CATEGORIES.map((category) => (
         <li key={category}>
-          <Link
+          <PlainLink
             to={listingHref({ category: [category] })}
             className="tile"
             onClick={() => storeFilters({ category: [category] })}
           >
             {CATEGORY_ICONS[category]}
             <span className="tile__label">{CATEGORY_LABELS[category]}</span>
-          </Link>
+          </PlainLink>
         </li>
       ))}
     </ul>
@@ -70,7 +70,7 @@ export function BrandTiles() {
     <ul className="tile-grid tile-grid--brands">
       {BRANDS.map((brand) => (
         <li key={brand}>
-          <Link
+          <PlainLink
             to={listingHref({ brand: [brand] })}
             className="tile"
             onClick={() => storeFilters({ brand: [brand] })}
@@ -79,7 +79,7 @@ export function BrandTiles() {
               {BRAND_LABELS[brand].charAt(0)}
             </span>
             <span className="tile__label">{BRAND_LABELS[brand]}</span>
-          </Link>
+          </PlainLink>
         </li>
       ))}
     </ul>

@@ -1,6 +1,5 @@
 import {
   data,
-  Link,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -11,6 +10,7 @@ import { FlashToast } from "~/components/FlashToast";
 import { CARD_SIZES, ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { BrandTiles, CategoryTiles } from "~/components/ShopTiles";
+import { PlainLink } from "~/components/PlainLink";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { requireShopper } from "~/web/auth.server";
 import { storefrontAction } from "~/web/storefront-action.server";
@@ -98,9 +98,9 @@ export default function HomePage() {
           sizes={CARD_SIZES.fullWidth}
         />
         <p className="home-section__more">
-          <Link to="/shop/listing" className="sf-button">
+          <PlainLink to="/shop/listing" className="sf-button">
             View all products
-          </Link>
+          </PlainLink>
         </p>
       </section>
     </>

@@ -226,6 +226,32 @@ test.describe("the page's scripts", () => {
     await expect(page).toHaveURL(/\/shop\/search$/);
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   });
+
+  test("hydrate the server's markup of the cards and the filters as it is, on every page that shows them", async ({
+    page,
+  }) => {
+    // React reports markup that does not match what the browser renders (a hydration error) as an uncaught
+    // error, and renders the page again from scratch.
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" && /react|hydrat/i.test(message.text())) errors.push(message.text());
+    });
+    await signInByApi(page, DEMO_SHOPPER);
+    for (const path of [
+      "/shop/listing",
+      "/shop/listing?category=men,women&size=M&inStock=true&sortBy=price-hightolow",
+      "/shop/search?keyword=shirt",
+      "/shop/home",
+    ]) {
+      await page.goto(path);
+      await expect(page.locator(".product-card").first()).toBeVisible();
+    }
+    // Hydrated over the server's markup, the cards work as the page's own: a card opens its details.
+    await page.locator(".product-card__link").first().click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    expect(errors).toEqual([]);
+  });
 });
 
 test.describe("the page's stylesheets", () => {
