@@ -181,25 +181,28 @@ export function ProductGrid({
   const grid = useCardSubmission();
   const adding = useAddingToCart();
   const serverMarkup = useServerMarkup();
-  const cards = products.map((product, index) => {
-    const props = {
-      product,
-      detailsHref: detailsHref(product._id),
-      redirectTo,
-      priority: cardPriority(index, eagerCount, firstIsLargest),
-      sizes,
-      adding: adding === product._id,
-    };
-    if (!serverMarkup) return <ProductCard key={product._id} {...props} />;
-    // On the server a card's markup is kept under all it is made of (its props): rendered once, not per page.
-    const key = `product-card ${contentKey(product)} ${props.detailsHref} ${redirectTo} ${props.priority} ${sizes} ${props.adding}`;
-    return serverMarkup(key, () => <ProductCard {...props} />);
-  });
-  return serverMarkup ? (
-    <div className="product-grid" ref={grid} dangerouslySetInnerHTML={{ __html: cards.join("") }} />
-  ) : (
+  const cards = () =>
+    products.map((product, index) => (
+      <ProductCard
+        key={product._id}
+        product={product}
+        detailsHref={detailsHref(product._id)}
+        redirectTo={redirectTo}
+        priority={cardPriority(index, eagerCount, firstIsLargest)}
+        sizes={sizes}
+        adding={adding === product._id}
+      />
+    ));
+  if (serverMarkup) {
+    // On the server the cards' markup is kept under all it is made of (the products and the grid's props).
+    const links = products.map((product) => detailsHref(product._id)).join(" ");
+    const key = `product-grid ${contentKey(products)} ${links} ${redirectTo} ${eagerCount} ${firstIsLargest} ${sizes} ${adding}`;
+    const html = serverMarkup(key, () => <>{cards()}</>);
+    return <div className="product-grid" ref={grid} dangerouslySetInnerHTML={{ __html: html }} />;
+  }
+  return (
     <div className="product-grid" ref={grid}>
-      {cards}
+      {cards()}
     </div>
   );
 }
