@@ -50,12 +50,27 @@ export function parsePaging(
   options: { lenient?: boolean; errors?: FieldErrors } = {},
 ): Paging {
   if (options.lenient) return parsePagingLeniently(params, limits);
-  const schema = pagingQuerySchema(limits);
+  const schema = pagingSchemaOf(limits);
   const parsed = schema.safeParse(queryValues(schema, params));
   const errors = { ...options.errors, ...(parsed.success ? {} : fieldErrorsOf(parsed.error)) };
   const messages = Object.values(errors).flat();
   if (parsed.success && !messages.length) return parsed.data;
   throw badRequest(messages[0]!, errors);
+}
+
+/**
+ * The schema of each list's limits (module constants), built once: zod works out how to parse an object
+ * schema the first time it parses with it, so a schema built per request costs that work every time.
+ */
+const pagingSchemas = new WeakMap<PagingLimits, ReturnType<typeof pagingQuerySchema>>();
+
+function pagingSchemaOf(limits: PagingLimits) {
+  let schema = pagingSchemas.get(limits);
+  if (!schema) {
+    schema = pagingQuerySchema(limits);
+    pagingSchemas.set(limits, schema);
+  }
+  return schema;
 }
 
 /** The query string's values for the schema's keys (absent ones undefined). */
