@@ -4,21 +4,7 @@ import { CART_ACTION_PATH, type CartIntent } from "~/lib/shared/cart";
 
 const ADD: CartIntent = "add";
 
-/**
- * "Add to cart" as a small POST form to the cart action (works without
- * JavaScript), or the disabled "Out Of Stock" button at zero stock (SPEC §2
- * Product card). The server applies the stock rule and redirects back to
- * `redirectTo` with a flash message, success or refusal alike.
- */
-export function AddToCartForm({
-  productId,
-  productTitle,
-  totalStock,
-  redirectTo,
-  className = "",
-  plain = false,
-  children,
-}: {
+interface AddToCartFormProps {
   productId: string;
   productTitle: string;
   totalStock: number;
@@ -32,21 +18,17 @@ export function AddToCartForm({
   plain?: boolean;
   /** Fields before the button: the size and colour picker (its `variantId` goes with the form). */
   children?: ReactNode;
-}) {
-  const pending = useAddingToCart() === productId;
-  return (
-    <AddToCartFormView
-      productId={productId}
-      productTitle={productTitle}
-      totalStock={totalStock}
-      redirectTo={redirectTo}
-      className={className}
-      plain={plain}
-      pending={pending}
-    >
-      {children}
-    </AddToCartFormView>
-  );
+}
+
+/**
+ * "Add to cart" as a small POST form to the cart action (works without
+ * JavaScript), or the disabled "Out Of Stock" button at zero stock (SPEC §2
+ * Product card). The server applies the stock rule and redirects back to
+ * `redirectTo` with a flash message, success or refusal alike.
+ */
+export function AddToCartForm(props: AddToCartFormProps) {
+  const pending = useAddingToCart() === props.productId;
+  return <AddToCartFormView {...props} pending={pending} />;
 }
 
 /** The product whose add to cart is on its way (the form posted through React Router), if any. */
@@ -70,16 +52,9 @@ export function AddToCartFormView({
   plain = false,
   pending,
   children,
-}: {
-  productId: string;
-  productTitle: string;
-  totalStock: number;
-  redirectTo: string;
-  className?: string;
-  plain?: boolean;
+}: AddToCartFormProps & {
   /** Its add to cart is on its way: the button says so (`aria-busy`). */
   pending: boolean;
-  children?: ReactNode;
 }) {
   if (totalStock <= 0) {
     return (
