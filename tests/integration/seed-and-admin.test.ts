@@ -1,11 +1,8 @@
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { testDatabaseUrl } from "../support/worker-database";
 import { getDb } from "../../app/models/db.server";
 import { BRANDS, CATEGORIES } from "../../app/models/index.server";
 import { createOrPromoteAdmin, verifyLogin } from "../../app/services/users.server";
@@ -28,8 +25,7 @@ import {
   SKU_PATTERN,
 } from "../../app/lib/shared/variants";
 import { createTestUser, resetDatabase } from "../support/database";
-
-const run = promisify(execFile);
+import { runScript } from "../support/scripts";
 
 async function allProducts() {
   return getDb().models.Product.findAll({
@@ -348,30 +344,7 @@ describe("scripts/create-admin.ts", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   beforeEach(resetDatabase);
 
-  async function createAdmin(args: string[]) {
-    try {
-      const { stdout, stderr } = await run(
-        path.resolve("node_modules/.bin/tsx"),
-        ["scripts/create-admin.ts", ...args],
-        {
-          // Only what the script needs: nothing of this test process leaks in.
-          env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            NODE_ENV: "development",
-            DATABASE_URL: testDatabaseUrl(),
-            SESSION_SECRET: "script-session-secret-0123456789",
-            DATA_DIR: dataDir,
-          },
-          timeout: 30_000,
-        },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-    }
-  }
+  const createAdmin = (args: string[]) => runScript("create-admin.ts", args, { dataDir });
 
   it("creates an admin, then reports that it is already one", async () => {
     const args = ["--email", "Root@Example.com", "--password", "root-password", "--name", "Root"];

@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { totpCodeAt } from "../../app/lib/server/totp.server";
@@ -10,9 +8,7 @@ import { getDb } from "../../app/models/db.server";
 import { confirmEnrolment, isTwoFactorEnabled, startEnrolment } from "../../app/services/two-factor.server";
 import { toSessionUser } from "../../app/services/users.server";
 import { createTestUser, resetDatabase } from "../support/database";
-import { testDatabaseUrl } from "../support/worker-database";
-
-const run = promisify(execFile);
+import { runScript } from "../support/scripts";
 
 /** The last admin who lost phone and backup codes: the command line resets their two-factor sign-in. */
 describe("scripts/reset-two-factor.ts", () => {
@@ -20,30 +16,7 @@ describe("scripts/reset-two-factor.ts", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   beforeEach(resetDatabase);
 
-  async function resetFor(args: string[]) {
-    try {
-      const { stdout, stderr } = await run(
-        path.resolve("node_modules/.bin/tsx"),
-        ["scripts/reset-two-factor.ts", ...args],
-        {
-          env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            NODE_ENV: "development",
-            DATABASE_URL: testDatabaseUrl(),
-            // The secret the test process encrypts with: the script must not need to read it to reset.
-            SESSION_SECRET: "script-session-secret-0123456789",
-            DATA_DIR: dataDir,
-          },
-          timeout: 30_000,
-        },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-    }
-  }
+  const resetFor = (args: string[]) => runScript("reset-two-factor.ts", args, { dataDir });
 
   it("turns it off, on the audit log as the script's, and says when there was nothing to reset", async () => {
     const admin = await createTestUser({ role: "admin", email: "root@example.com" });
