@@ -6,8 +6,8 @@ import { prepared } from "~/models/prepared-statements.server";
 import { badRequest, forbidden, notFound, tooManyRequests } from "~/lib/server/errors.server";
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { recordRateLimitRefusal } from "~/lib/server/metrics.server";
-import { permissionsOf, type Permission } from "~/lib/shared/permissions";
-import { API_KEY_PREFIX, createApiKeySchema } from "~/lib/shared/staff-schemas";
+import { permissionsOf } from "~/lib/shared/permissions";
+import { API_KEY_PREFIX, createApiKeySchema, type ApiKeyView } from "~/lib/shared/staff-schemas";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
 import { recordAudit, type AuditBy } from "./audit.server";
@@ -29,17 +29,6 @@ import type { SessionUser } from "./users.server";
 export const API_KEY_CALLS_PER_MINUTE = 600;
 /** `lastUsedAt` is written at most this often per key: a stream of calls costs no write each. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-export interface ApiKeyView {
-  _id: string;
-  name: string;
-  lastFour: string;
-  permissions: Permission[];
-  createdBy: { id: string; userName: string };
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
 
 /** The key's caller, as the guards hand it to the routes: the creator's id, the key's name and permissions. */
 export interface ApiKeyCaller extends SessionUser {

@@ -5,7 +5,12 @@ import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from "~/
 import { hashPassword } from "~/lib/server/password.server";
 import { permissionsOf, type Permission } from "~/lib/shared/permissions";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
-import { INVITE_VALID_HOURS, inviteStaffSchema, updateStaffSchema } from "~/lib/shared/staff-schemas";
+import {
+  INVITE_VALID_HOURS,
+  inviteStaffSchema,
+  updateStaffSchema,
+  type StaffMemberView,
+} from "~/lib/shared/staff-schemas";
 import { isUuid } from "~/lib/shared/uuid";
 import { recordAudit, type AuditBy } from "./audit.server";
 import { enqueueMail } from "./mail/outbox.server";
@@ -43,20 +48,6 @@ export const STAFF_TEXT = {
   duplicate: "An account with this email already exists",
   hasOrders: "This person has orders in the shop: disable them instead of removing them",
 } as const;
-
-export interface StaffMemberView {
-  _id: string;
-  userName: string;
-  email: string;
-  role: "admin" | "staff";
-  permissions: Permission[];
-  disabled: boolean;
-  /** Invited, and the set-a-password link not used yet. */
-  invitationPending: boolean;
-  /** Two-factor sign-in is on (a colleague with `staff` may reset it when the phone is lost). */
-  twoFactorEnabled: boolean;
-  createdAt: string;
-}
 
 interface StaffRow {
   id: string;

@@ -3,18 +3,8 @@ import { Form } from "react-router";
 import { ConfirmDisclosure } from "~/components/ConfirmDisclosure";
 import { formFields, utcText, type AdminFormReply } from "~/lib/shared/admin-form";
 import { PERMISSION_LABELS, type Permission } from "~/lib/shared/permissions";
+import type { ApiKeyView } from "~/lib/shared/staff-schemas";
 import { PermissionCheckboxes } from "./PermissionCheckboxes";
-
-export interface ApiKeyRow {
-  _id: string;
-  name: string;
-  lastFour: string;
-  permissions: Permission[];
-  createdBy: { id: string; userName: string };
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
 
 /**
  * The staff page's API keys: the keys that work (name, last four characters,
@@ -28,7 +18,7 @@ export function ApiKeysSection({
   reply,
   created,
 }: {
-  keys: ApiKeyRow[];
+  keys: ApiKeyView[];
   choices: readonly Permission[];
   reply: AdminFormReply | undefined;
   created: { name: string; secret: string } | undefined;

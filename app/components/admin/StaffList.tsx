@@ -3,18 +3,8 @@ import { Form } from "react-router";
 import { ConfirmDisclosure } from "~/components/ConfirmDisclosure";
 import { PERMISSION_LABELS, type Permission } from "~/lib/shared/permissions";
 import type { AdminFormReply } from "~/lib/shared/admin-form";
+import type { StaffMemberView } from "~/lib/shared/staff-schemas";
 import { PermissionCheckboxes } from "./PermissionCheckboxes";
-
-export interface StaffPerson {
-  _id: string;
-  userName: string;
-  email: string;
-  role: "admin" | "staff";
-  permissions: Permission[];
-  disabled: boolean;
-  invitationPending: boolean;
-  twoFactorEnabled: boolean;
-}
 
 interface Viewer {
   id: string;
@@ -35,7 +25,7 @@ export function StaffList({
   viewer,
   reply,
 }: {
-  people: StaffPerson[];
+  people: StaffMemberView[];
   viewer: Viewer;
   reply: AdminFormReply | undefined;
 }) {
@@ -55,7 +45,7 @@ export function StaffList({
   );
 }
 
-function PersonHeader({ person, isViewer }: { person: StaffPerson; isViewer: boolean }) {
+function PersonHeader({ person, isViewer }: { person: StaffMemberView; isViewer: boolean }) {
   return (
     <div className="staff-card__head">
       <div>
@@ -96,7 +86,7 @@ function PersonControls({
   viewer,
   reply,
 }: {
-  person: StaffPerson;
+  person: StaffMemberView;
   viewer: Viewer;
   reply: AdminFormReply | undefined;
 }) {
@@ -194,7 +184,7 @@ function PersonControls({
   );
 }
 
-function summary(person: StaffPerson): string {
+function summary(person: StaffMemberView): string {
   if (person.role === "admin") return "Holds every permission";
   if (!person.permissions.length) return "No areas yet";
   return `May open: ${person.permissions.map((permission) => PERMISSION_LABELS[permission].label).join(", ")}`;

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { API_KEY_PERMISSIONS, PERMISSIONS } from "./permissions";
+import { API_KEY_PERMISSIONS, PERMISSIONS, type Permission } from "./permissions";
 import { emailField, userNameField } from "./schemas";
 
 /**
- * What the staff page and `/api/admin/staff`, `/api/admin/api-keys` take
+ * What the staff page and `/api/admin/staff`, `/api/admin/api-keys` take and show
  * (API.md "Staff, two-factor sign-in, API keys"): one schema per request for
  * the JSON body and the plain form alike. Safe in the browser.
  */
@@ -97,3 +97,30 @@ export const INVITE_VALID_HOURS = 72;
 
 /** What an API key's secret looks like: the prefix tells a leaked key apart in logs and secret scanners. */
 export const API_KEY_PREFIX = "shop_sk_";
+
+/** A person of the shop's team, as the staff page and `/api/admin/staff` show them. */
+export interface StaffMemberView {
+  _id: string;
+  userName: string;
+  email: string;
+  role: "admin" | "staff";
+  permissions: Permission[];
+  disabled: boolean;
+  /** Invited, and the set-a-password link not used yet. */
+  invitationPending: boolean;
+  /** Two-factor sign-in is on (a colleague with `staff` may reset it when the phone is lost). */
+  twoFactorEnabled: boolean;
+  createdAt: string;
+}
+
+/** An API key as the staff page and `/api/admin/api-keys` list it (never its secret). */
+export interface ApiKeyView {
+  _id: string;
+  name: string;
+  lastFour: string;
+  permissions: Permission[];
+  createdBy: { id: string; userName: string };
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
