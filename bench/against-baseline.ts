@@ -6,6 +6,7 @@ import autocannon from "autocannon";
 import { DEMO_ACCOUNTS } from "../db/seed/seed";
 import { cpuBetween, cpuOfPostgres, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
 import { writeResultsSection } from "./results-file";
+import { loadAverage } from "./stats";
 
 /**
  * `npm run bench:baseline`: today's storefront against an earlier commit (BENCH_BASE_COMMIT, default
@@ -51,11 +52,6 @@ const TARGETS = [
 type Target = (typeof TARGETS)[number];
 
 const log = (message: string) => console.log(`[baseline] ${message}`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
 const run = (command: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
   execFileSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
 

@@ -1,4 +1,3 @@
-import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { closeDb, getDb, setDatabaseUrl, setQueryListener } from "../app/models/db.server";
@@ -12,6 +11,7 @@ import { loader as ordersLoader } from "../app/routes/api.admin.orders.get";
 import { migrateToLatest } from "../db/migrator";
 import { machineTicks, stealPercent } from "./proc-cpu";
 import { writeResultsSection } from "./results-file";
+import { loadAverage, median } from "./stats";
 
 /**
  * `npx tsx bench/api-keys.ts`: what a call of the back office's API costs when
@@ -34,16 +34,6 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const HEADING = "## API keys beside sessions";
 
 const log = (message: string) => console.log(`[bench:api-keys] ${message}`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 async function call(headers: Record<string, string>) {
   const request = new Request("http://localhost:3000/api/admin/orders/get", { headers });

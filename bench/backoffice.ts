@@ -13,6 +13,7 @@ import { seedOrders } from "../db/seed/orders";
 import { seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
 import { machineTicks, stealPercent } from "./proc-cpu";
 import { writeResultsSection } from "./results-file";
+import { loadAverage, median } from "./stats";
 
 /**
  * `npm run bench:backoffice`: what the back office's reads cost with a shop's
@@ -46,16 +47,6 @@ const HEADING = "## Back office";
 const TIME_ZONE = "Europe/Berlin";
 
 const log = (message: string) => console.log(`[bench:backoffice] ${message}`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** The admin's order search for one customer's email, as the order list page asks for it. */
 function orderSearchFor(email: string) {

@@ -10,6 +10,7 @@ import { createUserSession } from "../app/web/session.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedDemoCatalog } from "../db/seed/seed";
 import { RESULTS_FILE, writeResultsSection } from "./results-file";
+import { loadAverage } from "./stats";
 
 /**
  * `npm run bench:checkout`: the checkout under load and faults.
@@ -44,11 +45,6 @@ const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
 const HEADING = "## Checkout under load";
 
 const log = (message: string) => console.log(`[bench:checkout] ${message}`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
 
 // --- Server -----------------------------------------------------------------------------
 

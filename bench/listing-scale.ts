@@ -10,6 +10,7 @@ import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
 import { machineTicks, stealPercent } from "./proc-cpu";
 import { RESULTS_FILE, writeResultsSection } from "./results-file";
+import { loadAverage } from "./stats";
 
 /**
  * `npm run bench:scale`: does a storefront read cost the same whatever the
@@ -96,11 +97,6 @@ interface Measurement {
 }
 
 const log = (message: string) => console.log(`[bench:scale] ${message}`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
 const stoppedOnPurpose = new WeakSet<ChildProcess>();
 
 /** The two databases, created, migrated and seeded when they are not yet. */

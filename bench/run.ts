@@ -8,6 +8,7 @@ import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
 import { cpuBetween, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
 import { RESULTS_FILE, writeResultsSection } from "./results-file";
+import { loadAverage } from "./stats";
 
 /**
  * `npm run bench`: throughput per page, one worker against one per core.
@@ -63,11 +64,6 @@ interface Measurement {
 type Results = Map<string, Map<number, Measurement>>;
 
 const log = (message: string) => console.log(`[bench] ${message}`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
 /** Whether the 1-minute load average (the first of "a, b, c") exceeded the cores: a busy machine. */
 const busy = (load: string, cores: number) => Number(load.split(",")[0]) > cores;
 /** Servers this script stopped itself: their exit is no news. */

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { createDatabase } from "../app/models/db.server";
@@ -9,6 +8,7 @@ import { migrateToLatest } from "../db/migrator";
 import { DEMO_ACCOUNTS, seedDemoAccounts, seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
 import { cpuBetween, cpuOfPostgres, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
 import { summarizeProfiles } from "./profile-summary";
+import { loadAverage } from "./stats";
 
 /**
  * `npx tsx bench/server-cpu.ts`: the server CPU each page costs (docs/decisions/0006).
@@ -193,11 +193,6 @@ async function measure(target: (typeof TARGETS)[number], cookie: string, server:
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
 
 async function check(server: Server, cookie: string, targets: typeof TARGETS) {
   for (const target of targets) {

@@ -10,6 +10,7 @@ import { createRequestContext } from "../app/web/request.server";
 import { createUserSession } from "../app/web/session.server";
 import { migrateToLatest } from "../db/migrator";
 import { RESULTS_FILE, writeResultsSection } from "./results-file";
+import { median } from "./stats";
 
 /**
  * `npx tsx bench/tax-checkout.ts`: the checkout's server CPU per order with
@@ -35,11 +36,6 @@ const HEADING = "## Checkout CPU with tax";
 const NEW_YORK = { address: "1 Main St", city: "New York", pincode: "10001", phone: "555 0100", notes: "-" };
 
 const log = (message: string) => console.log(`[bench:tax] ${message}`);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 interface Shopper {
   id: string;

@@ -1,4 +1,3 @@
-import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { getConfig, setConfig } from "../app/lib/server/config.server";
@@ -18,6 +17,7 @@ import { createUserSession, getSessionUser } from "../app/web/session.server";
 import { migrateToLatest } from "../db/migrator";
 import { machineTicks, stealPercent } from "./proc-cpu";
 import { writeResultsSection } from "./results-file";
+import { loadAverage, median } from "./stats";
 
 /**
  * `tsx bench/two-factor.ts`: what two-factor sign-in adds to the requests it touches, in this process
@@ -41,16 +41,6 @@ const HEADING = "## Two-factor sign-in";
 const BASE = "http://localhost:3000";
 
 const log = (message: string) => console.log(`[bench:two-factor] ${message}`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 type Route = (args: never) => Promise<unknown>;
 
