@@ -1,9 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { type Page } from "@playwright/test";
-import { parseMail, resetLinkIn } from "../support/mail";
+import { resetLinkIn } from "../support/mail";
 import { seriousViolations } from "./support/axe";
 import { expect, registerShopper, signIn, test, toast, uniqueEmail } from "./support/fixtures";
+import { waitForMail } from "./support/mail";
 
 /**
  * Password reset and account settings through the real pages, with
@@ -11,30 +10,8 @@ import { expect, registerShopper, signIn, test, toast, uniqueEmail } from "./sup
  * mails are .eml files under its DATA_DIR/mail, which these tests read.
  */
 
-const MAIL_DIR = path.resolve(process.env.E2E_DATA_DIR ?? ".data-e2e", "mail");
 const REQUESTED =
   "If an account exists for that email address, we have sent it a link to reset the password. The link is valid for 30 minutes.";
-
-/** The newest reset mail to `email`, waiting for the outbox's sender to write it. */
-async function resetLinkMailedTo(email: string): Promise<string> {
-  let link: string | null = null;
-  await expect
-    .poll(
-      () => {
-        if (!existsSync(MAIL_DIR)) return null;
-        const mails = readdirSync(MAIL_DIR)
-          .filter((name) => name.endsWith(".eml"))
-          .sort()
-          .map((name) => parseMail(readFileSync(path.join(MAIL_DIR, name), "utf8")))
-          .filter((mail) => mail.to === email && mail.subject.startsWith("Reset your"));
-        link = mails.length ? resetLinkIn(mails[mails.length - 1]!) : null;
-        return link;
-      },
-      { timeout: 15_000, message: `a reset mail to ${email} in ${MAIL_DIR}` },
-    )
-    .not.toBeNull();
-  return link!;
-}
 
 async function askForResetLink(page: Page, email: string) {
   await page.goto("/auth/login");
@@ -52,7 +29,7 @@ test.describe("password reset", () => {
     const shopper = await registerShopper(page.request);
     await askForResetLink(page, shopper.email);
 
-    const link = await resetLinkMailedTo(shopper.email);
+    const link = resetLinkIn(await waitForMail("password-reset", shopper.email, 15_000));
     await page.goto(link);
     // The token left the address bar for a cookie.
     await expect(page).toHaveURL(/\/auth\/reset-password$/);

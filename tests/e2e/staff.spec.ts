@@ -1,7 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { parseMail } from "../support/mail";
 import { DEMO_ADMIN, expect, signIn, test, toast, uniqueEmail } from "./support/fixtures";
+import { waitForMail } from "./support/mail";
 
 /**
  * The owner's team end to end, with JavaScript and without: the admin
@@ -11,27 +9,6 @@ import { DEMO_ADMIN, expect, signIn, test, toast, uniqueEmail } from "./support/
  * permitted areas in the menu, and a page of another area shows the
  * access-denied page.
  */
-
-const MAIL_DIR = path.resolve(process.env.E2E_DATA_DIR ?? ".data-e2e", "mail");
-
-async function invitationTo(email: string) {
-  let found: ReturnType<typeof parseMail> | null = null;
-  await expect
-    .poll(
-      () => {
-        if (!existsSync(MAIL_DIR)) return null;
-        found =
-          readdirSync(MAIL_DIR)
-            .filter((name) => name.endsWith(".eml") && name.includes("staff-invite"))
-            .map((name) => parseMail(readFileSync(path.join(MAIL_DIR, name), "utf8")))
-            .find((mail) => mail.to === email) ?? null;
-        return found;
-      },
-      { timeout: 40_000, intervals: [500, 1000, 2000], message: `an invitation to ${email}` },
-    )
-    .not.toBeNull();
-  return found!;
-}
 
 test.describe("staff with permissions", () => {
   test.describe.configure({ timeout: 90_000 });
@@ -62,7 +39,7 @@ test.describe("staff with permissions", () => {
     await expect(card.getByRole("checkbox", { name: "Orders" })).toBeChecked();
     await expect(card.getByRole("checkbox", { name: "Taxes" })).not.toBeChecked();
 
-    const mail = await invitationTo(email);
+    const mail = await waitForMail("staff-invite", email);
     const link = /https?:\/\/\S+\/auth\/reset-password\?token=[\w-]+/.exec(mail.text)?.[0];
     expect(link, mail.text).toBeTruthy();
 

@@ -1,7 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { parseMail } from "../support/mail";
 import { DEMO_ADMIN, expect, registerShopper, signIn, test, toast } from "./support/fixtures";
+import { waitForMail } from "./support/mail";
 import type { APIRequestContext } from "@playwright/test";
 
 /**
@@ -11,28 +9,6 @@ import type { APIRequestContext } from "@playwright/test";
  * .eml files under its DATA_DIR/mail), and its link opens the product with
  * that size chosen. The heart and the wishlist page ride along.
  */
-
-const MAIL_DIR = path.resolve(process.env.E2E_DATA_DIR ?? ".data-e2e", "mail");
-
-/** The back-in-stock mail to `email`, waiting for the sender's next round (it polls every few seconds). */
-async function backInStockMailTo(email: string) {
-  let found: ReturnType<typeof parseMail> | null = null;
-  await expect
-    .poll(
-      () => {
-        if (!existsSync(MAIL_DIR)) return null;
-        found =
-          readdirSync(MAIL_DIR)
-            .filter((name) => name.endsWith(".eml") && name.includes("stock-alert"))
-            .map((name) => parseMail(readFileSync(path.join(MAIL_DIR, name), "utf8")))
-            .find((mail) => mail.to === email) ?? null;
-        return found;
-      },
-      { timeout: 40_000, intervals: [500, 1000, 2000], message: `a back-in-stock mail to ${email}` },
-    )
-    .not.toBeNull();
-  return found!;
-}
 
 /** A scarf in one size, black (three) and white (sold out), made through the admin's API; returns its id. */
 async function addScarf(admin: APIRequestContext, title: string): Promise<string> {
@@ -105,7 +81,7 @@ test.describe("back-in-stock alerts", () => {
     expect(restocked.status(), await restocked.text()).toBe(200);
     await adminContext.close();
 
-    const mail = await backInStockMailTo(shopper.email);
+    const mail = await waitForMail("stock-alert", shopper.email);
     // (The subject is MIME-encoded for its "·"; the text part says the same.)
     expect(mail.text).toContain(`${title} in One size · White is back in stock`);
     const link = /https?:\/\/\S+\/shop\/product\/\S+\?variant=[0-9a-f-]+/.exec(mail.text)?.[0];

@@ -8,7 +8,7 @@ import { SMTPServer } from "smtp-server";
  * HTML parts decoded from quoted-printable or base64.
  */
 
-interface ReceivedMail {
+export interface ReceivedMail {
   raw: string;
   headers: Record<string, string>;
   to: string;
