@@ -26,17 +26,32 @@ function wholeNumber(name: string, max: number, fallback: number, description: s
     .meta({ type: "string", pattern: "^\\d+$", default: String(fallback), description });
 }
 
+/**
+ * The paging schema of a list's limits (module constants), built once per limits: zod works out how to parse
+ * an object schema the first time it parses with it, so a schema built per request costs that work every time.
+ */
 export function pagingQuerySchema(limits: PagingLimits) {
-  return z.object({
-    page: wholeNumber("page", limits.maxPage, 1, `The page, from 1 to ${limits.maxPage}`),
-    limit: wholeNumber(
-      "limit",
-      limits.maxLimit,
-      limits.defaultLimit,
-      `Items per page: default ${limits.defaultLimit}, at most ${limits.maxLimit}`,
-    ),
-  });
+  let schema = pagingSchemas.get(limits);
+  if (!schema) {
+    schema = z.object({
+      page: wholeNumber("page", limits.maxPage, 1, `The page, from 1 to ${limits.maxPage}`),
+      limit: wholeNumber(
+        "limit",
+        limits.maxLimit,
+        limits.defaultLimit,
+        `Items per page: default ${limits.defaultLimit}, at most ${limits.maxLimit}`,
+      ),
+    });
+    pagingSchemas.set(limits, schema);
+  }
+  return schema;
 }
+
+type PagingSchema = z.ZodObject<{
+  page: ReturnType<typeof wholeNumber>;
+  limit: ReturnType<typeof wholeNumber>;
+}>;
+const pagingSchemas = new WeakMap<PagingLimits, PagingSchema>();
 
 /**
  * `page` and `limit` of a query string. Strict by default, for the API, where
@@ -50,27 +65,12 @@ export function parsePaging(
   options: { lenient?: boolean; errors?: FieldErrors } = {},
 ): Paging {
   if (options.lenient) return parsePagingLeniently(params, limits);
-  const schema = pagingSchemaOf(limits);
+  const schema = pagingQuerySchema(limits);
   const parsed = schema.safeParse(queryValues(schema, params));
   const errors = { ...options.errors, ...(parsed.success ? {} : fieldErrorsOf(parsed.error)) };
   const messages = Object.values(errors).flat();
   if (parsed.success && !messages.length) return parsed.data;
   throw badRequest(messages[0]!, errors);
-}
-
-/**
- * The schema of each list's limits (module constants), built once: zod works out how to parse an object
- * schema the first time it parses with it, so a schema built per request costs that work every time.
- */
-const pagingSchemas = new WeakMap<PagingLimits, ReturnType<typeof pagingQuerySchema>>();
-
-function pagingSchemaOf(limits: PagingLimits) {
-  let schema = pagingSchemas.get(limits);
-  if (!schema) {
-    schema = pagingQuerySchema(limits);
-    pagingSchemas.set(limits, schema);
-  }
-  return schema;
 }
 
 /** The query string's values for the schema's keys (absent ones undefined). */
