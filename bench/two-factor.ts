@@ -110,7 +110,7 @@ async function person(email: string, role: "user" | "admin"): Promise<SessionUse
 }
 
 async function turnOn(user: SessionUser): Promise<string> {
-  const { secret } = await startEnrolment(user);
+  const { secret } = await startEnrolment(user, { password: "bench-password-1" });
   await confirmEnrolment(user, totpCodeAt(secret, Date.now()), {
     actor: { id: null, userName: "bench" },
     ip: null,

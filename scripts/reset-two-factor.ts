@@ -33,7 +33,7 @@ await withDatabase(async (db) => {
     return;
   }
   try {
-    await resetTwoFactor(user.id, SCRIPT_CHANGE, { mayResetAdmin: true });
+    await resetTwoFactor(user.id, SCRIPT_CHANGE, "server");
     console.log(
       `Two-factor sign-in is reset for ${email}: they sign in with their password and set it up again.`,
     );

@@ -44,13 +44,22 @@ export function isCrossSiteWriteAllowed(input: {
 }
 
 /**
- * A call of the JSON API that authenticates with `Authorization: Bearer` (an API key): the key alone says who
- * calls (app/web/auth.server.ts reads no cookie then), so a page on another site has nothing to borrow and the
- * origin check does not apply. A browser cannot add that header to another site's request without CORS
- * allowing it.
+ * A call of the JSON API that authenticates with `Authorization: Bearer` (an API key) and brings no cookie:
+ * the key alone says who calls (app/web/auth.server.ts reads no cookie then, and answers an invalid key 401),
+ * so a page on another site has nothing to borrow and the origin check does not apply. A browser cannot add
+ * that header to another site's request without CORS allowing it. A cookie that comes along is something
+ * ambient after all: such a call is checked as any other, so the header alone never switches the check off.
  */
-export function isBearerApiCall(path: string, authorization: string | undefined): boolean {
-  return path.startsWith("/api/") && /^Bearer\s+\S/i.test(authorization ?? "");
+export function isBearerApiCall(request: {
+  path: string;
+  authorization: string | undefined;
+  cookie: string | undefined;
+}): boolean {
+  return (
+    request.path.startsWith("/api/") &&
+    /^Bearer\s+\S/i.test(request.authorization ?? "") &&
+    (request.cookie ?? "").trim() === ""
+  );
 }
 
 const NONCE_BYTES = 16;
@@ -127,7 +136,11 @@ export function securityMiddleware(options: { appUrl: string; corsOrigins: strin
       }
     }
     const allowed =
-      isBearerApiCall(req.path, req.get("Authorization")) ||
+      isBearerApiCall({
+        path: req.path,
+        authorization: req.get("Authorization"),
+        cookie: req.get("Cookie"),
+      }) ||
       isCrossSiteWriteAllowed({
         method: req.method,
         origin,

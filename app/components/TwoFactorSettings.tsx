@@ -3,10 +3,10 @@ import { CODE_MAX_LENGTH, TWO_FACTOR_INTENTS } from "~/lib/shared/two-factor";
 
 /**
  * The "Two-factor sign-in" section of the account pages (the shopper's Settings tab and the admin's
- * account page). Off: one button starts enrolment. Started: the QR code (an SVG drawn on the
- * server), the secret as text for typing it in, and the code form. On: the backup codes once, right
- * after confirming (or after making new ones), and the forms that make new ones or turn it off with a
- * code. Plain forms posting an `intent`
+ * account page). Off: the current password starts enrolment. Started: the QR code (an SVG drawn on
+ * the server), the secret as text for typing it in, and the code form. On: the backup codes once, in
+ * the answer to the form that confirmed (or made new ones), and the forms that make new ones or turn
+ * it off with a code. Plain forms posting an `intent`
  * (app/web/two-factor-actions.server.ts): the same without JavaScript. Plain HTML, no Mantine
  * (the storefront's JavaScript budget, docs/decisions/0008).
  */
@@ -14,7 +14,8 @@ import { CODE_MAX_LENGTH, TWO_FACTOR_INTENTS } from "~/lib/shared/two-factor";
 interface TwoFactorSettingsProps {
   status: { enabled: boolean; enabledAt: string | null; pending: boolean; backupCodesLeft: number };
   enrolment: { secret: string; qrSvg: string } | null;
-  newBackupCodes: string[] | null;
+  /** The answer of the form that made backup codes: shown this once, never read back from anywhere. */
+  newBackupCodes: { message: string; codes: string[] } | null;
   required: boolean;
   /** The last refused form of this section: which one, and why. */
   lastRefusal: { intent: string; error: string } | null;
@@ -63,11 +64,14 @@ export function TwoFactorSettings(props: TwoFactorSettingsProps) {
       {props.newBackupCodes ? (
         <div className="two-factor__codes" role="status" data-testid="backup-codes">
           <p>
+            <strong>{props.newBackupCodes.message}.</strong>
+          </p>
+          <p>
             <strong>Your backup codes.</strong> Each works once, in place of your app&apos;s code. Write them
             down or print them now: they are not shown again.
           </p>
           <ul>
-            {props.newBackupCodes.map((code) => (
+            {props.newBackupCodes.codes.map((code) => (
               <li key={code}>
                 <code>{code}</code>
               </li>
@@ -156,11 +160,23 @@ export function TwoFactorSettings(props: TwoFactorSettingsProps) {
               The shop requires two-factor sign-in for the back office: turn it on to continue.
             </p>
           ) : null}
-          {errorFor(TWO_FACTOR_INTENTS.start) ? (
-            <p className="form-error" role="alert">
-              {errorFor(TWO_FACTOR_INTENTS.start)}
-            </p>
-          ) : null}
+          <div className="two-factor__field">
+            <label htmlFor="two-factor-start-password">Current password</label>
+            <input
+              id="two-factor-start-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={errorFor(TWO_FACTOR_INTENTS.start) ? true : undefined}
+              aria-describedby={errorFor(TWO_FACTOR_INTENTS.start) ? "two-factor-start-error" : undefined}
+            />
+            {errorFor(TWO_FACTOR_INTENTS.start) ? (
+              <p className="form-error" role="alert" id="two-factor-start-error">
+                {errorFor(TWO_FACTOR_INTENTS.start)}
+              </p>
+            ) : null}
+          </div>
           <button
             type="submit"
             className="two-factor__button two-factor__button--primary"

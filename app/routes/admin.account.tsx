@@ -42,12 +42,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAdmin(request);
   const [settings, twoFactor] = await Promise.all([
     loadAccountSettings(request, user),
-    loadTwoFactorSection(request, user),
+    loadTwoFactorSection(user),
   ]);
-  return data(
-    { settings, twoFactor: twoFactor.section },
-    twoFactor.setCookie ? { headers: { "Set-Cookie": twoFactor.setCookie } } : undefined,
-  );
+  return data({ settings, twoFactor });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -82,6 +79,7 @@ export default function AdminAccountPage() {
         <TwoFactorSettings
           {...twoFactor}
           lastRefusal={actionData && "twoFactorForm" in actionData ? actionData.twoFactorForm : null}
+          newBackupCodes={actionData && "newBackupCodes" in actionData ? actionData.newBackupCodes : null}
         />
       </div>
     </section>

@@ -9,7 +9,6 @@ import {
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
-  redirect,
   useActionData,
   useLoaderData,
 } from "react-router";
@@ -38,13 +37,7 @@ import { refuseAdminForm, sentValuesOf } from "~/web/admin-form.server";
 import { auditByOf } from "~/web/audit.server";
 import { requireArea } from "~/web/auth.server";
 import { runOrRefuse, redirectWithRefusal } from "~/web/form-action.server";
-import { redirectWithFlash, setFlash } from "~/web/session.server";
-import {
-  clearNewWebhookSecret,
-  hasNewWebhookSecret,
-  readNewWebhookSecret,
-  storeNewWebhookSecret,
-} from "~/web/webhook-secret-cookie.server";
+import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -93,18 +86,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
       })
     : null;
   if (shown instanceof Response) return shown;
-  const secret = shown ? await readNewWebhookSecret(request, shown.endpoint._id) : null;
-  const headers = hasNewWebhookSecret(request) ? { "Set-Cookie": await clearNewWebhookSecret() } : undefined;
-  return data(
-    {
-      endpoints: await listWebhookEndpoints(),
-      editing,
-      shown,
-      secret,
-      adding: params.get("panel") === "new",
-    },
-    { headers },
-  );
+  return data({
+    endpoints: await listWebhookEndpoints(),
+    editing,
+    shown,
+    adding: params.get("panel") === "new",
+  });
+}
+
+/** The answer to "Add": the page shows the new endpoint's signing secret this once (never stored to be read again). */
+interface CreatedReply {
+  created: { _id: string; url: string; secret: string };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -145,13 +137,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return redirectWithFlash(request, PAGE, { type: "success", message: WEBHOOK_TEXT.updated });
       }
       const created = await createWebhookEndpoint(input, by);
-      const headers = new Headers();
-      headers.append(
-        "Set-Cookie",
-        await setFlash(request, { type: "success", message: WEBHOOK_TEXT.created }),
-      );
-      headers.append("Set-Cookie", await storeNewWebhookSecret(created._id, created.secret));
-      return redirect(deliveriesOf(created._id), { headers });
+      return data<CreatedReply>({ created: { _id: created._id, url: created.url, secret: created.secret } });
     },
     (error) => {
       if (error.status === 404) return redirectWithRefusal(request, PAGE, error);
@@ -178,21 +164,31 @@ function StatusBadge({ endpoint }: { endpoint: WebhookEndpointJson }) {
   );
 }
 
-function Deliveries({ shown, secret }: { shown: Shown; secret: string | null }) {
+/** The new endpoint's signing secret, in the answer to its form: the only time it is shown. */
+function CreatedSecret({ created }: { created: CreatedReply["created"] }) {
+  return (
+    <div className="admin-card webhook-secret" role="status">
+      <Text fw={600}>{WEBHOOK_TEXT.created}</Text>
+      <Text size="sm" mb="xs" style={{ overflowWrap: "anywhere" }}>
+        {created.url}
+      </Text>
+      <Code block data-testid="webhook-secret" mb="xs">
+        {created.secret}
+      </Code>
+      <Link to={deliveriesOf(created._id)} className="admin-btn" aria-label={`Deliveries to ${created.url}`}>
+        Deliveries
+      </Link>
+    </div>
+  );
+}
+
+function Deliveries({ shown }: { shown: Shown }) {
   const { endpoint, attempts, pending } = shown;
   return (
     <div className="admin-card" data-testid="webhook-deliveries">
       <Title order={2} size="h4" mb="xs">
         Deliveries to {endpoint.url}
       </Title>
-      {secret ? (
-        <div className="webhook-secret" role="status">
-          <Text fw={600}>Signing secret (shown only this once: copy it now)</Text>
-          <Code block data-testid="webhook-secret">
-            {secret}
-          </Code>
-        </div>
-      ) : null}
       {!endpoint.active && endpoint.disabledReason ? (
         <Text c="red.9" mb="xs" role="alert">
           {endpoint.disabledReason}. Its events are kept: switch it on again (Edit) when the receiver works.
@@ -258,9 +254,11 @@ function Deliveries({ shown, secret }: { shown: Shown; secret: string | null }) 
 }
 
 export default function AdminWebhooks() {
-  const { endpoints, editing, shown, secret, adding } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as AdminFormReply | undefined;
-  const newOpen = adding || reply?.form === "new";
+  const { endpoints, editing, shown, adding } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>() as AdminFormReply | CreatedReply | undefined;
+  const created = answer && "created" in answer ? answer.created : null;
+  const reply = answer && "form" in answer ? answer : undefined;
+  const newOpen = !created && (adding || reply?.form === "new");
   const editingReply = editing && reply?.form === editing._id ? reply : undefined;
 
   return (
@@ -360,7 +358,8 @@ export default function AdminWebhooks() {
           />
         </div>
       ) : null}
-      {shown ? <Deliveries shown={shown} secret={secret} /> : null}
+      {created ? <CreatedSecret created={created} /> : null}
+      {shown ? <Deliveries shown={shown} /> : null}
     </section>
   );
 }

@@ -5,13 +5,13 @@ import { disableTwoFactor, startEnrolment } from "~/services/two-factor.server";
 import { TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
 
 /**
- * POST starts two-factor enrolment: `{ secret, otpauthUrl, qrSvg }` (confirm with
+ * POST `{ password }` starts two-factor enrolment: `{ secret, otpauthUrl, qrSvg }` (confirm with
  * /api/account/two-factor/confirm); DELETE `{ code }` turns two-factor sign-in off.
  */
 const route = apiRoute({
   POST: async ({ request }) => {
     const user = await requireApiUser(request);
-    const enrolment = await startEnrolment(user);
+    const enrolment = await startEnrolment(user, await readJsonObject(request));
     return apiJson({ success: true, message: TWO_FACTOR_TEXT.started, ...enrolment });
   },
   DELETE: async ({ request, context }) => {

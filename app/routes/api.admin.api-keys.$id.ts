@@ -6,8 +6,8 @@ import { revokeApiKey } from "~/services/api-keys.server";
 // DELETE → the key is revoked at once: its next call answers 401.
 const route = apiRoute({
   DELETE: async ({ request, context, params }) => {
-    const by = auditByOf(await requireApiArea(request, "staff"), context);
-    await revokeApiKey(params.id ?? "", by);
+    const user = await requireApiArea(request, "staff");
+    await revokeApiKey(user, params.id ?? "", auditByOf(user, context));
     return apiJson({ success: true, message: "API key revoked" });
   },
 });

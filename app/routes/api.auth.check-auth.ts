@@ -2,14 +2,15 @@ import { apiJson, apiRoute } from "~/web/api.server";
 import { unauthorized } from "~/lib/server/errors.server";
 import { getSessionUser } from "~/web/session.server";
 import { isTwoFactorEnabled } from "~/services/two-factor.server";
+import { signedInUserView } from "~/web/two-factor-login.server";
 
 const route = apiRoute({
   GET: async ({ request }) => {
     const user = await getSessionUser(request);
     if (!user) throw unauthorized("Unauthorised user!");
-    const twoFactorEnabled = await isTwoFactorEnabled(user.id);
+    const view = signedInUserView(user, await isTwoFactorEnabled(user.id));
     return apiJson(
-      { success: true, message: "Authenticated user!", user: { ...user, twoFactorEnabled } },
+      { success: true, message: "Authenticated user!", user: view },
       { headers: { "Cache-Control": "no-store" } },
     );
   },

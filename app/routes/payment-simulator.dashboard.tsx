@@ -19,7 +19,7 @@ import {
   refundFromDashboard,
   setDisputeFromDashboard,
 } from "~/payments/simulator-dashboard.server";
-import { requireArea } from "~/web/auth.server";
+import { requireAdminRole } from "~/web/auth.server";
 import { sendSimulatorEvent } from "~/web/payment-webhook.server";
 import { redirectWithFlash } from "~/web/session.server";
 import mantineStyles from "~/styles/mantine.css?url";
@@ -28,7 +28,8 @@ export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * The payment simulator's provider dashboard: what PayPal's dashboard is to
- * a merchant, when the shop runs without PayPal credentials. An admin refunds
+ * a merchant, when the shop runs without PayPal credentials. An admin (the role: no staff
+ * permission covers the provider's own account, as none gives a PayPal login) refunds
  * any part of a capture or opens and resolves a dispute; each sends the event
  * PayPal would send, signed with the simulator's key, to the shop's webhook
  * route, so the order shows it. Plain forms: it works without JavaScript.
@@ -44,13 +45,13 @@ function onlyInSimulatorMode() {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   onlyInSimulatorMode();
-  await requireArea(request, "orders");
+  await requireAdminRole(request);
   return data({ captures: await listSimulatedCaptures() });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   onlyInSimulatorMode();
-  await requireArea(request, "orders");
+  await requireAdminRole(request);
   const form = await readForm(request);
   const captureId = String(form.get("captureId") ?? "");
   const intent = form.get("intent");

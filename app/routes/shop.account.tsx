@@ -65,12 +65,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (url.pathname === "/shop/account" && url.searchParams.get("tab") === SETTINGS_TAB) {
     const [settings, twoFactor] = await Promise.all([
       loadAccountSettings(request, user),
-      loadTwoFactorSection(request, user),
+      loadTwoFactorSection(user),
     ]);
-    return data(
-      { tab: "settings" as const, orders: [], addressManager: null, settings, twoFactor: twoFactor.section },
-      twoFactor.setCookie ? { headers: { "Set-Cookie": twoFactor.setCookie } } : undefined,
-    );
+    return data({ tab: "settings" as const, orders: [], addressManager: null, settings, twoFactor });
   }
   // The table shows five fields: send only those.
   const orders = (await listOrdersForUser(user.id)).map(
@@ -142,6 +139,7 @@ export default function AccountPage() {
             <TwoFactorSettings
               {...twoFactor}
               lastRefusal={actionData && "twoFactorForm" in actionData ? actionData.twoFactorForm : null}
+              newBackupCodes={actionData && "newBackupCodes" in actionData ? actionData.newBackupCodes : null}
             />
           ) : null}
         </section>

@@ -61,7 +61,7 @@ export async function consumePasswordResetRequest(clientKey: string, email: stri
   if (wait > 0) blocked("password reset requests", wait);
 }
 
-interface PasswordChangeAttempt {
+export interface PasswordChangeAttempt {
   /** The right current password: the user's wrong answers are forgotten. */
   succeeded(): Promise<void>;
 }

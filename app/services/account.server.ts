@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { QueryTypes } from "sequelize";
-import { beginPasswordChangeAttempt } from "~/services/account-limits.server";
+import { beginPasswordChangeAttempt, type PasswordChangeAttempt } from "~/services/account-limits.server";
 import { changePasswordRequestSchema, changeUserNameRequestSchema } from "~/lib/server/account-api.server";
 import { getDb } from "~/models/db.server";
 import { badRequest, notFound } from "~/lib/server/errors.server";
@@ -40,6 +40,27 @@ export async function changeUserName(userId: string, input: unknown): Promise<Se
 }
 
 /**
+ * Checks that `password` is the person's current one, before something only they may do (a new password,
+ * a new two-factor device): a stolen session alone cannot. Wrong answers count against the person's limit
+ * (429 beyond it; the point is taken before the check, so parallel guesses cannot overrun it); a wrong
+ * one answers 400 with the message on `field`. Returns the hash that matched, and the attempt to give
+ * back once the change is made.
+ */
+export async function checkCurrentPassword(
+  userId: string,
+  password: string,
+  field: string,
+): Promise<{ checkedHash: string; attempt: PasswordChangeAttempt }> {
+  const attempt = await beginPasswordChangeAttempt(userId);
+  const user = await getDb().models.User.findByPk(userId, { attributes: ["passwordHash"], raw: true });
+  if (!user) throw notFound("User not found");
+  if (!(await verifyPassword(password, user.passwordHash))) {
+    throw badRequest(ACCOUNT_TEXT.wrongCurrentPassword, { [field]: [ACCOUNT_TEXT.wrongCurrentPassword] });
+  }
+  return { checkedHash: user.passwordHash, attempt };
+}
+
+/**
  * Changes the password after checking the current one (wrong answers are
  * limited per user), then ends every other session and every open reset
  * link. Returns how many sessions ended.
@@ -51,16 +72,12 @@ export async function changePassword(
 ): Promise<{ endedSessions: number }> {
   const parsed = changePasswordRequestSchema.safeParse(input);
   if (!parsed.success) invalid(parsed.error);
-  // The point is taken before the password is checked: parallel guesses cannot overrun the limit.
-  const attempt = await beginPasswordChangeAttempt(userId);
-  const { sequelize, models } = getDb();
-  const user = await models.User.findByPk(userId, { attributes: ["passwordHash"], raw: true });
-  if (!user) throw notFound("User not found");
-  if (!(await verifyPassword(parsed.data.currentPassword, user.passwordHash))) {
-    throw badRequest(ACCOUNT_TEXT.wrongCurrentPassword, {
-      currentPassword: [ACCOUNT_TEXT.wrongCurrentPassword],
-    });
-  }
+  const { checkedHash, attempt } = await checkCurrentPassword(
+    userId,
+    parsed.data.currentPassword,
+    "currentPassword",
+  );
+  const { sequelize } = getDb();
   const passwordHash = await hashPassword(parsed.data.newPassword);
   const endedSessions = await sequelize.transaction(async (transaction) => {
     // Compare and set: only if the password is still the one just checked. Of
@@ -71,7 +88,7 @@ export async function changePassword(
         WHERE id = :userId AND password_hash = :checkedHash
         RETURNING id`,
       {
-        replacements: { userId, passwordHash, checkedHash: user.passwordHash },
+        replacements: { userId, passwordHash, checkedHash },
         type: QueryTypes.SELECT,
         transaction,
       },

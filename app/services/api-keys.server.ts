@@ -6,11 +6,11 @@ import { prepared } from "~/models/prepared-statements.server";
 import { badRequest, forbidden, notFound, tooManyRequests } from "~/lib/server/errors.server";
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { recordRateLimitRefusal } from "~/lib/server/metrics.server";
-import { permissionsOf } from "~/lib/shared/permissions";
+import { permissionsOf, unheldBy } from "~/lib/shared/permissions";
 import { API_KEY_PREFIX, createApiKeySchema, type ApiKeyView } from "~/lib/shared/staff-schemas";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { isUuid } from "~/lib/shared/uuid";
-import { recordAudit, type AuditBy } from "./audit.server";
+import { AUDIT_ACTOR_NAME_MAX, recordAudit, type AuditBy } from "./audit.server";
 import { postgresLimiter } from "./rate-limit.server";
 import type { SessionUser } from "./users.server";
 
@@ -30,7 +30,7 @@ export const API_KEY_CALLS_PER_MINUTE = 600;
 /** `lastUsedAt` is written at most this often per key: a stream of calls costs no write each. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** The key's caller, as the guards hand it to the routes: the creator's id, the key's name and permissions. */
+/** The key's caller, as the guards hand it to the routes: the creator's id, the key's actor name and permissions. */
 export interface ApiKeyCaller extends SessionUser {
   apiKeyId: string;
 }
@@ -96,8 +96,7 @@ export async function createApiKey(
   const parsed = createApiKeySchema.safeParse(input);
   if (!parsed.success) throw badRequest("Please check the highlighted fields", fieldErrorsOf(parsed.error));
   const { name, permissions, expiresAt } = parsed.data;
-  const held = permissionsOf(creator);
-  const lacking = permissions.filter((permission) => !held.includes(permission));
+  const lacking = unheldBy(creator, permissions);
   if (lacking.length)
     throw forbidden(`A key cannot hold a permission you do not have: ${lacking.join(", ")}`);
   const secret = newSecret();
@@ -132,30 +131,51 @@ export async function createApiKey(
   });
 }
 
-/** Revokes a key at once (its next call answers 401). 404 for an unknown or already revoked key. */
-export async function revokeApiKey(id: string, by: AuditBy): Promise<void> {
+/**
+ * Revokes a key at once (its next call answers 401). 404 for an unknown or already revoked key; 403
+ * for a key holding a permission `actor` lacks (as granting it would: admins revoke any).
+ */
+export async function revokeApiKey(actor: SessionUser, id: string, by: AuditBy): Promise<void> {
   if (!isUuid(id)) throw notFound("API key not found");
   const { sequelize } = getDb();
   await sequelize.transaction(async (transaction) => {
-    const [row] = await sequelize.query<{ name: string; revokedAt: Date }>(
-      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL
-       RETURNING name, revoked_at AS "revokedAt"`,
+    const [key] = await sequelize.query<{ permissions: string[] }>(
+      `SELECT permissions FROM api_keys WHERE id = $1 AND revoked_at IS NULL FOR UPDATE`,
       { bind: [id], type: QueryTypes.SELECT, transaction },
     );
-    if (!row) throw notFound("API key not found");
+    if (!key) throw notFound("API key not found");
+    const lacking = unheldBy(actor, key.permissions);
+    if (lacking.length)
+      throw forbidden(`You cannot revoke a key with a permission you do not hold: ${lacking.join(", ")}`);
+    const [row] = await sequelize.query<{ name: string; revokedAt: Date }>(
+      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING name, revoked_at AS "revokedAt"`,
+      { bind: [id], type: QueryTypes.SELECT, transaction },
+    );
     await recordAudit(transaction, {
       ...by,
       action: "revoke",
       entity: "apiKey",
       entityId: id,
-      changes: { [`key ${row.name}`]: ["active", `revoked ${new Date(row.revokedAt).toISOString()}`] },
+      changes: { [`key ${row!.name}`]: ["active", `revoked ${new Date(row!.revokedAt).toISOString()}`] },
     });
   });
+}
+
+/**
+ * A key's name as it acts, on the audit log and wherever its caller is named: "Key <name> of <creator>".
+ * The key's own name alone could read as anybody's ("Demo Admin"); this always says it is a key and
+ * whose. A long name is shortened so that the creator's name always fits.
+ */
+export function apiKeyActorName(keyName: string, creatorName: string): string {
+  const room = AUDIT_ACTOR_NAME_MAX - `Key  of ${creatorName}`.length;
+  const name = keyName.length > room ? `${keyName.slice(0, Math.max(0, room - 1))}…` : keyName;
+  return `Key ${name} of ${creatorName}`;
 }
 
 interface ResolvedRow {
   id: string;
   name: string;
+  creatorName: string;
   permissions: string[];
   lastUsedAt: Date | null;
   creatorId: string;
@@ -167,7 +187,7 @@ interface ResolvedRow {
 // Prepared: every call of a program runs it (prepared-statements.server.ts).
 const RESOLVE_SQL =
   prepared(`SELECT k.id, k.name, k.permissions, k.last_used_at AS "lastUsedAt", u.id AS "creatorId",
-            u.email, u.role, u.permissions AS "creatorPermissions"
+            u.user_name AS "creatorName", u.email, u.role, u.permissions AS "creatorPermissions"
        FROM api_keys k JOIN users u ON u.id = k.created_by AND u.disabled_at IS NULL
       WHERE k.secret_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`);
 
@@ -189,10 +209,10 @@ export async function resolveApiKey(secret: string): Promise<ApiKeyCaller | null
     (permission) => permission !== "staff" && creatorHolds.includes(permission),
   );
   await noteUse(row.id, row.lastUsedAt);
-  // A program acts as a staff member with the key's permissions; its changes name the key.
+  // A program acts as a staff member with the key's permissions; its changes name the key and its creator.
   return {
     id: row.creatorId,
-    userName: row.name,
+    userName: apiKeyActorName(row.name, row.creatorName),
     email: row.email,
     role: "staff",
     permissions,

@@ -67,7 +67,8 @@ export interface AuditEntryInput extends AuditBy {
   changes: AuditChanges;
 }
 
-const MAX_NAME_LENGTH = 100;
+/** The longest actor name an entry keeps; longer ones are cut. */
+export const AUDIT_ACTOR_NAME_MAX = 100;
 
 /**
  * Writes one entry in `transaction`, the transaction of the change itself.
@@ -82,7 +83,7 @@ export async function recordAudit(transaction: Transaction, entry: AuditEntryInp
     {
       bind: [
         entry.actor.id,
-        entry.actor.userName.slice(0, MAX_NAME_LENGTH),
+        entry.actor.userName.slice(0, AUDIT_ACTOR_NAME_MAX),
         entry.action,
         entry.entity,
         entry.entityId,
@@ -113,7 +114,7 @@ export async function recordAudits(
     {
       bind: [
         entries.map((entry) => entry.actor.id),
-        entries.map((entry) => entry.actor.userName.slice(0, MAX_NAME_LENGTH)),
+        entries.map((entry) => entry.actor.userName.slice(0, AUDIT_ACTOR_NAME_MAX)),
         entries.map((entry) => entry.action),
         entries.map((entry) => entry.entity),
         entries.map((entry) => entry.entityId),
@@ -240,7 +241,7 @@ export const auditQuerySchema = z.object({
   action: z.enum(AUDIT_ACTIONS, { error: `action must be one of: ${AUDIT_ACTIONS.join(", ")}` }).optional(),
   actor: z
     .string()
-    .max(MAX_NAME_LENGTH, `actor must be at most ${MAX_NAME_LENGTH} characters`)
+    .max(AUDIT_ACTOR_NAME_MAX, `actor must be at most ${AUDIT_ACTOR_NAME_MAX} characters`)
     .optional()
     .meta({ description: "Part of the name of who made the change, any case" }),
   from: day("from").meta({ description: "From this day (UTC), inclusive" }),

@@ -3,7 +3,7 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from "~/lib/server/errors.server";
 import { hashPassword } from "~/lib/server/password.server";
-import { permissionsOf, type Permission } from "~/lib/shared/permissions";
+import { permissionsOf, unheldBy, type Permission } from "~/lib/shared/permissions";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import {
   INVITE_VALID_HOURS,
@@ -23,8 +23,9 @@ import type { SessionUser } from "./users.server";
  * The shop's team (API.md "Staff, two-factor sign-in, API keys";
  * docs/decisions/0033-staff-permissions-and-api-keys.md). The rules, for the
  * staff page and `/api/admin/staff` alike:
- * - nobody grants (or takes away) a permission they do not hold, and nobody
- *   changes their own permissions or disables or removes themselves (403);
+ * - nobody grants (or takes away) a permission they do not hold, nor enables
+ *   a disabled person who holds one, and nobody changes their own
+ *   permissions or disables or removes themselves (403);
  * - only an admin disables or removes an admin;
  * - the last active admin stays (409): every change that could take one away
  *   first locks the active admins' rows, in id order, so two admins removing
@@ -105,8 +106,7 @@ async function staffMember(id: string, transaction: Transaction): Promise<StaffM
 }
 
 function refuseUnheld(actor: SessionUser, permissions: readonly Permission[], verb: string): void {
-  const held = permissionsOf(actor);
-  const lacking = permissions.filter((permission) => !held.includes(permission));
+  const lacking = unheldBy(actor, permissions);
   if (lacking.length)
     throw forbidden(`You cannot ${verb} a permission you do not hold: ${lacking.join(", ")}`);
 }
@@ -253,6 +253,8 @@ export async function updateStaff(
     if (disabled !== undefined && disabled !== wasDisabled) {
       if (disabled) guardAdminLoss(actor, target, activeAdmins);
       else if (target.role === "admin" && actor.role !== "admin") throw forbidden(STAFF_TEXT.adminOnly);
+      // Enabling hands the person's permissions back: as granting them would, it needs the enabler to hold them.
+      else refuseUnheld(actor, permissionsOf(target), "enable a person with");
       sets.push(disabled ? "disabled_at = now()" : "disabled_at = NULL");
       changes.disabled = [wasDisabled, disabled];
     }
@@ -307,7 +309,7 @@ export async function removeStaff(actor: SessionUser, id: string, by: AuditBy): 
   });
 }
 
-/** Resets a colleague's two-factor sign-in (a lost phone): only an admin resets an admin's. */
+/** Resets a colleague's two-factor sign-in (a lost phone): only an admin resets an admin's; a shopper's is 404. */
 export function resetStaffTwoFactor(actor: SessionUser, id: string, by: AuditBy): Promise<void> {
-  return resetTwoFactor(id, by, { mayResetAdmin: actor.role === "admin" });
+  return resetTwoFactor(id, by, actor.role === "admin" ? "admin" : "staff");
 }

@@ -4,8 +4,7 @@ import { AppError, unauthorized } from "~/lib/server/errors.server";
 import { isUuid } from "~/lib/shared/uuid";
 import { CHALLENGE_MAX_ATTEMPTS, CHALLENGE_MINUTES, TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
 import { verifySecondFactor } from "./two-factor.server";
-import { toSessionUser, type SessionUser } from "./users.server";
-import type { Role } from "~/models/index.server";
+import { SESSION_USER_COLUMNS, toSessionUser, type SessionUser, type SessionUserRow } from "./users.server";
 
 /**
  * A sign-in whose password was right and whose second factor is awaited: a row in PostgreSQL
@@ -62,11 +61,12 @@ export async function answerChallenge(challengeId: string | null, code: string):
   if (verdict !== "accepted") {
     throw unauthorized(verdict === "replayed" ? TWO_FACTOR_TEXT.replayedCode : TWO_FACTOR_TEXT.wrongCode);
   }
-  const completed = await sequelize.query<{ id: string; userName: string; email: string; role: Role }>(
+  // The session user's columns, as login reads them: a staff member's permissions come along.
+  const completed = await sequelize.query<SessionUserRow>(
     `WITH done AS (
        UPDATE two_factor_challenges SET completed_at = now()
         WHERE id = $1 AND completed_at IS NULL AND expires_at > now() RETURNING user_id)
-     SELECT u.id, u.user_name AS "userName", u.email, u.role FROM users u JOIN done ON done.user_id = u.id`,
+     SELECT ${SESSION_USER_COLUMNS} FROM users u JOIN done ON done.user_id = u.id`,
     { bind: [challengeId], type: QueryTypes.SELECT },
   );
   if (!completed[0]) throw unauthorized(TWO_FACTOR_TEXT.challengeExpired);

@@ -15,7 +15,15 @@ import { generateTotpSecret, matchTotpStep, qrCodeSvg, totpUrl } from "~/lib/ser
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { isUuid } from "~/lib/shared/uuid";
 import { isBackOffice } from "~/lib/shared/permissions";
-import { CODE_MAX_LENGTH, isTotpCode, normaliseCode, TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
+import {
+  CODE_MAX_LENGTH,
+  isTotpCode,
+  normaliseCode,
+  startTwoFactorSchema,
+  TWO_FACTOR_TEXT,
+} from "~/lib/shared/two-factor";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
+import { checkCurrentPassword } from "./account.server";
 import { recordAudit, type AuditBy } from "./audit.server";
 import { SHOP_NAME } from "./mail/templates.server";
 import { enqueueTwoFactorMail } from "./mail/two-factor-mails.server";
@@ -110,10 +118,16 @@ function enrolmentOf(user: SessionUser, secret: string): Promise<Enrolment> {
 }
 
 /**
- * Starts (or starts again) enrolment: a new secret, unused until confirmed. 409 when two-factor
- * sign-in is already on (turn it off first: a second secret must not replace the first unseen).
+ * Starts (or starts again) enrolment with the person's current password (`{ password }`): a new
+ * secret, unused until confirmed. 400 without the password or with a wrong one (counted as the
+ * password change counts them: 429 beyond the limit); 409 when two-factor sign-in is already on
+ * (turn it off first: a second secret must not replace the first unseen).
  */
-export async function startEnrolment(user: SessionUser): Promise<Enrolment> {
+export async function startEnrolment(user: SessionUser, input: unknown): Promise<Enrolment> {
+  const parsed = startTwoFactorSchema.safeParse(input);
+  if (!parsed.success) throw badRequest(TWO_FACTOR_TEXT.passwordRequired, fieldErrorsOf(parsed.error));
+  const { attempt } = await checkCurrentPassword(user.id, parsed.data.password, "password");
+  await attempt.succeeded();
   const secret = generateTotpSecret();
   const [rows] = await getDb().sequelize.query(
     `INSERT INTO two_factor_credentials (user_id, secret_encrypted) VALUES ($1, $2)
@@ -332,15 +346,22 @@ export async function disableTwoFactor(user: SessionUser, codeInput: unknown, by
 }
 
 /**
+ * Who resets: an admin, a staff member (with `staff`: the route checks it), or the server's own
+ * operator (the reset-two-factor script), who may reset anybody's, shoppers' included.
+ */
+export type TwoFactorResetter = "admin" | "staff" | "server";
+
+/**
  * Someone resets another person's two-factor sign-in (a lost phone): it is off, their backup codes
- * and open sign-in challenges are gone, and the reset is on the audit log. 404 for an unknown
- * person, 403 for one's own (that takes a code) and for an admin's unless `mayResetAdmin` (the
- * caller is an admin, or the server's script), 409 when it was not on.
+ * and open sign-in challenges are gone, and the reset is on the audit log. The back office resets
+ * only the back office's: a shopper's id answers 404, as an unknown one does (a shopper's account is
+ * theirs alone, and the answer tells no prober who has it on). 403 for one's own (that takes a code)
+ * and for an admin's unless an admin (or the server) resets it; 409 when it was not on.
  */
 export async function resetTwoFactor(
   userId: string,
   by: AuditBy,
-  { mayResetAdmin }: { mayResetAdmin: boolean },
+  resetter: TwoFactorResetter,
 ): Promise<void> {
   if (!isUuid(userId)) throw notFound("User not found");
   if (by.actor.id === userId) throw forbidden(TWO_FACTOR_TEXT.resetSelf);
@@ -352,8 +373,8 @@ export async function resetTwoFactor(
       lock: transaction.LOCK.UPDATE,
       raw: true,
     });
-    if (!subject) throw notFound("User not found");
-    if (subject.role === "admin" && !mayResetAdmin) throw forbidden(TWO_FACTOR_TEXT.resetAdminOnly);
+    if (!subject || (!isBackOffice(subject) && resetter !== "server")) throw notFound("User not found");
+    if (subject.role === "admin" && resetter === "staff") throw forbidden(TWO_FACTOR_TEXT.resetAdminOnly);
     if (!(await removeTwoFactor(transaction, userId))) throw conflict(TWO_FACTOR_TEXT.resetNotOn);
     await auditTwoFactor(transaction, subject, by, [true, false]);
     await enqueueTwoFactorMail(transaction, subject.email, "reset");

@@ -31,14 +31,17 @@ export const LIVE_SESSION_USER = `sessions s JOIN users u ON u.id = s.user_id AN
   AND u.disabled_at IS NULL`;
 export const SESSION_USER_COLUMNS = `u.id, u.user_name AS "userName", u.email, u.role, u.permissions`;
 
-/** The SessionUser fields of a user row (or of a row that carries more, as the session and cart lookup). */
-export function toSessionUser(row: {
+/** A row of SESSION_USER_COLUMNS. */
+export interface SessionUserRow {
   id: string;
   userName: string;
   email: string;
   role: Role;
   permissions?: readonly string[] | null;
-}): SessionUser {
+}
+
+/** The SessionUser fields of a user row (or of a row that carries more, as the session and cart lookup). */
+export function toSessionUser(row: SessionUserRow): SessionUser {
   const user: SessionUser = { id: row.id, userName: row.userName, email: row.email, role: row.role };
   if (row.role !== "user") user.permissions = permissionsOf(row);
   return user;

@@ -8,7 +8,7 @@ import { recordLoginFailureMetric } from "~/lib/server/metrics.server";
 import { beginLoginAttempt } from "~/services/rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "~/lib/shared/schemas";
 import { holds, isBackOffice, missingPermissionMessage, type Permission } from "~/lib/shared/permissions";
-import { consumeApiKeyCall, resolveApiKey } from "~/services/api-keys.server";
+import { type ApiKeyCaller, consumeApiKeyCall, resolveApiKey } from "~/services/api-keys.server";
 import { getSessionUser } from "./session.server";
 import { enforceTwoFactorForApi, enforceTwoFactorForPage } from "./two-factor-gate.server";
 
@@ -20,6 +20,9 @@ import { enforceTwoFactorForApi, enforceTwoFactorForPage } from "./two-factor-ga
 const INVALID_LOGIN_MESSAGE = "Incorrect email or password. Please try again";
 
 const CLIENT_KEY_HEADER = "X-Internal-Client-Key";
+
+const API_KEY_NOT_A_PERSON =
+  "An API key calls the back office's operations of its permissions, not a person's own account";
 
 const authenticator = new Authenticator<SessionUser>();
 authenticator.use(
@@ -107,6 +110,17 @@ export async function requireArea(request: Request, area: Permission): Promise<S
   return user;
 }
 
+/**
+ * Page guard for what the role `admin` alone opens, whatever a staff member's permissions: the payment
+ * simulator's dashboard, which stands for the shop's own account at the payment provider (decision 0002).
+ * Staff get the access-denied page.
+ */
+export async function requireAdminRole(request: Request): Promise<SessionUser> {
+  const user = await requireAdmin(request);
+  if (user.role !== "admin") throw redirect("/unauth-page");
+  return user;
+}
+
 /** Page guard for /shop: the back office does not shop and goes to its dashboard. */
 export async function requireShopper(request: Request, returnTo?: string): Promise<SessionUser> {
   const user = await requireUser(request, returnTo);
@@ -120,8 +134,30 @@ export async function requireAnonymous(request: Request): Promise<void> {
   if (user) throw redirect(homePathFor(user));
 }
 
-/** API guard: 401 when not signed in. */
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The caller of an `Authorization: Bearer <key>` call, or null for a call without one. The header means
+ * the key alone: an unknown, revoked or expired key (or a malformed header) answers 401 whatever else
+ * comes along, a session cookie included, and beyond its rate 429.
+ */
+async function apiKeyCallerOf(request: Request): Promise<ApiKeyCaller | null> {
+  const authorization = request.headers.get("Authorization");
+  if (authorization === null || !/^Bearer\b/i.test(authorization)) return null;
+  const secret = BEARER.exec(authorization)?.[1];
+  const caller = secret ? await resolveApiKey(secret) : null;
+  if (!caller) throw unauthorized("This API key is unknown, revoked or expired");
+  await consumeApiKeyCall(caller.apiKeyId);
+  return caller;
+}
+
+/**
+ * API guard: 401 when not signed in. A call with an API key is refused here too (401 for an invalid
+ * key, 403 for a valid one): a key is a program's, for the back office's areas, never a person's own
+ * account, cart or orders; the guard of an area (`requireApiArea`) is the one that takes keys.
+ */
 export async function requireApiUser(request: Request): Promise<SessionUser> {
+  if (await apiKeyCallerOf(request)) throw forbidden(API_KEY_NOT_A_PERSON);
   const user = await getSessionUser(request);
   if (!user) throw unauthorized();
   return user;
@@ -135,29 +171,18 @@ export async function requireApiAdmin(request: Request): Promise<SessionUser> {
   return user;
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /**
  * API guard for a call of one area. With `Authorization: Bearer <key>` the key
  * alone decides (cookies are not read): 401 for an unknown, revoked or expired
  * key, 429 beyond its rate, 403 without the area's permission. Otherwise the
  * session's person: `requireApiAdmin`, then 403 without the permission.
- * The caller's `userName` is the key's name for a key: its changes are on the
- * audit log under that name.
+ * The caller's `userName` is the key's actor name ("Key <name> of <creator>"):
+ * its changes are on the audit log under that name.
  */
 export async function requireApiArea(request: Request, area: Permission): Promise<SessionUser> {
-  const authorization = request.headers.get("Authorization");
-  if (authorization !== null && /^Bearer\b/i.test(authorization)) {
-    const secret = BEARER.exec(authorization)?.[1];
-    const caller = secret ? await resolveApiKey(secret) : null;
-    if (!caller) throw unauthorized("This API key is unknown, revoked or expired");
-    await consumeApiKeyCall(caller.apiKeyId);
-    if (!holds(caller, area)) throw forbidden(missingPermissionMessage(area));
-    return caller;
-  }
-  const user = await requireApiAdmin(request);
-  if (!holds(user, area)) throw forbidden(missingPermissionMessage(area));
-  return user;
+  const caller = (await apiKeyCallerOf(request)) ?? (await requireApiAdmin(request));
+  if (!holds(caller, area)) throw forbidden(missingPermissionMessage(area));
+  return caller;
 }
 
 /**

@@ -91,7 +91,7 @@ export async function handleStaffAction(
       );
     case "revoke-key":
       return runOrRefuse(async () => {
-        await revokeApiKey(id, by);
+        await revokeApiKey(actor, id, by);
         return back("API key revoked: its next call is refused");
       }, refuseWithFlash);
     default:

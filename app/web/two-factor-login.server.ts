@@ -1,7 +1,7 @@
 import { answerChallenge, startChallenge } from "~/services/two-factor-challenge.server";
 import { isTwoFactorEnabled } from "~/services/two-factor.server";
 import type { SessionUser } from "~/services/users.server";
-import { clearChallenge, readChallenge, storeChallenge } from "./two-factor-cookies.server";
+import { clearChallenge, readChallenge, storeChallenge } from "./two-factor-challenge-cookie.server";
 import { createUserSession } from "./session.server";
 
 /**
@@ -16,8 +16,15 @@ export const TWO_FACTOR_PAGE = "/auth/two-factor";
 /** Login's answer, and the code step's when it completes a sign-in. */
 export const SIGNED_IN_MESSAGE = "Logged in successfully";
 
+/** The signed-in user as login, the code step and check-auth answer them: one shape, built here. */
+export type SignedInUserView = SessionUser & { twoFactorEnabled: boolean };
+
+export function signedInUserView(user: SessionUser, twoFactorEnabled: boolean): SignedInUserView {
+  return { ...user, twoFactorEnabled };
+}
+
 export type PasswordSignIn =
-  | { step: "signed-in"; user: SessionUser & { twoFactorEnabled: boolean }; setCookie: string }
+  | { step: "signed-in"; user: SignedInUserView; setCookie: string }
   | { step: "code-needed"; setCookie: string };
 
 export async function continueSignIn(user: SessionUser): Promise<PasswordSignIn> {
@@ -26,7 +33,7 @@ export async function continueSignIn(user: SessionUser): Promise<PasswordSignIn>
   }
   return {
     step: "signed-in",
-    user: { ...user, twoFactorEnabled: false },
+    user: signedInUserView(user, false),
     setCookie: await createUserSession(user.id),
   };
 }
@@ -43,10 +50,10 @@ export async function hasChallenge(request: Request): Promise<boolean> {
 export async function completeSignIn(
   request: Request,
   code: string,
-): Promise<{ user: SessionUser & { twoFactorEnabled: true }; setCookies: string[] }> {
+): Promise<{ user: SignedInUserView; setCookies: string[] }> {
   const user = await answerChallenge(await readChallenge(request), code);
   return {
-    user: { ...user, twoFactorEnabled: true },
+    user: signedInUserView(user, true),
     setCookies: [await createUserSession(user.id), await clearChallenge()],
   };
 }

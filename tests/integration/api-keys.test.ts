@@ -7,11 +7,12 @@ import * as apiOrders from "../../app/routes/api.admin.orders.get";
 import * as apiTaxRates from "../../app/routes/api.admin.tax-rates";
 import * as apiStaff from "../../app/routes/api.admin.staff";
 import * as apiStaffMember from "../../app/routes/api.admin.staff.$id";
+import * as apiUserName from "../../app/routes/api.account.user-name";
 import { API_KEY_CALLS_PER_MINUTE, hashApiKeySecret } from "../../app/services/api-keys.server";
 import { postgresLimiter } from "../../app/services/rate-limit.server";
-import { resetDatabase } from "../support/database";
+import { createTestUser, resetDatabase } from "../support/database";
 import { send, startTestServer } from "../support/http-app";
-import { callRoute } from "../support/requests";
+import { callRoute, sessionCookieFor } from "../support/requests";
 import { apiKeyFor, auditEntries, backOffice, bearer } from "./staff-support";
 
 /**
@@ -110,6 +111,28 @@ describe("calling with a key", () => {
     }
   });
 
+  it("answers an invalid key 401 on every route, a shopper's own included, whatever cookie comes along", async () => {
+    const user = await createTestUser({ userName: "Before" });
+    const cookie = await sessionCookieFor(user.id);
+    const rename = (headers: Record<string, string>) =>
+      callRoute(apiUserName.action, "/api/account/user-name", {
+        cookie,
+        headers,
+        json: { userName: "After" },
+      });
+    expect((await rename({ Authorization: "Bearer junk" })).status).toBe(401);
+    expect((await rename(bearer("shop_sk_not-a-key"))).status).toBe(401);
+    // A real key is no person: it cannot act on its creator's own account.
+    const { secret } = await apiKeyFor(["orders"]);
+    expect((await rename(bearer(secret))).status).toBe(403);
+    const [row] = await getDb().sequelize.query<{ userName: string }>(
+      `SELECT user_name AS "userName" FROM users WHERE id = $1`,
+      { bind: [user.id], type: QueryTypes.SELECT },
+    );
+    expect(row!.userName).toBe("Before");
+    expect((await rename({})).status).toBe(200);
+  });
+
   it("answers 401 for an expired key and for a key whose creator lost the permission it names, 403", async () => {
     const manager = await backOffice("staff", ["staff", "orders", "taxes"]);
     const key = await apiKeyFor(["orders", "taxes"], {
@@ -163,8 +186,9 @@ describe("calling with a key", () => {
     expect((await read()).getTime()).toBeGreaterThan(first.getTime() - 1000);
   });
 
-  it("puts a key's changes on the audit log with the key's name as the actor", async () => {
-    const { secret } = await apiKeyFor(["taxes"], undefined, "Accounting sync");
+  it("puts a key's changes on the audit log with the key's name and its creator as the actor", async () => {
+    const creator = await backOffice("admin");
+    const { secret } = await apiKeyFor(["taxes"], creator.user, "Accounting sync");
     const response = await callRoute(apiTaxRates.action, "/api/admin/tax-rates", {
       headers: bearer(secret),
       json: { name: "NY", country: "US", region: "NY", rate: 4, appliesTo: ["men"] },
@@ -172,7 +196,30 @@ describe("calling with a key", () => {
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: { _id: string } };
     const [entry] = await auditEntries(data._id);
-    expect(entry).toMatchObject({ action: "create", actorName: "Accounting sync" });
+    expect(entry).toMatchObject({
+      action: "create",
+      actorName: `Key Accounting sync of ${creator.user.userName}`,
+      actorId: creator.user.id,
+    });
+  });
+
+  it("cannot pass for somebody else on the audit log: a key named after an admin still names its creator", async () => {
+    const admin = await backOffice("admin");
+    const manager = await backOffice("staff", ["staff", "taxes"]);
+    const { secret } = await apiKeyFor(
+      ["taxes"],
+      { ...manager.user, permissions: ["staff", "taxes"] },
+      admin.user.userName,
+    );
+    const response = await callRoute(apiTaxRates.action, "/api/admin/tax-rates", {
+      headers: bearer(secret),
+      json: { name: "CA", country: "US", region: "CA", rate: 5, appliesTo: ["men"] },
+    });
+    expect(response.status).toBe(201);
+    const { data } = (await response.json()) as { data: { _id: string } };
+    const [entry] = await auditEntries(data._id);
+    expect(entry!.actorName).not.toBe(admin.user.userName);
+    expect(entry!.actorName).toBe(`Key ${admin.user.userName} of ${manager.user.userName}`);
   });
 
   it("is rate limited per key: beyond the minute's calls 429 with Retry-After, another key unaffected", async () => {
@@ -249,6 +296,26 @@ describe("revoking a key", () => {
   });
 });
 
+describe("who may revoke a key", () => {
+  it("only a person who holds every permission of the key (403 otherwise; admins any)", async () => {
+    const admin = await backOffice("admin");
+    const manager = await backOffice("staff", ["staff", "orders"]);
+    const taxesKey = await apiKeyFor(["taxes", "orders"], admin.user);
+    const ordersKey = await apiKeyFor(["orders"], admin.user);
+    const revoke = (id: string, cookie: string) =>
+      callRoute(apiKey.action, `/api/admin/api-keys/${id}`, { cookie, method: "DELETE", params: { id } });
+    const refused = await revoke(taxesKey.id, manager.cookie);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/taxes/);
+    expect((await orders(taxesKey.secret)).status).toBe(200);
+    expect((await auditEntries(taxesKey.id)).map((entry) => entry.action)).toEqual(["create"]);
+    expect((await revoke(ordersKey.id, manager.cookie)).status).toBe(200);
+    expect((await orders(ordersKey.secret)).status).toBe(401);
+    expect((await revoke(taxesKey.id, admin.cookie)).status).toBe(200);
+    expect((await orders(taxesKey.secret)).status).toBe(401);
+  });
+});
+
 describe("the origin check over HTTP", () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   beforeAll(async () => {
@@ -289,5 +356,31 @@ describe("the origin check over HTTP", () => {
     });
     expect(wrongArea.status).toBe(403);
     expect(wrongArea.body).toMatch(/Products permission/);
+  });
+
+  it("does not skip the origin check for a junk bearer header that comes with a session cookie", async () => {
+    const user = await createTestUser({ userName: "Before" });
+    const cookie = await sessionCookieFor(user.id);
+    const rename = (headers: Record<string, string>) =>
+      send(server.port, {
+        method: "POST",
+        path: "/api/account/user-name",
+        headers: {
+          Origin: "http://evil.example",
+          "Content-Type": "application/json",
+          Cookie: cookie,
+          ...headers,
+        },
+        body: JSON.stringify({ userName: "Evil" }),
+      });
+    const withoutHeader = await rename({});
+    expect(withoutHeader.status).toBe(403);
+    const junk = await rename({ Authorization: "Bearer junk" });
+    expect([401, 403]).toContain(junk.status);
+    const [row] = await getDb().sequelize.query<{ userName: string }>(
+      `SELECT user_name AS "userName" FROM users WHERE id = $1`,
+      { bind: [user.id], type: QueryTypes.SELECT },
+    );
+    expect(row!.userName).toBe("Before");
   });
 });

@@ -73,7 +73,6 @@ const PAGES: [
     "orders",
     { orderId: "00000000-0000-4000-8000-000000000000" },
   ],
-  ["/payment-simulator/dashboard", simulatorDashboard, "orders"],
   ["/admin/returns", adminReturns, "returns"],
   ["/admin/discounts", adminDiscounts, "discounts"],
   ["/admin/shipping", adminShipping, "shipping"],
@@ -223,6 +222,26 @@ describe("every admin page checks its area", () => {
       expect(problems).toEqual([]);
     },
   );
+
+  it("opens the payment simulator's dashboard (the provider's own account) to admins only", async () => {
+    const problems: string[] = [];
+    for (const caller of [...sessionCallers, shopper]) {
+      const allowed = caller.name === "an admin";
+      for (const [kind, fn, options] of [
+        ["loader", simulatorDashboard.loader, {}],
+        ["action", simulatorDashboard.action, { form: { intent: "matrix-probe" } }],
+      ] as const) {
+        const response = await callRoute(fn, "/payment-simulator/dashboard", {
+          cookie: caller.cookie,
+          ...options,
+        });
+        const denied = response.headers.get("Location") === "/unauth-page";
+        if (denied === allowed)
+          problems.push(`${kind} for ${caller.name}: ${denied ? "denied" : `let in (${response.status})`}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 
   it("gives the layout only the person's permissions, so the menu lists only their areas", async () => {
     const staff = await backOffice("staff", ["orders", "audit"]);

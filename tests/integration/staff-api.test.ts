@@ -242,6 +242,29 @@ describe("changing and removing people", () => {
     expect((await ordersWith(bearer(key.secret))).status).toBe(401);
   });
 
+  it("enables only a person whose permissions the enabler holds (403 otherwise; an admin any)", async () => {
+    const admin = await backOffice("admin");
+    const manager = await backOffice("staff", ["staff", "orders"]);
+    const accountant = await backOffice("staff", ["orders", "taxes"]);
+    const clerk = await backOffice("staff", ["orders"]);
+    for (const person of [accountant, clerk]) {
+      expect((await put(admin.cookie, person.user.id, { disabled: true })).status).toBe(200);
+    }
+    const refused = await put(manager.cookie, accountant.user.id, { disabled: false });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/taxes/);
+    const login = (email: string, password: string) =>
+      callRoute(apiLogin.action, "/api/auth/login", { json: { email, password } });
+    expect((await login(accountant.user.email, accountant.user.password)).status).toBe(401);
+    expect((await auditEntries(accountant.user.id)).map((entry) => entry.changes.disabled)).toEqual([
+      [false, true],
+    ]);
+    expect((await put(manager.cookie, clerk.user.id, { disabled: false })).status).toBe(200);
+    expect((await login(clerk.user.email, clerk.user.password)).status).toBe(200);
+    expect((await put(admin.cookie, accountant.user.id, { disabled: false })).status).toBe(200);
+    expect((await login(accountant.user.email, accountant.user.password)).status).toBe(200);
+  });
+
   it("a disabled staff member's open page refuses its next action", async () => {
     const admin = await backOffice("admin");
     const clerk = await backOffice("staff", ["products"]);

@@ -20,7 +20,7 @@ describe("scripts/reset-two-factor.ts", () => {
 
   it("turns it off, on the audit log as the script's, and says when there was nothing to reset", async () => {
     const admin = await createTestUser({ role: "admin", email: "root@example.com" });
-    const { secret } = await startEnrolment(toSessionUser(admin));
+    const { secret } = await startEnrolment(toSessionUser(admin), { password: admin.password });
     await confirmEnrolment(toSessionUser(admin), totpCodeAt(secret, Date.now()), {
       actor: { id: admin.id, userName: admin.userName },
       ip: null,

@@ -29,11 +29,15 @@ async function json(response: Response): Promise<Json> {
 }
 
 /** A signed-in person with two-factor sign-in on: their secret and backup codes. */
-async function enrolled(role: "user" | "admin" = "user") {
-  const user = await createTestUser({ role });
+async function enrolled(role: "user" | "admin" | "staff" = "user", permissions: string[] = []) {
+  const user = await createTestUser({ role, permissions });
   const cookie = await sessionCookieFor(user.id);
   const started = await json(
-    await callRoute(apiTwoFactor, "/api/account/two-factor", { method: "POST", cookie }),
+    await callRoute(apiTwoFactor, "/api/account/two-factor", {
+      method: "POST",
+      cookie,
+      json: { password: user.password },
+    }),
   );
   const secret = started.secret as string;
   const confirmed = await callRoute(apiConfirm, "/api/account/two-factor/confirm", {
@@ -75,7 +79,11 @@ describe("enrolment through the API", () => {
   it("starts with a secret, its otpauth URL and a QR code; a first code turns it on with ten backup codes", async () => {
     const user = await createTestUser();
     const cookie = await sessionCookieFor(user.id);
-    const started = await callRoute(apiTwoFactor, "/api/account/two-factor", { method: "POST", cookie });
+    const started = await callRoute(apiTwoFactor, "/api/account/two-factor", {
+      method: "POST",
+      cookie,
+      json: { password: user.password },
+    });
     expect(started.status).toBe(200);
     const body = await json(started);
     expect(body.secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -125,7 +133,11 @@ describe("enrolment through the API", () => {
     ]);
 
     // Once on, starting again is refused: a new secret cannot replace the one in use unseen.
-    const again = await callRoute(apiTwoFactor, "/api/account/two-factor", { method: "POST", cookie });
+    const again = await callRoute(apiTwoFactor, "/api/account/two-factor", {
+      method: "POST",
+      cookie,
+      json: { password: user.password },
+    });
     expect(again.status).toBe(409);
   });
 
@@ -139,7 +151,34 @@ describe("enrolment through the API", () => {
     expect(
       (await callRoute(apiConfirm, "/api/account/two-factor/confirm", { cookie, json: {} })).status,
     ).toBe(400);
-    expect((await callRoute(apiTwoFactor, "/api/account/two-factor", { method: "POST" })).status).toBe(401);
+    expect(
+      (await callRoute(apiTwoFactor, "/api/account/two-factor", { method: "POST", json: { password: "x" } }))
+        .status,
+    ).toBe(401);
+  });
+
+  it("starts only with the current password: a stolen session alone cannot add a device (400, limited)", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const start = (body: unknown) =>
+      callRoute(apiTwoFactor, "/api/account/two-factor", { method: "POST", cookie, json: body });
+    const missing = await start({});
+    expect(missing.status).toBe(400);
+    expect(Object.keys((await json(missing)).errors as Json)).toEqual(["password"]);
+    const wrong = await start({ password: "not-my-password" });
+    expect(wrong.status).toBe(400);
+    expect((await json(wrong)).errors).toMatchObject({ password: [expect.any(String)] });
+    const credentials = () =>
+      getDb().sequelize.query(`SELECT 1 FROM two_factor_credentials WHERE user_id = $1`, {
+        bind: [user.id],
+        type: QueryTypes.SELECT,
+      });
+    expect(await credentials()).toHaveLength(0);
+    // Wrong passwords count against the person's limit, as on the password change.
+    let status = 400;
+    for (let i = 0; i < 10 && status === 400; i++) status = (await start({ password: "guess" })).status;
+    expect(status).toBe(429);
+    expect(await credentials()).toHaveLength(0);
   });
 
   it("turns off with a current code, not with a wrong one; then login needs no code", async () => {
@@ -212,6 +251,24 @@ describe("signing in with two-factor sign-in on", () => {
     expect(response.headers.getSetCookie().some((cookie) => /^__two_factor=;/.test(cookie))).toBe(true);
     const reused = await sendCode(challenge, totpCodeAt(secret, Date.now() + 30_000));
     expect(reused.status).toBe(401);
+  });
+
+  it("answers a staff member's code step with login's user view: their permissions, as login gives them", async () => {
+    const { user, secret, cookie } = await enrolled("staff", ["orders", "audit"]);
+    // Turned off and on again would change nothing here: login's own view of the same person is the yardstick.
+    const loginView = (await json(await callRoute(checkAuth, "/api/auth/check-auth", { cookie })))
+      .user as Json;
+    expect(loginView.permissions).toEqual(["orders", "audit"]);
+    const response = await sendCode(await challengeFor(user.email), nextCode(secret));
+    expect(response.status).toBe(200);
+    expect((await json(response)).user).toEqual({
+      id: user.id,
+      userName: user.userName,
+      email: user.email,
+      role: "staff",
+      permissions: ["orders", "audit"],
+      twoFactorEnabled: true,
+    });
   });
 
   it("refuses a replayed code: the step of an accepted code is used up", async () => {
@@ -338,7 +395,11 @@ describe("TWO_FACTOR=required", () => {
     expect((await json(refused)).message).toBe("Two-factor sign-in is required");
     // The enrolment calls stay open to them.
     const started = await json(
-      await callRoute(apiTwoFactor, "/api/account/two-factor", { method: "POST", cookie }),
+      await callRoute(apiTwoFactor, "/api/account/two-factor", {
+        method: "POST",
+        cookie,
+        json: { password: admin.password },
+      }),
     );
     await callRoute(apiConfirm, "/api/account/two-factor/confirm", {
       cookie,
@@ -360,7 +421,7 @@ describe("TWO_FACTOR=required", () => {
 
 describe("an admin resets someone's two-factor sign-in", () => {
   it("turns it off, ends their open challenges and puts it on the audit log", async () => {
-    const { user, secret } = await enrolled();
+    const { user, secret } = await enrolled("staff", ["orders"]);
     const admin = await createTestUser({ role: "admin", userName: "Ada" });
     const adminCookie = await sessionCookieFor(admin.id);
     const pending = await challengeFor(user.email);
@@ -375,9 +436,11 @@ describe("an admin resets someone's two-factor sign-in", () => {
     expect((await mailsTo(user.email)).map((mail) => mail.subject)).toContain(
       "An admin reset two-factor sign-in for your ECommerce Shopping account",
     );
+    // A staff member's own enrolment is on record too; the reset is the entry that takes it away.
     const entries = (
-      await json(await callRoute(apiAudit, "/api/admin/audit?entity=twoFactor", { cookie: adminCookie }))
-    ).data as Json[];
+      (await json(await callRoute(apiAudit, "/api/admin/audit?entity=twoFactor", { cookie: adminCookie })))
+        .data as Json[]
+    ).filter((entry) => entry.action === "delete");
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
       action: "delete",
@@ -391,6 +454,7 @@ describe("an admin resets someone's two-factor sign-in", () => {
   it("refuses one's own (403), an unknown person (404), one without it (409) and a shopper caller (403)", async () => {
     const { user: admin, cookie } = await enrolled("admin");
     const shopper = await createTestUser();
+    const clerk = await createTestUser({ role: "staff", permissions: ["orders"], email: "c@example.com" });
     const call = (id: string, as = cookie) =>
       callRoute(apiReset, `/api/admin/staff/${id}/two-factor`, {
         method: "DELETE",
@@ -400,12 +464,35 @@ describe("an admin resets someone's two-factor sign-in", () => {
     expect((await call(admin.id)).status).toBe(403);
     expect((await call("8d3c1c8e-1111-4a4a-9a9a-000000000000")).status).toBe(404);
     expect((await call("not-a-uuid")).status).toBe(404);
-    expect((await call(shopper.id)).status).toBe(409);
+    expect((await call(clerk.id)).status).toBe(409);
     expect((await call(admin.id, await sessionCookieFor(shopper.id))).status).toBe(403);
   });
 
+  it("answers a shopper's id 404, as an unknown one, and leaves the shopper's two-factor sign-in on", async () => {
+    const { user: shopper, secret } = await enrolled();
+    const manager = await createTestUser({ role: "staff", permissions: ["staff"], email: "m@example.com" });
+    const admin = await createTestUser({ role: "admin", email: "a@example.com" });
+    for (const caller of [manager, admin]) {
+      const response = await callRoute(apiReset, `/api/admin/staff/${shopper.id}/two-factor`, {
+        method: "DELETE",
+        cookie: await sessionCookieFor(caller.id),
+        params: { id: shopper.id },
+      });
+      expect(response.status).toBe(404);
+    }
+    // Through the staff page too: refused, and nothing changed.
+    const page = await callRoute(adminStaff.action, "/admin/staff", {
+      cookie: await sessionCookieFor(manager.id),
+      form: { intent: "reset-two-factor", id: shopper.id },
+    });
+    expect(page.headers.get("Location")).toBe("/admin/staff");
+    const stillOn = await challengeFor(shopper.email);
+    expect((await sendCode(stillOn, nextCode(secret))).status).toBe(200);
+    expect(await mailsTo(shopper.email)).toHaveLength(1);
+  });
+
   it("is a button of the staff page for a colleague with `staff`, who may not reset an admin's", async () => {
-    const { user: clerk } = await enrolled();
+    const { user: clerk } = await enrolled("staff", ["orders"]);
     const { user: boss } = await enrolled("admin");
     const manager = await createTestUser({ role: "staff", permissions: ["staff"], email: "m@example.com" });
     const cookie = await sessionCookieFor(manager.id);

@@ -46,11 +46,26 @@ describe("permissions", () => {
 
 describe("the origin check and API keys", () => {
   it("treats an /api call with a bearer credential as a key's call, and nothing else", () => {
-    expect(isBearerApiCall("/api/admin/orders/get", "Bearer shop_sk_abc")).toBe(true);
-    expect(isBearerApiCall("/api/admin/orders/get", "bearer shop_sk_abc")).toBe(true);
-    expect(isBearerApiCall("/admin/orders", "Bearer shop_sk_abc")).toBe(false);
-    expect(isBearerApiCall("/api/admin/orders/get", "Bearer ")).toBe(false);
-    expect(isBearerApiCall("/api/admin/orders/get", "Basic abc")).toBe(false);
-    expect(isBearerApiCall("/api/admin/orders/get", undefined)).toBe(false);
+    const call = (path: string, authorization: string | undefined) =>
+      isBearerApiCall({ path, authorization, cookie: undefined });
+    expect(call("/api/admin/orders/get", "Bearer shop_sk_abc")).toBe(true);
+    expect(call("/api/admin/orders/get", "bearer shop_sk_abc")).toBe(true);
+    expect(call("/admin/orders", "Bearer shop_sk_abc")).toBe(false);
+    expect(call("/api/admin/orders/get", "Bearer ")).toBe(false);
+    expect(call("/api/admin/orders/get", "Basic abc")).toBe(false);
+    expect(call("/api/admin/orders/get", undefined)).toBe(false);
+  });
+
+  it("does not let the header alone skip the check: a call that brings a cookie is checked as any other", () => {
+    expect(
+      isBearerApiCall({
+        path: "/api/account/user-name",
+        authorization: "Bearer junk",
+        cookie: "__session=s",
+      }),
+    ).toBe(false);
+    expect(
+      isBearerApiCall({ path: "/api/account/user-name", authorization: "Bearer junk", cookie: "" }),
+    ).toBe(true);
   });
 });

@@ -68,6 +68,18 @@ export function holds(user: { role: string; permissions?: readonly string[] | nu
   return permissionsOf(user).includes(area);
 }
 
+/**
+ * The permissions of `permissions` that `user` does not hold. Granting, enabling a person and revoking
+ * a key all need the actor to hold every permission at stake (API.md "Staff, two-factor sign-in, API keys").
+ */
+export function unheldBy(
+  user: { role: string; permissions?: readonly string[] | null },
+  permissions: readonly string[],
+): string[] {
+  const held: readonly string[] = permissionsOf(user);
+  return permissions.filter((permission) => !held.includes(permission));
+}
+
 /** The refusal of a person or key without the area's permission (403). */
 export function missingPermissionMessage(area: Permission): string {
   return `You do not have the ${PERMISSION_LABELS[area].label} permission (${area})`;

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Two-factor sign-in as the pages, the API and the browser share it: the forms' intents, the
  * messages, and the code's shape. The rules live in app/services/two-factor.server.ts and
@@ -24,6 +26,7 @@ export const CHALLENGE_MAX_ATTEMPTS = 5;
 
 export const TWO_FACTOR_TEXT = {
   codeRequired: "Enter the 6-digit code from your authenticator app, or a backup code",
+  passwordRequired: "Enter your current password",
   challengeStarted: "Enter the 6-digit code from your authenticator app to finish signing in",
   wrongCode: "That code is not right. Check your authenticator app and try again",
   replayedCode: "That code has already been used. Wait for the next one",
@@ -44,6 +47,20 @@ export const TWO_FACTOR_TEXT = {
   resetNotOn: "Two-factor sign-in is not on for this person",
   resetAdminOnly: "Only an admin can reset an admin's two-factor sign-in",
 } as const;
+
+/**
+ * `POST /api/account/two-factor` and the "Set up" form: the current password, so that a stolen session
+ * alone cannot add the thief's device.
+ */
+export const startTwoFactorSchema = z
+  .object({
+    password: z
+      .string({ error: TWO_FACTOR_TEXT.passwordRequired })
+      .min(1, TWO_FACTOR_TEXT.passwordRequired)
+      .max(200, TWO_FACTOR_TEXT.passwordRequired)
+      .meta({ description: "The account's current password" }),
+  })
+  .meta({ id: "TwoFactorStart" });
 
 /** A code as typed: spaces and dashes go, letters are lower-cased (backup codes are shown in groups). */
 export function normaliseCode(input: string): string {

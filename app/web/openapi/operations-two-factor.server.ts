@@ -4,6 +4,7 @@ import {
   CHALLENGE_MAX_ATTEMPTS,
   CHALLENGE_MINUTES,
   CODE_MAX_LENGTH,
+  startTwoFactorSchema,
 } from "~/lib/shared/two-factor";
 import type { ApiOperation } from "./operation.server";
 import { messageEnvelope, sessionUserSchema } from "./schemas.server";
@@ -41,8 +42,9 @@ export const TWO_FACTOR_OPERATIONS: ApiOperation[] = [
     summary: "Start turning two-factor sign-in on: a new TOTP secret (confirm it with a first code)",
     description:
       "TOTP per RFC 6238: SHA-1, 6 digits, 30-second steps, one step of drift accepted. Calling it again " +
-      "before confirming replaces the secret.",
+      "before confirming replaces the secret. Takes the current password: a session alone cannot add a device.",
     access: "signed-in",
+    body: startTwoFactorSchema,
     success: {
       200: {
         description: "The secret, as base32, as an otpauth:// URL and as a QR code",
@@ -55,7 +57,12 @@ export const TWO_FACTOR_OPERATIONS: ApiOperation[] = [
         }),
       },
     },
-    errors: { 409: "Two-factor sign-in is already on" },
+    errors: {
+      400: "No password, or a wrong one (`errors.password`)",
+      409: "Two-factor sign-in is already on",
+      415: NOT_JSON,
+      429: "Too many wrong passwords for this account: Retry-After",
+    },
   },
   {
     method: "delete",
