@@ -29,6 +29,17 @@ const makeKey = (cookie: string, json: unknown) =>
 const orders = (secret: string) =>
   callRoute(apiOrders.loader, "/api/admin/orders/get", { headers: bearer(secret) });
 
+/** Adds a tax rate with the key `secret`: the audit entry of that change. */
+async function taxRateEntryBy(secret: string, region: string) {
+  const response = await callRoute(apiTaxRates.action, "/api/admin/tax-rates", {
+    headers: bearer(secret),
+    json: { name: region, country: "US", region, rate: 4, appliesTo: ["men"] },
+  });
+  expect(response.status).toBe(201);
+  const { data } = (await response.json()) as { data: { _id: string } };
+  return (await auditEntries(data._id))[0]!;
+}
+
 describe("making and listing keys", () => {
   it("answers the secret once, keeps only its hash and last four characters, and lists the key without it", async () => {
     const admin = await backOffice("admin");
@@ -189,14 +200,7 @@ describe("calling with a key", () => {
   it("puts a key's changes on the audit log with the key's name and its creator as the actor", async () => {
     const creator = await backOffice("admin");
     const { secret } = await apiKeyFor(["taxes"], creator.user, "Accounting sync");
-    const response = await callRoute(apiTaxRates.action, "/api/admin/tax-rates", {
-      headers: bearer(secret),
-      json: { name: "NY", country: "US", region: "NY", rate: 4, appliesTo: ["men"] },
-    });
-    expect(response.status).toBe(201);
-    const { data } = (await response.json()) as { data: { _id: string } };
-    const [entry] = await auditEntries(data._id);
-    expect(entry).toMatchObject({
+    expect(await taxRateEntryBy(secret, "NY")).toMatchObject({
       action: "create",
       actorName: `Key Accounting sync of ${creator.user.userName}`,
       actorId: creator.user.id,
@@ -211,15 +215,9 @@ describe("calling with a key", () => {
       { ...manager.user, permissions: ["staff", "taxes"] },
       admin.user.userName,
     );
-    const response = await callRoute(apiTaxRates.action, "/api/admin/tax-rates", {
-      headers: bearer(secret),
-      json: { name: "CA", country: "US", region: "CA", rate: 5, appliesTo: ["men"] },
-    });
-    expect(response.status).toBe(201);
-    const { data } = (await response.json()) as { data: { _id: string } };
-    const [entry] = await auditEntries(data._id);
-    expect(entry!.actorName).not.toBe(admin.user.userName);
-    expect(entry!.actorName).toBe(`Key ${admin.user.userName} of ${manager.user.userName}`);
+    const entry = await taxRateEntryBy(secret, "CA");
+    expect(entry.actorName).not.toBe(admin.user.userName);
+    expect(entry.actorName).toBe(`Key ${admin.user.userName} of ${manager.user.userName}`);
   });
 
   it("is rate limited per key: beyond the minute's calls 429 with Retry-After, another key unaffected", async () => {
