@@ -77,7 +77,7 @@ export const STAFF_OPERATIONS: ApiOperation[] = [
     success: { 200: { description: "The person", schema: dataEnvelope(staffMemberSchema) } },
     errors: {
       400: "Invalid fields, or permissions for an admin (who holds every one)",
-      403: "Oneself, a permission the caller does not hold, or an admin changed by a staff member",
+      403: "Oneself, a permission the caller does not hold (granted, taken away, or handed back by enabling), or an admin changed by a staff member",
       404: "Nobody of the back office has this id",
       409: "The shop's last admin",
       415: NOT_JSON,
@@ -137,6 +137,9 @@ export const STAFF_OPERATIONS: ApiOperation[] = [
     summary: "Revoke an API key: its next call answers 401",
     access: "admin",
     success: { 200: { description: "Revoked", schema: messageEnvelope } },
-    errors: { 404: "Unknown or already revoked key" },
+    errors: {
+      403: "The key holds a permission the caller does not (admins revoke any)",
+      404: "Unknown or already revoked key",
+    },
   },
 ];

@@ -158,8 +158,8 @@ export const TWO_FACTOR_OPERATIONS: ApiOperation[] = [
     access: "admin",
     success: { 200: { description: "It is off for that person", schema: messageEnvelope } },
     errors: {
-      403: "Not allowed, or one's own (turn it off with a code instead)",
-      404: "No such person",
+      403: "Not allowed, one's own (turn it off with a code instead), or an admin's reset by a staff member",
+      404: "Nobody of the back office has this id (a shopper's two-factor sign-in is theirs alone)",
       409: "Two-factor sign-in is not on for that person",
     },
   },
