@@ -152,12 +152,17 @@ async function apiKeyCallerOf(request: Request): Promise<ApiKeyCaller | null> {
 }
 
 /**
- * API guard: 401 when not signed in. A call with an API key is refused here too (401 for an invalid
- * key, 403 for a valid one): a key is a program's, for the back office's areas, never a person's own
- * account, cart or orders; the guard of an area (`requireApiArea`) is the one that takes keys.
+ * For a person's own calls: a call with an API key is refused (401 for an invalid key, 403 for a valid
+ * one), whatever cookie comes along. A key is a program's, for the back office's areas, never a
+ * person's own account, cart or orders; the guard of an area (`requireApiArea`) is the one that takes keys.
  */
-export async function requireApiUser(request: Request): Promise<SessionUser> {
+export async function refuseApiKey(request: Request): Promise<void> {
   if (await apiKeyCallerOf(request)) throw forbidden(API_KEY_NOT_A_PERSON);
+}
+
+/** API guard: 401 when not signed in; a call with an API key is refused (`refuseApiKey`). */
+export async function requireApiUser(request: Request): Promise<SessionUser> {
+  await refuseApiKey(request);
   const user = await getSessionUser(request);
   if (!user) throw unauthorized();
   return user;

@@ -8,6 +8,7 @@ import * as apiTaxRates from "../../app/routes/api.admin.tax-rates";
 import * as apiStaff from "../../app/routes/api.admin.staff";
 import * as apiStaffMember from "../../app/routes/api.admin.staff.$id";
 import * as apiUserName from "../../app/routes/api.account.user-name";
+import * as checkAuth from "../../app/routes/api.auth.check-auth";
 import { API_KEY_CALLS_PER_MINUTE, hashApiKeySecret } from "../../app/services/api-keys.server";
 import { postgresLimiter } from "../../app/services/rate-limit.server";
 import { createTestUser, resetDatabase } from "../support/database";
@@ -142,6 +143,12 @@ describe("calling with a key", () => {
     );
     expect(row!.userName).toBe("Before");
     expect((await rename({})).status).toBe(200);
+    // Reading who is signed in too: the key, not the cookie, answers.
+    const whoAmI = (headers: Record<string, string>) =>
+      callRoute(checkAuth.loader, "/api/auth/check-auth", { cookie, headers });
+    expect((await whoAmI({ Authorization: "Bearer junk" })).status).toBe(401);
+    expect((await whoAmI(bearer(secret))).status).toBe(403);
+    expect((await whoAmI({})).status).toBe(200);
   });
 
   it("answers 401 for an expired key and for a key whose creator lost the permission it names, 403", async () => {
