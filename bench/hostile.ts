@@ -7,7 +7,14 @@ import { createDatabase } from "../app/models/db.server";
 import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
 import { migrateToLatest } from "../db/migrator";
 import { isEmptyShop, seedDemoAccounts, seedDemoCatalog } from "../db/seed/seed";
-import { asExpected, prepareProbeAccounts, probeTable, replayProbe, serverErrors } from "./hostile-probe";
+import {
+  asExpected,
+  prepareProbeAccounts,
+  probeTable,
+  REFERENCE_READS,
+  replayProbe,
+  serverErrors,
+} from "./hostile-probe";
 import { machineTicks, stealPercent } from "./proc-cpu";
 import { writeResultsSection } from "./results-file";
 import { median } from "./stats";
@@ -152,7 +159,7 @@ async function main() {
     await seedDemoAccounts(db);
   }
   await db.sequelize.query("TRUNCATE rate_limits");
-  await prepareProbeAccounts(db);
+  const probeAccounts = await prepareProbeAccounts(db);
   await db.sequelize.close();
 
   const server = spawn(process.execPath, [path.join(BUILD_DIR, "server", "index.js")], {
@@ -255,7 +262,7 @@ async function main() {
 
     log("the probe's requests");
     const ticksBefore = machineTicks();
-    const probe = await replayProbe(send, process.env.APP_URL ?? `http://localhost:${PORT}`);
+    const probe = await replayProbe(send, process.env.APP_URL ?? `http://localhost:${PORT}`, probeAccounts);
     const probeSteal = stealPercent(ticksBefore, machineTicks());
     for (const probeCase of probe.cases) {
       log(
@@ -264,7 +271,7 @@ async function main() {
     }
     const probe5xx = serverErrors(probe);
     const probeMismatches = probe.cases.filter((probeCase) => !asExpected(probeCase)).length;
-    const slowdown = probe.referenceMs.after > probe.referenceMs.before * 1.5 + 5;
+    const slowdown = probe.referenceMs.after > probe.referenceMs.before * 1.5 + 10;
     const probeSlowest = Math.max(...probe.cases.map((probeCase) => probeCase.medianMs));
 
     log("database outage");
@@ -301,12 +308,12 @@ async function main() {
       `| Eight parallel 40 MB chunked form bodies: the process does not grow | statuses ${JSON.stringify(countStatuses(eight))}; server RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after | ${rssAfter - rssBefore < 50 ? "met" : "**missed**"} |`,
       `| ${odd.length} odd requests (content types, methods, bad JSON): 0 answered 5xx | ${fiveXx.length} 5xx${fiveXx.length ? `: ${fiveXx.join(", ")}` : ""}; statuses ${JSON.stringify(countStatuses(oddAnswers))} | ${fiveXx.length ? "**missed**" : "met"} |`,
       `| The probe's ${probe.cases.length} requests, ${probe.cases.reduce((sum, probeCase) => sum + probeCase.statuses.length, 0)} sent: 0 answered 5xx | ${probe5xx.length} with a 5xx${probe5xx.length ? `: ${probe5xx.join("; ")}` : ""}; ${probeMismatches} not as the contract asks (table below) | ${probe5xx.length ? "**missed**" : "met"} |`,
-      `| No slowdown: the probe's answers in under 1 s (median), a catalogue read after it at most 1.5× (+5 ms) its time before | slowest probe median ${probeSlowest.toFixed(1)} ms; \`GET /api/shop/products/get\` median of 20 ${probe.referenceMs.before.toFixed(1)} ms before, ${probe.referenceMs.after.toFixed(1)} ms after | ${probeSlowest < 1000 && !slowdown ? "met" : "**missed**"} |`,
+      `| No slowdown: the probe's answers in under 1 s (median), a catalogue read after it at most 1.5× (+10 ms) its time before | slowest probe median ${probeSlowest.toFixed(1)} ms; \`GET /api/shop/products/get\` median of ${REFERENCE_READS} ${probe.referenceMs.before.toFixed(1)} ms before, ${probe.referenceMs.after.toFixed(1)} ms after | ${probeSlowest < 1000 && !slowdown ? "met" : "**missed**"} |`,
       `| PostgreSQL stopped: 503 with Retry-After | API ${outage.api.status} (Retry-After ${String(outage.api.headers["retry-after"])}), signed-in page ${outage.page.status} (Retry-After ${String(outage.page.headers["retry-after"])}), /healthz ${outage.healthz.status} | ${[outage.api, outage.page, outage.healthz].every((a) => a.status === 503 && a.headers["retry-after"]) ? "met" : "**missed**"} |`,
       "",
       "### The probe's requests",
       "",
-      `Each sent ${probe.cases[0]?.statuses.length ?? 0} times in a row by a signed-in caller (an admin, a staff member holding only \`staff\`, a new shopper), with WEBHOOK_ALLOW_PRIVATE=false; steal ${probeSteal === null ? "n/a" : `${probeSteal.toFixed(1)} %`} meanwhile (/proc/stat). A mismatch is a hole still open on the branch that ran it (some are closed on branches merged later); a 5xx fails the run.`,
+      `Sent in a row by signed-in callers (the demo admin; staff holding only \`staff\`, or \`staff\`, \`orders\` and \`taxes\`; new shoppers), numbered as in work/sec-a's probe notes where they come from there; a request that changes something when it succeeds is sent once. WEBHOOK_ALLOW_PRIVATE=false; steal ${probeSteal === null ? "n/a" : `${probeSteal.toFixed(1)} %`} meanwhile (/proc/stat). A mismatch is a hole still open on the branch that ran it (some are closed on branches merged later); a 5xx fails the run.`,
       "",
       ...probeTable(probe),
       "",
