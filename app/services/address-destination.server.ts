@@ -1,12 +1,15 @@
 import { getConfig } from "~/lib/server/config.server";
-import { destinationOf, isCountryCode, isRegionCode } from "~/lib/server/regions.server";
+import { destinationOf, isCountryCode, isRegionCode, usStateOfZip } from "~/lib/server/regions.server";
 
 /**
  * An address's destination as a request gives it (API.md, "Sales tax and
  * VAT"): `country` an ISO 3166-1 alpha-2 code (the shop's when left out),
  * `region` a subdivision code of that country (for the US derived from a
  * five-digit ZIP code when left out). Lower case is taken as upper case;
- * an unknown code is refused, naming the field.
+ * an unknown code is refused, naming the field. A US address's state is its
+ * ZIP code's: the tax follows it, so a region that says otherwise is refused
+ * (else a shopper would pick the state they are taxed in), and so is a US
+ * region without a ZIP code of a state to check it against.
  */
 
 export interface Destination {
@@ -18,6 +21,10 @@ export const DESTINATION_TEXT = {
   unknownCountry: "Country must be an ISO 3166-1 two-letter code such as US or DE",
   unknownRegion: (country: string) => `Region is not a state, province or county code of ${country}`,
   notText: (field: string) => `${field} must be a text`,
+  notZipState: (region: string, zip: string, state: string) =>
+    `Region ${region} does not match ZIP code ${zip}, which is in ${state}`,
+  withoutZip: (region: string) =>
+    `Region ${region} needs the address's five-digit ZIP code (pincode) in that state`,
 };
 
 type DestinationResult = { ok: true; value: Destination } | { ok: false; errors: Record<string, string[]> };
@@ -50,6 +57,17 @@ export function parseDestinationFields(
   );
   if (region && !isRegionCode(destination.country, region)) {
     return { ok: false, errors: { region: [DESTINATION_TEXT.unknownRegion(destination.country)] } };
+  }
+  // A missing pincode has its own error; there is nothing to check the region against yet.
+  if (region && destination.country === "US" && pincode.trim()) {
+    const zipState = usStateOfZip(pincode);
+    if (!zipState) return { ok: false, errors: { region: [DESTINATION_TEXT.withoutZip(region)] } };
+    if (zipState !== region) {
+      return {
+        ok: false,
+        errors: { region: [DESTINATION_TEXT.notZipState(region, pincode.trim(), zipState)] },
+      };
+    }
   }
   return { ok: true, value: destination };
 }

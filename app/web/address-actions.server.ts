@@ -94,11 +94,13 @@ export async function handleAddressAction(
     if (submission.status !== "success") {
       return data<AddressActionData>({ addressForm: submission.reply() }, { status: 400 });
     }
+    // The five fields as the schema read them, and the optional destination, which the service checks.
+    const values = { ...submission.value, country: formData.get("country"), region: formData.get("region") };
     if (intent === ADDRESS_INTENTS.add) {
-      await addAddress(user.id, submission.value);
+      await addAddress(user.id, values);
       return await redirectWithFlash(request, target, { type: "success", message: ADDRESS_ADDED });
     }
-    await updateAddress(user.id, addressId, submission.value);
+    await updateAddress(user.id, addressId, values);
     return await redirectWithFlash(request, target, { type: "success", message: ADDRESS_UPDATED });
   }, refuse);
 }

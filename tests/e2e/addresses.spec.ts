@@ -100,6 +100,20 @@ test.describe("address manager", () => {
     await expect(cards(page)).toHaveCount(0);
   });
 
+  test("a region that contradicts the ZIP code is refused beside the region field, and nothing is added", async ({
+    page,
+  }) => {
+    await page.goto("/shop/addresses");
+    await fillAddressForm(page, { ...HOME, pincode: "10001" });
+    const region = form(page);
+    await region.getByRole("textbox", { name: "Region" }).fill("DE");
+    await region.getByRole("button", { name: "Add" }).click();
+    await expect(region.getByText("Region DE does not match ZIP code 10001, which is in NY")).toBeVisible();
+    await expect(region.getByRole("textbox", { name: "Region" })).toHaveAttribute("aria-invalid", "true");
+    await expect(region.getByRole("textbox", { name: "Region" })).toHaveValue("DE");
+    await expect(cards(page)).toHaveCount(0);
+  });
+
   test("Edit opens 'Edit Address' as a URL, saves with 'Address updated successfully' and returns to adding", async ({
     page,
   }) => {

@@ -107,6 +107,11 @@ describe("endpoints through the API", () => {
       "https://[::1]/x",
       "https://[fd00::1]/x",
       "https://localhost/x",
+      // IPv6 forms that carry 127.0.0.1: IPv4-compatible, IPv4-translated, NAT64 local-use, 6to4.
+      "https://[::127.0.0.1]/x",
+      "https://[::ffff:0:7f00:1]/x",
+      "https://[64:ff9b:1::7f00:1]/x",
+      "https://[2002:7f00:1::]/x",
     ]) {
       const refused = await post({ url, events: ["order.paid"] });
       expect(refused.status, url).toBe(400);

@@ -38,6 +38,53 @@ describe("the private-network guard", () => {
     },
   );
 
+  // IPv6 forms that carry an IPv4 address are judged by that IPv4 address: IPv4-compatible, IPv4-mapped,
+  // IPv4-translated (SIIT), NAT64's well-known prefix and 6to4. NAT64's local-use prefix is a local
+  // network's own, and Teredo's block (2001::/32) was refused already with the rest of 2001::/23.
+  it.each([
+    "::127.0.0.1",
+    "::7f00:1",
+    "::10.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:a9fe:a9fe",
+    "::ffff:0:7f00:1",
+    "::ffff:0:127.0.0.1",
+    "::ffff:0:c0a8:101",
+    "64:ff9b::7f00:1",
+    "64:ff9b::169.254.169.254",
+    "64:ff9b:1::7f00:1",
+    "64:ff9b:1:7f00:1::",
+    "2002:7f00:1::",
+    "2002:a00:1:1::1",
+    "2002:c0a8:101::",
+    "2001::1",
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+  ])("refuses %s, which carries a private IPv4 address", (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+
+  it.each([
+    "::808:808",
+    "::ffff:0:808:808",
+    "64:ff9b::808:808",
+    "64:ff9b::93.184.216.34",
+    "2002:5db8:d822::1",
+  ])("lets %s through, which carries a public IPv4 address", (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+  });
+
+  it("refuses the probe's URLs whose IPv6 literals carry 127.0.0.1", async () => {
+    const guard = { allowHttp: false, allowPrivate: false };
+    for (const url of [
+      "https://[::127.0.0.1]/x",
+      "https://[::ffff:0:7f00:1]/x",
+      "https://[64:ff9b:1::7f00:1]/x",
+      "https://[2002:7f00:1::]/x",
+    ]) {
+      await expect(resolvePublicTarget(url, guard), url).rejects.toThrow(/private/);
+    }
+  });
+
   it("refuses a name when any of its addresses is private, and answers the checked address to connect to", async () => {
     const guard = (answers: string[]) => ({
       allowHttp: false,

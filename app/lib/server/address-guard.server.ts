@@ -11,10 +11,8 @@ import { BlockList, isIP } from "node:net";
  * cannot lead it elsewhere.
  */
 
-// Two lists: one BlockList holding both families matches IPv4 addresses against IPv4-mapped IPv6 rules.
-const blockedV4 = new BlockList();
-const blockedV6 = new BlockList();
-for (const [network, prefix] of [
+/** IPv4 networks no webhook may reach. */
+const PRIVATE_V4 = [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
   ["100.64.0.0", 10],
@@ -30,22 +28,53 @@ for (const [network, prefix] of [
   ["203.0.113.0", 24],
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
-] as const) {
-  blockedV4.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
+] as const;
+
+/** IPv6 networks no webhook may reach, whatever they carry. */
+const PRIVATE_V6 = [
   ["::", 128],
   ["::1", 128],
-  ["::ffff:0:0", 96], // IPv4-mapped in hex form; the dotted form is checked as IPv4 below
-  ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48], // NAT64 for a local network's own use (RFC 8215), never a public one
   ["100::", 64],
-  ["2001::", 23],
+  ["2001::", 23], // IETF protocol assignments, Teredo's 2001::/32 among them
   ["2001:db8::", 32],
   ["fc00::", 7],
   ["fe80::", 10],
   ["fec0::", 10],
   ["ff00::", 8],
-] as const) {
+] as const;
+
+/**
+ * IPv6 forms that carry an IPv4 address, which a host or a translator on the
+ * way turns back into that IPv4 address: each is judged as the address it
+ * carries. Given as where the IPv4 address's 32 bits sit (`v4` stands for
+ * them), so each private IPv4 network above becomes the IPv6 network of its
+ * addresses in that form, and BlockList does all the matching.
+ */
+const CARRIERS_OF_V4 = [
+  ["::v4", 96], // IPv4-compatible (deprecated, RFC 4291)
+  ["::ffff:v4", 96], // IPv4-mapped
+  ["::ffff:0:v4", 96], // IPv4-translated (SIIT, RFC 2765)
+  ["64:ff9b::v4", 96], // NAT64's well-known prefix (RFC 6052)
+  ["2002:v4::", 16], // 6to4 (RFC 3056)
+] as const;
+
+/** An IPv4 address as the two 16-bit groups of IPv6 text. */
+function asIpv6Groups(ipv4: string): string {
+  const [a, b, c, d] = ipv4.split(".").map(Number) as [number, number, number, number];
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+// Two lists: one BlockList holding both families matches IPv4 addresses against IPv4-mapped IPv6 rules.
+const blockedV4 = new BlockList();
+const blockedV6 = new BlockList();
+for (const [network, prefix] of PRIVATE_V4) {
+  blockedV4.addSubnet(network, prefix, "ipv4");
+  for (const [form, carrierPrefix] of CARRIERS_OF_V4) {
+    blockedV6.addSubnet(form.replace("v4", asIpv6Groups(network)), carrierPrefix + prefix, "ipv6");
+  }
+}
+for (const [network, prefix] of PRIVATE_V6) {
   blockedV6.addSubnet(network, prefix, "ipv6");
 }
 
@@ -53,11 +82,7 @@ for (const [network, prefix] of [
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blockedV4.check(address, "ipv4");
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blockedV4.check(mapped[1]!, "ipv4");
-    return blockedV6.check(address, "ipv6");
-  }
+  if (family === 6) return blockedV6.check(address, "ipv6");
   return true;
 }
 

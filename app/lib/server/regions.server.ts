@@ -29,9 +29,23 @@ export function isRegionCode(country: string, region: string): boolean {
 }
 
 /**
- * ZIP code prefixes (first three digits) and their states, in ranges: the
- * first range that holds a prefix wins, so the exceptions come first.
- * Military (AA, AE, AP) prefixes name no state and give none.
+ * Five-digit ZIP codes whose prefix is shared: prefix 967 is Hawaii's but for
+ * American Samoa, 969 Guam's but for the Northern Mariana Islands and the
+ * freely associated states (Palau, Micronesia, the Marshall Islands: countries
+ * of their own, no US state).
+ */
+const ZIP_EXCEPTIONS: readonly (readonly [number, number, string])[] = [
+  [96799, 96799, "AS"],
+  [96939, 96944, ""],
+  [96950, 96952, "MP"],
+  [96960, 96960, ""],
+  [96970, 96970, ""],
+];
+
+/**
+ * ZIP code prefixes (first three digits) and their states, in ranges, as USPS
+ * assigns them: the first range that holds a prefix wins, so the exceptions
+ * come first. Military (AA, AE, AP) prefixes name no state and give none.
  */
 const ZIP_RANGES: readonly (readonly [number, number, string])[] = [
   [5, 5, "NY"],
@@ -104,9 +118,12 @@ const ZIP_RANGES: readonly (readonly [number, number, string])[] = [
 
 /** The US state of a five-digit ZIP code (ZIP+4 too), or null when it names none. */
 export function usStateOfZip(pincode: string): string | null {
-  const match = /^(\d{3})\d{2}(?:-?\d{4})?$/.exec(pincode.trim());
+  const match = /^(\d{5})(?:-?\d{4})?$/.exec(pincode.trim());
   if (!match) return null;
-  const prefix = Number(match[1]);
+  const zip = Number(match[1]);
+  const exception = ZIP_EXCEPTIONS.find(([from, to]) => zip >= from && zip <= to);
+  if (exception) return exception[2] || null;
+  const prefix = Math.floor(zip / 100);
   const range = ZIP_RANGES.find(([from, to]) => prefix >= from && prefix <= to);
   return range?.[2] || null;
 }
@@ -120,15 +137,16 @@ export interface DestinationInput {
 
 /**
  * The destination an address stands for: its country (the shop's when it
- * names none) and its region (for the US, derived from the ZIP code when it
- * names none). Used on write and on read, so rows written before countries
- * were kept read as they would be written now.
+ * names none) and its region. A US address's state is its ZIP code's
+ * whenever the ZIP names one, whatever region the row holds: rows written
+ * before countries were kept, or before a contradicting region was refused,
+ * read (and are taxed) as they would be written now. Used on write and on read.
  */
 export function destinationOf(
   input: DestinationInput,
   shopCountry: string,
 ): { country: string; region: string | null } {
   const country = input.country || shopCountry;
-  const region = input.region || (country === "US" ? usStateOfZip(input.pincode) : null);
-  return { country, region };
+  const zipState = country === "US" ? usStateOfZip(input.pincode) : null;
+  return { country, region: zipState ?? (input.region || null) };
 }

@@ -571,10 +571,10 @@ export const orderCaptureBodySchema = captureBodySchema.extend({
 export const addressBodySchema = addressInputSchema.extend({
   userId: uuid.optional(),
   country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2; default the shop's country" }),
-  region: z
-    .string()
-    .nullish()
-    .meta({ description: "State, province or county code; for US derived from the ZIP" }),
+  region: z.string().nullish().meta({
+    description:
+      "State, province or county code; for US derived from the ZIP when left out, and 400 when it contradicts the ZIP's state",
+  }),
 });
 
 export const reviewBodySchema = reviewSchema.extend({
