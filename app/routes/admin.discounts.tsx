@@ -1,4 +1,3 @@
-import { Badge } from "@mantine/core";
 import {
   type ActionFunctionArgs,
   data,
@@ -7,7 +6,7 @@ import {
   type MetaFunction,
   useLoaderData,
 } from "react-router";
-import { AdminRecordsPage, adminPageLinks } from "~/components/admin/AdminRecordsPage";
+import { ActiveBadge, AdminRecordsPage, adminPageLinks } from "~/components/admin/AdminRecordsPage";
 import { DiscountCodeFields, discountFormValues } from "~/components/admin/DiscountCodeEditor";
 import { utcFromLocalInput, utcText } from "~/lib/shared/admin-form";
 import { BRAND_LABELS, CATEGORY_LABELS, type Brand, type Category } from "~/lib/shared/catalog-options";
@@ -40,20 +39,24 @@ const discountCodes: AdminRecords<DiscountCodeJson> = {
    * an unticked "active" sends nothing, which here means "inactive"; no ticked
    * category or brand means "all".
    */
-  inputOf: (formData) => {
-    const text = (name: string) => String(formData.get(name) ?? "");
+  inputOf: (sent) => {
+    const { startsAt, endsAt, ...rest } = sent.texts([
+      "code",
+      "type",
+      "value",
+      "minSubtotal",
+      "startsAt",
+      "endsAt",
+      "usageLimit",
+      "perCustomerLimit",
+    ]);
     return {
-      code: text("code"),
-      type: text("type"),
-      value: text("value"),
-      minSubtotal: text("minSubtotal"),
-      startsAt: utcFromLocalInput(text("startsAt")),
-      endsAt: utcFromLocalInput(text("endsAt")),
-      usageLimit: text("usageLimit"),
-      perCustomerLimit: text("perCustomerLimit"),
-      categories: formData.getAll("categories").map(String),
-      brands: formData.getAll("brands").map(String),
-      active: formData.get("active") === "on" ? "true" : "false",
+      ...rest,
+      startsAt: utcFromLocalInput(startsAt),
+      endsAt: utcFromLocalInput(endsAt),
+      categories: sent.list("categories"),
+      brands: sent.list("brands"),
+      active: sent.box("active"),
     };
   },
   get: getDiscountCode,
@@ -112,14 +115,7 @@ export default function AdminDiscounts() {
         { header: "Uses / limit", cell: (code) => `${code.uses} / ${code.usageLimit ?? "no limit"}` },
         { header: "Per customer", cell: (code) => code.perCustomerLimit ?? "no limit" },
         { header: "Applies to", cell: appliesTo },
-        {
-          header: "Status",
-          cell: (code) => (
-            <Badge color={code.active ? "green" : "gray"} variant="light">
-              {code.active ? "Active" : "Inactive"}
-            </Badge>
-          ),
-        },
+        { header: "Status", cell: (code) => <ActiveBadge active={code.active} /> },
       ]}
       formPrefix="discount"
       formValues={discountFormValues}

@@ -1,4 +1,3 @@
-import { Badge } from "@mantine/core";
 import {
   type ActionFunctionArgs,
   data,
@@ -7,7 +6,7 @@ import {
   type MetaFunction,
   useLoaderData,
 } from "react-router";
-import { AdminRecordsPage, adminPageLinks } from "~/components/admin/AdminRecordsPage";
+import { ActiveBadge, AdminRecordsPage, adminPageLinks } from "~/components/admin/AdminRecordsPage";
 import { ShippingMethodFields, shippingFormValues } from "~/components/admin/ShippingMethodForm";
 import type { AdminShippingMethodJson } from "~/lib/shared/delivery-schemas";
 import { formatPrice } from "~/lib/shared/money";
@@ -33,19 +32,18 @@ const shippingMethods: AdminRecords<AdminShippingMethodJson> = {
   page: PAGE,
   text: SHIPPING_TEXT,
   /** The form as the service reads it: an unticked box sends nothing, which here means "inactive". */
-  inputOf: (formData) => {
-    const text = (name: string) => String(formData.get(name) ?? "");
-    return {
-      name: text("name"),
-      price: text("price"),
-      estimatedDaysMin: text("estimatedDaysMin"),
-      estimatedDaysMax: text("estimatedDaysMax"),
-      estimatedText: text("estimatedText"),
-      freeOver: text("freeOver"),
-      active: formData.get("active") === "on" ? "true" : "false",
-      position: text("position"),
-    };
-  },
+  inputOf: (sent) => ({
+    ...sent.texts([
+      "name",
+      "price",
+      "estimatedDaysMin",
+      "estimatedDaysMax",
+      "estimatedText",
+      "freeOver",
+      "position",
+    ]),
+    active: sent.box("active"),
+  }),
   get: getShippingMethod,
   create: createShippingMethod,
   update: updateShippingMethod,
@@ -85,14 +83,7 @@ export default function AdminShipping() {
           cell: (method) => (method.freeOver === null ? "—" : formatPrice(method.freeOver)),
         },
         { header: "Position", cell: (method) => method.position },
-        {
-          header: "Status",
-          cell: (method) => (
-            <Badge color={method.active ? "green" : "gray"} variant="light">
-              {method.active ? "Active" : "Inactive"}
-            </Badge>
-          ),
-        },
+        { header: "Status", cell: (method) => <ActiveBadge active={method.active} /> },
       ]}
       formPrefix="shipping"
       formValues={shippingFormValues}

@@ -37,17 +37,10 @@ const taxRates: AdminRecords<TaxRateJson> = {
   text: TAX_RATE_TEXT,
   repeated: ["appliesTo"],
   /** The form as the service reads it: the ticked boxes of `appliesTo`, the rest as text. */
-  inputOf: (formData) => {
-    const text = (name: string) => String(formData.get(name) ?? "");
-    return {
-      name: text("name"),
-      country: text("country"),
-      region: text("region"),
-      rate: text("rate"),
-      appliesTo: formData.getAll("appliesTo").map(String),
-      exemptBelow: text("exemptBelow"),
-    };
-  },
+  inputOf: (sent) => ({
+    ...sent.texts(["name", "country", "region", "rate", "exemptBelow"]),
+    appliesTo: sent.list("appliesTo"),
+  }),
   get: getTaxRate,
   create: createTaxRate,
   update: updateTaxRate,

@@ -57,11 +57,7 @@ const endpoints: AdminRecords<WebhookEndpointJson, WebhookEndpointJson & { secre
   text: WEBHOOK_TEXT,
   repeated: ["events"],
   /** The form as the service reads it: an unticked "active" sends nothing, which here means "off". */
-  inputOf: (formData) => ({
-    url: String(formData.get("url") ?? ""),
-    events: formData.getAll("events").map(String),
-    active: formData.get("active") === "on" ? "true" : "false",
-  }),
+  inputOf: (sent) => ({ ...sent.texts(["url"]), events: sent.list("events"), active: sent.box("active") }),
   get: getWebhookEndpoint,
   create: createWebhookEndpoint,
   update: updateWebhookEndpoint,

@@ -43,6 +43,28 @@ export function refuseAdminForm(form: string, values: SentValues, error: AppErro
   );
 }
 
+/** A posted form's fields as a service reads them. */
+export interface SentForm {
+  /** These fields as text ("" for one not sent). */
+  texts<Name extends string>(names: readonly Name[]): Record<Name, string>;
+  /** Every value of a repeated field (the ticked boxes; none ticked: []). */
+  list(name: string): string[];
+  /** A checkbox: an unticked box sends nothing, which is "false". */
+  box(name: string): "true" | "false";
+}
+
+function sentFormOf(formData: FormData): SentForm {
+  return {
+    texts: (names) =>
+      Object.fromEntries(names.map((name) => [name, String(formData.get(name) ?? "")])) as Record<
+        (typeof names)[number],
+        string
+      >,
+    list: (name) => formData.getAll(name).map(String),
+    box: (name) => (formData.get(name) === "on" ? "true" : "false"),
+  };
+}
+
 /** What a list-and-form page tells the helper: its URL, its words and its service's calls. */
 export interface AdminRecords<Row extends { _id: string }, Created extends Row = Row> {
   /** The page's URL, where every answer goes back to. */
@@ -52,7 +74,7 @@ export interface AdminRecords<Row extends { _id: string }, Created extends Row =
   /** Fields sent once per ticked box; none ticked still comes back as an empty list. */
   repeated?: readonly string[];
   /** The form as the service reads it; the helper adds the `version` the form was based on. */
-  inputOf: (formData: FormData) => Record<string, unknown>;
+  inputOf: (sent: SentForm) => Record<string, unknown>;
   get: (id: string) => Promise<Row>;
   create: (input: Record<string, unknown>, by: AuditBy) => Promise<Created>;
   update: (id: string, input: Record<string, unknown>, by: AuditBy) => Promise<unknown>;
@@ -126,7 +148,7 @@ export async function recordAction<Row extends { _id: string }, Created extends 
   const values = sentValuesOf(formData, records.repeated);
   return runOrRefuse(
     async () => {
-      const input = { ...records.inputOf(formData), ...(version ? { version } : {}) };
+      const input = { ...records.inputOf(sentFormOf(formData)), ...(version ? { version } : {}) };
       if (intent === RECORD_INTENTS.update) {
         await records.update(id, input, by);
         return back(records.text.updated);

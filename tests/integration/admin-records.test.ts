@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { action, loader } from "../../app/routes/admin.taxes";
+import type { AdminFormReply } from "../../app/lib/shared/admin-form";
 import { VERSION_CONFLICT_MESSAGE } from "../../app/lib/shared/audit";
 import { createTaxRate, getTaxRate, listTaxRates, updateTaxRate } from "../../app/services/tax-rates.server";
 import { resetDatabase } from "../support/database";
@@ -16,14 +17,6 @@ beforeEach(async () => {
   await resetDatabase();
   callers = await createCallers();
 });
-
-interface FormReply {
-  form: string;
-  values: Record<string, string | string[]>;
-  errors: Record<string, string[]>;
-  message: string | null;
-  stale?: boolean;
-}
 
 const NY = { name: "NY State", country: "US", region: "NY", rate: 4, appliesTo: ["men"] };
 
@@ -53,7 +46,7 @@ describe("the list-and-form helper", () => {
 
     const refused = await run(action, editForm(rate._id, 1, { name: "NY (mine)", rate: "6.5" }));
     expect(refused.status).toBe(409);
-    const reply = (await refused.json()) as FormReply;
+    const reply = (await refused.json()) as AdminFormReply;
     expect(reply).toMatchObject({
       form: rate._id,
       message: VERSION_CONFLICT_MESSAGE,
@@ -74,7 +67,7 @@ describe("the list-and-form helper", () => {
     const rate = await createTaxRate(NY);
     const refused = await run(action, editForm(rate._id, 1, { rate: "lots" }));
     expect(refused.status).toBe(400);
-    const reply = (await refused.json()) as FormReply;
+    const reply = (await refused.json()) as AdminFormReply;
     expect(reply.form).toBe(rate._id);
     expect(Object.keys(reply.errors)).toEqual(["rate"]);
     expect(reply.errors.rate![0]).toMatch(/rate/);

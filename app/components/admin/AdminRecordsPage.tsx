@@ -1,4 +1,4 @@
-import { Group, Table, Text, Title } from "@mantine/core";
+import { Badge, Group, Table, Text, Title } from "@mantine/core";
 import type { CSSProperties, ReactNode } from "react";
 import { Link, useActionData, type LinkDescriptor } from "react-router";
 import { formFields, RECORD_INTENTS, type AdminFormReply, type SentValues } from "~/lib/shared/admin-form";
@@ -22,6 +22,15 @@ interface AdminTableProps<Row extends { _id: string }> {
   /** The table's one line when it has no row. */
   empty: string;
   rowTestId?: (row: Row) => string;
+}
+
+/** A row that is on or off (a delivery option, a discount code), in a light badge. */
+export function ActiveBadge({ active }: { active: boolean }) {
+  return (
+    <Badge color={active ? "green" : "gray"} variant="light">
+      {active ? "Active" : "Inactive"}
+    </Badge>
+  );
 }
 
 /** An admin list: a striped table that scrolls sideways on a phone, one line when empty. */
