@@ -55,11 +55,12 @@ export interface SentForm {
 
 function sentFormOf(formData: FormData): SentForm {
   return {
-    texts: (names) =>
-      Object.fromEntries(names.map((name) => [name, String(formData.get(name) ?? "")])) as Record<
-        (typeof names)[number],
+    texts<Name extends string>(names: readonly Name[]) {
+      return Object.fromEntries(names.map((name) => [name, String(formData.get(name) ?? "")])) as Record<
+        Name,
         string
-      >,
+      >;
+    },
     list: (name) => formData.getAll(name).map(String),
     box: (name) => (formData.get(name) === "on" ? "true" : "false"),
   };
@@ -114,11 +115,11 @@ export async function openedRecords<Row extends { _id: string }>(
 }
 
 /**
- * The page's action, after the caller checked the area (`user`, the admin
- * every change is put on record for): `intent` create,
- * update or delete (each with the `version` the form was based on, when its
- * rows have one) or one of the page's own. A refused form comes back with
- * what was sent; a row gone or changed since answers a flash on the page.
+ * The page's action, after the caller checked the area (`user` is who the
+ * audit entries name): `intent` create, update or delete (each with the
+ * `version` the form was based on, when its rows have one) or one of the
+ * page's own. A refused form comes back with what was sent; a row gone, or
+ * changed since its Delete button was shown, answers a flash on the page.
  */
 export async function recordAction<Row extends { _id: string }, Created extends Row>(
   { request, context }: { request: Request; context: Readonly<RouterContextProvider> | undefined },
@@ -131,7 +132,7 @@ export async function recordAction<Row extends { _id: string }, Created extends 
   const id = String(formData.get("id") ?? "");
   const version = formData.get("version") ? String(formData.get("version")) : undefined;
   const back = (message: string) => redirectWithFlash(request, records.page, { type: "success", message });
-  const own = Object.hasOwn(records.intents ?? {}, intent) ? records.intents![intent] : undefined;
+  const own = records.intents && Object.hasOwn(records.intents, intent) ? records.intents[intent] : undefined;
   if (own) return own(request, formData);
   if (intent === RECORD_INTENTS.delete) {
     return runOrRefuse(
