@@ -9,8 +9,9 @@ import { PlainField } from "./PlainField";
  * (app/web/account-actions.server.ts), so they work without JavaScript;
  * the server validates (app/lib/shared/account-schemas.ts) and its messages show
  * beside the fields, with or without JavaScript. Plain HTML with the
- * storefront's classes: no Mantine and no zod in the page's JavaScript
- * (the storefront's JavaScript budget, docs/decisions/0008).
+ * plain forms' classes (app/styles/plain-forms.css, which the shop's and the
+ * admin's account pages both load): no Mantine and no zod in the page's
+ * JavaScript (the storefront's JavaScript budget, docs/decisions/0008).
  */
 
 interface AccountSettingsProps {

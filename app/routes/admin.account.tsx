@@ -20,6 +20,7 @@ import {
 } from "~/web/two-factor-actions.server";
 import { redirectWithFlash } from "~/web/session.server";
 import adminStyles from "~/styles/admin.css?url";
+import plainFormStyles from "~/styles/plain-forms.css?url";
 import twoFactorStyles from "~/styles/two-factor.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -33,6 +34,8 @@ export const shouldRevalidate = revalidateAfterRefusal;
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: adminStyles },
+  // The account forms are the shop's (AccountSettings, plain HTML): their styles come with them.
+  { rel: "stylesheet", href: plainFormStyles },
   { rel: "stylesheet", href: twoFactorStyles },
 ];
 

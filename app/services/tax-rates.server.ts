@@ -215,13 +215,22 @@ export async function updateTaxRate(
   });
 }
 
-/** Deletes a rate. Orders made with it keep their tax. */
-export async function deleteTaxRate(id: unknown, by: AuditBy = SYSTEM_CHANGE): Promise<void> {
+/**
+ * Deletes a rate. Orders made with it keep their tax. `version`, when given
+ * (the admin page's Delete sends the one it showed), must be the stored one: 409 otherwise.
+ */
+export async function deleteTaxRate(
+  id: unknown,
+  by: AuditBy = SYSTEM_CHANGE,
+  version?: unknown,
+): Promise<void> {
   if (!isUuid(id)) throw notFound(TAX_RATE_TEXT.notFound);
+  const expected = expectedVersionOf({ version });
   const { sequelize } = getDb();
   await sequelize.transaction(async (transaction) => {
     const current = await readRate(id, transaction, true);
     if (!current) throw notFound(TAX_RATE_TEXT.notFound);
+    refuseStaleVersion(expected, current.version);
     await sequelize.query(`DELETE FROM tax_rates WHERE id = :id`, { replacements: { id }, transaction });
     await recordAudit(transaction, {
       ...by,

@@ -13,6 +13,7 @@ import { action as accountAction, loader as accountLoader } from "../../app/rout
 import { ACCOUNT_TEXT } from "../../app/services/account.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { callRoute, sessionCookieFor } from "../support/requests";
+import { flashOf } from "./admin-support";
 
 /**
  * Account settings: user name, password, other sessions; the
@@ -21,16 +22,6 @@ import { callRoute, sessionCookieFor } from "../support/requests";
  */
 
 const SETTINGS_URL = "/shop/account?tab=settings";
-
-function flashOf(response: Response): { type: string; message: string } | null {
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__flash="));
-  if (!cookie) return null;
-  const value = decodeURIComponent(cookie.split(";")[0]!.slice("__flash=".length));
-  const payload = JSON.parse(Buffer.from(value.split(".")[0]!, "base64").toString("utf8")) as {
-    __flash_flash__?: { type: string; message: string };
-  };
-  return payload.__flash_flash__ ?? null;
-}
 
 async function shopperWithSessions(count: number, role: "user" | "admin" = "user") {
   const user = await createTestUser({ role, userName: "Sam" });

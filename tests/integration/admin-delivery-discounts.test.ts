@@ -16,7 +16,15 @@ import {
 } from "../../app/services/shipping.server";
 import { getDb } from "../../app/models/db.server";
 import { resetDatabase } from "../support/database";
-import { createCallers, formRequest, jsonRequest, readApi, run, type Callers } from "./admin-support";
+import {
+  createCallers,
+  flashOf,
+  formRequest,
+  jsonRequest,
+  readApi,
+  run,
+  type Callers,
+} from "./admin-support";
 
 /**
  * The admin's delivery options (/admin/shipping) and discount codes
@@ -31,16 +39,6 @@ beforeEach(async () => {
   await resetDatabase();
   callers = await createCallers();
 });
-
-function flashOf(response: Response): { type: string; message: string } | null {
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__flash="));
-  if (!cookie) return null;
-  const value = decodeURIComponent(cookie.split(";")[0]!.slice("__flash=".length));
-  const payload = JSON.parse(Buffer.from(value.split(".")[0]!, "base64").toString("utf8")) as {
-    __flash_flash__?: { type: string; message: string };
-  };
-  return payload.__flash_flash__ ?? null;
-}
 
 interface FormReply {
   form: string;

@@ -29,6 +29,17 @@ export async function createCallers(): Promise<Callers> {
   };
 }
 
+/** The flash message a response sets (its `__flash` cookie), if any. */
+export function flashOf(response: Response): { type: string; message: string } | null {
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__flash="));
+  if (!cookie) return null;
+  const value = decodeURIComponent(cookie.split(";")[0]!.slice("__flash=".length));
+  const payload = JSON.parse(Buffer.from(value.split(".")[0]!, "base64").toString("utf8")) as {
+    __flash_flash__?: { type: string; message: string };
+  };
+  return payload.__flash_flash__ ?? null;
+}
+
 type RouteFunction = (args: LoaderFunctionArgs | ActionFunctionArgs) => unknown;
 
 /**

@@ -1,11 +1,15 @@
-import { Button, Checkbox, Group, Stack, Text, TextInput } from "@mantine/core";
-import { Form, Link } from "react-router";
-import { formFields, type SentValues } from "~/lib/shared/admin-form";
+import { Group, TextInput } from "@mantine/core";
+import type { SentValues } from "~/lib/shared/admin-form";
 import { CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { TAX_APPLIES_TO } from "~/lib/shared/order-tax";
 import type { TaxRateJson } from "~/lib/shared/tax-schemas";
+import { ChoiceGroup, type RecordFormFields } from "./AdminRecordForm";
 
 const APPLIES_TO_LABELS: Record<string, string> = { ...CATEGORY_LABELS, shipping: "Delivery" };
+const APPLIES_TO_OPTIONS = TAX_APPLIES_TO.map((what) => ({
+  value: what,
+  label: APPLIES_TO_LABELS[what] ?? what,
+}));
 
 /** A rate as the form's values (a new one applies to every category, not to delivery). */
 export function taxRateFormValues(rate: TaxRateJson | null): SentValues {
@@ -21,100 +25,54 @@ export function taxRateFormValues(rate: TaxRateJson | null): SentValues {
   };
 }
 
-interface TaxRateFormProps {
-  intent: "create" | "update";
-  id?: string;
-  values: SentValues;
-  errors: Record<string, string[]>;
-  message?: string | null;
-  cancelTo: string;
-}
-
-/**
- * Adds or edits a tax rate: a plain form that posts to the page (no
- * JavaScript needed); the server checks every field (the country and region
- * codes too) and sends the form back with its messages beside the fields.
- */
-export function TaxRateForm({ intent, id, values, errors, message, cancelTo }: TaxRateFormProps) {
-  const prefix = id ? `tax-${id}` : "tax-new";
-  const field = formFields(prefix, values, errors);
-  const sent = values.appliesTo;
-  const appliesTo = Array.isArray(sent) ? sent : sent ? [sent] : [];
-  const appliesError = errors.appliesTo?.[0];
+/** A tax rate's fields; the server checks every one (the country and region codes too). */
+export function TaxRateFields({ field }: RecordFormFields) {
   return (
-    <Form method="post" noValidate aria-label={intent === "create" ? "Add tax rate" : "Edit tax rate"}>
-      {id ? <input type="hidden" name="id" value={id} /> : null}
-      {values.version ? <input type="hidden" name="version" value={String(values.version)} /> : null}
-      <Stack gap="sm">
-        {message ? (
-          <Text className="field-error" role="alert">
-            {message}
-          </Text>
-        ) : null}
+    <>
+      <TextInput
+        {...field("name")}
+        label="Name"
+        description="Shown on orders, such as “NY State”"
+        required
+        maxLength={100}
+      />
+      <Group grow align="flex-start">
         <TextInput
-          {...field("name")}
-          label="Name"
-          description="Shown on orders, such as “NY State”"
+          {...field("country")}
+          label="Country"
+          description="Two-letter code, such as US or DE"
           required
-          maxLength={100}
+          maxLength={2}
+          autoCapitalize="characters"
         />
-        <Group grow align="flex-start">
-          <TextInput
-            {...field("country")}
-            label="Country"
-            description="Two-letter code, such as US or DE"
-            required
-            maxLength={2}
-            autoCapitalize="characters"
-          />
-          <TextInput
-            {...field("region")}
-            label="Region"
-            description="State or province code, such as NY; empty: the whole country"
-            maxLength={3}
-            autoCapitalize="characters"
-          />
-        </Group>
-        <Group grow align="flex-start">
-          <TextInput
-            {...field("rate")}
-            label="Rate (%)"
-            description="Up to four decimals, such as 8.875"
-            inputMode="decimal"
-            required
-          />
-          <TextInput
-            {...field("exemptBelow")}
-            label="Exempt below ($)"
-            description="A unit price paid below this is not taxed by this rate; empty: none"
-            inputMode="decimal"
-          />
-        </Group>
-        <fieldset className="discount-form__choices">
-          <legend>Applies to (at least one)</legend>
-          <Group gap="md">
-            {TAX_APPLIES_TO.map((what) => (
-              <Checkbox
-                key={what}
-                id={`${prefix}-applies-${what}`}
-                name="appliesTo"
-                value={what}
-                label={APPLIES_TO_LABELS[what] ?? what}
-                defaultChecked={appliesTo.includes(what)}
-              />
-            ))}
-          </Group>
-          {appliesError ? <p className="field-error">{appliesError}</p> : null}
-        </fieldset>
-        <Group>
-          <Button type="submit" name="intent" value={intent}>
-            {intent === "create" ? "Add" : "Save"}
-          </Button>
-          <Link to={cancelTo} className="admin-btn">
-            Cancel
-          </Link>
-        </Group>
-      </Stack>
-    </Form>
+        <TextInput
+          {...field("region")}
+          label="Region"
+          description="State or province code, such as NY; empty: the whole country"
+          maxLength={3}
+          autoCapitalize="characters"
+        />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput
+          {...field("rate")}
+          label="Rate (%)"
+          description="Up to four decimals, such as 8.875"
+          inputMode="decimal"
+          required
+        />
+        <TextInput
+          {...field("exemptBelow")}
+          label="Exempt below ($)"
+          description="A unit price paid below this is not taxed by this rate; empty: none"
+          inputMode="decimal"
+        />
+      </Group>
+      <ChoiceGroup
+        {...field.choices("appliesTo", "applies")}
+        legend="Applies to (at least one)"
+        options={APPLIES_TO_OPTIONS}
+      />
+    </>
   );
 }

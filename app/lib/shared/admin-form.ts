@@ -1,7 +1,11 @@
 /**
- * What the delivery and discount admin pages' plain forms send back after a
- * refusal, and how their date fields read and write (safe in the browser).
+ * What the admin's plain forms send back after a refusal, the intents of the
+ * list-and-form pages (docs/decisions/0038), and how their date fields read
+ * and write (safe in the browser).
  */
+
+/** What a list-and-form page's forms post as `intent`; a page may add its own (a webhook's retry). */
+export const RECORD_INTENTS = { create: "create", update: "update", delete: "delete" } as const;
 
 /** A form's fields as sent: one string each, or every value of a repeated field (checkboxes). */
 export type SentValues = Record<string, string | string[]>;
@@ -11,8 +15,10 @@ export interface AdminFormReply {
   form: string;
   values: SentValues;
   errors: Record<string, string[]>;
-  /** A refusal that names no field (the thing was deleted meanwhile). */
+  /** A refusal that names no field (the thing was deleted or changed meanwhile). */
   message: string | null;
+  /** The row changed since the form was loaded (409): the page offers to load it again. */
+  stale?: boolean;
 }
 
 /**
@@ -41,10 +47,31 @@ export function utcText(iso: string | null): string {
  * page), its name, the value sent or stored, and the field's first message.
  */
 export function formFields(prefix: string, values: SentValues, errors: Record<string, string[]>) {
-  return (name: string) => ({
+  const field = (name: string) => ({
     id: `${prefix}-${name}`,
     name,
     defaultValue: String(values[name] ?? ""),
     error: errors[name]?.[0],
   });
+  /** A checkbox that sends "on" when ticked and nothing when not (the forms' `active`). */
+  field.box = (name: string) => ({
+    id: `${prefix}-${name}`,
+    name,
+    defaultChecked: values[name] === "on",
+    error: errors[name]?.[0],
+  });
+  /** A field of ticked boxes: the values sent, and each box's id as `${idPrefix}-${value}`. */
+  field.choices = (name: string, idPart = name) => ({
+    name,
+    idPrefix: `${prefix}-${idPart}`,
+    chosen: sentList(values, name),
+    error: errors[name]?.[0],
+  });
+  return field;
+}
+
+/** A repeated field's values (the ticked boxes), however many were sent. */
+export function sentList(values: SentValues, name: string): string[] {
+  const value = values[name];
+  return Array.isArray(value) ? value : value ? [value] : [];
 }
