@@ -72,25 +72,20 @@ export function keptKey<P>(component: ComponentType<P>, props: P): string {
     number = store.componentCount += 1;
     store.components.set(component, number);
   }
+  const path: (string | number)[] = [];
   try {
-    return `${nameOf(component)}#${number} ${propsKey(props)}`;
+    return `${nameOf(component)}#${number} ${propsKey(props, path)}`;
   } catch (error) {
     if (error instanceof KeptPropError) {
-      throw new TypeError(`${nameOf(component)} is kept, but its prop ${error.path} ${error.message}`);
+      const where = path.map((step) => (typeof step === "number" ? `[${step}]` : `.${step}`)).join("");
+      throw new TypeError(`${nameOf(component)} is kept, but its prop ${where} ${error.message}`);
     }
     throw error;
   }
 }
 
-/** A prop that has no text of its own; `path` is where it sits in the props (`products[3].image`). */
-class KeptPropError extends Error {
-  constructor(
-    message: string,
-    public path = "",
-  ) {
-    super(message);
-  }
-}
+/** A prop that has no text of its own. */
+class KeptPropError extends Error {}
 
 /** Deep enough for any props; a cycle stops here instead of exhausting the stack. */
 const MAX_DEPTH = 64;
@@ -103,65 +98,61 @@ const objectKeys = new WeakMap<object, string>();
  * Functions, symbols, big integers, React elements and objects of a class are refused: they have no text that
  * says what they render. An object's text is worked out once and kept: a page's props are never changed once
  * rendered (React's own rule), and the catalogue's kept reads (models/read-cache.server.ts), which every request
- * shares, come here as the same objects. In development a changed one is caught.
+ * shares, come here as the same objects (the props themselves, made anew for every render, are not kept). In
+ * development a changed one is caught. `path` is where the value sits in the props (the names and indexes on
+ * the way to it): a refused one leaves its own there.
  */
-export function propsKey(value: unknown, depth = 0): string {
+export function propsKey(value: unknown, path: (string | number)[] = []): string {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
     case "number":
       return Object.is(value, -0) ? "-0" : String(value);
     case "boolean":
-      return String(value);
+      return value ? "true" : "false";
     case "undefined":
       return "undefined";
     case "object":
-      return value === null ? "null" : objectKey(value, depth);
+      return value === null ? "null" : objectKey(value, path);
     default:
       throw new KeptPropError(`is a ${typeof value}: only data has a text to key markup by`);
   }
 }
 
-function objectKey(value: object, depth: number): string {
+function objectKey(value: object, path: (string | number)[]): string {
   const key = objectKeys.get(value);
   if (key !== undefined && !import.meta.env.DEV) return key;
-  const fresh = serialiseObject(value, depth);
+  const fresh = serialiseObject(value, path);
   if (key !== undefined && key !== fresh) {
     throw new KeptPropError("was changed after markup was kept under it: props are never changed");
   }
-  objectKeys.set(value, fresh);
+  if (path.length) objectKeys.set(value, fresh);
   return fresh;
 }
 
-function serialiseObject(value: object, depth: number): string {
-  if (depth >= MAX_DEPTH) throw new KeptPropError(`is nested more than ${MAX_DEPTH} deep (a cycle?)`);
+function serialiseObject(value: object, path: (string | number)[]): string {
+  if (path.length >= MAX_DEPTH) throw new KeptPropError(`is nested more than ${MAX_DEPTH} deep (a cycle?)`);
   if ("$$typeof" in value) throw new KeptPropError("is a React element: pass the data it is made of");
-  const prototype: unknown = Object.getPrototypeOf(value);
-  const parts: string[] = [];
   if (Array.isArray(value)) {
+    let text = "[";
     for (let index = 0; index < value.length; index++) {
-      parts.push(within(`[${index}]`, () => propsKey(value[index], depth + 1)));
+      path.push(index);
+      text += (index ? "," : "") + propsKey(value[index], path);
+      path.pop();
     }
-    return `[${parts.join(",")}]`;
+    return `${text}]`;
   }
+  const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) {
     throw new KeptPropError(`is a ${value.constructor.name}: only arrays and plain objects have a text`);
   }
+  let text = "{";
   for (const name of Object.keys(value).sort()) {
-    const field = (value as Record<string, unknown>)[name];
-    parts.push(`${JSON.stringify(name)}:${within(`.${name}`, () => propsKey(field, depth + 1))}`);
+    path.push(name);
+    text += `${text.length > 1 ? "," : ""}${JSON.stringify(name)}:${propsKey((value as Record<string, unknown>)[name], path)}`;
+    path.pop();
   }
-  return `{${parts.join(",")}}`;
-}
-
-/** `key()`, naming `segment` in the path of a prop it refuses. */
-function within(segment: string, key: () => string): string {
-  try {
-    return key();
-  } catch (error) {
-    if (error instanceof KeptPropError) error.path = `${segment}${error.path}`;
-    throw error;
-  }
+  return `${text}}`;
 }
 
 /** Every context a component of the shop can read: the app's own and React Router's (its hooks read them). */
