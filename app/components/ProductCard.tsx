@@ -162,15 +162,7 @@ function cardPriority(index: number, eagerCount: number, firstIsLargest: boolean
  * The grid's cards, from their props alone: the server keeps their markup (ProductGrid). `detailsHrefs` are the
  * cards' details links, one per product; `adding` is the product whose add to cart is on its way.
  */
-function ProductCards({
-  products,
-  detailsHrefs,
-  redirectTo,
-  eagerCount,
-  firstIsLargest,
-  sizes,
-  adding,
-}: {
+function ProductCards(cards: {
   products: ProductCardData[];
   detailsHrefs: string[];
   redirectTo: string;
@@ -181,15 +173,15 @@ function ProductCards({
 }) {
   return (
     <>
-      {products.map((product, index) => (
+      {cards.products.map((product, index) => (
         <ProductCard
           key={product._id}
           product={product}
-          detailsHref={detailsHrefs[index] ?? ""}
-          redirectTo={redirectTo}
-          priority={cardPriority(index, eagerCount, firstIsLargest)}
-          sizes={sizes}
-          adding={adding === product._id}
+          detailsHref={cards.detailsHrefs[index] ?? ""}
+          redirectTo={cards.redirectTo}
+          priority={cardPriority(index, cards.eagerCount, cards.firstIsLargest)}
+          sizes={cards.sizes}
+          adding={cards.adding === product._id}
         />
       ))}
     </>
