@@ -9,7 +9,7 @@ import { InlineStylesProvider } from "./lib/shared/inline-styles";
 import { NonceProvider } from "./lib/shared/nonce";
 import { requestInfoOf } from "./web/request.server";
 import { ServerMarkupProvider } from "./lib/shared/server-markup";
-import { serverMarkup } from "./lib/server/server-markup.server";
+import { keptMarkup } from "./lib/server/server-markup.server";
 
 /** How long a render may take before it is aborted (React Router reads this export). */
 export const streamTimeout = 10_000;
@@ -33,7 +33,7 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <InlineStylesProvider value={INLINE_STYLES_MARK}>
-          <ServerMarkupProvider value={serverMarkup}>
+          <ServerMarkupProvider value={keptMarkup}>
             <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
           </ServerMarkupProvider>
         </InlineStylesProvider>

@@ -1,6 +1,5 @@
 import { useLocation, useNavigation } from "react-router";
 import {
-  createContext,
   lazy,
   Suspense,
   useCallback,
@@ -10,6 +9,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from "react";
+import { createAppContext } from "~/lib/shared/app-contexts";
 import type * as CartDrawerPanelModule from "./CartDrawerPanel";
 import { withMantineOverlayStyles } from "./FlashToast";
 import { isModifiedClick, PlainLink } from "./PlainLink";
@@ -42,7 +42,7 @@ const CartDrawerPanel = lazy(loadCartDrawerPanel);
  * Mantine's styles for it are loaded when the cart is first opened.
  */
 
-const CartDrawerContext = createContext<(() => void) | null>(null);
+const CartDrawerContext = createAppContext<(() => void) | null>(null);
 
 export function CartDrawerProvider({ cart, children }: { cart: ShopCart; children: ReactNode }) {
   const location = useLocation();

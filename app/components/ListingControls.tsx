@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import { contentKey, useServerMarkup } from "~/lib/shared/server-markup";
+import { useKept } from "~/lib/shared/server-markup";
 import type { FormEvent, MouseEvent } from "react";
 import {
   BRAND_LABELS,
@@ -77,7 +77,7 @@ function priceInputValue(cents: number | null): string {
 export function FilterForm({ state, optionCounts }: { state: ListingState; optionCounts: OptionCounts }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
-  const serverMarkup = useServerMarkup();
+  const kept = useKept();
   const go = (next: Partial<ListingState>) => navigate(listingHref(next), { preventScrollReset: true });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -94,19 +94,8 @@ export function FilterForm({ state, optionCounts }: { state: ListingState; optio
     className: "filter-form",
     onSubmit: submit,
   } as const;
-  if (serverMarkup) {
-    // On the server the fields' markup is kept under the state and the counts they show (they have no state).
-    const key = `filter-fields ${JSON.stringify(state)} ${contentKey(optionCounts)} ${hydrated}`;
-    const html = serverMarkup(key, () => (
-      <FilterFields state={state} optionCounts={optionCounts} hydrated={hydrated} />
-    ));
-    return <form {...form} dangerouslySetInnerHTML={{ __html: html }} />;
-  }
-  return (
-    <form {...form}>
-      <FilterFields state={state} optionCounts={optionCounts} hydrated={hydrated} go={go} />
-    </form>
-  );
+  // On the server the fields' markup is kept (they have no state); `go` follows a tick once scripts run.
+  return <form {...form} {...kept(FilterFields, { state, optionCounts, hydrated }, { go })} />;
 }
 
 /** The filter form's fields, from their props alone; `go` follows a tick once scripts run. */

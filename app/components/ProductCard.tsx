@@ -1,6 +1,6 @@
 import { useNavigate, useSubmit } from "react-router";
 import { useEffect, useRef } from "react";
-import { contentKey, useServerMarkup } from "~/lib/shared/server-markup";
+import { useKept } from "~/lib/shared/server-markup";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { productBadge, type ProductCardData } from "~/lib/shared/product-display";
 import { AddToCartFormView, useAddingToCart } from "./AddToCartForm";
@@ -159,6 +159,36 @@ function cardPriority(index: number, eagerCount: number, firstIsLargest: boolean
 }
 
 /**
+ * The grid's cards, from their props alone: the server keeps their markup (ProductGrid). `detailsHrefs` are the
+ * cards' details links, one per product; `adding` is the product whose add to cart is on its way.
+ */
+function ProductCards(cards: {
+  products: ProductCardData[];
+  detailsHrefs: string[];
+  redirectTo: string;
+  eagerCount: number;
+  firstIsLargest: boolean;
+  sizes: string;
+  adding: string | null;
+}) {
+  return (
+    <>
+      {cards.products.map((product, index) => (
+        <ProductCard
+          key={product._id}
+          product={product}
+          detailsHref={cards.detailsHrefs[index] ?? ""}
+          redirectTo={cards.redirectTo}
+          priority={cardPriority(index, cards.eagerCount, cards.firstIsLargest)}
+          sizes={cards.sizes}
+          adding={cards.adding === product._id}
+        />
+      ))}
+    </>
+  );
+}
+
+/**
  * The product grid. The first row (four cards on a laptop, the first two of them on a phone's first
  * screen) loads its pictures at once, the rest lazily; the first card's picture is fetched first unless
  * something larger leads the page (the home page's banner: `firstIsLargest={false}`).
@@ -180,29 +210,21 @@ export function ProductGrid({
 }) {
   const grid = useCardSubmission();
   const adding = useAddingToCart();
-  const serverMarkup = useServerMarkup();
-  const cards = () =>
-    products.map((product, index) => (
-      <ProductCard
-        key={product._id}
-        product={product}
-        detailsHref={detailsHref(product._id)}
-        redirectTo={redirectTo}
-        priority={cardPriority(index, eagerCount, firstIsLargest)}
-        sizes={sizes}
-        adding={adding === product._id}
-      />
-    ));
-  if (serverMarkup) {
-    // On the server the cards' markup is kept under all it is made of (the products and the grid's props).
-    const links = products.map((product) => detailsHref(product._id)).join(" ");
-    const key = `product-grid ${contentKey(products)} ${links} ${redirectTo} ${eagerCount} ${firstIsLargest} ${sizes} ${adding}`;
-    const html = serverMarkup(key, () => <>{cards()}</>);
-    return <div className="product-grid" ref={grid} dangerouslySetInnerHTML={{ __html: html }} />;
-  }
+  const kept = useKept();
+  const detailsHrefs = products.map((product) => detailsHref(product._id));
   return (
-    <div className="product-grid" ref={grid}>
-      {cards()}
-    </div>
+    <div
+      className="product-grid"
+      ref={grid}
+      {...kept(ProductCards, {
+        products,
+        detailsHrefs,
+        redirectTo,
+        eagerCount,
+        firstIsLargest,
+        sizes,
+        adding,
+      })}
+    />
   );
 }

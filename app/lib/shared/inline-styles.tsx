@@ -1,12 +1,13 @@
 import { Links } from "react-router";
-import { createContext, useContext, useEffect, useState } from "react";
+import { useContext, useEffect, useState } from "react";
+import { createAppContext } from "./app-contexts";
 import { useHydrated } from "./use-hydrated";
 
 /**
  * The CSS of the page's stylesheets, which the server writes into the document (entry.server.tsx,
  * docs/decisions/0019). Empty in the browser: the style element keeps what the server wrote.
  */
-const InlineStylesContext = createContext<string>("");
+const InlineStylesContext = createAppContext<string>("");
 export const InlineStylesProvider = InlineStylesContext.Provider;
 
 /**

@@ -1,33 +1,44 @@
-import { createContext, useContext, type ReactElement } from "react";
+import { createElement, useContext, type ComponentType, type ReactElement } from "react";
+import { createAppContext } from "./app-contexts";
 
 /**
- * Renders an element that depends on its props alone (no context, no router hook, no `useId`) to its HTML,
- * kept under `key`: a text that names everything the markup is made of. Given by the server's render only
- * (entry.server.tsx); in the browser there is none, and the element is rendered as usual, hydrating over the
- * same markup. A component calls it after its own hooks: React renders the element then and there, and a
- * render within a render leaves the caller no hooks to call.
+ * The HTML of `<component {...props} />`, rendered once and kept under a key derived from the component and its
+ * whole props (lib/server/server-markup.server.ts). Given by the server's render only (entry.server.tsx).
  */
-export type ServerMarkup = (key: string, element: () => ReactElement) => string;
+export type KeptMarkup = <P extends object>(component: ComponentType<P>, props: P) => string;
 
-const ServerMarkupContext = createContext<ServerMarkup | null>(null);
+const ServerMarkupContext = createAppContext<KeptMarkup | null>(null);
 export const ServerMarkupProvider = ServerMarkupContext.Provider;
 
-/** The server's renderer of kept markup, or null in the browser (docs/decisions/0036). */
-export function useServerMarkup(): ServerMarkup | null {
-  return useContext(ServerMarkupContext);
-}
+/** The props of `P` that are functions: the handlers a kept component gets in the browser only. */
+export type BrowserOnlyProps<P> = {
+  [K in keyof P as NonNullable<P[K]> extends (...args: never[]) => unknown ? K : never]?: P[K];
+};
 
-const contentKeys = new WeakMap<object, string>();
+/** What the element around a kept component spreads: its kept HTML on the server, the component in the browser. */
+export type KeptContent = { dangerouslySetInnerHTML: { __html: string } } | { children: ReactElement };
 
 /**
- * A value's JSON, worked out once per object: for the values pages get from reads kept until the database
- * changes (lib: models/read-cache.server.ts), which nobody changes and every request shares.
+ * Renders a component whose markup depends on its props alone (no context, no router hook, no `useId`) as the
+ * content of the element around it: `<div {...kept(Cards, props)} />`. On the server its HTML is kept under the
+ * component and every prop (functions are refused there); in the browser the component renders as usual,
+ * hydrating over the same markup, with `browserOnly`'s handlers too, which React never writes into markup. Call
+ * it after the component's own hooks: React renders the kept component then and there, and a render within a
+ * render leaves the caller no hooks to call (docs/decisions/0036, 0039).
  */
-export function contentKey(value: object): string {
-  let key = contentKeys.get(value);
-  if (key === undefined) {
-    key = JSON.stringify(value);
-    contentKeys.set(value, key);
-  }
-  return key;
+export type Kept = <P extends object>(
+  component: ComponentType<P>,
+  props: P,
+  browserOnly?: BrowserOnlyProps<P>,
+) => KeptContent;
+
+const browserKept: Kept = (component, props, browserOnly) => ({
+  children: createElement(component, { ...props, ...browserOnly }),
+});
+
+/** The renderer of kept components: the server's kept markup, or in the browser the components themselves. */
+export function useKept(): Kept {
+  const keptMarkup = useContext(ServerMarkupContext);
+  if (!keptMarkup) return browserKept;
+  return (component, props) => ({ dangerouslySetInnerHTML: { __html: keptMarkup(component, props) } });
 }
