@@ -9,6 +9,7 @@ import {
 import { withPublicImageUrls } from "~/lib/server/public-url.server";
 import { bodyTooLarge } from "./http-middleware.server";
 import { BodyTooLargeError, readBodyText } from "~/lib/server/request-body.server";
+import type { ApiDeclaration, HttpMethod } from "./openapi/operation.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a
@@ -72,7 +73,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   return body as Record<string, unknown>;
 }
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>;
 
 /** Turns anything a handler throws into a JSON answer; never an HTML page or a stack trace. */
@@ -93,12 +94,42 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
   }
 }
 
+/** What a handler is given: the route's arguments. */
+export type ApiArgs = LoaderFunctionArgs | ActionFunctionArgs;
+
+/** One operation: its declaration (app/web/openapi/operation.server.ts) and the handler that answers it. */
+export interface ApiOperationOf extends ApiDeclaration {
+  handler: (args: ApiArgs) => Promise<Response>;
+}
+
+/** Declares one operation of a route module, beside its handler. */
+export function apiOperation(operation: ApiOperationOf): ApiOperationOf {
+  return operation;
+}
+
 /**
- * Builds an API module's loader and action (app/web/api-router.server.ts) from handlers per method, so
- * that an unsupported method answers 405 JSON with an Allow header. A module that takes files declares
- * its larger `bodyLimit`: a declared length above it is refused (413) before anything else.
+ * Builds an API module's loader and action (app/web/api-router.server.ts) from its operations per method,
+ * so that an unsupported method answers 405 JSON with an Allow header; the module's `operations` are what
+ * the OpenAPI document describes. A module that takes files declares its larger `bodyLimit`: a declared
+ * length above it is refused (413) before anything else.
  */
-export function apiRoute(handlers: Partial<Record<Method, Handler>>, options: { bodyLimit?: number } = {}) {
+export function apiRoute(
+  operations: Partial<Record<Method, ApiOperationOf>>,
+  options: { bodyLimit?: number } = {},
+) {
+  const handlers: Partial<Record<Method, Handler>> = Object.fromEntries(
+    Object.entries(operations).map(([method, operation]) => [method, operation.handler]),
+  );
+  return {
+    ...apiHandlers(handlers, options),
+    operations: Object.entries(operations).map(([method, { handler: _handler, ...declaration }]) => ({
+      method: method.toLowerCase() as HttpMethod,
+      declaration,
+    })),
+  };
+}
+
+function apiHandlers(handlers: Partial<Record<Method, Handler>>, options: { bodyLimit?: number }) {
   const allowed = Object.keys(handlers).join(", ");
   const dispatch = (args: LoaderFunctionArgs | ActionFunctionArgs) => {
     const tooLarge = options.bodyLimit === undefined ? null : bodyTooLarge(args.request, options.bodyLimit);
