@@ -1,7 +1,7 @@
 import { changePasswordRequestSchema } from "~/lib/server/account-api.server";
 import { endedSessionsEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { getSessionId } from "~/web/session.server";
 import { ACCOUNT_TEXT, changePassword } from "~/services/account.server";
 
@@ -18,9 +18,9 @@ const route = apiRoute({
       401: "Not signed in",
       429: "Too many wrong current passwords",
     },
-    handler: async ({ request }) => {
-      const user = await requireApiUser(request);
-      const body = await readJsonObject(request);
+    handler: async ({ request, caller, input }) => {
+      const user = caller;
+      const body = input;
       const { endedSessions } = await changePassword(user.id, await getSessionId(request), body);
       return apiJson({ success: true, message: ACCOUNT_TEXT.passwordChanged, endedSessions });
     },

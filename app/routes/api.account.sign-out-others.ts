@@ -1,6 +1,6 @@
 import { endedSessionsEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
+
 import { getSessionId } from "~/web/session.server";
 import { ACCOUNT_TEXT, signOutOtherSessions } from "~/services/account.server";
 
@@ -12,8 +12,8 @@ const route = apiRoute({
     access: "signed-in",
     success: { 200: { description: "Signed out elsewhere", schema: endedSessionsEnvelope } },
     errors: { 401: "Not signed in" },
-    handler: async ({ request }) => {
-      const user = await requireApiUser(request);
+    handler: async ({ request, caller }) => {
+      const user = caller;
       const { endedSessions } = await signOutOtherSessions(user.id, await getSessionId(request));
       return apiJson({ success: true, message: ACCOUNT_TEXT.signedOutOthers, endedSessions });
     },

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { codeBody } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { auditByOf } from "~/web/audit.server";
-import { requireApiUser } from "~/web/auth.server";
+
 import { regenerateBackupCodes } from "~/services/two-factor.server";
 import { TWO_FACTOR_TEXT, BACKUP_CODE_COUNT } from "~/lib/shared/two-factor";
 
@@ -28,9 +28,9 @@ const route = apiRoute({
       409: "Two-factor sign-in is off",
       429: "Too many wrong codes for this account: Retry-After",
     },
-    handler: async ({ request, context }) => {
-      const user = await requireApiUser(request);
-      const body = await readJsonObject(request);
+    handler: async ({ context, caller, input }) => {
+      const user = caller;
+      const body = input;
       const { backupCodes } = await regenerateBackupCodes(user, body.code, auditByOf(user, context));
       return apiJson({ success: true, message: TWO_FACTOR_TEXT.newBackupCodes, backupCodes });
     },

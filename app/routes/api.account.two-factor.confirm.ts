@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { codeBody } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { auditByOf } from "~/web/audit.server";
-import { requireApiUser } from "~/web/auth.server";
+
 import { confirmEnrolment } from "~/services/two-factor.server";
 import { TWO_FACTOR_TEXT, BACKUP_CODE_COUNT } from "~/lib/shared/two-factor";
 
@@ -28,9 +28,9 @@ const route = apiRoute({
       409: "Not started (POST /api/account/two-factor first), or already on",
       429: "Too many wrong codes for this account: Retry-After",
     },
-    handler: async ({ request, context }) => {
-      const user = await requireApiUser(request);
-      const body = await readJsonObject(request);
+    handler: async ({ context, caller, input }) => {
+      const user = caller;
+      const body = input;
       const { backupCodes } = await confirmEnrolment(user, body.code, auditByOf(user, context));
       return apiJson({ success: true, message: TWO_FACTOR_TEXT.enabled, backupCodes });
     },

@@ -1,9 +1,9 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { codeBody } from "~/web/openapi/answers.server";
 import { z } from "zod";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { auditByOf } from "~/web/audit.server";
-import { requireApiUser } from "~/web/auth.server";
+
 import { disableTwoFactor, startEnrolment } from "~/services/two-factor.server";
 import { TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
 
@@ -32,8 +32,8 @@ const route = apiRoute({
       },
     },
     errors: { 409: "Two-factor sign-in is already on" },
-    handler: async ({ request }) => {
-      const user = await requireApiUser(request);
+    handler: async ({ caller }) => {
+      const user = caller;
       const enrolment = await startEnrolment(user);
       return apiJson({ success: true, message: TWO_FACTOR_TEXT.started, ...enrolment });
     },
@@ -49,9 +49,9 @@ const route = apiRoute({
       409: "Two-factor sign-in is off",
       429: "Too many wrong codes for this account: Retry-After",
     },
-    handler: async ({ request, context }) => {
-      const user = await requireApiUser(request);
-      const body = await readJsonObject(request);
+    handler: async ({ context, caller, input }) => {
+      const user = caller;
+      const body = input;
       await disableTwoFactor(user, body.code, auditByOf(user, context));
       return apiJson({ success: true, message: TWO_FACTOR_TEXT.disabled });
     },

@@ -1,7 +1,7 @@
 import { changeUserNameRequestSchema } from "~/lib/server/account-api.server";
 import { userEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiUser } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { ACCOUNT_TEXT, changeUserName } from "~/services/account.server";
 
 /** Body: changeUserNameRequestSchema (app/lib/server/account-api.server.ts). */
@@ -13,9 +13,9 @@ const route = apiRoute({
     body: changeUserNameRequestSchema,
     success: { 200: { description: "Changed", schema: userEnvelope } },
     errors: { 400: "Malformed JSON, or invalid fields (`errors` names them)", 401: "Not signed in" },
-    handler: async ({ request }) => {
-      const user = await requireApiUser(request);
-      const body = await readJsonObject(request);
+    handler: async ({ caller, input }) => {
+      const user = caller;
+      const body = input;
       const updated = await changeUserName(user.id, body);
       return apiJson({ success: true, message: ACCOUNT_TEXT.userNameChanged, user: updated });
     },

@@ -1,6 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { revokeApiKey } from "~/services/api-keys.server";
 
@@ -12,8 +12,8 @@ const route = apiRoute({
     access: "staff",
     success: { 200: { description: "Revoked", schema: messageEnvelope } },
     errors: { 404: "Unknown or already revoked key" },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "staff"), context);
+    handler: async ({ context, params, caller }) => {
+      const by = auditByOf(caller, context);
       await revokeApiKey(params.id ?? "", by);
       return apiJson({ success: true, message: "API key revoked" });
     },

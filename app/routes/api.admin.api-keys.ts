@@ -3,8 +3,8 @@ import { createApiKeySchema } from "~/lib/shared/staff-schemas";
 import { API_KEY_PERMISSIONS } from "~/lib/shared/permissions";
 import { z } from "zod";
 import { dataEnvelope, uuid } from "~/web/openapi/schemas.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { createApiKey, listApiKeys } from "~/services/api-keys.server";
 
@@ -29,8 +29,7 @@ const route = apiRoute({
     access: "staff",
     success: { 200: { description: "The keys", schema: dataEnvelope(z.array(apiKeySchema)) } },
     errors: {},
-    handler: async ({ request }) => {
-      await requireApiArea(request, "staff");
+    handler: async () => {
       return apiJson({ success: true, data: await listApiKeys() });
     },
   }),
@@ -55,9 +54,9 @@ const route = apiRoute({
       400: "Invalid fields (`errors` names them: no permission, `staff`, a past expiry) or malformed JSON",
       403: "A permission the caller does not hold",
     },
-    handler: async ({ request, context }) => {
-      const actor = await requireApiArea(request, "staff");
-      const key = await createApiKey(actor, await readJsonObject(request), auditByOf(actor, context));
+    handler: async ({ context, caller, input }) => {
+      const actor = caller;
+      const key = await createApiKey(actor, input, auditByOf(actor, context));
       return apiJson(
         { success: true, message: "API key created: copy the secret now, it is not shown again", data: key },
         { status: 201 },

@@ -1,7 +1,7 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { discountEnvelope, discountBody } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { deleteDiscountCode, getDiscountCode, updateDiscountCode } from "~/services/discount-admin.server";
 import { DISCOUNT_TEXT } from "~/services/discounts.server";
@@ -14,8 +14,7 @@ const route = apiRoute({
     access: "discounts",
     success: { 200: { description: "The code", schema: discountEnvelope } },
     errors: { 404: "Unknown code" },
-    handler: async ({ request, params }) => {
-      await requireApiArea(request, "discounts");
+    handler: async ({ params }) => {
       return apiJson({ success: true, data: await getDiscountCode(params.id) });
     },
   }),
@@ -26,9 +25,9 @@ const route = apiRoute({
     body: discountBody.partial(),
     success: { 200: { description: "The code", schema: discountEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON", 404: "Unknown code" },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "discounts"), context);
-      const code = await updateDiscountCode(params.id, await readJsonObject(request), by);
+    handler: async ({ context, params, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const code = await updateDiscountCode(params.id, input, by);
       return apiJson({ success: true, message: DISCOUNT_TEXT.updated, data: code });
     },
   }),
@@ -38,8 +37,8 @@ const route = apiRoute({
     access: "discounts",
     success: { 200: { description: "Deleted", schema: messageEnvelope } },
     errors: { 404: "Unknown code" },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "discounts"), context);
+    handler: async ({ context, params, caller }) => {
+      const by = auditByOf(caller, context);
       await deleteDiscountCode(params.id, by);
       return apiJson({ success: true, message: DISCOUNT_TEXT.deleted });
     },

@@ -1,8 +1,8 @@
 import { discountBody, discountEnvelope } from "~/web/openapi/answers.server";
 import { z } from "zod";
 import { dataEnvelope, discountCodeOutSchema } from "~/web/openapi/schemas.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { createDiscountCode, listDiscountCodes } from "~/services/discount-admin.server";
 import { DISCOUNT_TEXT } from "~/services/discounts.server";
@@ -15,8 +15,7 @@ const route = apiRoute({
     access: "discounts",
     success: { 200: { description: "The codes", schema: dataEnvelope(z.array(discountCodeOutSchema)) } },
     errors: {},
-    handler: async ({ request }) => {
-      await requireApiArea(request, "discounts");
+    handler: async () => {
       return apiJson({ success: true, data: await listDiscountCodes() });
     },
   }),
@@ -27,9 +26,9 @@ const route = apiRoute({
     body: discountBody,
     success: { 201: { description: "The code", schema: discountEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON" },
-    handler: async ({ request, context }) => {
-      const by = auditByOf(await requireApiArea(request, "discounts"), context);
-      const code = await createDiscountCode(await readJsonObject(request), by);
+    handler: async ({ context, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const code = await createDiscountCode(input, by);
       return apiJson({ success: true, message: DISCOUNT_TEXT.created, data: code }, { status: 201 });
     },
   }),

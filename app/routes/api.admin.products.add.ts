@@ -1,6 +1,6 @@
 import { productBodySchema, productEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_ADDED } from "~/services/admin-catalog.server";
 import { createProduct } from "~/services/product-writer.server";
@@ -16,9 +16,9 @@ const route = apiRoute({
       400: "Malformed JSON, or invalid fields (`errors` names them)",
       409: "A SKU another product has",
     },
-    handler: async ({ request, context }) => {
-      const by = auditByOf(await requireApiArea(request, "products"), context);
-      const body = await readJsonObject(request);
+    handler: async ({ context, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const body = input;
       const product = await createProduct(body, by);
       return apiJson({ success: true, message: PRODUCT_ADDED, data: product }, { status: 201 });
     },

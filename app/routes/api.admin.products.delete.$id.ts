@@ -1,6 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_DELETED } from "~/services/admin-catalog.server";
 import { deleteProduct } from "~/services/product-writer.server";
@@ -12,8 +12,8 @@ const route = apiRoute({
     access: "products",
     success: { 200: { description: "Deleted", schema: messageEnvelope } },
     errors: { 404: "Unknown product" },
-    handler: async ({ request, params, context }) => {
-      const by = auditByOf(await requireApiArea(request, "products"), context);
+    handler: async ({ params, context, caller }) => {
+      const by = auditByOf(caller, context);
       await deleteProduct(params.id ?? "", by);
       return apiJson({ success: true, message: PRODUCT_DELETED });
     },

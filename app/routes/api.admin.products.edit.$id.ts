@@ -1,8 +1,8 @@
 import { VERSION_CONFLICT_MESSAGE } from "~/services/audit.server";
 
 import { productBodySchema, editVersion, productEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { PRODUCT_UPDATED } from "~/services/admin-catalog.server";
 import { updateProduct } from "~/services/product-writer.server";
@@ -20,9 +20,9 @@ const route = apiRoute({
       404: "Unknown product",
       409: `A SKU another product has, or "${VERSION_CONFLICT_MESSAGE}" (the product changed since \`version\`)`,
     },
-    handler: async ({ request, params, context }) => {
-      const by = auditByOf(await requireApiArea(request, "products"), context);
-      const body = await readJsonObject(request);
+    handler: async ({ params, context, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const body = input;
       const product = await updateProduct(params.id ?? "", body, by);
       return apiJson({ success: true, message: PRODUCT_UPDATED, data: product });
     },

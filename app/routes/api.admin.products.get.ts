@@ -1,9 +1,16 @@
 import { z } from "zod";
-import { adminProductQuerySchema, dataEnvelope, productSchema } from "~/web/openapi/schemas.server";
+import { dataEnvelope, productSchema } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
-import { parsePaging } from "~/lib/server/paging.server";
+
+import { parsePaging, pagingQuerySchema } from "~/lib/server/paging.server";
 import { ADMIN_PAGING, listAdminProducts, normalizeSearch } from "~/services/admin-catalog.server";
+
+const adminProductQuerySchema = pagingQuerySchema(ADMIN_PAGING).extend({
+  search: z
+    .string()
+    .optional()
+    .meta({ description: "Part of the title, the brand or a variant's SKU, case-insensitive" }),
+});
 
 // GET ?page&limit&search → newest first, with pagination.
 const route = apiRoute({
@@ -20,7 +27,6 @@ const route = apiRoute({
     },
     errors: { 400: "A malformed page or limit" },
     handler: async ({ request }) => {
-      await requireApiArea(request, "products");
       const params = new URL(request.url).searchParams;
       const paging = parsePaging(params, ADMIN_PAGING);
       const { products, pagination } = await listAdminProducts({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { MAX_IMPORT_BYTES, REQUIRED_COLUMNS, MAX_IMPORT_ROWS } from "~/lib/shared/catalogue-csv";
@@ -64,8 +64,8 @@ const route = apiRoute(
           ),
         }),
       },
-      handler: async ({ request, context }) => {
-        const by = auditByOf(await requireApiArea(request, "products"), context);
+      handler: async ({ request, context, caller }) => {
+        const by = auditByOf(caller, context);
         const { file } = await readMultipartForm(request, {
           maxBytes: MAX_IMPORT_BYTES,
           message: FILE_TOO_LARGE_MESSAGE,

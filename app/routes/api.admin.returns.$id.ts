@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 import { returnEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { getReturn } from "~/services/returns.server";
 import { updateReturn } from "~/services/return-decision.server";
@@ -23,8 +23,7 @@ const route = apiRoute({
     access: "returns",
     success: { 200: { description: "The return", schema: returnEnvelope } },
     errors: { 404: "Unknown return" },
-    handler: async ({ request, params }) => {
-      await requireApiArea(request, "returns");
+    handler: async ({ params }) => {
       return apiJson({ success: true, data: await getReturn(params.id ?? "") });
     },
   }),
@@ -42,9 +41,9 @@ const route = apiRoute({
       409: "The move is not possible from the return's status (a rejected return cannot be received)",
       502: "Received, but the provider's refund failed: it is retried automatically",
     },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "returns"), context);
-      const updated = await updateReturn(params.id ?? "", await readJsonObject(request), by);
+    handler: async ({ context, params, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const updated = await updateReturn(params.id ?? "", input, by);
       return apiJson({ success: true, message: `Return ${updated.status}`, data: updated });
     },
   }),

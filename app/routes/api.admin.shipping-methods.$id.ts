@@ -1,7 +1,7 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { methodEnvelope, shippingMethodBody } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import {
   deleteShippingMethod,
@@ -18,8 +18,7 @@ const route = apiRoute({
     access: "shipping",
     success: { 200: { description: "The option", schema: methodEnvelope } },
     errors: { 404: "Unknown option" },
-    handler: async ({ request, params }) => {
-      await requireApiArea(request, "shipping");
+    handler: async ({ params }) => {
       return apiJson({ success: true, data: await getShippingMethod(params.id) });
     },
   }),
@@ -30,9 +29,9 @@ const route = apiRoute({
     body: shippingMethodBody.partial(),
     success: { 200: { description: "The option", schema: methodEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON", 404: "Unknown option" },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "shipping"), context);
-      const method = await updateShippingMethod(params.id, await readJsonObject(request), by);
+    handler: async ({ context, params, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const method = await updateShippingMethod(params.id, input, by);
       return apiJson({ success: true, message: SHIPPING_TEXT.updated, data: method });
     },
   }),
@@ -42,8 +41,8 @@ const route = apiRoute({
     access: "shipping",
     success: { 200: { description: "Deleted", schema: messageEnvelope } },
     errors: { 404: "Unknown option" },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "shipping"), context);
+    handler: async ({ context, params, caller }) => {
+      const by = auditByOf(caller, context);
       await deleteShippingMethod(params.id, by);
       return apiJson({ success: true, message: SHIPPING_TEXT.deleted });
     },

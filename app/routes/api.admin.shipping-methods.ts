@@ -1,8 +1,8 @@
 import { shippingMethodBody, methodEnvelope } from "~/web/openapi/answers.server";
 import { z } from "zod";
 import { dataEnvelope, adminShippingMethodSchema } from "~/web/openapi/schemas.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { createShippingMethod, listShippingMethods, SHIPPING_TEXT } from "~/services/shipping.server";
 
@@ -16,8 +16,7 @@ const route = apiRoute({
       200: { description: "The options", schema: dataEnvelope(z.array(adminShippingMethodSchema)) },
     },
     errors: {},
-    handler: async ({ request }) => {
-      await requireApiArea(request, "shipping");
+    handler: async () => {
       return apiJson({ success: true, data: await listShippingMethods() });
     },
   }),
@@ -28,9 +27,9 @@ const route = apiRoute({
     body: shippingMethodBody,
     success: { 201: { description: "The option", schema: methodEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON" },
-    handler: async ({ request, context }) => {
-      const by = auditByOf(await requireApiArea(request, "shipping"), context);
-      const method = await createShippingMethod(await readJsonObject(request), by);
+    handler: async ({ context, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const method = await createShippingMethod(input, by);
       return apiJson({ success: true, message: SHIPPING_TEXT.created, data: method }, { status: 201 });
     },
   }),

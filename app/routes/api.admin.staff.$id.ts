@@ -1,8 +1,8 @@
 import { dataEnvelope, messageEnvelope } from "~/web/openapi/schemas.server";
 import { updateStaffSchema } from "~/lib/shared/staff-schemas";
 import { staffMemberSchema } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { removeStaff, STAFF_TEXT, updateStaff } from "~/services/staff.server";
 
@@ -20,9 +20,9 @@ const route = apiRoute({
       404: "Nobody of the back office has this id",
       409: "The shop's last admin",
     },
-    handler: async ({ request, context, params }) => {
-      const actor = await requireApiArea(request, "staff");
-      const body = await readJsonObject(request);
+    handler: async ({ context, params, caller, input }) => {
+      const actor = caller;
+      const body = input;
       const member = await updateStaff(actor, params.id ?? "", body, auditByOf(actor, context));
       return apiJson({ success: true, message: STAFF_TEXT.updated, data: member });
     },
@@ -37,8 +37,8 @@ const route = apiRoute({
       404: "Nobody of the back office has this id",
       409: "The shop's last admin, or a person with orders (disable them instead)",
     },
-    handler: async ({ request, context, params }) => {
-      const actor = await requireApiArea(request, "staff");
+    handler: async ({ context, params, caller }) => {
+      const actor = caller;
       await removeStaff(actor, params.id ?? "", auditByOf(actor, context));
       return apiJson({ success: true, message: STAFF_TEXT.removed });
     },

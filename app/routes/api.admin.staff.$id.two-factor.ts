@@ -1,7 +1,7 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { auditByOf } from "~/web/audit.server";
-import { requireApiArea } from "~/web/auth.server";
+
 import { resetStaffTwoFactor } from "~/services/staff.server";
 import { TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
 
@@ -17,8 +17,8 @@ const route = apiRoute({
       404: "No such person",
       409: "Two-factor sign-in is not on for that person",
     },
-    handler: async ({ request, params, context }) => {
-      const user = await requireApiArea(request, "staff");
+    handler: async ({ params, context, caller }) => {
+      const user = caller;
       await resetStaffTwoFactor(user, params.id ?? "", auditByOf(user, context));
       return apiJson({ success: true, message: TWO_FACTOR_TEXT.reset });
     },

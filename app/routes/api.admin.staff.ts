@@ -3,8 +3,8 @@ import { inviteStaffSchema } from "~/lib/shared/staff-schemas";
 import { z } from "zod";
 import { dataEnvelope } from "~/web/openapi/schemas.server";
 import { staffMemberSchema } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { inviteStaff, listStaff, STAFF_TEXT } from "~/services/staff.server";
 
@@ -16,8 +16,7 @@ const route = apiRoute({
     access: "staff",
     success: { 200: { description: "The people", schema: dataEnvelope(z.array(staffMemberSchema)) } },
     errors: {},
-    handler: async ({ request }) => {
-      await requireApiArea(request, "staff");
+    handler: async () => {
       return apiJson({ success: true, data: await listStaff() });
     },
   }),
@@ -32,9 +31,9 @@ const route = apiRoute({
       403: "A permission the caller does not hold, or the caller lacks `staff`",
       409: "An account with this email already exists",
     },
-    handler: async ({ request, context }) => {
-      const actor = await requireApiArea(request, "staff");
-      const member = await inviteStaff(actor, await readJsonObject(request), auditByOf(actor, context));
+    handler: async ({ context, caller, input }) => {
+      const actor = caller;
+      const member = await inviteStaff(actor, input, auditByOf(actor, context));
       return apiJson({ success: true, message: STAFF_TEXT.invited, data: member }, { status: 201 });
     },
   }),

@@ -1,7 +1,7 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { rateEnvelope, taxRateBody } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { deleteTaxRate, getTaxRate, TAX_RATE_TEXT, updateTaxRate } from "~/services/tax-rates.server";
 
@@ -13,8 +13,7 @@ const route = apiRoute({
     access: "taxes",
     success: { 200: { description: "The rate", schema: rateEnvelope } },
     errors: { 404: "Unknown rate" },
-    handler: async ({ request, params }) => {
-      await requireApiArea(request, "taxes");
+    handler: async ({ params }) => {
       return apiJson({ success: true, data: await getTaxRate(params.id) });
     },
   }),
@@ -29,9 +28,9 @@ const route = apiRoute({
       404: "Unknown rate",
       409: "Changed by someone else since `version`",
     },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "taxes"), context);
-      const rate = await updateTaxRate(params.id, await readJsonObject(request), by);
+    handler: async ({ context, params, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const rate = await updateTaxRate(params.id, input, by);
       return apiJson({ success: true, message: TAX_RATE_TEXT.updated, data: rate });
     },
   }),
@@ -41,8 +40,8 @@ const route = apiRoute({
     access: "taxes",
     success: { 200: { description: "Deleted", schema: messageEnvelope } },
     errors: { 404: "Unknown rate" },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "taxes"), context);
+    handler: async ({ context, params, caller }) => {
+      const by = auditByOf(caller, context);
       await deleteTaxRate(params.id, by);
       return apiJson({ success: true, message: TAX_RATE_TEXT.deleted });
     },

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { dataEnvelope } from "~/web/openapi/schemas.server";
 import { taxRateSchema, taxRateBody, rateEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { createTaxRate, listTaxRates, TAX_RATE_TEXT } from "~/services/tax-rates.server";
 
@@ -14,8 +14,7 @@ const route = apiRoute({
     access: "taxes",
     success: { 200: { description: "The rates", schema: dataEnvelope(z.array(taxRateSchema)) } },
     errors: {},
-    handler: async ({ request }) => {
-      await requireApiArea(request, "taxes");
+    handler: async () => {
       return apiJson({ success: true, data: await listTaxRates() });
     },
   }),
@@ -28,9 +27,9 @@ const route = apiRoute({
     errors: {
       400: "Invalid fields (`errors` names them), an unknown country or region code, or malformed JSON",
     },
-    handler: async ({ request, context }) => {
-      const by = auditByOf(await requireApiArea(request, "taxes"), context);
-      const rate = await createTaxRate(await readJsonObject(request), by);
+    handler: async ({ context, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const rate = await createTaxRate(input, by);
       return apiJson({ success: true, message: TAX_RATE_TEXT.created, data: rate }, { status: 201 });
     },
   }),

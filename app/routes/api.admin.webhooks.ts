@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { dataEnvelope } from "~/web/openapi/schemas.server";
 import { endpointSchema, endpointBody } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { WEBHOOK_TEXT } from "~/lib/shared/webhooks";
 import { createWebhookEndpoint, listWebhookEndpoints } from "~/services/webhooks/endpoints.server";
@@ -15,8 +15,7 @@ const route = apiRoute({
     access: "webhooks",
     success: { 200: { description: "The endpoints", schema: dataEnvelope(z.array(endpointSchema)) } },
     errors: {},
-    handler: async ({ request }) => {
-      await requireApiArea(request, "webhooks");
+    handler: async () => {
       return apiJson({ success: true, data: await listWebhookEndpoints() });
     },
   }),
@@ -38,9 +37,9 @@ const route = apiRoute({
     errors: {
       400: "Invalid fields (`errors` names them): a URL that is not https://, resolves to a private network, or no known event",
     },
-    handler: async ({ request, context }) => {
-      const by = auditByOf(await requireApiArea(request, "webhooks"), context);
-      const endpoint = await createWebhookEndpoint(await readJsonObject(request), by);
+    handler: async ({ context, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const endpoint = await createWebhookEndpoint(input, by);
       return apiJson({ success: true, message: WEBHOOK_TEXT.created, data: endpoint }, { status: 201 });
     },
   }),

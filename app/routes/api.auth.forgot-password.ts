@@ -1,6 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { forgotPasswordRequestSchema } from "~/lib/server/account-api.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { clientKeyOf } from "~/web/request.server";
 import { PASSWORD_RESET_TEXT, requestPasswordReset } from "~/services/password-reset.server";
 
@@ -16,8 +16,8 @@ const route = apiRoute({
       400: "Malformed JSON, or invalid fields (`errors` names them)",
       429: "Too many requests from this client or for this address",
     },
-    handler: async ({ request, context }) => {
-      const body = await readJsonObject(request);
+    handler: async ({ context, input }) => {
+      const body = input;
       await requestPasswordReset(body, clientKeyOf(context));
       return apiJson({ success: true, message: PASSWORD_RESET_TEXT.requested });
     },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { loginSchema } from "~/lib/shared/schemas";
 import { userEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { authenticateLogin } from "~/web/auth.server";
 import { clientKeyOf } from "~/web/request.server";
 import { continueSignIn, SIGNED_IN_MESSAGE } from "~/web/two-factor-login.server";
@@ -35,8 +35,8 @@ const route = apiRoute({
       429: "Too many failed attempts",
     },
     refusals: { statuses: [401], schema: twoFactorChallengeSchema },
-    handler: async ({ request, context }) => {
-      const body = await readJsonObject(request);
+    handler: async ({ request, context, input }) => {
+      const body = input;
       const user = await authenticateLogin(request, clientKeyOf(context), {
         email: body.email,
         password: body.password,

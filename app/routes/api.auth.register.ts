@@ -1,6 +1,6 @@
 import { sessionUserSchema } from "~/web/openapi/schemas.server";
 import { z } from "zod";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { consumeRegistration } from "~/services/rate-limit.server";
 import { clientKeyOf } from "~/web/request.server";
@@ -24,8 +24,8 @@ const route = apiRoute({
       },
     },
     errors: { 400: "Malformed JSON, or invalid fields (`errors` names them)", 409: "The email is taken" },
-    handler: async ({ request, context }) => {
-      const body = await readJsonObject(request);
+    handler: async ({ context, input }) => {
+      const body = input;
       const parsed = registerSchema.safeParse(body);
       if (!parsed.success)
         throw badRequest("Please check the highlighted fields", fieldErrorsOf(parsed.error));

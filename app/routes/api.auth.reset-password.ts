@@ -1,6 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { resetPasswordRequestSchema } from "~/lib/server/account-api.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { PASSWORD_RESET_TEXT, resetPassword } from "~/services/password-reset.server";
 
 /** Body: resetPasswordRequestSchema (app/lib/server/account-api.server.ts). Ends every session of the account. */
@@ -12,8 +12,8 @@ const route = apiRoute({
     body: resetPasswordRequestSchema,
     success: { 200: { description: "The password is changed", schema: messageEnvelope } },
     errors: { 400: "Invalid, used or expired link, or an invalid password (`errors` names it)" },
-    handler: async ({ request }) => {
-      const body = await readJsonObject(request);
+    handler: async ({ input }) => {
+      const body = input;
       await resetPassword(body);
       return apiJson({ success: true, message: PASSWORD_RESET_TEXT.done });
     },

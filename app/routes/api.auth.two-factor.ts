@@ -1,7 +1,7 @@
 import { sessionUserSchema } from "~/web/openapi/schemas.server";
 import { z } from "zod";
 import { codeBody } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { TWO_FACTOR_TEXT, CHALLENGE_MAX_ATTEMPTS } from "~/lib/shared/two-factor";
 import { completeSignIn, SIGNED_IN_MESSAGE } from "~/web/two-factor-login.server";
@@ -30,8 +30,8 @@ const route = apiRoute({
       401: "A wrong or already used code, or no, an expired or a completed challenge",
       429: "The challenge's wrong codes are spent (sign in again), or the account's",
     },
-    handler: async ({ request }) => {
-      const body = await readJsonObject(request);
+    handler: async ({ request, input }) => {
+      const body = input;
       if (typeof body.code !== "string" || body.code.trim() === "") {
         throw badRequest(TWO_FACTOR_TEXT.codeRequired, { code: [TWO_FACTOR_TEXT.codeRequired] });
       }

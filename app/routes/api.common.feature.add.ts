@@ -1,7 +1,7 @@
 import { dataEnvelope, featureSchema } from "~/web/openapi/schemas.server";
 import { featureInputSchema } from "~/lib/shared/admin-schemas";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { addFeature, FEATURE_ADDED } from "~/services/features.server";
 
@@ -15,9 +15,9 @@ const route = apiRoute({
     body: featureInputSchema,
     success: { 201: { description: "The feature image", schema: featureEnvelope } },
     errors: { 400: "Malformed JSON, or invalid fields (`errors` names them)" },
-    handler: async ({ request, context }) => {
-      const by = auditByOf(await requireApiArea(request, "banners"), context);
-      const body = await readJsonObject(request);
+    handler: async ({ context, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const body = input;
       const feature = await addFeature(body, by);
       return apiJson({ success: true, message: FEATURE_ADDED, data: feature }, { status: 201 });
     },

@@ -1,6 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { deleteFeature, FEATURE_DELETED } from "~/services/features.server";
 
@@ -11,8 +11,8 @@ const route = apiRoute({
     access: "banners",
     success: { 200: { description: "Deleted", schema: messageEnvelope } },
     errors: { 404: "Unknown feature image" },
-    handler: async ({ request, params, context }) => {
-      const by = auditByOf(await requireApiArea(request, "banners"), context);
+    handler: async ({ params, context, caller }) => {
+      const by = auditByOf(caller, context);
       await deleteFeature(params.id ?? "", by);
       return apiJson({ success: true, message: FEATURE_DELETED });
     },

@@ -1,6 +1,6 @@
 import { addressEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { ADDRESS_DELETED, deleteAddress } from "~/services/addresses.server";
 
 // DELETE → the address that was deleted.
@@ -14,8 +14,8 @@ const route = apiRoute({
       403: "Signed in as an admin, or the `userId` is not the caller's",
       404: "Not one of the caller's addresses",
     },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       const address = await deleteAddress(user.id, params.addressId);
       return apiJson({ success: true, message: ADDRESS_DELETED, data: address });
     },

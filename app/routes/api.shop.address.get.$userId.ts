@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dataEnvelope, addressSchema } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { listAddresses } from "~/services/addresses.server";
 
 // GET → the caller's addresses, oldest first.
@@ -12,8 +12,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The addresses", schema: dataEnvelope(z.array(addressSchema)) } },
     errors: { 403: "Signed in as an admin, or the `userId` is not the caller's" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       return apiJson({ success: true, data: await listAddresses(user.id) });
     },
   }),

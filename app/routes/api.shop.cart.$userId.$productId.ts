@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { cartEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { CART_TEXT, getCart } from "~/services/cart.server";
 import { removeCartItem } from "~/services/cart-lines.server";
 
@@ -17,8 +17,8 @@ const route = apiRoute({
     }),
     success: { 200: { description: "The cart without it", schema: cartEnvelope } },
     errors: { 403: "Signed in as an admin, or the `userId` is not the caller's", 404: "Not in the cart" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ request, params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       const variantId = new URL(request.url).searchParams.get("variantId");
       await removeCartItem(user.id, params.productId, variantId);
       return apiJson({ success: true, message: CART_TEXT.deleted, data: await getCart(user.id) });

@@ -21,8 +21,8 @@ const route = apiRoute({
       404: "Unknown product, or a variantId that is not one of its variants",
       409: "Above the variant's stock",
     },
-    handler: async ({ request }) => {
-      const { user, productId, quantity, variantId } = await readCartItemBody(request);
+    handler: async ({ caller, input }) => {
+      const { user, productId, quantity, variantId } = readCartItemBody(caller, input);
       await addToCart(user.id, productId, quantity, variantId);
       return apiJson({ success: true, message: CART_TEXT.added, data: await getCart(user.id) });
     },

@@ -1,6 +1,6 @@
 import { cartWithDiscountEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { CART_TEXT } from "~/services/cart.server";
 import { removeCartDiscount } from "~/services/cart-discount.server";
 
@@ -12,8 +12,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The cart without a code", schema: cartWithDiscountEnvelope } },
     errors: { 403: "Another shopper's userId, or an admin" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       const cart = await removeCartDiscount(user.id);
       return apiJson({ success: true, message: CART_TEXT.discountRemoved, data: cart });
     },

@@ -1,6 +1,6 @@
 import { cartEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { getCart } from "~/services/cart.server";
 
 // GET → the caller's cart with current catalogue prices (an empty cart, _id null, before the first add).
@@ -11,8 +11,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The cart", schema: cartEnvelope } },
     errors: { 403: "Signed in as an admin, or the `userId` is not the caller's" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       return apiJson({ success: true, data: await getCart(user.id) });
     },
   }),

@@ -1,7 +1,7 @@
 import { uuid, dataEnvelope, money, taxLineSchema } from "~/web/openapi/schemas.server";
 import { z } from "zod";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { estimateCartTax } from "~/services/tax-estimate.server";
 
 const estimateSchema = z
@@ -32,10 +32,9 @@ const route = apiRoute({
       403: "Another shopper's userId, or an admin",
       404: "Unknown address, or somebody else's",
     },
-    handler: async ({ request }) => {
-      await requireApiShopper(request);
-      const body = await readJsonObject(request);
-      const user = await requireApiShopper(request, body.userId);
+    handler: async ({ caller, input }) => {
+      const body = input;
+      const user = requireOwnData(caller, body.userId);
       return apiJson({ success: true, data: await estimateCartTax(user.id, body) });
     },
   }),

@@ -20,8 +20,8 @@ const route = apiRoute({
       404: "Not in the cart",
       409: "Above the variant's stock",
     },
-    handler: async ({ request }) => {
-      const { user, productId, quantity, variantId } = await readCartItemBody(request);
+    handler: async ({ caller, input }) => {
+      const { user, productId, quantity, variantId } = readCartItemBody(caller, input);
       await updateCartItem(user.id, productId, quantity, variantId);
       return apiJson({ success: true, message: CART_TEXT.updated, data: await getCart(user.id) });
     },

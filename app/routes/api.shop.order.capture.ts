@@ -1,7 +1,8 @@
+import { captureBodySchema } from "~/services/checkout/capture.server";
 import { z } from "zod";
-import { orderCaptureBodySchema, orderSchema } from "~/web/openapi/schemas.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { orderSchema, uuid } from "~/web/openapi/schemas.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { captureOrderPayment, CHECKOUT_TEXT, CheckoutError } from "~/services/checkout.server";
 
 const captureSchema = z.object({
@@ -25,6 +26,12 @@ const captureRefusalSchema = z.object({
   reason: z.string().optional().meta({ description: "declined, notApproved, outOfStock, …" }),
   orderId: z.string().nullable().optional(),
   approvalURL: z.string().optional().meta({ description: "Where the shopper may choose another way to pay" }),
+});
+
+/** The body the capture validates (checkout/capture.server.ts), with the order id it checks apart. */
+const orderCaptureBodySchema = captureBodySchema.extend({
+  userId: uuid.optional(),
+  orderId: uuid.meta({ description: "Our order id, from create" }),
 });
 
 /**
@@ -55,10 +62,9 @@ const route = apiRoute({
       502: "The payment provider failed",
     },
     refusals: { statuses: [402, 404, 409], schema: captureRefusalSchema },
-    handler: async ({ request }) => {
-      await requireApiShopper(request);
-      const body = await readJsonObject(request);
-      const user = await requireApiShopper(request, body.userId);
+    handler: async ({ caller, input }) => {
+      const body = input;
+      const user = requireOwnData(caller, body.userId);
       try {
         const outcome = await captureOrderPayment(user, {
           orderId: body.orderId,

@@ -1,9 +1,11 @@
+import { expectedTotalSchema } from "~/services/checkout/create.server";
+import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
 import { z } from "zod";
-import { orderCreateBodySchema, orderSchema } from "~/web/openapi/schemas.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { orderSchema, uuid } from "~/web/openapi/schemas.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { createOrderFromCart } from "~/services/checkout.server";
-import { readPaymentReturn } from "~/services/payment-return.server";
+import { readPaymentReturn, paymentReturnSchema } from "~/services/payment-return.server";
 
 const orderCreatedSchema = z.object({
   success: z.literal(true),
@@ -13,6 +15,28 @@ const orderCreatedSchema = z.object({
     .meta({ format: "uri", description: "Send the shopper here to approve the payment" }),
   orderId: z.string().meta({ format: "uuid" }),
   data: orderSchema,
+});
+
+const orderCreateBodySchema = paymentReturnSchema.extend({
+  userId: uuid.optional(),
+  addressId: uuid.optional().meta({ description: "One of the caller's saved addresses" }),
+  addressInfo: z
+    .union([
+      z.object({ addressId: uuid }),
+      addressInputSchema
+        .extend({ addressId: uuid.optional(), country: z.string().optional(), region: z.string().nullish() })
+        .partial({ addressId: true }),
+    ])
+    .optional()
+    .meta({ description: `\`{ addressId }\` or the address fields (${ADDRESS_FIELDS.join(", ")})` }),
+  totalAmount: expectedTotalSchema,
+  shippingMethodId: uuid.optional().meta({
+    description: "An active delivery option (GET /api/shop/shipping-methods); default: the cheapest",
+  }),
+  discountCode: z
+    .string()
+    .optional()
+    .meta({ description: "A discount code; default: the one on the cart; empty: none" }),
 });
 
 /**
@@ -46,10 +70,9 @@ const route = apiRoute({
       409: "Stock or prices changed",
       502: "The payment provider failed",
     },
-    handler: async ({ request }) => {
-      await requireApiShopper(request);
-      const body = await readJsonObject(request);
-      const user = await requireApiShopper(request, body.userId);
+    handler: async ({ request, caller, input }) => {
+      const body = input;
+      const user = requireOwnData(caller, body.userId);
       const paymentReturn = readPaymentReturn(body, request.headers.get("Origin"));
       const created = await createOrderFromCart(user, {
         addressId: body.addressId,

@@ -1,6 +1,6 @@
 import { dataEnvelope, orderSchema } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+
 import { getOrderForUser } from "~/services/orders.server";
 
 const orderEnvelope = dataEnvelope(orderSchema);
@@ -13,8 +13,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The order", schema: orderEnvelope } },
     errors: { 403: "An admin (use the admin route)", 404: "Not one of the caller's orders" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request);
+    handler: async ({ params, caller }) => {
+      const user = caller;
       return apiJson({ success: true, data: await getOrderForUser(user.id, params.orderId ?? "") });
     },
   }),

@@ -1,8 +1,8 @@
 import { RETURN_REASONS } from "~/lib/shared/returns";
 import { z } from "zod";
 import { returnEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { requestReturn } from "~/services/return-request.server";
 
 const returnRequestBody = z.object({
@@ -19,11 +19,12 @@ const returnRequestBody = z.object({
           format: "uuid",
           description: "Instead of variantId, for a line of a product without sizes",
         }),
-        quantity: z.int().min(1),
-        reason: z.enum(RETURN_REASONS),
+        // The service judges the count and the reason with its own messages (return-request.server.ts).
+        quantity: z.number().meta({ type: "integer", minimum: 1 }),
+        reason: z.string().meta({ enum: [...RETURN_REASONS] }),
       }),
     )
-    .min(1),
+    .meta({ minItems: 1 }),
 });
 
 /**
@@ -46,10 +47,9 @@ const route = apiRoute({
       404: "Not the caller's order",
       409: "The order is not delivered, not paid, or its return window closed",
     },
-    handler: async ({ request }) => {
-      await requireApiShopper(request);
-      const body = await readJsonObject(request);
-      const user = await requireApiShopper(request, body.userId);
+    handler: async ({ caller, input }) => {
+      const body = input;
+      const user = requireOwnData(caller, body.userId);
       const created = await requestReturn(user.id, body);
       return apiJson(
         { success: true, message: "Return requested: we will email you how to send it back", data: created },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dataEnvelope, returnSchema } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { listReturnsForUser } from "~/services/returns.server";
 
 // GET → the caller's returns, newest first.
@@ -12,8 +12,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The returns", schema: dataEnvelope(z.array(returnSchema)) } },
     errors: { 403: "Another shopper's userId, or an admin" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       return apiJson({ success: true, data: await listReturnsForUser(user.id) });
     },
   }),

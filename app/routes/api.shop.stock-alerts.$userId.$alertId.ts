@@ -1,6 +1,6 @@
 import { alertEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { STOCK_ALERT_TEXT } from "~/lib/shared/stock-alerts";
 import { deleteStockAlert } from "~/services/stock-alerts.server";
 
@@ -12,8 +12,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The alert removed", schema: alertEnvelope } },
     errors: { 403: "Another shopper's userId, or an admin", 404: "Unknown alert, or somebody else's" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       const alert = await deleteStockAlert(user.id, params.alertId);
       return apiJson({ success: true, message: STOCK_ALERT_TEXT.removed, data: alert });
     },

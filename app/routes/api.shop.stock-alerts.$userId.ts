@@ -2,7 +2,7 @@ import { z } from "zod";
 import { dataEnvelope } from "~/web/openapi/schemas.server";
 import { alertSchema } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { listStockAlerts } from "~/services/stock-alerts.server";
 
 // GET → the caller's alerts, waiting ones first, newest first.
@@ -13,8 +13,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The alerts", schema: dataEnvelope(z.array(alertSchema)) } },
     errors: { 403: "Another shopper's userId, or an admin" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       return apiJson({ success: true, data: await listStockAlerts(user.id) });
     },
   }),

@@ -1,6 +1,6 @@
 import { itemBody, alertEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { STOCK_ALERT_TEXT, MAX_WAITING_ALERTS } from "~/lib/shared/stock-alerts";
 import { createStockAlert } from "~/services/stock-alerts.server";
 
@@ -25,10 +25,9 @@ const route = apiRoute({
       404: "Unknown product or variant",
       409: `The variant is in stock, or ${MAX_WAITING_ALERTS} alerts already wait`,
     },
-    handler: async ({ request }) => {
-      await requireApiShopper(request);
-      const body = await readJsonObject(request);
-      const user = await requireApiShopper(request, body.userId);
+    handler: async ({ caller, input }) => {
+      const body = input;
+      const user = requireOwnData(caller, body.userId);
       const { alert, created } = await createStockAlert(user.id, body);
       return apiJson(
         {

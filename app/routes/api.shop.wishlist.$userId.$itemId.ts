@@ -1,6 +1,6 @@
 import { itemEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { WISHLIST_TEXT } from "~/lib/shared/stock-alerts";
 import { removeFromWishlist } from "~/services/wishlist.server";
 
@@ -12,8 +12,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The item removed", schema: itemEnvelope } },
     errors: { 403: "Another shopper's userId, or an admin", 404: "Unknown item, or somebody else's" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       const item = await removeFromWishlist(user.id, params.itemId);
       return apiJson({ success: true, message: WISHLIST_TEXT.removed, data: item });
     },

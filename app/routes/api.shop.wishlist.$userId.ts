@@ -2,7 +2,7 @@ import { z } from "zod";
 import { dataEnvelope } from "~/web/openapi/schemas.server";
 import { wishlistItemSchema } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { requireOwnData } from "~/web/auth.server";
 import { listWishlist } from "~/services/wishlist.server";
 
 // GET → the caller's wishlist, newest first, with the price now and when added.
@@ -13,8 +13,8 @@ const route = apiRoute({
     access: "shopper",
     success: { 200: { description: "The items", schema: dataEnvelope(z.array(wishlistItemSchema)) } },
     errors: { 403: "Another shopper's userId, or an admin" },
-    handler: async ({ request, params }) => {
-      const user = await requireApiShopper(request, params.userId);
+    handler: async ({ params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
       return apiJson({ success: true, data: await listWishlist(user.id) });
     },
   }),

@@ -1,6 +1,6 @@
 import { itemBody, itemEnvelope } from "~/web/openapi/answers.server";
-import { apiJson, apiRoute, readJsonObject, apiOperation } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { WISHLIST_TEXT, MAX_WISHLIST_ITEMS } from "~/lib/shared/stock-alerts";
 import { addToWishlist } from "~/services/wishlist.server";
 
@@ -21,10 +21,9 @@ const route = apiRoute({
       404: "Unknown product or variant",
       409: `${MAX_WISHLIST_ITEMS} items already`,
     },
-    handler: async ({ request }) => {
-      await requireApiShopper(request);
-      const body = await readJsonObject(request);
-      const user = await requireApiShopper(request, body.userId);
+    handler: async ({ caller, input }) => {
+      const body = input;
+      const user = requireOwnData(caller, body.userId);
       const { item, created } = await addToWishlist(user.id, body);
       return apiJson(
         { success: true, message: created ? WISHLIST_TEXT.added : WISHLIST_TEXT.already, data: item },

@@ -2,6 +2,7 @@ import { getLogger } from "~/lib/server/logger.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import {
   AppError,
+  badRequest,
   isDatabaseUnavailable,
   serviceUnavailable,
   type FieldErrors,
@@ -9,7 +10,11 @@ import {
 import { withPublicImageUrls } from "~/lib/server/public-url.server";
 import { bodyTooLarge } from "./http-middleware.server";
 import { BodyTooLargeError, readBodyText } from "~/lib/server/request-body.server";
-import type { ApiDeclaration, HttpMethod } from "./openapi/operation.server";
+import { z } from "zod";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
+import type { SessionUser } from "~/services/users.server";
+import type { Access, ApiDeclaration, HttpMethod } from "./openapi/operation.server";
+import { requireApiAccess } from "./auth.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a
@@ -94,17 +99,57 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
   }
 }
 
-/** What a handler is given: the route's arguments. */
-export type ApiArgs = LoaderFunctionArgs | ActionFunctionArgs;
+type Parsed<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
+
+/**
+ * What a handler is given: the route's arguments, the caller its access lets in (none for a public
+ * operation), the body as its schema parsed it, and the JSON object it was parsed from.
+ */
+export type ApiArgs<B = undefined, A extends Access = Access> = (LoaderFunctionArgs | ActionFunctionArgs) & {
+  caller: A extends "public" ? undefined : SessionUser;
+  body: Parsed<B>;
+  input: B extends z.core.$ZodType ? Record<string, unknown> : undefined;
+};
 
 /** One operation: its declaration (app/web/openapi/operation.server.ts) and the handler that answers it. */
-export interface ApiOperationOf extends ApiDeclaration {
-  handler: (args: ApiArgs) => Promise<Response>;
+export interface ApiOperationOf<
+  B = z.core.$ZodType | undefined,
+  A extends Access = Access,
+> extends ApiDeclaration {
+  access: A;
+  body?: B & z.core.$ZodType;
+  handler: (args: ApiArgs<B, A>) => Promise<Response>;
 }
 
 /** Declares one operation of a route module, beside its handler. */
-export function apiOperation(operation: ApiOperationOf): ApiOperationOf {
-  return operation;
+export function apiOperation<B extends z.core.$ZodType | undefined = undefined, A extends Access = Access>(
+  operation: ApiOperationOf<B, A>,
+): ApiOperationOf {
+  return operation as unknown as ApiOperationOf;
+}
+
+/**
+ * Runs an operation as it is declared: its access's guard, then its body read as JSON (415, 400) and
+ * parsed with its schema (400 naming the fields, the first one's message), then its handler.
+ */
+async function runOperation(operation: ApiOperationOf, args: LoaderFunctionArgs | ActionFunctionArgs) {
+  const caller = await requireApiAccess(args.request, operation.access, operation.unauthorized);
+  let input: Record<string, unknown> | undefined;
+  let body: unknown;
+  if (operation.body && !operation.multipart) {
+    // A clone: a handler that needs the bytes themselves (a signed webhook) can still read them.
+    input = await readJsonObject(args.request.clone());
+    const parsed = z.safeParse(operation.body, input);
+    if (!parsed.success) {
+      const errors = fieldErrorsOf(parsed.error);
+      throw badRequest(
+        operation.invalid ?? Object.values(errors).flat()[0] ?? "Invalid request body",
+        errors,
+      );
+    }
+    body = parsed.data;
+  }
+  return operation.handler({ ...args, caller, body, input } as ApiArgs<z.core.$ZodType>);
 }
 
 /**
@@ -118,7 +163,10 @@ export function apiRoute(
   options: { bodyLimit?: number } = {},
 ) {
   const handlers: Partial<Record<Method, Handler>> = Object.fromEntries(
-    Object.entries(operations).map(([method, operation]) => [method, operation.handler]),
+    Object.entries(operations).map(([method, operation]) => [
+      method,
+      (args: LoaderFunctionArgs | ActionFunctionArgs) => runOperation(operation, args),
+    ]),
   );
   return {
     ...apiHandlers(handlers, options),

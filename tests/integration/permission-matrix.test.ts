@@ -5,7 +5,6 @@ import {
   ADMIN_MENU,
   API_KEY_PERMISSIONS,
   adminMenuFor,
-  apiAreaOf,
   PERMISSIONS,
   type Permission,
 } from "../../app/lib/shared/permissions";
@@ -35,7 +34,7 @@ import { apiKeyFor, backOffice, bearer } from "./staff-support";
 
 /**
  * The permission matrix: every back-office API operation (from the OpenAPI
- * operations, each one's area from the one table in lib/shared/permissions.ts)
+ * operations, each one's area as its route module declares it)
  * and every admin page (the table below, which the menu is held to), called by
  * a staff member holding each single permission, by an API key holding each,
  * by an admin, a staff member with none, a shopper and nobody. Whoever holds
@@ -143,10 +142,20 @@ beforeAll(async () => {
 describe("every back-office API operation checks its area", () => {
   const document = buildOpenApiDocument(shopApi.operations);
 
+  it("declares the area of a back-office operation in its route module", () => {
+    const areaAt = (path: string) =>
+      areaOf(shopApi.operations.find((operation) => operation.path === path)!.access);
+    expect(areaAt("/api/admin/orders/get")).toBe("orders");
+    expect(areaAt("/api/common/feature/delete/{id}")).toBe("banners");
+    expect(areaAt("/api/admin/api-keys/{id}")).toBe("staff");
+    expect(areaAt("/api/common/feature/get")).toBeNull();
+    expect(areaAt("/api/shop/cart/add")).toBeNull();
+  });
+
   it("names an area for every operation of the back office, in the table and in the document", () => {
     expect(ADMIN_OPERATIONS.length).toBeGreaterThan(40);
     for (const operation of ADMIN_OPERATIONS) {
-      const area = apiAreaOf(operation.path);
+      const area = areaOf(operation.access);
       expect(area, operation.path).not.toBeNull();
       const described = (document.paths[operation.path] as Record<string, Record<string, unknown>>)[
         operation.method
@@ -163,7 +172,7 @@ describe("every back-office API operation checks its area", () => {
   )(
     "%s %s: past the guard with its area, 403 without it, 401 for nobody — with sessions and with keys",
     async (_method, template, operation) => {
-      const area = apiAreaOf(template)!;
+      const area = areaOf(operation.access)!;
       const route = (await import(routeFileOf(template))) as RouteModule;
       const handler = operation.method === "get" ? route.loader! : route.action!;
       const params = Object.fromEntries(

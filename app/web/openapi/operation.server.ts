@@ -5,7 +5,7 @@ import type { Permission } from "~/lib/shared/permissions";
  * How one JSON API operation is declared, beside its handler in its route module (`apiOperation`,
  * app/web/api.server.ts): the schemas `apiRoute` parses the request with, the answers, who may call it.
  * openapi.server.ts turns the declarations of the API's table into the OpenAPI document
- * (docs/decisions/0037-api-operations-declared-beside-their-handlers.md).
+ * (docs/decisions/0037-api-operations-by-route.md).
  */
 
 /** Who may call: anyone, any signed-in user, a shopper (never the back office), or the back office's area. */
@@ -37,11 +37,15 @@ export interface ApiDeclaration {
   summary: string;
   description?: string;
   access: Access;
+  /** The 401's message when nobody is signed in, where the operation says more than the default. */
+  unauthorized?: string;
   /** The path parameters' schema; parameters it does not name are ids (strings), as the router gives them. */
   params?: z.ZodObject;
   query?: z.core.$ZodType;
-  /** The JSON body's schema (multipart: only described; the handler reads the form). */
+  /** The JSON body's schema: `apiRoute` parses with it (multipart: only described; the handler reads the form). */
   body?: z.core.$ZodType;
+  /** The 400's message when `body` refuses the request, where the operation has one (else the first field's). */
+  invalid?: string;
   /** multipart/form-data for the upload; JSON otherwise. */
   multipart?: boolean;
   /** Success answers (2xx), each with its JSON body. */
