@@ -23,6 +23,7 @@ const route = apiRoute({
     summary: "Change some fields of a discount code",
     access: "discounts",
     body: discountBody.partial(),
+    parsedBy: "service",
     success: { 200: { description: "The code", schema: discountEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON", 404: "Unknown code" },
     handler: async ({ context, params, caller, input }) => {

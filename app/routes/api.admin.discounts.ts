@@ -24,6 +24,7 @@ const route = apiRoute({
     summary: "Add a discount code",
     access: "discounts",
     body: discountBody,
+    parsedBy: "service",
     success: { 201: { description: "The code", schema: discountEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON" },
     handler: async ({ context, caller, input }) => {

@@ -27,6 +27,7 @@ const route = apiRoute({
     summary: "Change some fields of a delivery option (orders keep what they were sent with)",
     access: "shipping",
     body: shippingMethodBody.partial(),
+    parsedBy: "service",
     success: { 200: { description: "The option", schema: methodEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON", 404: "Unknown option" },
     handler: async ({ context, params, caller, input }) => {

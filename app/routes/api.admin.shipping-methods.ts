@@ -25,6 +25,7 @@ const route = apiRoute({
     summary: "Add a delivery option",
     access: "shipping",
     body: shippingMethodBody,
+    parsedBy: "service",
     success: { 201: { description: "The option", schema: methodEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON" },
     handler: async ({ context, caller, input }) => {

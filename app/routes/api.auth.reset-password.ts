@@ -10,6 +10,7 @@ const route = apiRoute({
     summary: "Set a new password with the token of a reset link; ends every session of the account",
     access: "public",
     body: resetPasswordRequestSchema,
+    parsedBy: "service",
     success: { 200: { description: "The password is changed", schema: messageEnvelope } },
     errors: { 400: "Invalid, used or expired link, or an invalid password (`errors` names it)" },
     handler: async ({ input }) => {

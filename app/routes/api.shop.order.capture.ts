@@ -49,6 +49,7 @@ const route = apiRoute({
     summary: "Capture the approved payment (idempotent)",
     access: "shopper",
     body: orderCaptureBodySchema,
+    parsedBy: "service",
     success: {
       200: { description: "Paid and confirmed (or captured before)", schema: captureSchema },
       202: { description: "The provider has not settled the capture yet", schema: capturePendingSchema },

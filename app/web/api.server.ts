@@ -139,6 +139,7 @@ async function runOperation(operation: ApiOperationOf, args: LoaderFunctionArgs 
   if (operation.body && !operation.multipart) {
     // A clone: a handler that needs the bytes themselves (a signed webhook) can still read them.
     input = await readJsonObject(args.request.clone());
+    if (operation.parsedBy === "service") return operation.handler({ ...args, caller, body, input } as never);
     const parsed = z.safeParse(operation.body, input);
     if (!parsed.success) {
       const errors = fieldErrorsOf(parsed.error);

@@ -44,6 +44,11 @@ export interface ApiDeclaration {
   query?: z.core.$ZodType;
   /** The JSON body's schema: `apiRoute` parses with it (multipart: only described; the handler reads the form). */
   body?: z.core.$ZodType;
+  /**
+   * "service": the service still parses the JSON object itself, with its own messages, and `body` only
+   * describes it (to be moved into the declared schema; decision 0037).
+   */
+  parsedBy?: "service";
   /** The 400's message when `body` refuses the request, where the operation has one (else the first field's). */
   invalid?: string;
   /** multipart/form-data for the upload; JSON otherwise. */
