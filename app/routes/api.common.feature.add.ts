@@ -13,6 +13,7 @@ const route = apiRoute({
     summary: "Add a feature image (upload it first)",
     access: "banners",
     body: featureInputSchema,
+    parsedBy: "service",
     success: { 201: { description: "The feature image", schema: featureEnvelope } },
     errors: { 400: "Malformed JSON, or invalid fields (`errors` names them)" },
     handler: async ({ context, caller, input }) => {
