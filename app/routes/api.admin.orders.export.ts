@@ -1,6 +1,8 @@
+import { z } from "zod";
+import { adminOrderExportQuerySchema } from "~/web/openapi/schemas.server";
 import { csvResponse, csvStream } from "~/lib/server/csv.server";
-import { apiRoute } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { apiRoute, apiOperation } from "~/web/api.server";
+
 import { centsToDecimal, toCents } from "~/lib/shared/money";
 import { exportOrderLines, type OrderExportLine } from "~/services/order-export.server";
 import { parseOrderSearchStrictly } from "~/services/order-search.server";
@@ -47,12 +49,23 @@ const ORDER_EXPORT_COLUMNS: { header: string; value: (line: OrderExportLine) => 
 ];
 
 const route = apiRoute({
-  GET: async ({ request }) => {
-    await requireApiArea(request, "orders");
-    const search = parseOrderSearchStrictly(new URL(request.url).searchParams);
-    const day = new Date().toISOString().slice(0, 10);
-    return csvResponse(csvStream(ORDER_EXPORT_COLUMNS, exportOrderLines(search)), `orders-${day}.csv`);
-  },
+  GET: apiOperation({
+    tag: "Admin",
+    summary: "The matching orders as CSV: one row per order line, every page, newest order first",
+    description:
+      "Columns: orderId, createdAt, customerEmail, customerName, orderStatus, paymentStatus, title, sku, size, colour, quantity, unitPrice, lineTotal, orderTotal, carrier, trackingNumber. UTF-8 with a byte-order mark; a cell a spreadsheet would run as a formula starts with an apostrophe.",
+    access: "orders",
+    query: adminOrderExportQuerySchema,
+    produces: "text/csv",
+    success: { 200: { description: "A CSV file (streamed)", schema: z.string() } },
+    errors: { 400: "A malformed status, payment status or date, from after to, or q too long" },
+    handler: async ({ request }) => {
+      const search = parseOrderSearchStrictly(new URL(request.url).searchParams);
+      const day = new Date().toISOString().slice(0, 10);
+      return csvResponse(csvStream(ORDER_EXPORT_COLUMNS, exportOrderLines(search)), `orders-${day}.csv`);
+    },
+  }),
 });
 export const loader = route.loader;
 export const action = route.action;
+export const operations = route.operations;

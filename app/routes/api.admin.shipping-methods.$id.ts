@@ -1,5 +1,7 @@
-import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { messageEnvelope } from "~/web/openapi/schemas.server";
+import { methodEnvelope, shippingMethodBody } from "~/web/openapi/answers.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import {
   deleteShippingMethod,
@@ -10,20 +12,43 @@ import {
 
 // GET, PUT (the fields sent; the others keep their values), DELETE (orders keep their snapshot).
 const route = apiRoute({
-  GET: async ({ request, params }) => {
-    await requireApiArea(request, "shipping");
-    return apiJson({ success: true, data: await getShippingMethod(params.id) });
-  },
-  PUT: async ({ request, context, params }) => {
-    const by = auditByOf(await requireApiArea(request, "shipping"), context);
-    const method = await updateShippingMethod(params.id, await readJsonObject(request), by);
-    return apiJson({ success: true, message: SHIPPING_TEXT.updated, data: method });
-  },
-  DELETE: async ({ request, context, params }) => {
-    const by = auditByOf(await requireApiArea(request, "shipping"), context);
-    await deleteShippingMethod(params.id, by);
-    return apiJson({ success: true, message: SHIPPING_TEXT.deleted });
-  },
+  GET: apiOperation({
+    tag: "Admin",
+    summary: "One delivery option",
+    access: "shipping",
+    success: { 200: { description: "The option", schema: methodEnvelope } },
+    errors: { 404: "Unknown option" },
+    handler: async ({ params }) => {
+      return apiJson({ success: true, data: await getShippingMethod(params.id) });
+    },
+  }),
+  PUT: apiOperation({
+    tag: "Admin",
+    summary: "Change some fields of a delivery option (orders keep what they were sent with)",
+    access: "shipping",
+    body: shippingMethodBody.partial(),
+    parsedBy: "service",
+    success: { 200: { description: "The option", schema: methodEnvelope } },
+    errors: { 400: "Invalid fields (`errors` names them), or malformed JSON", 404: "Unknown option" },
+    handler: async ({ context, params, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const method = await updateShippingMethod(params.id, input, by);
+      return apiJson({ success: true, message: SHIPPING_TEXT.updated, data: method });
+    },
+  }),
+  DELETE: apiOperation({
+    tag: "Admin",
+    summary: "Delete a delivery option (orders keep its name and price)",
+    access: "shipping",
+    success: { 200: { description: "Deleted", schema: messageEnvelope } },
+    errors: { 404: "Unknown option" },
+    handler: async ({ context, params, caller }) => {
+      const by = auditByOf(caller, context);
+      await deleteShippingMethod(params.id, by);
+      return apiJson({ success: true, message: SHIPPING_TEXT.deleted });
+    },
+  }),
 });
 export const loader = route.loader;
 export const action = route.action;
+export const operations = route.operations;

@@ -1,5 +1,7 @@
-import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
-import { requireApiArea } from "~/web/auth.server";
+import { dataEnvelope, messageEnvelope } from "~/web/openapi/schemas.server";
+import { endpointSchema, endpointBody } from "~/web/openapi/answers.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+
 import { auditByOf } from "~/web/audit.server";
 import { WEBHOOK_TEXT } from "~/lib/shared/webhooks";
 import {
@@ -10,20 +12,45 @@ import {
 
 // GET, PUT (the fields sent; the others keep their values; active: true switches it on again), DELETE.
 const route = apiRoute({
-  GET: async ({ request, params }) => {
-    await requireApiArea(request, "webhooks");
-    return apiJson({ success: true, data: await getWebhookEndpoint(params.id) });
-  },
-  PUT: async ({ request, context, params }) => {
-    const by = auditByOf(await requireApiArea(request, "webhooks"), context);
-    const endpoint = await updateWebhookEndpoint(params.id, await readJsonObject(request), by);
-    return apiJson({ success: true, message: WEBHOOK_TEXT.updated, data: endpoint });
-  },
-  DELETE: async ({ request, context, params }) => {
-    const by = auditByOf(await requireApiArea(request, "webhooks"), context);
-    await deleteWebhookEndpoint(params.id, by);
-    return apiJson({ success: true, message: WEBHOOK_TEXT.deleted });
-  },
+  GET: apiOperation({
+    tag: "Webhooks",
+    summary: "One endpoint",
+    access: "webhooks",
+    success: { 200: { description: "The endpoint", schema: dataEnvelope(endpointSchema) } },
+    errors: { 404: "Unknown endpoint" },
+    handler: async ({ params }) => {
+      return apiJson({ success: true, data: await getWebhookEndpoint(params.id) });
+    },
+  }),
+  PUT: apiOperation({
+    tag: "Webhooks",
+    summary: "Change some fields; active: true switches a switched-off endpoint on and sends what waited",
+    access: "webhooks",
+    body: endpointBody.partial(),
+    success: { 200: { description: "The endpoint", schema: dataEnvelope(endpointSchema) } },
+    errors: {
+      400: "Invalid fields (`errors` names them): a URL that is not https://, resolves to a private network, or no known event",
+      404: "Unknown endpoint",
+    },
+    handler: async ({ context, params, caller, input }) => {
+      const by = auditByOf(caller, context);
+      const endpoint = await updateWebhookEndpoint(params.id, input, by);
+      return apiJson({ success: true, message: WEBHOOK_TEXT.updated, data: endpoint });
+    },
+  }),
+  DELETE: apiOperation({
+    tag: "Webhooks",
+    summary: "Delete an endpoint with its delivery log",
+    access: "webhooks",
+    success: { 200: { description: "Deleted", schema: messageEnvelope } },
+    errors: { 404: "Unknown endpoint" },
+    handler: async ({ context, params, caller }) => {
+      const by = auditByOf(caller, context);
+      await deleteWebhookEndpoint(params.id, by);
+      return apiJson({ success: true, message: WEBHOOK_TEXT.deleted });
+    },
+  }),
 });
 export const loader = route.loader;
 export const action = route.action;
+export const operations = route.operations;

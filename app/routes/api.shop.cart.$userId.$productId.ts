@@ -1,17 +1,30 @@
-import { apiJson, apiRoute } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { z } from "zod";
+import { cartEnvelope } from "~/web/openapi/answers.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { CART_TEXT, getCart } from "~/services/cart.server";
 import { removeCartItem } from "~/services/cart-lines.server";
 
 // DELETE → the cart without that product (every line of it; with ?variantId= only that line);
 // 404 when it is not in the cart.
 const route = apiRoute({
-  DELETE: async ({ request, params }) => {
-    const user = await requireApiShopper(request, params.userId);
-    const variantId = new URL(request.url).searchParams.get("variantId");
-    await removeCartItem(user.id, params.productId, variantId);
-    return apiJson({ success: true, message: CART_TEXT.deleted, data: await getCart(user.id) });
-  },
+  DELETE: apiOperation({
+    tag: "Cart",
+    summary: "Remove a product from the cart: every line of it, or with variantId only that line",
+    access: "shopper",
+    query: z.object({
+      variantId: z.string().optional().meta({ format: "uuid", description: "Only this variant's line" }),
+    }),
+    success: { 200: { description: "The cart without it", schema: cartEnvelope } },
+    errors: { 403: "Signed in as an admin, or the `userId` is not the caller's", 404: "Not in the cart" },
+    handler: async ({ request, params, caller }) => {
+      const user = requireOwnData(caller, params.userId);
+      const variantId = new URL(request.url).searchParams.get("variantId");
+      await removeCartItem(user.id, params.productId, variantId);
+      return apiJson({ success: true, message: CART_TEXT.deleted, data: await getCart(user.id) });
+    },
+  }),
 });
 export const loader = route.loader;
 export const action = route.action;
+export const operations = route.operations;

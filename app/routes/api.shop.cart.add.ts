@@ -1,4 +1,6 @@
-import { apiJson, apiRoute } from "~/web/api.server";
+import { cartItemBodySchema } from "~/web/openapi/schemas.server";
+import { cartEnvelope } from "~/web/openapi/answers.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { readCartItemBody } from "~/web/cart-api.server";
 import { addToCart } from "~/services/cart-lines.server";
 import { CART_TEXT, getCart } from "~/services/cart.server";
@@ -7,11 +9,25 @@ import { CART_TEXT, getCart } from "~/services/cart.server";
 // new to the cart or its quantity grew: the resource answered is the cart, which the call updates.
 // 400 quantity not a positive whole number or no size chosen, 404 unknown product or variant, 409 stock rule.
 const route = apiRoute({
-  POST: async ({ request }) => {
-    const { user, productId, quantity, variantId } = await readCartItemBody(request);
-    await addToCart(user.id, productId, quantity, variantId);
-    return apiJson({ success: true, message: CART_TEXT.added, data: await getCart(user.id) });
-  },
+  POST: apiOperation({
+    tag: "Cart",
+    summary: "Add a quantity of a product's variant (its size or colour)",
+    access: "shopper",
+    body: cartItemBodySchema,
+    success: { 200: { description: "The whole cart", schema: cartEnvelope } },
+    errors: {
+      400: `${"Malformed JSON, or invalid fields (`errors` names them)"}, or no variantId for a product with several variants ("Please choose a size")`,
+      403: "Signed in as an admin, or the `userId` is not the caller's",
+      404: "Unknown product, or a variantId that is not one of its variants",
+      409: "Above the variant's stock",
+    },
+    handler: async ({ caller, input }) => {
+      const { user, productId, quantity, variantId } = readCartItemBody(caller, input);
+      await addToCart(user.id, productId, quantity, variantId);
+      return apiJson({ success: true, message: CART_TEXT.added, data: await getCart(user.id) });
+    },
+  }),
 });
 export const loader = route.loader;
 export const action = route.action;
+export const operations = route.operations;

@@ -1,6 +1,38 @@
-import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { captureBodySchema } from "~/services/checkout/capture.server";
+import { z } from "zod";
+import { orderSchema, uuid } from "~/web/openapi/schemas.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { captureOrderPayment, CHECKOUT_TEXT, CheckoutError } from "~/services/checkout.server";
+
+const captureSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  alreadyCaptured: z.boolean().meta({ description: "true when an earlier call had captured it already" }),
+  data: orderSchema,
+});
+
+const capturePendingSchema = z.object({
+  success: z.literal(false),
+  pending: z.literal(true),
+  message: z.string(),
+  data: orderSchema,
+});
+
+const captureRefusalSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+  reason: z.string().optional().meta({ description: "declined, notApproved, outOfStock, …" }),
+  orderId: z.string().nullable().optional(),
+  approvalURL: z.string().optional().meta({ description: "Where the shopper may choose another way to pay" }),
+});
+
+/** The body the capture validates (checkout/capture.server.ts), with the order id it checks apart. */
+const orderCaptureBodySchema = captureBodySchema.extend({
+  userId: uuid.optional(),
+  orderId: uuid.meta({ description: "Our order id, from create" }),
+});
 
 /**
  * POST { paymentId, payerId, orderId } → 200 and the confirmed order. A
@@ -12,42 +44,62 @@ import { captureOrderPayment, CHECKOUT_TEXT, CheckoutError } from "~/services/ch
  * cancelled, 404 unknown order, 502 the payment provider failed.
  */
 const route = apiRoute({
-  POST: async ({ request }) => {
-    await requireApiShopper(request);
-    const body = await readJsonObject(request);
-    const user = await requireApiShopper(request, body.userId);
-    try {
-      const outcome = await captureOrderPayment(user, {
-        orderId: body.orderId,
-        paymentId: body.paymentId,
-        payerId: body.payerId,
-      });
-      if (outcome.status === "pending") {
+  POST: apiOperation({
+    tag: "Orders",
+    summary: "Capture the approved payment (idempotent)",
+    access: "shopper",
+    body: orderCaptureBodySchema,
+    parsedBy: "service",
+    success: {
+      200: { description: "Paid and confirmed (or captured before)", schema: captureSchema },
+      202: { description: "The provider has not settled the capture yet", schema: capturePendingSchema },
+    },
+    errors: {
+      400: "Malformed JSON, or invalid fields (`errors` names them)",
+      402: "Declined: choose another way to pay at approvalURL",
+      403: "Signed in as an admin, or the `userId` is not the caller's",
+      404: "Unknown order or payment",
+      409: "Not approved, out of stock, refunded or cancelled",
+      502: "The payment provider failed",
+    },
+    refusals: { statuses: [402, 404, 409], schema: captureRefusalSchema },
+    handler: async ({ caller, input }) => {
+      const body = input;
+      const user = requireOwnData(caller, body.userId);
+      try {
+        const outcome = await captureOrderPayment(user, {
+          orderId: body.orderId,
+          paymentId: body.paymentId,
+          payerId: body.payerId,
+        });
+        if (outcome.status === "pending") {
+          return apiJson(
+            { success: false, pending: true, message: CHECKOUT_TEXT.pending, data: outcome.order },
+            { status: 202 },
+          );
+        }
+        return apiJson({
+          success: true,
+          message: CHECKOUT_TEXT.confirmed,
+          alreadyCaptured: outcome.alreadyPaid,
+          data: outcome.order,
+        });
+      } catch (error) {
+        if (!(error instanceof CheckoutError)) throw error;
         return apiJson(
-          { success: false, pending: true, message: CHECKOUT_TEXT.pending, data: outcome.order },
-          { status: 202 },
+          {
+            success: false,
+            message: error.message,
+            reason: error.reason,
+            orderId: error.orderId,
+            ...(error.approvalURL ? { approvalURL: error.approvalURL } : {}),
+          },
+          { status: error.status },
         );
       }
-      return apiJson({
-        success: true,
-        message: CHECKOUT_TEXT.confirmed,
-        alreadyCaptured: outcome.alreadyPaid,
-        data: outcome.order,
-      });
-    } catch (error) {
-      if (!(error instanceof CheckoutError)) throw error;
-      return apiJson(
-        {
-          success: false,
-          message: error.message,
-          reason: error.reason,
-          orderId: error.orderId,
-          ...(error.approvalURL ? { approvalURL: error.approvalURL } : {}),
-        },
-        { status: error.status },
-      );
-    }
-  },
+    },
+  }),
 });
 export const loader = route.loader;
 export const action = route.action;
+export const operations = route.operations;

@@ -1,7 +1,43 @@
-import { apiJson, apiRoute, readJsonObject } from "~/web/api.server";
-import { requireApiShopper } from "~/web/auth.server";
+import { expectedTotalSchema } from "~/services/checkout/create.server";
+import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
+import { z } from "zod";
+import { orderSchema, uuid } from "~/web/openapi/schemas.server";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
+import { requireOwnData } from "~/web/auth.server";
 import { createOrderFromCart } from "~/services/checkout.server";
-import { readPaymentReturn } from "~/services/payment-return.server";
+import { readPaymentReturn, paymentReturnSchema } from "~/services/payment-return.server";
+
+const orderCreatedSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  approvalURL: z
+    .string()
+    .meta({ format: "uri", description: "Send the shopper here to approve the payment" }),
+  orderId: z.string().meta({ format: "uuid" }),
+  data: orderSchema,
+});
+
+const orderCreateBodySchema = paymentReturnSchema.extend({
+  userId: uuid.optional(),
+  addressId: uuid.optional().meta({ description: "One of the caller's saved addresses" }),
+  addressInfo: z
+    .union([
+      z.object({ addressId: uuid }),
+      addressInputSchema
+        .extend({ addressId: uuid.optional(), country: z.string().optional(), region: z.string().nullish() })
+        .partial({ addressId: true }),
+    ])
+    .optional()
+    .meta({ description: `\`{ addressId }\` or the address fields (${ADDRESS_FIELDS.join(", ")})` }),
+  totalAmount: expectedTotalSchema,
+  shippingMethodId: uuid.optional().meta({
+    description: "An active delivery option (GET /api/shop/shipping-methods); default: the cheapest",
+  }),
+  discountCode: z
+    .string()
+    .optional()
+    .meta({ description: "A discount code; default: the one on the cart; empty: none" }),
+});
 
 /**
  * POST { userId?, addressInfo: { addressId } | the address fields, totalAmount?, shippingMethodId?,
@@ -17,30 +53,48 @@ import { readPaymentReturn } from "~/services/payment-return.server";
  * `/shop/paypal-return`, the spec's page.
  */
 const route = apiRoute({
-  POST: async ({ request }) => {
-    await requireApiShopper(request);
-    const body = await readJsonObject(request);
-    const user = await requireApiShopper(request, body.userId);
-    const paymentReturn = readPaymentReturn(body, request.headers.get("Origin"));
-    const created = await createOrderFromCart(user, {
-      addressId: body.addressId,
-      addressInfo: body.addressInfo,
-      totalAmount: body.totalAmount,
-      shippingMethodId: body.shippingMethodId,
-      discountCode: body.discountCode,
-      paymentReturn,
-    });
-    return apiJson(
-      {
-        success: true,
-        message: "Order created: approve the payment at approvalURL",
-        approvalURL: created.approvalURL,
-        orderId: created.orderId,
-        data: created.order,
-      },
-      { status: 201 },
-    );
-  },
+  POST: apiOperation({
+    tag: "Orders",
+    summary: "Create an order from the cart and start its payment",
+    description:
+      "The order is built from the caller's cart and the catalogue. Send the shopper to `approvalURL`; " +
+      "with `returnUrl` the shopper comes back to `returnUrl?paymentId=…&PayerID=…` (then call capture), " +
+      "with `cancelUrl` to `cancelUrl?paymentId=…` after a cancel.",
+    access: "shopper",
+    body: orderCreateBodySchema,
+    success: { 201: { description: "Created; approve at approvalURL", schema: orderCreatedSchema } },
+    errors: {
+      400: "Empty cart, no address, an invalid totalAmount, an unknown shippingMethodId, a discountCode that cannot be used (the message says why), or a returnUrl/cancelUrl on an origin that is not allowed",
+      403: "Signed in as an admin, or the `userId` is not the caller's",
+      404: "Not one of the caller's addresses",
+      409: "Stock or prices changed",
+      502: "The payment provider failed",
+    },
+    handler: async ({ request, caller, input }) => {
+      const body = input;
+      const user = requireOwnData(caller, body.userId);
+      const paymentReturn = readPaymentReturn(body, request.headers.get("Origin"));
+      const created = await createOrderFromCart(user, {
+        addressId: body.addressId,
+        addressInfo: body.addressInfo,
+        totalAmount: body.totalAmount,
+        shippingMethodId: body.shippingMethodId,
+        discountCode: body.discountCode,
+        paymentReturn,
+      });
+      return apiJson(
+        {
+          success: true,
+          message: "Order created: approve the payment at approvalURL",
+          approvalURL: created.approvalURL,
+          orderId: created.orderId,
+          data: created.order,
+        },
+        { status: 201 },
+      );
+    },
+  }),
 });
 export const loader = route.loader;
 export const action = route.action;
+export const operations = route.operations;

@@ -1,6 +1,8 @@
-import { apiJson, apiRoute } from "~/web/api.server";
+import { apiPagingSchema, dataEnvelope, productSchema } from "~/web/openapi/schemas.server";
+import { z } from "zod";
+import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { parseApiPaging } from "~/web/catalog-api.server";
-import { parseSearchKeyword, searchProducts } from "~/services/catalog-search.server";
+import { parseSearchKeyword, searchProducts, searchKeywordSchema } from "~/services/catalog-search.server";
 
 /**
  * GET /api/shop/search/{keyword}?page=1&limit=24: products whose title,
@@ -9,12 +11,27 @@ import { parseSearchKeyword, searchProducts } from "~/services/catalog-search.se
  * data: ".*", "(", "%" and "'" mean themselves.
  */
 const route = apiRoute({
-  GET: async ({ request, params }) => {
-    const keyword = parseSearchKeyword(params.keyword);
-    const paging = parseApiPaging(new URL(request.url).searchParams);
-    const { products, pagination } = await searchProducts(keyword, paging);
-    return apiJson({ success: true, data: products, pagination });
-  },
+  GET: apiOperation({
+    tag: "Catalogue",
+    summary: "Products matching a keyword (title, description, category, brand), best first",
+    access: "public",
+    params: z.object({ keyword: searchKeywordSchema }),
+    query: apiPagingSchema,
+    success: {
+      200: {
+        description: "A page of matches",
+        schema: dataEnvelope(z.array(productSchema), { paged: true }),
+      },
+    },
+    errors: { 400: "The keyword is longer than 100 characters, or a malformed page or limit" },
+    handler: async ({ request, params }) => {
+      const keyword = parseSearchKeyword(params.keyword);
+      const paging = parseApiPaging(new URL(request.url).searchParams);
+      const { products, pagination } = await searchProducts(keyword, paging);
+      return apiJson({ success: true, data: products, pagination });
+    },
+  }),
 });
 export const loader = route.loader;
 export const action = route.action;
+export const operations = route.operations;

@@ -23,7 +23,7 @@ export const ADDRESS_ADDED = "Address added successfully";
 export const ADDRESS_UPDATED = "Address updated successfully";
 export const ADDRESS_DELETED = "Address deleted successfully";
 const ADDRESS_NOT_FOUND = "Address not found";
-const ADDRESS_INVALID = "Please fill in every address field";
+export const ADDRESS_INVALID = "Please fill in every address field";
 
 export interface AddressJson {
   _id: string;

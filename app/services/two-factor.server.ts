@@ -15,13 +15,8 @@ import { generateTotpSecret, matchTotpStep, qrCodeSvg, totpUrl } from "~/lib/ser
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { isUuid } from "~/lib/shared/uuid";
 import { isBackOffice } from "~/lib/shared/permissions";
-import {
-  CODE_MAX_LENGTH,
-  isTotpCode,
-  normaliseCode,
-  startTwoFactorSchema,
-  TWO_FACTOR_TEXT,
-} from "~/lib/shared/two-factor";
+import { CODE_MAX_LENGTH, isTotpCode, normaliseCode, TWO_FACTOR_TEXT } from "~/lib/shared/two-factor";
+import { startTwoFactorSchema } from "~/lib/shared/account-schemas";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { checkCurrentPassword } from "./account.server";
 import { recordAudit, type AuditBy } from "./audit.server";

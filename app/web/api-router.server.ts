@@ -1,6 +1,7 @@
 import { matchPath, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
 import { rankedPatternMatcher } from "~/lib/server/route-patterns.server";
 import { noteRoutePattern } from "~/lib/server/request-scope.server";
+import type { ApiDeclaration, ApiOperation, HttpMethod } from "./openapi/operation.server";
 
 /**
  * The JSON API's own route table. Its modules are `app/routes/api.*.ts`, named like pages
@@ -16,6 +17,8 @@ import { noteRoutePattern } from "~/lib/server/request-scope.server";
 export interface ApiModule {
   loader: (args: LoaderFunctionArgs) => Promise<Response> | Response;
   action: (args: ActionFunctionArgs) => Promise<Response> | Response;
+  /** What `apiRoute` declares of each method (none for the not-found module). */
+  operations?: { method: HttpMethod; declaration: ApiDeclaration }[];
 }
 
 /**
@@ -69,6 +72,8 @@ export interface ApiRouter {
   patterns: string[];
   /** The pattern that answers `pathname` (the not-found module's `/api/*` when no other does). */
   patternOf: (pathname: string) => string | undefined;
+  /** Every operation the modules declare, at its path template: what the OpenAPI document describes. */
+  operations: ApiOperation[];
 }
 
 /** The table of `modules` (file name → module, as `import.meta.glob` gives them) and its dispatch. */
@@ -98,5 +103,12 @@ export function createApiRouter(modules: Record<string, ApiModule>): ApiRouter {
     },
     patterns: [...table.keys()],
     patternOf,
+    operations: [...table].flatMap(([pattern, module]) =>
+      (module.operations ?? []).map(({ method, declaration }) => ({
+        ...declaration,
+        method,
+        path: pattern.replace(/:(\w+)/g, "{$1}"),
+      })),
+    ),
   };
 }

@@ -2,6 +2,7 @@ import { getLogger } from "~/lib/server/logger.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import {
   AppError,
+  badRequest,
   isDatabaseUnavailable,
   serviceUnavailable,
   type FieldErrors,
@@ -9,6 +10,11 @@ import {
 import { withPublicImageUrls } from "~/lib/server/public-url.server";
 import { bodyTooLarge } from "./http-middleware.server";
 import { BodyTooLargeError, readBodyText } from "~/lib/server/request-body.server";
+import { z } from "zod";
+import { fieldErrorsOf } from "~/lib/shared/schemas";
+import type { SessionUser } from "~/services/users.server";
+import type { Access, ApiDeclaration, HttpMethod } from "./openapi/operation.server";
+import { requireApiAccess } from "./auth.server";
 
 /**
  * Helpers for the JSON API (app/routes/api.*.ts). Every answer is JSON with a
@@ -72,7 +78,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   return body as Record<string, unknown>;
 }
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>;
 
 /** Turns anything a handler throws into a JSON answer; never an HTML page or a stack trace. */
@@ -93,12 +99,86 @@ export async function runApiHandler(handler: () => Promise<Response>): Promise<R
   }
 }
 
+type Parsed<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
+
 /**
- * Builds an API module's loader and action (app/web/api-router.server.ts) from handlers per method, so
- * that an unsupported method answers 405 JSON with an Allow header. A module that takes files declares
- * its larger `bodyLimit`: a declared length above it is refused (413) before anything else.
+ * What a handler is given: the route's arguments, the caller its access lets in (none for a public
+ * operation), the body as its schema parsed it, and the JSON object it was parsed from.
  */
-export function apiRoute(handlers: Partial<Record<Method, Handler>>, options: { bodyLimit?: number } = {}) {
+export type ApiArgs<B = undefined, A extends Access = Access> = (LoaderFunctionArgs | ActionFunctionArgs) & {
+  caller: A extends "public" ? undefined : SessionUser;
+  body: Parsed<B>;
+  input: B extends z.core.$ZodType ? Record<string, unknown> : undefined;
+};
+
+/** One operation: its declaration (app/web/openapi/operation.server.ts) and the handler that answers it. */
+export interface ApiOperationOf<
+  B = z.core.$ZodType | undefined,
+  A extends Access = Access,
+> extends ApiDeclaration {
+  access: A;
+  body?: B & z.core.$ZodType;
+  handler: (args: ApiArgs<B, A>) => Promise<Response>;
+}
+
+/** Declares one operation of a route module, beside its handler. */
+export function apiOperation<B extends z.core.$ZodType | undefined = undefined, A extends Access = Access>(
+  operation: ApiOperationOf<B, A>,
+): ApiOperationOf {
+  return operation as unknown as ApiOperationOf;
+}
+
+/**
+ * Runs an operation as it is declared: its access's guard, then its body read as JSON (415, 400) and
+ * parsed with its schema (400 naming the fields, the first one's message), then its handler.
+ */
+async function runOperation(operation: ApiOperationOf, args: LoaderFunctionArgs | ActionFunctionArgs) {
+  const caller = await requireApiAccess(args.request, operation.access, operation.unauthorized);
+  let input: Record<string, unknown> | undefined;
+  let body: unknown;
+  if (operation.body && !operation.multipart) {
+    // A clone: a handler that needs the bytes themselves (a signed webhook) can still read them.
+    input = await readJsonObject(args.request.clone());
+    if (operation.parsedBy === "service") return operation.handler({ ...args, caller, body, input } as never);
+    const parsed = z.safeParse(operation.body, input);
+    if (!parsed.success) {
+      const errors = fieldErrorsOf(parsed.error);
+      throw badRequest(
+        operation.invalid ?? Object.values(errors).flat()[0] ?? "Invalid request body",
+        errors,
+      );
+    }
+    body = parsed.data;
+  }
+  return operation.handler({ ...args, caller, body, input } as ApiArgs<z.core.$ZodType>);
+}
+
+/**
+ * Builds an API module's loader and action (app/web/api-router.server.ts) from its operations per method,
+ * so that an unsupported method answers 405 JSON with an Allow header; the module's `operations` are what
+ * the OpenAPI document describes. A module that takes files declares its larger `bodyLimit`: a declared
+ * length above it is refused (413) before anything else.
+ */
+export function apiRoute(
+  operations: Partial<Record<Method, ApiOperationOf>>,
+  options: { bodyLimit?: number } = {},
+) {
+  const handlers: Partial<Record<Method, Handler>> = Object.fromEntries(
+    Object.entries(operations).map(([method, operation]) => [
+      method,
+      (args: LoaderFunctionArgs | ActionFunctionArgs) => runOperation(operation, args),
+    ]),
+  );
+  return {
+    ...apiHandlers(handlers, options),
+    operations: Object.entries(operations).map(([method, { handler: _handler, ...declaration }]) => ({
+      method: method.toLowerCase() as HttpMethod,
+      declaration,
+    })),
+  };
+}
+
+function apiHandlers(handlers: Partial<Record<Method, Handler>>, options: { bodyLimit?: number }) {
   const allowed = Object.keys(handlers).join(", ");
   const dispatch = (args: LoaderFunctionArgs | ActionFunctionArgs) => {
     const tooLarge = options.bodyLimit === undefined ? null : bodyTooLarge(args.request, options.bodyLimit);

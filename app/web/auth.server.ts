@@ -9,6 +9,7 @@ import { beginLoginAttempt } from "~/services/rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "~/lib/shared/schemas";
 import { holds, isBackOffice, missingPermissionMessage, type Permission } from "~/lib/shared/permissions";
 import { type ApiKeyCaller, consumeApiKeyCall, resolveApiKey } from "~/services/api-keys.server";
+import type { Access } from "./openapi/operation.server";
 import { getSessionUser } from "./session.server";
 import { enforceTwoFactorForApi, enforceTwoFactorForPage } from "./two-factor-gate.server";
 
@@ -161,10 +162,10 @@ export async function refuseApiKey(request: Request): Promise<void> {
 }
 
 /** API guard: 401 when not signed in; a call with an API key is refused (`refuseApiKey`). */
-export async function requireApiUser(request: Request): Promise<SessionUser> {
+export async function requireApiUser(request: Request, unauthorizedMessage?: string): Promise<SessionUser> {
   await refuseApiKey(request);
   const user = await getSessionUser(request);
-  if (!user) throw unauthorized();
+  if (!user) throw unauthorized(unauthorizedMessage);
   return user;
 }
 
@@ -194,9 +195,34 @@ export async function requireApiArea(request: Request, area: Permission): Promis
  * API guard for a shopper's own data: 401 anonymous, 403 for admins (they do
  * not shop) and for a `userId` that is not the caller's.
  */
-export async function requireApiShopper(request: Request, userId?: unknown): Promise<SessionUser> {
-  const user = await requireApiUser(request);
+export async function requireApiShopper(
+  request: Request,
+  userId?: unknown,
+  unauthorizedMessage?: string,
+): Promise<SessionUser> {
+  const user = await requireApiUser(request, unauthorizedMessage);
   if (isBackOffice(user)) throw forbidden("Admins cannot use the shopper's cart, addresses or orders");
+  return requireOwnData(user, userId);
+}
+
+/** A shopper's own data only: 403 for a `userId` that is not the caller's (none sent: their own). */
+export function requireOwnData(user: SessionUser, userId: unknown): SessionUser {
   if (userId !== undefined && userId !== user.id) throw forbidden("You can only access your own data");
   return user;
+}
+
+/**
+ * The guard of an API operation's declared access (app/web/openapi/operation.server.ts): nobody for a
+ * public one, else the caller, refused as the guards above refuse. `unauthorizedMessage` is the 401's
+ * message when nobody is signed in.
+ */
+export async function requireApiAccess(
+  request: Request,
+  access: Access,
+  unauthorizedMessage?: string,
+): Promise<SessionUser | undefined> {
+  if (access === "public") return undefined;
+  if (access === "signed-in") return requireApiUser(request, unauthorizedMessage);
+  if (access === "shopper") return requireApiShopper(request, undefined, unauthorizedMessage);
+  return requireApiArea(request, access);
 }

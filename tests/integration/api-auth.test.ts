@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { apiRoute } from "../../app/web/api.server";
+import { apiOperation, apiRoute } from "../../app/web/api.server";
 import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { resetProcessSingletons } from "../../app/lib/server/process-singleton.server";
@@ -440,9 +440,16 @@ describe("unknown /api paths and unexpected failures", () => {
     const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const { action } = apiRoute({
-        POST: async () => {
-          throw new Error("secret internal detail at /work/main/app/x.ts:12:3");
-        },
+        POST: apiOperation({
+          tag: "Reference",
+          summary: "Fails",
+          access: "public",
+          success: {},
+          errors: {},
+          handler: async () => {
+            throw new Error("secret internal detail at /work/main/app/x.ts:12:3");
+          },
+        }),
       });
       const response = await callRoute(action, "/api/boom", { json: {} });
       expect(response.status).toBe(500);

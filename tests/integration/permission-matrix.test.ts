@@ -5,12 +5,11 @@ import {
   ADMIN_MENU,
   API_KEY_PERMISSIONS,
   adminMenuFor,
-  apiAreaOf,
   PERMISSIONS,
   type Permission,
 } from "../../app/lib/shared/permissions";
-import { API_OPERATIONS } from "../../app/web/openapi/operations.server";
-import { buildOpenApiDocument } from "../../app/web/openapi/openapi.server";
+import { areaOf, buildOpenApiDocument } from "../../app/web/openapi/openapi.server";
+import { shopApi } from "../../app/web/shop-api.server";
 import * as adminLayout from "../../app/routes/admin";
 import * as adminIndex from "../../app/routes/admin._index";
 import * as adminAccount from "../../app/routes/admin.account";
@@ -35,7 +34,7 @@ import { apiKeyFor, backOffice, bearer } from "./staff-support";
 
 /**
  * The permission matrix: every back-office API operation (from the OpenAPI
- * operations, each one's area from the one table in lib/shared/permissions.ts)
+ * operations, each one's area as its route module declares it)
  * and every admin page (the table below, which the menu is held to), called by
  * a staff member holding each single permission, by an API key holding each,
  * by an admin, a staff member with none, a shopper and nobody. Whoever holds
@@ -83,7 +82,7 @@ const PAGES: [
   ["/admin/staff", adminStaff, "staff"],
 ];
 
-const ADMIN_OPERATIONS = API_OPERATIONS.filter((operation) => operation.access === "admin");
+const ADMIN_OPERATIONS = shopApi.operations.filter((operation) => areaOf(operation.access));
 
 /** `/api/admin/staff/{id}` → app/routes/api.admin.staff.$id.ts */
 function routeFileOf(apiPath: string): string {
@@ -140,12 +139,22 @@ beforeAll(async () => {
 }, 60_000);
 
 describe("every back-office API operation checks its area", () => {
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument(shopApi.operations);
+
+  it("declares the area of a back-office operation in its route module", () => {
+    const areaAt = (path: string) =>
+      areaOf(shopApi.operations.find((operation) => operation.path === path)!.access);
+    expect(areaAt("/api/admin/orders/get")).toBe("orders");
+    expect(areaAt("/api/common/feature/delete/{id}")).toBe("banners");
+    expect(areaAt("/api/admin/api-keys/{id}")).toBe("staff");
+    expect(areaAt("/api/common/feature/get")).toBeNull();
+    expect(areaAt("/api/shop/cart/add")).toBeNull();
+  });
 
   it("names an area for every operation of the back office, in the table and in the document", () => {
     expect(ADMIN_OPERATIONS.length).toBeGreaterThan(40);
     for (const operation of ADMIN_OPERATIONS) {
-      const area = apiAreaOf(operation.path);
+      const area = areaOf(operation.access);
       expect(area, operation.path).not.toBeNull();
       const described = (document.paths[operation.path] as Record<string, Record<string, unknown>>)[
         operation.method
@@ -162,7 +171,7 @@ describe("every back-office API operation checks its area", () => {
   )(
     "%s %s: past the guard with its area, 403 without it, 401 for nobody — with sessions and with keys",
     async (_method, template, operation) => {
-      const area = apiAreaOf(template)!;
+      const area = areaOf(operation.access)!;
       const route = (await import(routeFileOf(template))) as RouteModule;
       const handler = operation.method === "get" ? route.loader! : route.action!;
       const params = Object.fromEntries(

@@ -3,7 +3,6 @@ import {
   ADMIN_MENU,
   adminMenuFor,
   API_KEY_PERMISSIONS,
-  apiAreaOf,
   PERMISSIONS,
   permissionsOf,
 } from "../../app/lib/shared/permissions";
@@ -33,14 +32,6 @@ describe("permissions", () => {
       "account",
     ]);
     expect(adminMenuFor([...PERMISSIONS])).toHaveLength(ADMIN_MENU.length);
-  });
-
-  it("finds the area of a back-office API path by its prefix", () => {
-    expect(apiAreaOf("/api/admin/orders/get")).toBe("orders");
-    expect(apiAreaOf("/api/common/feature/delete/{id}")).toBe("banners");
-    expect(apiAreaOf("/api/admin/api-keys/{id}")).toBe("staff");
-    expect(apiAreaOf("/api/common/feature/get")).toBeNull();
-    expect(apiAreaOf("/api/shop/cart/add")).toBeNull();
   });
 });
 

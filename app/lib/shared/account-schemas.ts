@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { emailField, newPasswordField, userNameField } from "./schemas";
+import { TWO_FACTOR_TEXT } from "./two-factor";
 
 /**
  * The account forms' schemas, in `zod/mini` like ./schemas: the forgotten and
@@ -26,6 +27,20 @@ export const changePasswordSchema = z.object({
       z.maxLength(200, "Password must be at most 200 characters"),
     ),
   newPassword: newPasswordField,
+});
+
+/**
+ * `POST /api/account/two-factor` and the "Set up" form: the current password, so that a stolen session
+ * alone cannot add the thief's device.
+ */
+export const startTwoFactorSchema = z.object({
+  password: z
+    .string({ error: TWO_FACTOR_TEXT.passwordRequired })
+    .check(
+      z.minLength(1, TWO_FACTOR_TEXT.passwordRequired),
+      z.maxLength(200, TWO_FACTOR_TEXT.passwordRequired),
+    )
+    .register(z.globalRegistry, { description: "The account's current password" }),
 });
 
 export { ACCOUNT_INTENTS } from "./account-intents";

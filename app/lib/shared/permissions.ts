@@ -108,30 +108,3 @@ export function adminMenuFor(permissions: readonly Permission[]): AdminMenuEntry
     ({ id, label, path }) => ({ id, label, path }),
   );
 }
-
-/**
- * The area of each `/api` path of the back office, by its prefix: the OpenAPI
- * document names it on each operation, and the permission-matrix test holds
- * every route's guard to it.
- */
-export const API_AREAS: readonly [prefix: string, area: Permission][] = [
-  ["/api/admin/products/", "products"],
-  ["/api/admin/stock-alerts", "products"],
-  ["/api/admin/orders/", "orders"],
-  ["/api/admin/returns", "returns"],
-  ["/api/admin/discounts", "discounts"],
-  ["/api/admin/shipping-methods", "shipping"],
-  ["/api/admin/tax-rates", "taxes"],
-  ["/api/common/feature/add", "banners"],
-  ["/api/common/feature/delete/", "banners"],
-  ["/api/admin/reports/", "reports"],
-  ["/api/admin/audit", "audit"],
-  ["/api/admin/webhooks", "webhooks"],
-  ["/api/admin/staff", "staff"],
-  ["/api/admin/api-keys", "staff"],
-];
-
-/** The area of a back-office API path, or null for a path of no area. */
-export function apiAreaOf(path: string): Permission | null {
-  return API_AREAS.find(([prefix]) => path.startsWith(prefix))?.[1] ?? null;
-}

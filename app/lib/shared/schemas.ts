@@ -19,6 +19,8 @@ export const emailField = z.pipe(
     ),
   z.email({ error: "Enter a valid email address" }).check(z.toLowerCase()),
 );
+// The API's document says what the pipe's second half checks (its input is only a string).
+z.globalRegistry.add(emailField, { format: "email" });
 
 /** Line breaks of every kind: CR, LF, NEL, the line and paragraph separators. */
 const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;

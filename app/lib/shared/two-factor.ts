@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * Two-factor sign-in as the pages, the API and the browser share it: the forms' intents, the
  * messages, and the code's shape. The rules live in app/services/two-factor.server.ts and
@@ -47,20 +45,6 @@ export const TWO_FACTOR_TEXT = {
   resetNotOn: "Two-factor sign-in is not on for this person",
   resetAdminOnly: "Only an admin can reset an admin's two-factor sign-in",
 } as const;
-
-/**
- * `POST /api/account/two-factor` and the "Set up" form: the current password, so that a stolen session
- * alone cannot add the thief's device.
- */
-export const startTwoFactorSchema = z
-  .object({
-    password: z
-      .string({ error: TWO_FACTOR_TEXT.passwordRequired })
-      .min(1, TWO_FACTOR_TEXT.passwordRequired)
-      .max(200, TWO_FACTOR_TEXT.passwordRequired)
-      .meta({ description: "The account's current password" }),
-  })
-  .meta({ id: "TwoFactorStart" });
 
 /** A code as typed: spaces and dashes go, letters are lower-cased (backup codes are shown in groups). */
 export function normaliseCode(input: string): string {

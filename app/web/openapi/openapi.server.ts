@@ -1,34 +1,40 @@
 import { z } from "zod";
 import { getConfig } from "~/lib/server/config.server";
-import type { Access, ApiOperation } from "./operation.server";
-import { API_OPERATIONS } from "./operations.server";
+import { API_TAGS, type Access, type ApiOperation } from "./operation.server";
 import { errorSchema } from "./schemas.server";
-import { apiAreaOf, PERMISSION_LABELS } from "~/lib/shared/permissions";
+import { isPermission, PERMISSION_LABELS, type Permission } from "~/lib/shared/permissions";
 
 /**
- * The OpenAPI 3.1 document of the JSON API, generated from the zod schemas
- * that validate the requests and describe the answers (zod 4's JSON Schema
- * output). Named schemas (`.meta({ id })`) become `components.schemas`.
+ * The OpenAPI 3.1 document of the JSON API, generated from the operations its route modules declare
+ * (operation.server.ts): the zod schemas that parse the requests and describe the answers, as zod 4's
+ * JSON Schema output. Named schemas (`.meta({ id })`) become `components.schemas`.
  */
 
 type JsonSchema = Record<string, unknown>;
 
-const ACCESS_TEXT: Record<Access, string> = {
+type Role = "public" | "signed-in" | "shopper" | "admin";
+
+const ACCESS_TEXT: Record<Role, string> = {
   public: "Anyone (no session needed)",
   "signed-in": "Any signed-in user (shopper or admin)",
   shopper: "A signed-in shopper, for their own data only (admins get 403)",
   admin: "A signed-in admin",
 };
 
+/** The back office's area of an operation, or null outside the back office. */
+export function areaOf(access: Access): Permission | null {
+  return isPermission(access) ? access : null;
+}
+
 /** Who may call an operation of the back office: its area's permission, by session or by API key. */
 function accessText(operation: ApiOperation): string {
-  const area = operation.access === "admin" ? apiAreaOf(operation.path) : null;
-  if (!area) return ACCESS_TEXT[operation.access];
+  const area = areaOf(operation.access);
+  if (!area) return ACCESS_TEXT[operation.access as Role];
   const keys = area === "staff" ? "never an API key" : "or an API key that holds it";
   return `A signed-in admin, or a staff member with the \`${area}\` permission (${PERMISSION_LABELS[area].label}); ${keys}`;
 }
 
-const ROLES: Record<Access, string[]> = {
+const ROLES: Record<Role, string[]> = {
   public: ["anonymous", "user", "admin"],
   "signed-in": ["user", "admin"],
   shopper: ["user"],
@@ -97,12 +103,13 @@ function operationObject(operation: ApiOperation, components: Record<string, Jso
     };
   }
   const errors: Record<number, string> = { ...operation.errors };
-  const area = operation.access === "admin" ? apiAreaOf(operation.path) : null;
+  if (operation.body && !operation.multipart) errors[415] ??= "The body is not JSON";
+  const area = areaOf(operation.access);
   if (area) errors[401] ??= "Not signed in, or an unknown, revoked or expired API key";
   if (operation.access !== "public") errors[401] ??= "Not signed in";
   if (area)
     errors[403] ??= `Without the \`${area}\` permission (a shopper, a staff member or key without it)`;
-  if (operation.access === "admin") errors[403] ??= "Signed in, but not an admin";
+
   if (operation.access === "shopper") errors[403] ??= "Signed in as an admin";
   for (const [status, description] of Object.entries(errors)) {
     const schema = operation.refusals?.statuses.includes(Number(status))
@@ -131,7 +138,7 @@ function operationObject(operation: ApiOperation, components: Record<string, Jso
       .filter(Boolean)
       .join("\n\n"),
     operationId: `${operation.method}${operation.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? "").toUpperCase())}`,
-    "x-roles": ROLES[operation.access],
+    "x-roles": ROLES[area ? "admin" : (operation.access as Role)],
     ...(area ? { "x-permission": area } : {}),
     security:
       operation.access === "public"
@@ -147,13 +154,13 @@ function operationObject(operation: ApiOperation, components: Record<string, Jso
 
 const errorRef = { $ref: "#/components/schemas/Error" };
 
-/** The document for this shop (its APP_URL as the server). */
-export function buildOpenApiDocument() {
+/** The document of `operations` for this shop (its APP_URL as the server). */
+export function buildOpenApiDocument(operations: readonly ApiOperation[]) {
   const components: Record<string, JsonSchema> = {};
   // A named schema at the root comes back as a $ref; its definition lands in components.
   convert(errorSchema, components, "output");
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const operation of API_OPERATIONS) {
+  for (const operation of operations) {
     (paths[operation.path] ??= {})[operation.method] = operationObject(operation, components);
   }
   return {
@@ -170,7 +177,9 @@ export function buildOpenApiDocument() {
         "the key's permissions only, rate limited per key.",
     },
     servers: [{ url: getConfig().appUrl }],
-    tags: [...new Set(API_OPERATIONS.map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: API_TAGS.filter((tag) => operations.some((operation) => operation.tag === tag)).map((name) => ({
+      name,
+    })),
     paths,
     components: {
       schemas: components,
@@ -198,11 +207,22 @@ export function buildOpenApiDocument() {
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
 
+let published: readonly ApiOperation[] | undefined;
 let cached: { appUrl: string; document: OpenApiDocument } | undefined;
+
+/**
+ * The operations of the API's table (app/web/shop-api.server.ts publishes them once it is built): the
+ * routes that serve the document are modules of that table, so they cannot import it.
+ */
+export function publishApiOperations(operations: readonly ApiOperation[]) {
+  published = operations;
+  cached = undefined;
+}
 
 /** Built once per APP_URL: the schemas do not change while the process runs. */
 export function getOpenApiDocument(): OpenApiDocument {
+  if (!published) throw new Error("The API's table is not built yet (app/web/shop-api.server.ts)");
   const appUrl = getConfig().appUrl;
-  if (cached?.appUrl !== appUrl) cached = { appUrl, document: buildOpenApiDocument() };
+  if (cached?.appUrl !== appUrl) cached = { appUrl, document: buildOpenApiDocument(published) };
   return cached.document;
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { PERMISSIONS } from "~/lib/shared/permissions";
 import { RETURN_REASONS, RETURN_STATUSES } from "~/lib/shared/returns";
-import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema";
-import { BRANDS, CATEGORIES, SORT_OPTIONS } from "~/lib/shared/catalog-options";
+import { addressInputSchema } from "~/lib/shared/address-schema";
+import { BRANDS, CATEGORIES } from "~/lib/shared/catalog-options";
 import {
   MAX_IMAGE_ALT_LENGTH,
   MAX_PRODUCT_IMAGES,
@@ -11,19 +11,14 @@ import {
 } from "~/lib/shared/product";
 import { ALL_SIZES, COLOURS } from "~/lib/shared/variants";
 import { ORDER_STATUSES, PAYMENT_STATUSES } from "~/lib/shared/order-options";
-import { orderStatusSchema } from "~/lib/shared/admin-schemas";
-import { DISCOUNT_TYPES, discountCodeSchema } from "~/lib/shared/delivery-schemas";
-import { apiPagingSchema } from "~/web/catalog-api.server";
+
+import { DISCOUNT_TYPES } from "~/lib/shared/delivery-schemas";
+
 import { pagingQuerySchema } from "~/lib/server/paging.server";
-import { reviewSchema } from "~/lib/shared/review-schema";
-import { ADMIN_PAGING } from "~/services/admin-catalog.server";
+
 import { ORDERS_PAGING } from "~/services/order-search.server";
 import { ORDER_SEARCH_MAX } from "~/lib/shared/order-options";
-import { CARRIERS, TRACKING_NUMBER_MAX } from "~/lib/shared/tracking";
-import { paymentReturnSchema } from "~/services/payment-return.server";
-import { captureBodySchema } from "~/services/checkout/capture.server";
-import { expectedTotalSchema } from "~/services/checkout/create.server";
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_PAGING, auditQuerySchema } from "~/services/audit.server";
+import { CARRIERS } from "~/lib/shared/tracking";
 
 /**
  * The shapes of the JSON API's answers (API.md), as zod schemas. The OpenAPI
@@ -382,64 +377,6 @@ export const messageEnvelope = z.object({ success: z.literal(true), message: z.s
 /** The paging that the routes validate with (lib/server/paging.server.ts). */
 export { apiPagingSchema } from "~/web/catalog-api.server";
 
-export const productListQuerySchema = apiPagingSchema.extend({
-  category: z
-    .string()
-    .optional()
-    .meta({ description: `Comma-separated, any of ${CATEGORIES.join(", ")} (unknown values are ignored)` }),
-  brand: z
-    .string()
-    .optional()
-    .meta({ description: `Comma-separated, any of ${BRANDS.join(", ")} (unknown values are ignored)` }),
-  size: z.string().optional().meta({
-    description:
-      "Comma-separated sizes: a product matches when a variant in stock has one of them (unknown values are ignored)",
-  }),
-  colour: z.string().optional().meta({
-    description:
-      "Comma-separated colours: a product matches when a variant in stock has one of them (unknown values are ignored)",
-  }),
-  inStock: z
-    .enum(["true", "false"])
-    .optional()
-    .meta({ description: "true: only products with a variant in stock" }),
-  minPrice: z.string().optional().meta({
-    description: "The least price the shopper pays (its cheapest variant's), inclusive, such as 20 or 19.99",
-  }),
-  maxPrice: z.string().optional().meta({ description: "The most price the shopper pays, inclusive" }),
-  sortBy: z
-    .enum(SORT_OPTIONS.map((option) => option.id) as [string, ...string[]])
-    .optional()
-    .meta({ default: "price-lowtohigh" }),
-});
-
-export const adminProductQuerySchema = pagingQuerySchema(ADMIN_PAGING).extend({
-  search: z
-    .string()
-    .optional()
-    .meta({ description: "Part of the title, the brand or a variant's SKU, case-insensitive" }),
-});
-
-export const auditEntrySchema = z
-  .object({
-    _id: uuid,
-    at: timestamp,
-    actor: z
-      .object({ id: uuid.nullable(), userName: z.string() })
-      .meta({ description: 'Who made the change; id null for a script ("script") or the shop ("system")' }),
-    action: z.enum(AUDIT_ACTIONS),
-    entity: z.enum(AUDIT_ENTITIES),
-    entityId: uuid,
-    changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).meta({
-      description:
-        'Each changed field: [before, after] (null before when created, null after when deleted); a variant\'s fields are "variant <SKU> <field>"',
-    }),
-    ip: z.string().nullable().meta({ description: "The client's address; null for scripts" }),
-  })
-  .meta({ id: "AuditEntry" });
-
-export const auditQueryOpenApiSchema = pagingQuerySchema(AUDIT_PAGING).extend(auditQuerySchema.shape);
-
 export const adminOrderQuerySchema = pagingQuerySchema(ORDERS_PAGING).extend({
   status: z
     .enum(["all", ...ORDER_STATUSES])
@@ -463,50 +400,10 @@ export const adminOrderQuerySchema = pagingQuerySchema(ORDERS_PAGING).extend({
   }),
 });
 
-/** The admin list's filters without its paging: what the orders CSV export takes. */
-/** The admin's update: the status, and the parcel's tracking (absent: unchanged; null or empty: removed). */
-export const adminOrderUpdateBodySchema = orderStatusSchema.extend({
-  trackingNumber: z
-    .string()
-    .max(TRACKING_NUMBER_MAX)
-    .nullable()
-    .optional()
-    .meta({
-      description: `1 to ${TRACKING_NUMBER_MAX} printable characters; set when moving to inShipping or delivered, and kept after`,
-    }),
-  carrier: z
-    .union([z.enum(CARRIERS), z.literal("")])
-    .nullable()
-    .optional()
-    .meta({ description: "The parcel's carrier" }),
-});
-
 export const adminOrderExportQuerySchema = adminOrderQuerySchema.omit({ page: true, limit: true });
 
 /** `{ userId?, productId, quantity }` of cart add and update-cart: the schema the route validates with. */
 export { cartItemBodySchema } from "~/web/cart-api.server";
-
-export const orderCreateBodySchema = paymentReturnSchema.extend({
-  userId: uuid.optional(),
-  addressId: uuid.optional().meta({ description: "One of the caller's saved addresses" }),
-  addressInfo: z
-    .union([
-      z.object({ addressId: uuid }),
-      addressInputSchema
-        .extend({ addressId: uuid.optional(), country: z.string().optional(), region: z.string().nullish() })
-        .partial({ addressId: true }),
-    ])
-    .optional()
-    .meta({ description: `\`{ addressId }\` or the address fields (${ADDRESS_FIELDS.join(", ")})` }),
-  totalAmount: expectedTotalSchema,
-  shippingMethodId: uuid.optional().meta({
-    description: "An active delivery option (GET /api/shop/shipping-methods); default: the cheapest",
-  }),
-  discountCode: z
-    .string()
-    .optional()
-    .meta({ description: "A discount code; default: the one on the cart; empty: none" }),
-});
 
 export const shippingMethodSchema = z
   .object({
@@ -557,17 +454,6 @@ export const cartWithDiscountSchema = cartSchema
   })
   .meta({ id: "CartWithDiscount" });
 
-export const cartDiscountBodySchema = z.object({
-  userId: uuid.optional(),
-  code: discountCodeSchema,
-});
-
-/** The body the capture validates (checkout/capture.server.ts), with the order id it checks apart. */
-export const orderCaptureBodySchema = captureBodySchema.extend({
-  userId: uuid.optional(),
-  orderId: uuid.meta({ description: "Our order id, from create" }),
-});
-
 export const addressBodySchema = addressInputSchema.extend({
   userId: uuid.optional(),
   country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2; default the shop's country" }),
@@ -575,9 +461,4 @@ export const addressBodySchema = addressInputSchema.extend({
     description:
       "State, province or county code; for US derived from the ZIP when left out, and 400 when it contradicts the ZIP's state",
   }),
-});
-
-export const reviewBodySchema = reviewSchema.extend({
-  userId: uuid.optional(),
-  userName: z.string().optional().meta({ description: "Ignored: the account's user name is used" }),
 });
