@@ -1,5 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
-import { discountEnvelope, discountBody } from "~/web/openapi/answers.server";
+import { discountEnvelope } from "~/web/openapi/answers.server";
+import { discountFields } from "~/lib/shared/delivery-schemas";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import { auditByOf } from "~/web/audit.server";
@@ -22,7 +23,7 @@ const route = apiRoute({
     tag: "Admin",
     summary: "Change some fields of a discount code",
     access: "discounts",
-    body: discountBody.partial(),
+    body: discountFields.partial(),
     parsedBy: "service",
     success: { 200: { description: "The code", schema: discountEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON", 404: "Unknown code" },

@@ -1,4 +1,5 @@
-import { discountBody, discountEnvelope } from "~/web/openapi/answers.server";
+import { discountEnvelope } from "~/web/openapi/answers.server";
+import { discountInputSchema } from "~/lib/shared/delivery-schemas";
 import { z } from "zod";
 import { dataEnvelope, discountCodeOutSchema } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
@@ -23,7 +24,7 @@ const route = apiRoute({
     tag: "Admin",
     summary: "Add a discount code",
     access: "discounts",
-    body: discountBody,
+    body: discountInputSchema,
     parsedBy: "service",
     success: { 201: { description: "The code", schema: discountEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON" },

@@ -1,5 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
-import { methodEnvelope, shippingMethodBody } from "~/web/openapi/answers.server";
+import { methodEnvelope } from "~/web/openapi/answers.server";
+import { shippingMethodFields } from "~/lib/shared/delivery-schemas";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import { auditByOf } from "~/web/audit.server";
@@ -26,7 +27,7 @@ const route = apiRoute({
     tag: "Admin",
     summary: "Change some fields of a delivery option (orders keep what they were sent with)",
     access: "shipping",
-    body: shippingMethodBody.partial(),
+    body: shippingMethodFields.partial(),
     parsedBy: "service",
     success: { 200: { description: "The option", schema: methodEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON", 404: "Unknown option" },

@@ -1,4 +1,5 @@
-import { shippingMethodBody, methodEnvelope } from "~/web/openapi/answers.server";
+import { methodEnvelope } from "~/web/openapi/answers.server";
+import { shippingMethodInputSchema } from "~/lib/shared/delivery-schemas";
 import { z } from "zod";
 import { dataEnvelope, adminShippingMethodSchema } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
@@ -24,7 +25,7 @@ const route = apiRoute({
     tag: "Admin",
     summary: "Add a delivery option",
     access: "shipping",
-    body: shippingMethodBody,
+    body: shippingMethodInputSchema,
     parsedBy: "service",
     success: { 201: { description: "The option", schema: methodEnvelope } },
     errors: { 400: "Invalid fields (`errors` names them), or malformed JSON" },

@@ -1,5 +1,6 @@
 import { messageEnvelope } from "~/web/openapi/schemas.server";
-import { rateEnvelope, taxRateBody } from "~/web/openapi/answers.server";
+import { editVersion, rateEnvelope } from "~/web/openapi/answers.server";
+import { taxRateInputSchema } from "~/lib/shared/tax-schemas";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import { auditByOf } from "~/web/audit.server";
@@ -21,7 +22,7 @@ const route = apiRoute({
     tag: "Admin",
     summary: "Change some fields of a tax rate (orders keep the tax they were made with)",
     access: "taxes",
-    body: taxRateBody.partial(),
+    body: taxRateInputSchema.partial().extend({ version: editVersion }),
     success: { 200: { description: "The rate", schema: rateEnvelope } },
     errors: {
       400: "Invalid fields (`errors` names them), an unknown country or region code, or malformed JSON",

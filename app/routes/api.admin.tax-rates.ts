@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dataEnvelope } from "~/web/openapi/schemas.server";
-import { taxRateSchema, taxRateBody, rateEnvelope } from "~/web/openapi/answers.server";
+import { taxRateSchema, rateEnvelope } from "~/web/openapi/answers.server";
+import { taxRateInputSchema } from "~/lib/shared/tax-schemas";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import { auditByOf } from "~/web/audit.server";
@@ -22,7 +23,7 @@ const route = apiRoute({
     tag: "Admin",
     summary: "Add a tax rate (several rates that match a destination add up)",
     access: "taxes",
-    body: taxRateBody.omit({ version: true }),
+    body: taxRateInputSchema,
     success: { 201: { description: "The rate", schema: rateEnvelope } },
     errors: {
       400: "Invalid fields (`errors` names them), an unknown country or region code, or malformed JSON",

@@ -1,9 +1,9 @@
 import { dataEnvelope, messageEnvelope } from "~/web/openapi/schemas.server";
-import { endpointSchema, endpointBody } from "~/web/openapi/answers.server";
+import { endpointSchema } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import { auditByOf } from "~/web/audit.server";
-import { WEBHOOK_TEXT } from "~/lib/shared/webhooks";
+import { WEBHOOK_TEXT, webhookEndpointSchema } from "~/lib/shared/webhooks";
 import {
   deleteWebhookEndpoint,
   getWebhookEndpoint,
@@ -26,7 +26,7 @@ const route = apiRoute({
     tag: "Webhooks",
     summary: "Change some fields; active: true switches a switched-off endpoint on and sends what waited",
     access: "webhooks",
-    body: endpointBody.partial(),
+    body: webhookEndpointSchema.partial(),
     success: { 200: { description: "The endpoint", schema: dataEnvelope(endpointSchema) } },
     errors: {
       400: "Invalid fields (`errors` names them): a URL that is not https://, resolves to a private network, or no known event",

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { dataEnvelope } from "~/web/openapi/schemas.server";
-import { endpointSchema, endpointBody } from "~/web/openapi/answers.server";
+import { endpointSchema } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import { auditByOf } from "~/web/audit.server";
-import { WEBHOOK_TEXT } from "~/lib/shared/webhooks";
+import { WEBHOOK_TEXT, webhookEndpointSchema } from "~/lib/shared/webhooks";
 import { createWebhookEndpoint, listWebhookEndpoints } from "~/services/webhooks/endpoints.server";
 
 // GET → every endpoint; POST → 201 the new endpoint with its signing secret (shown this once).
@@ -23,7 +23,7 @@ const route = apiRoute({
     tag: "Webhooks",
     summary: "Add an endpoint; the answer carries its signing secret, shown this once",
     access: "webhooks",
-    body: endpointBody,
+    body: webhookEndpointSchema,
     success: {
       201: {
         description: "The endpoint and its secret (whsec_ + base64)",

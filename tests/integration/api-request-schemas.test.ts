@@ -98,6 +98,7 @@ function forbiddenValue(schema: JsonSchema): unknown {
  */
 const BUSINESS_REFUSALS: Record<string, RegExp> = {
   "POST /api/account/password": /^Current password is incorrect/,
+  "POST /api/account/two-factor": /^Current password is incorrect/,
   "POST /api/auth/reset-password": /^This password reset link is invalid or has expired/,
   "POST /api/shop/cart/discount": /^Your cart is empty/,
   "POST /api/shop/order/create": /^Your cart is empty/,
@@ -111,8 +112,9 @@ const BUSINESS_REFUSALS: Record<string, RegExp> = {
  * so that this fails once the document states the rule (then the entry goes).
  */
 const UNDOCUMENTED_RULES: Record<string, string> = {
-  "POST /api/admin/discounts": "code",
+  "POST /api/admin/discounts": "value",
   "POST /api/admin/products/add": "image",
+  "POST /api/admin/shipping-methods": "price",
   "POST /api/admin/tax-rates": "country",
   "POST /api/common/feature/add": "image",
   "POST /api/shop/order/return": "items.0.variantId",

@@ -81,50 +81,55 @@ function flag(defaultValue: boolean) {
 
 // --- Delivery options -------------------------------------------------------------
 
-export const shippingMethodInputSchema = z
-  .object({
-    name: z
-      .string({ error: "name is required: the option's name, such as Standard" })
-      .trim()
-      .min(1, { error: "name is required: the option's name, such as Standard" })
-      .max(60, { error: "name can be at most 60 characters" }),
-    price: amount("price").optional(),
-    estimatedDaysMin: wholeNumber("estimatedDaysMin", 0).optional(),
-    estimatedDaysMax: wholeNumber("estimatedDaysMax", 0).optional(),
-    estimatedText: z.preprocess(
+/** A delivery option's fields, each on its own: a change (the JSON API's PUT) sends some of them. */
+export const shippingMethodFields = z.object({
+  name: z
+    .string({ error: "name is required: the option's name, such as Standard" })
+    .trim()
+    .min(1, { error: "name is required: the option's name, such as Standard" })
+    .max(60, { error: "name can be at most 60 characters" })
+    .meta({ description: "Unique regardless of case" }),
+  price: amount("price").optional().meta({ description: "An amount such as 4.95 (0: free); required" }),
+  estimatedDaysMin: wholeNumber("estimatedDaysMin", 0).optional(),
+  estimatedDaysMax: wholeNumber("estimatedDaysMax", 0).optional(),
+  estimatedText: z
+    .preprocess(
       blankToUndefined,
       z.string().trim().max(100, { error: "estimatedText can be at most 100 characters" }).optional(),
-    ),
-    freeOver: amount("freeOver").optional(),
-    active: flag(true),
-    position: wholeNumber("position", 0).optional(),
-  })
-  .superRefine((input, context) => {
-    if (input.price === undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["price"],
-        message: "price is required, such as 4.95 (0 for free)",
-      });
-    }
-    if ((input.estimatedDaysMin === undefined) !== (input.estimatedDaysMax === undefined)) {
-      context.addIssue({
-        code: "custom",
-        path: ["estimatedDaysMax"],
-        message: "estimatedDaysMin and estimatedDaysMax go together",
-      });
-    } else if (
-      input.estimatedDaysMin !== undefined &&
-      input.estimatedDaysMax !== undefined &&
-      input.estimatedDaysMax < input.estimatedDaysMin
-    ) {
-      context.addIssue({
-        code: "custom",
-        path: ["estimatedDaysMax"],
-        message: "estimatedDaysMax cannot be below estimatedDaysMin",
-      });
-    }
-  });
+    )
+    .meta({ description: "Instead of the days, such as 'Next day'" }),
+  freeOver: amount("freeOver").optional().meta({ description: "Free from this subtotal after the discount" }),
+  active: flag(true).prefault(true).meta({ description: "Default: true" }),
+  position: wholeNumber("position", 0).optional(),
+});
+
+/** A new delivery option: its fields, with the rules that join them. */
+export const shippingMethodInputSchema = shippingMethodFields.superRefine((input, context) => {
+  if (input.price === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["price"],
+      message: "price is required, such as 4.95 (0 for free)",
+    });
+  }
+  if ((input.estimatedDaysMin === undefined) !== (input.estimatedDaysMax === undefined)) {
+    context.addIssue({
+      code: "custom",
+      path: ["estimatedDaysMax"],
+      message: "estimatedDaysMin and estimatedDaysMax go together",
+    });
+  } else if (
+    input.estimatedDaysMin !== undefined &&
+    input.estimatedDaysMax !== undefined &&
+    input.estimatedDaysMax < input.estimatedDaysMin
+  ) {
+    context.addIssue({
+      code: "custom",
+      path: ["estimatedDaysMax"],
+      message: "estimatedDaysMax cannot be below estimatedDaysMin",
+    });
+  }
+});
 
 // --- Discount codes ---------------------------------------------------------------
 
@@ -174,31 +179,35 @@ export function listOf<T extends string>(what: string, allowed: readonly T[]) {
   );
 }
 
-export const discountInputSchema = z
-  .object({
-    code: discountCodeSchema,
-    type: z.enum(DISCOUNT_TYPES, { error: "type must be percent or fixed" }),
-    value: amount("value", { positive: true }).optional(),
-    minSubtotal: amount("minSubtotal").optional(),
-    startsAt: dateTime("startsAt"),
-    endsAt: dateTime("endsAt"),
-    usageLimit: wholeNumber("usageLimit", 1).optional(),
-    perCustomerLimit: wholeNumber("perCustomerLimit", 1).optional(),
-    categories: listOf("categories", CATEGORIES),
-    brands: listOf("brands", BRANDS),
-    active: flag(true),
-  })
-  .superRefine((input, context) => {
-    if (input.value === undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["value"],
-        message: "value is required: the percent or the amount off",
-      });
-    } else if (input.type === "percent" && input.value > 10_000) {
-      context.addIssue({ code: "custom", path: ["value"], message: "A percent value can be at most 100" });
-    }
-    if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) {
-      context.addIssue({ code: "custom", path: ["endsAt"], message: "endsAt must be after startsAt" });
-    }
-  });
+/** A discount code's fields, each on its own: a change (the JSON API's PUT) sends some of them. */
+export const discountFields = z.object({
+  code: discountCodeSchema.meta({ description: "Letters, digits, - and _; unique regardless of case" }),
+  type: z.enum(DISCOUNT_TYPES, { error: "type must be percent or fixed" }),
+  value: amount("value", { positive: true })
+    .optional()
+    .meta({ description: "A percent (at most 100) or an amount off; required" }),
+  minSubtotal: amount("minSubtotal").optional(),
+  startsAt: dateTime("startsAt").meta({ format: "date-time" }),
+  endsAt: dateTime("endsAt").meta({ format: "date-time" }),
+  usageLimit: wholeNumber("usageLimit", 1).optional(),
+  perCustomerLimit: wholeNumber("perCustomerLimit", 1).optional(),
+  categories: listOf("categories", CATEGORIES).prefault([]).meta({ description: "Empty: every category" }),
+  brands: listOf("brands", BRANDS).prefault([]).meta({ description: "Empty: every brand" }),
+  active: flag(true).prefault(true).meta({ description: "Default: true" }),
+});
+
+/** A new discount code: its fields, with the rules that join them. */
+export const discountInputSchema = discountFields.superRefine((input, context) => {
+  if (input.value === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["value"],
+      message: "value is required: the percent or the amount off",
+    });
+  } else if (input.type === "percent" && input.value > 10_000) {
+    context.addIssue({ code: "custom", path: ["value"], message: "A percent value can be at most 100" });
+  }
+  if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) {
+    context.addIssue({ code: "custom", path: ["endsAt"], message: "endsAt must be after startsAt" });
+  }
+});

@@ -43,28 +43,39 @@ export const taxRateInputSchema = z.object({
     .min(1, { error: "name is required, such as New York State" })
     .max(100, { error: "name must be at most 100 characters" })
     .refine((value) => !hasControlCharacter(value), controlCharacterMessage("name")),
-  country: code(COUNTRY_MESSAGE, 2).refine((value) => value.length === 2, { message: COUNTRY_MESSAGE }),
-  region: z.preprocess(
-    blankToUndefined,
-    code("region must be a state, province or county code such as NY", 3).nullish(),
-  ),
-  rate: z.preprocess(
-    (value) => (blankToUndefined(value) === undefined ? undefined : value),
-    z
-      .unknown()
-      .refine((value) => value !== undefined, { message: "rate is required: the percent, such as 8.875" })
-      .transform((value, context) => {
-        const millionths = parseRatePercent(value);
-        if (millionths === null) {
-          context.addIssue({ code: "custom", message: RATE_MESSAGE });
-          return z.NEVER;
-        }
-        return millionths;
-      }),
-  ),
+  country: code(COUNTRY_MESSAGE, 2)
+    .refine((value) => value.length === 2, { message: COUNTRY_MESSAGE })
+    .meta({ description: "ISO 3166-1 alpha-2, such as US" }),
+  region: z
+    .preprocess(
+      blankToUndefined,
+      code("region must be a state, province or county code such as NY", 3).nullish(),
+    )
+    .meta({ description: "A subdivision code of the country, such as NY; none: the whole country" }),
+  rate: z
+    .preprocess(
+      (value) => (blankToUndefined(value) === undefined ? undefined : value),
+      z
+        .unknown()
+        .refine((value) => value !== undefined, { message: "rate is required: the percent, such as 8.875" })
+        .transform((value, context) => {
+          const millionths = parseRatePercent(value);
+          if (millionths === null) {
+            context.addIssue({ code: "custom", message: RATE_MESSAGE });
+            return z.NEVER;
+          }
+          return millionths;
+        }),
+    )
+    .meta({
+      type: ["number", "string"],
+      description: "Percent from 0 to 100, up to four decimals, such as 8.875",
+    }),
   appliesTo: listOf("appliesTo", TAX_APPLIES_TO).refine((list) => list.length > 0, {
     message: `appliesTo needs at least one of: ${TAX_APPLIES_TO.join(", ")}`,
   }),
-  exemptBelow: amount("exemptBelow", { positive: true }).nullish(),
+  exemptBelow: amount("exemptBelow", { positive: true })
+    .nullish()
+    .meta({ description: "A unit price paid below it is not taxed by this rate, such as 110" }),
 });
 export type TaxRateInput = z.infer<typeof taxRateInputSchema>;

@@ -89,22 +89,24 @@ const flag = z.preprocess(
 );
 
 export const webhookEndpointSchema = z.object({
-  url: z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: WEBHOOK_TEXT.urlInvalid })
-      .trim()
-      .max(WEBHOOK_URL_MAX_LENGTH, "The URL is too long")
-      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-        message: WEBHOOK_TEXT.urlInvalid,
-      }),
-  ),
+  url: z
+    .preprocess(
+      blankToUndefined,
+      z
+        .string({ error: WEBHOOK_TEXT.urlInvalid })
+        .trim()
+        .max(WEBHOOK_URL_MAX_LENGTH, "The URL is too long")
+        .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+          message: WEBHOOK_TEXT.urlInvalid,
+        }),
+    )
+    .meta({ format: "uri", description: "https:// (http:// with WEBHOOK_ALLOW_HTTP)" }),
   events: z
     .array(z.enum(WEBHOOK_EVENT_TYPES, { error: (issue) => `Unknown event ${String(issue.input)}` }), {
       error: WEBHOOK_TEXT.eventsRequired,
     })
     .min(1, WEBHOOK_TEXT.eventsRequired)
     .transform((events) => WEBHOOK_EVENT_TYPES.filter((type) => events.includes(type))),
-  active: flag.default(true),
+  active: flag.default(true).meta({ description: "Default: true" }),
 });
 export type WebhookEndpointInput = z.infer<typeof webhookEndpointSchema>;

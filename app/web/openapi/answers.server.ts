@@ -2,8 +2,6 @@ import { WEBHOOK_EVENT_TYPES } from "~/lib/shared/webhooks";
 import { CODE_MAX_LENGTH } from "~/lib/shared/two-factor";
 import { TAX_APPLIES_TO } from "~/lib/shared/order-tax";
 import { PERMISSIONS } from "~/lib/shared/permissions";
-import { CATEGORIES, BRANDS } from "~/lib/shared/catalog-options";
-import { DISCOUNT_TYPES } from "~/lib/shared/delivery-schemas";
 import { productImagesInputSchema } from "~/lib/shared/product-schema";
 import { variantsInputSchema } from "~/lib/shared/variant-schema";
 import { productInputSchema } from "~/lib/shared/admin-schemas";
@@ -53,35 +51,6 @@ export const editVersion = z.int().min(1).optional().meta({
 });
 
 export const amount = z.union([z.number(), z.string()]).meta({ description: "An amount such as 4.95" });
-
-export const shippingMethodBody = z.object({
-  name: z.string().max(60).meta({ description: "Unique regardless of case" }),
-  price: amount,
-  estimatedDaysMin: z.int().min(0).optional(),
-  estimatedDaysMax: z.int().min(0).optional(),
-  estimatedText: z
-    .string()
-    .max(100)
-    .optional()
-    .meta({ description: "Instead of the days, such as 'Next day'" }),
-  freeOver: amount.optional().meta({ description: "Free from this subtotal after the discount" }),
-  active: z.boolean().optional().meta({ default: true }),
-  position: z.int().min(0).optional(),
-});
-
-export const discountBody = z.object({
-  code: z.string().max(40).meta({ description: "Letters, digits, - and _; unique regardless of case" }),
-  type: z.enum(DISCOUNT_TYPES),
-  value: amount.meta({ description: "A percent (at most 100) or an amount off" }),
-  minSubtotal: amount.optional(),
-  startsAt: z.string().optional().meta({ format: "date-time" }),
-  endsAt: z.string().optional().meta({ format: "date-time" }),
-  usageLimit: z.int().min(1).optional(),
-  perCustomerLimit: z.int().min(1).optional(),
-  categories: z.array(z.enum(CATEGORIES)).optional().meta({ description: "Empty: every category" }),
-  brands: z.array(z.enum(BRANDS)).optional().meta({ description: "Empty: every brand" }),
-  active: z.boolean().optional().meta({ default: true }),
-});
 
 export const cartWithDiscountEnvelope = dataEnvelope(cartWithDiscountSchema);
 
@@ -170,22 +139,6 @@ export const taxRateSchema = z
   })
   .meta({ id: "TaxRate" });
 
-export const taxRateBody = z.object({
-  name: z.string().max(100),
-  country: z.string().meta({ description: "ISO 3166-1 alpha-2, such as US" }),
-  region: z
-    .string()
-    .nullish()
-    .meta({ description: "A subdivision code of the country, such as NY; none: the whole country" }),
-  rate: z.union([z.number(), z.string()]).meta({ description: "Percent from 0 to 100, up to four decimals" }),
-  appliesTo: z.array(z.enum(TAX_APPLIES_TO)).min(1),
-  exemptBelow: z.union([z.number(), z.string()]).nullish().meta({ description: "An amount such as 110" }),
-  version: z
-    .int()
-    .optional()
-    .meta({ description: "The version the edit is based on: 409 when it changed since" }),
-});
-
 export const rateEnvelope = dataEnvelope(taxRateSchema);
 
 export const codeBody = z.object({
@@ -207,15 +160,6 @@ export const endpointSchema = z
     createdAt: z.string().meta({ format: "date-time" }),
   })
   .meta({ id: "WebhookEndpoint" });
-
-export const endpointBody = z.object({
-  url: z
-    .string()
-    .max(2000)
-    .meta({ format: "uri", description: "https:// (http:// with WEBHOOK_ALLOW_HTTP)" }),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
-  active: z.boolean().optional().meta({ default: true }),
-});
 
 export const cartEnvelope = dataEnvelope(cartSchema);
 
