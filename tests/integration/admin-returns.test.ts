@@ -16,7 +16,7 @@ import { loader as orderLoader } from "../../app/routes/admin.orders.$orderId";
 import type { ReturnJson } from "../../app/lib/shared/returns";
 import { shortOrderNumber } from "../../app/lib/shared/order-options";
 import { resetDatabase } from "../support/database";
-import { formRequest, jsonRequest, run } from "./admin-support";
+import { flashOf, formRequest, jsonRequest, run } from "./admin-support";
 import {
   createAdmin,
   createProductWithVariants,
@@ -46,16 +46,6 @@ beforeEach(async () => {
   admin = await createAdmin();
   shopper = await createShopper("Rita Returner");
 });
-
-function flashOf(response: Response): { type: string; message: string } | null {
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__flash="));
-  if (!cookie) return null;
-  const value = decodeURIComponent(cookie.split(";")[0]!.slice("__flash=".length));
-  const payload = JSON.parse(Buffer.from(value.split(".")[0]!, "base64").toString("utf8")) as {
-    __flash_flash__?: { type: string; message: string };
-  };
-  return payload.__flash_flash__ ?? null;
-}
 
 /**
  * A delivered, paid order of two T-shirts in M ($20 each) with Standard

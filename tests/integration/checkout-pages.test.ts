@@ -12,7 +12,7 @@ import { loader as cancelLoader } from "../../app/routes/shop.paypal-cancel";
 import { action as returnAction, loader as returnLoader } from "../../app/routes/shop.paypal-return";
 import { CHECKOUT_TEXT, createOrderFromCart } from "../../app/services/checkout.server";
 import { resetDatabase } from "../support/database";
-import { formRequest, jsonRequest, run } from "./admin-support";
+import { flashOf, formRequest, jsonRequest, run } from "./admin-support";
 import {
   approvedOrder,
   cartOf,
@@ -41,17 +41,6 @@ beforeEach(async () => {
   setPaymentGateway(undefined);
   shopper = await createShopper("Sam Shopper");
 });
-
-/** The flash message that a redirect carries (the spec's toast, rendered without JavaScript). */
-function flashOf(response: Response): { type: string; message: string } | null {
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__flash="));
-  if (!cookie) return null;
-  const value = decodeURIComponent(cookie.split(";")[0]!.slice("__flash=".length));
-  const payload = JSON.parse(Buffer.from(value.split(".")[0]!, "base64").toString("utf8")) as {
-    __flash_flash__?: { type: string; message: string };
-  };
-  return payload.__flash_flash__ ?? null;
-}
 
 describe("/shop/checkout", () => {
   it("shows the addresses as a choice, the cart lines at catalogue prices and the total", async () => {

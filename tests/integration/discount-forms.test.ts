@@ -10,7 +10,7 @@ import { captureOrderPayment, CHECKOUT_TEXT, createOrderFromCart } from "../../a
 import { createDiscountCode } from "../../app/services/discount-admin.server";
 import { createShippingMethod } from "../../app/services/shipping.server";
 import { resetDatabase } from "../support/database";
-import { formRequest, jsonRequest, run } from "./admin-support";
+import { flashOf, formRequest, jsonRequest, run } from "./admin-support";
 import {
   createProduct,
   createShopper,
@@ -34,16 +34,6 @@ beforeEach(async () => {
   setPaymentGateway(undefined);
   shopper = await createShopper("Sam Shopper");
 });
-
-function flashOf(response: Response): { type: string; message: string } | null {
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__flash="));
-  if (!cookie) return null;
-  const value = decodeURIComponent(cookie.split(";")[0]!.slice("__flash=".length));
-  const payload = JSON.parse(Buffer.from(value.split(".")[0]!, "base64").toString("utf8")) as {
-    __flash_flash__?: { type: string; message: string };
-  };
-  return payload.__flash_flash__ ?? null;
-}
 
 async function cartCode(): Promise<string | null> {
   const [row] = await getDb().sequelize.query<{ code: string | null }>(
