@@ -161,7 +161,7 @@ export function TwoFactorSettings(props: TwoFactorSettingsProps) {
             </p>
           ) : null}
           <div className="two-factor__field">
-            <label htmlFor="two-factor-start-password">Current password</label>
+            <label htmlFor="two-factor-start-password">Current password (confirms it is you)</label>
             <input
               id="two-factor-start-password"
               name="password"
