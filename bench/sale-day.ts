@@ -53,6 +53,9 @@ const CHECKOUT_MS = Number(process.env.BENCH_CHECKOUT_MS ?? 1000);
 const ADMIN_MS = Number(process.env.BENCH_ADMIN_MS ?? 4000);
 const WRITE = process.env.BENCH_WRITE !== "false";
 const DATA_FOLDER = ".data-sale-day-bench";
+/** A third server of today's code built another way (a throw-away build without one cache, say), measured alike. */
+const VARIANT_BUILD = process.env.BENCH_VARIANT_BUILD;
+const VARIANT_LABEL = process.env.BENCH_VARIANT_LABEL ?? "variant";
 const HEADING = `## Sale day against ${BASE_COMMIT}, side by side`;
 
 /** Both catalogues are the demo's: the products are found by title. Each has one variant (a size "One size"). */
@@ -287,10 +290,11 @@ function report(
   shops: Shop[],
   rounds: Map<string, Round[]>,
   memory: Map<string, number[]>,
+  startMemory: Map<string, number[]>,
   webhooksReceived: number,
   load: { before: string; after: string; steal: number | null },
 ): string {
-  const [baseline, today] = shops as [Shop, Shop];
+  const [baseline, ...others] = shops as [Shop, ...Shop[]];
   const of = (shop: Shop, traffic: Traffic, target: Target) =>
     rounds.get(`${traffic} ${shop.server.label} ${target.name}`) ?? [];
   const pick = (shop: Shop, traffic: Traffic, target: Target, key: keyof Round) =>
@@ -311,23 +315,23 @@ function report(
             .join(", ")} |`,
         );
       }
-      const ratio = pick(today, traffic, target, "rps") / pick(baseline, traffic, target, "rps");
-      const cpuRatio = pick(today, traffic, target, "cpu") / pick(baseline, traffic, target, "cpu");
-      rows.push(
-        `| **${traffic}** | **${target.name}** | **today ÷ ${BASE_COMMIT}** | **${ratio.toFixed(2)}×** | | ${cpuRatio.toFixed(2)}× | |`,
-      );
+      for (const other of others) {
+        const ratio = pick(other, traffic, target, "rps") / pick(baseline, traffic, target, "rps");
+        const cpuRatio = pick(other, traffic, target, "cpu") / pick(baseline, traffic, target, "cpu");
+        rows.push(
+          `| **${traffic}** | **${target.name}** | **${other.server.label} ÷ ${BASE_COMMIT}** | **${ratio.toFixed(2)}×** | | ${cpuRatio.toFixed(2)}× | |`,
+        );
+      }
     }
   }
   const writeRows = shops.map(
     (shop) =>
       `| ${shop.server.label} | ${[...shop.writes].map(([kind, { done, refused }]) => `${kind} ${done}${refused ? ` (${refused} refused)` : ""}`).join(", ")} |`,
   );
+  const megabytes = (values: number[] | undefined) => (values ?? []).map((mb) => mb.toFixed(0)).join(", ");
   const memoryRows = shops.map(
     (shop) =>
-      `| ${shop.server.label} | ${memory
-        .get(shop.server.label)!
-        .map((mb) => mb.toFixed(0))
-        .join(", ")} |`,
+      `| ${shop.server.label} | ${megabytes(startMemory.get(shop.server.label))} | ${megabytes(memory.get(shop.server.label))} |`,
   );
   const largest = (shop: Shop) => memory.get(shop.server.label)![0] ?? Number.NaN;
   const cpus = os.cpus();
@@ -338,12 +342,13 @@ Machine: ${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"}, Node.js ${process
 /proc/loadavg before: \`${load.before}\`; after: \`${load.after}\`.
 ${load.steal === null ? "" : `Steal (/proc/stat) during the run: ${load.steal.toFixed(1)} %.`}
 
-Today's build (\`${BUILD_DIR}\`) and ${BASE_COMMIT} (\`${BASE_DIR}\`), each one process on its own embedded PostgreSQL and
+Today's build (\`${BUILD_DIR}\`)${VARIANT_BUILD ? `, ${VARIANT_LABEL} (\`${VARIANT_BUILD}\`)` : ""} and ${BASE_COMMIT} (\`${BASE_DIR}\`), each one process on its own embedded PostgreSQL and
 demo catalogue. "Sale day": while a page is measured, each server takes a cart add or remove every
 ${CART_WRITE_MS.toFixed(0)} ms, a checkout through the payment simulator every ${CHECKOUT_MS} ms and an admin's product
 edit every ${ADMIN_MS} ms (mails to the outbox and a file; today's webhooks to a receiver on 127.0.0.1). "Browsing only":
 no writes. autocannon, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up, ${ROUNDS} rounds, target by
-target, the servers taking turns. Medians of the rounds; "CPU" is the server process's CPU per request.
+target, the servers taking turns. Medians of the rounds; "CPU" is the server process's CPU over the measured seconds
+per page request: under the sale day it includes the writes' own work.
 
 | traffic | target | server | req/s | p99 ms | CPU ms/req | non-2xx, errors |
 | --- | --- | --- | ---: | ---: | ---: | ---: |
@@ -361,15 +366,15 @@ Writes done during the run (each server):
 | --- | --- |
 ${writeRows.join("\n")}
 
-Webhooks received from today's shop: ${webhooksReceived}.
+Webhooks received from today's code: ${webhooksReceived}.
 
-Resident memory (VmRSS) of each server's Node.js processes after the run, MB:
+Resident memory (VmRSS) of each server's Node.js processes, MB, once started and signed in, and after the run:
 
-| server | per process |
-| --- | --- |
+| server | after start-up | after the run |
+| --- | --- | --- |
 ${memoryRows.join("\n")}
 
-Today ÷ ${BASE_COMMIT}, largest process: **${(largest(today) / largest(baseline)).toFixed(2)}×**.
+${others.map((other) => `${other.server.label} ÷ ${BASE_COMMIT}, largest process: **${(largest(other) / largest(baseline)).toFixed(2)}×**.`).join("\n")}
 `;
 }
 
@@ -394,16 +399,24 @@ async function main() {
   const servers = [
     startServer(BASE_COMMIT, BASE_DIR, BASE_BUILD_DIR, PORT + 1, { dataFolder: DATA_FOLDER, env }),
     startServer("today", process.cwd(), BUILD_DIR, PORT, { dataFolder: DATA_FOLDER, env }),
+    ...(VARIANT_BUILD
+      ? [
+          startServer(VARIANT_LABEL, process.cwd(), VARIANT_BUILD, PORT + 3, {
+            dataFolder: `${DATA_FOLDER}-variant`,
+            env,
+          }),
+        ]
+      : []),
   ];
   try {
     for (const server of servers) await waitForServer(server);
     const shops: Shop[] = [];
     for (const server of servers) shops.push(await prepareShop(server));
-    const today = shops[1]!;
-    const hooks = await call(today, today.admin, "/api/admin/webhooks", undefined, "GET");
-    const endpoints = (hooks.body.data as { url: string }[] | undefined) ?? [];
     const receiverUrl = `http://127.0.0.1:${RECEIVER_PORT}/hooks`;
-    if (!endpoints.some((endpoint) => endpoint.url === receiverUrl)) {
+    for (const today of shops.slice(1)) {
+      const hooks = await call(today, today.admin, "/api/admin/webhooks", undefined, "GET");
+      const endpoints = (hooks.body.data as { url: string }[] | undefined) ?? [];
+      if (endpoints.some((endpoint) => endpoint.url === receiverUrl)) continue;
       const made = await call(today, today.admin, "/api/admin/webhooks", {
         url: receiverUrl,
         events: ["order.created", "order.paid", "product.updated"],
@@ -412,6 +425,9 @@ async function main() {
       if (made.status !== 201) throw new Error(`the webhook endpoint answered ${made.status}`);
     }
 
+    const startMemory = new Map(
+      shops.map((shop) => [shop.server.label, nodeMemory(shop.server.process.pid!)]),
+    );
     const before = readFileSync("/proc/loadavg", "utf8").trim();
     const ticks = machineTicks();
     const rounds = new Map<string, Round[]>();
@@ -440,7 +456,7 @@ async function main() {
     const steal = stealPercent(ticks, machineTicks());
     const after = readFileSync("/proc/loadavg", "utf8").trim();
     const memory = new Map(shops.map((shop) => [shop.server.label, nodeMemory(shop.server.process.pid!)]));
-    const section = report(shops, rounds, memory, webhooksReceived, { before, after, steal });
+    const section = report(shops, rounds, memory, startMemory, webhooksReceived, { before, after, steal });
     console.log(`\n${section}`);
     if (WRITE) await writeResultsSection(HEADING, section);
   } finally {

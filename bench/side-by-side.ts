@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, openSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -84,10 +84,13 @@ export function startServer(
   };
   // Its own embedded database, never one from the environment.
   delete env.DATABASE_URL;
+  // BENCH_SERVER_LOGS=true: each server's log lines (JSON, errors with their cause) to <dir>/<dataFolder>.log.
+  const logs =
+    process.env.BENCH_SERVER_LOGS === "true" ? openSync(path.join(dir, `${dataFolder}.log`), "a") : "ignore";
   const child = spawn(process.execPath, [path.join(buildDir, "server", "index.js")], {
     cwd: dir,
     env,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", logs, "inherit"],
   });
   return { label, base, process: child };
 }

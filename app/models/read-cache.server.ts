@@ -6,8 +6,8 @@ import { prepared } from "./prepared-statements.server";
 
 /**
  * Catalogue reads kept until the catalogue changes (docs/decisions/0041-kept-reads-follow-the-catalogue.md).
- * The database holds the catalogue's version (`catalogue_version`, db/migrations/0041-catalogue-version.ts),
- * raised by triggers in the transaction of every change to a table the kept reads select from: products,
+ * The database holds the catalogue's version (db/migrations/0041-catalogue-version.ts), raised by triggers in the
+ * transaction of every change to a table the kept reads select from: products,
  * variants and their stock, pictures, banners, the listing's counts. The change and the new version commit
  * together, so every process on every machine sees the new version exactly when it can see the change, by
  * whatever path it came (an admin, a sale, an import, a script, a person at psql). Each request asks for the
@@ -22,7 +22,8 @@ import { prepared } from "./prepared-statements.server";
 const KEPT_READS = 100;
 
 /** The catalogue's version as text, as a column of any statement; NULL when there is none. */
-export const CATALOGUE_VERSION_SQL = "(SELECT epoch::text || ':' || changes::text FROM catalogue_version)";
+export const CATALOGUE_VERSION_SQL =
+  "(SELECT epoch::text || ':' || (folded + (SELECT count(*) FROM catalogue_changes))::text FROM catalogue_version)";
 
 const CATALOGUE_VERSION_STATEMENT = prepared(`SELECT ${CATALOGUE_VERSION_SQL} AS version`);
 

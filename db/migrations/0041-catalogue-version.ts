@@ -2,17 +2,19 @@ import type { MigrationFn } from "umzug";
 import type { QueryInterface } from "sequelize";
 
 /**
- * The catalogue's version: one row whose number goes up in the transaction of every change to what the
+ * The catalogue's version: a number that goes up by one with every committed transaction that changed what the
  * storefront's kept reads are made of (app/models/read-cache.server.ts,
- * docs/decisions/0041-kept-reads-follow-the-catalogue.md). The tables below are every table those reads
- * select from; a cart, a session, a rate limit, a mail, an order or an audit entry changes none of them.
+ * docs/decisions/0041-kept-reads-follow-the-catalogue.md). The tables below are every table those reads select
+ * from; a cart, a session, a rate limit, a mail, an order or an audit entry changes none of them.
  *
- * The number is raised by deferred constraint triggers, so at COMMIT, once per transaction (a local setting
- * remembers that it was done): a transaction holds the row's lock only while it commits, after every other lock
- * it takes, so two checkouts never wait on each other through it for longer than a commit, and never in a
- * cycle. TRUNCATE has no row triggers: a statement trigger raises it at once (TRUNCATE locks the table whole
- * anyway). `epoch` is drawn when the row is made, so a database made anew never repeats a version a process
- * kept reads under.
+ * Deferred constraint triggers add one row to `catalogue_changes` at COMMIT, once per transaction (a local setting
+ * remembers that it was done); the version is `folded` plus the rows there, so it counts the committed
+ * transactions, whatever order they commit in. An insert waits for nobody: no transaction ever waits for the
+ * version, so it adds no lock to a checkout and can close no cycle with the other triggers that run at COMMIT.
+ * The same trigger folds the rows into `folded` when nobody else is folding (`SKIP LOCKED`: it never waits
+ * either), in one statement that leaves the sum as it was, so the table stays a few rows long. TRUNCATE has no
+ * row triggers: a statement trigger does the same at once. `epoch` is drawn when the row is made, so a database
+ * made anew never repeats a version a process kept reads under.
  */
 
 const TABLES = [
@@ -29,15 +31,22 @@ const up = `
 CREATE TABLE catalogue_version (
   one boolean PRIMARY KEY DEFAULT true CHECK (one),
   epoch uuid NOT NULL DEFAULT gen_random_uuid(),
-  changes bigint NOT NULL DEFAULT 0
+  folded bigint NOT NULL DEFAULT 0
 );
 INSERT INTO catalogue_version DEFAULT VALUES;
+CREATE TABLE catalogue_changes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY);
 
 CREATE FUNCTION catalogue_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF coalesce(current_setting('shop.catalogue_changed', true), '') <> 'yes' THEN
-    PERFORM set_config('shop.catalogue_changed', 'yes', true);
-    UPDATE catalogue_version SET changes = changes + 1;
+  IF coalesce(current_setting('shop.catalogue_changed', true), '') = 'yes' THEN
+    RETURN NULL;
+  END IF;
+  PERFORM set_config('shop.catalogue_changed', 'yes', true);
+  INSERT INTO catalogue_changes DEFAULT VALUES;
+  PERFORM 1 FROM catalogue_version FOR UPDATE SKIP LOCKED;
+  IF FOUND THEN
+    WITH gone AS (DELETE FROM catalogue_changes RETURNING 1)
+    UPDATE catalogue_version SET folded = folded + (SELECT count(*) FROM gone);
   END IF;
   RETURN NULL;
 END $$;
@@ -57,7 +66,7 @@ ${TABLES.map(
 DROP TRIGGER ${table}_catalogue_truncated ON ${table};`,
 ).join("\n")}
 DROP FUNCTION catalogue_changed();
-DROP TABLE catalogue_version;
+DROP TABLE catalogue_changes, catalogue_version;
 `;
 
 export const catalogueVersionUp: MigrationFn<QueryInterface> = async ({ context }) => {
