@@ -8,7 +8,7 @@ import { prepared } from "./prepared-statements.server";
  * Catalogue reads kept until the catalogue changes (docs/decisions/0041-kept-reads-follow-the-catalogue.md).
  * The database holds the catalogue's version (db/migrations/0041-catalogue-version.ts), raised by triggers in the
  * transaction of every change to a table the kept reads select from: products,
- * variants and their stock, pictures, banners, the listing's counts. The change and the new version commit
+ * variants and their stock, pictures, banners (the listing's counts change with the products). The change and the new version commit
  * together, so every process on every machine sees the new version exactly when it can see the change, by
  * whatever path it came (an admin, a sale, an import, a script, a person at psql). Each request asks for the
  * version once (one tiny statement, or a column of the shopper's statement) and uses a kept read only when it

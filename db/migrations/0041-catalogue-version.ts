@@ -5,7 +5,9 @@ import type { QueryInterface } from "sequelize";
  * The catalogue's version: a number that goes up by one with every committed transaction that changed what the
  * storefront's kept reads are made of (app/models/read-cache.server.ts,
  * docs/decisions/0041-kept-reads-follow-the-catalogue.md). The tables below are every table those reads select
- * from; a cart, a session, a rate limit, a mail, an order or an audit entry changes none of them.
+ * from but the listing's summaries (`product_counts`, `listing_counts`), which only the triggers on `products`
+ * write, in the same transaction as the product's change; a cart, a session, a rate limit, a mail, an order or an
+ * audit entry changes none of them.
  *
  * Deferred constraint triggers add one row to `catalogue_changes` at COMMIT, once per transaction (a local setting
  * remembers that it was done); the version is `folded` plus the rows there, so it counts the committed
@@ -17,15 +19,7 @@ import type { QueryInterface } from "sequelize";
  * made anew never repeats a version a process kept reads under.
  */
 
-const TABLES = [
-  "products",
-  "product_variants",
-  "product_images",
-  "uploaded_images",
-  "feature_images",
-  "product_counts",
-  "listing_counts",
-];
+const TABLES = ["products", "product_variants", "product_images", "uploaded_images", "feature_images"];
 
 const up = `
 CREATE TABLE catalogue_version (
@@ -62,8 +56,8 @@ CREATE TRIGGER ${table}_catalogue_truncated AFTER TRUNCATE ON ${table}
 
 const down = `
 ${TABLES.map(
-  (table) => `DROP TRIGGER ${table}_catalogue_changed ON ${table};
-DROP TRIGGER ${table}_catalogue_truncated ON ${table};`,
+  (table) => `DROP TRIGGER IF EXISTS ${table}_catalogue_changed ON ${table};
+DROP TRIGGER IF EXISTS ${table}_catalogue_truncated ON ${table};`,
 ).join("\n")}
 DROP FUNCTION catalogue_changed();
 DROP TABLE catalogue_changes, catalogue_version;
