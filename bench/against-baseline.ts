@@ -16,7 +16,9 @@ import {
   startServer,
   stop,
   waitForServer,
+  TARGETS,
   type Server,
+  type Target,
 } from "./side-by-side";
 import { loadAverage } from "./stats";
 
@@ -48,13 +50,6 @@ const WARMUP = 2;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WRITE = process.env.BENCH_WRITE !== "false";
 const HEADING = `## Storefront against ${BASE_COMMIT}, side by side`;
-
-const TARGETS = [
-  { name: "listing", path: "/shop/listing", signedIn: true },
-  { name: "home", path: "/shop/home", signedIn: true },
-  { name: "API products", path: "/api/shop/products/get", signedIn: false },
-] as const;
-type Target = (typeof TARGETS)[number];
 
 const log = (message: string) => console.log(`[baseline] ${message}`);
 const shopper = DEMO_ACCOUNTS.find((account) => account.role === "user")!;

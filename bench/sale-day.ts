@@ -18,7 +18,9 @@ import {
   startServer,
   stop,
   waitForServer,
+  TARGETS,
   type Server,
+  type Target,
 } from "./side-by-side";
 
 /**
@@ -69,12 +71,6 @@ const ADDRESS = {
   notes: "Sale-day bench",
 };
 
-const TARGETS = [
-  { name: "listing", path: "/shop/listing", signedIn: true },
-  { name: "home", path: "/shop/home", signedIn: true },
-  { name: "API products", path: "/api/shop/products/get", signedIn: false },
-] as const;
-type Target = (typeof TARGETS)[number];
 type Traffic = "sale day" | "browsing only";
 
 const log = (message: string) => console.log(`[sale-day] ${message}`);

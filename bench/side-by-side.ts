@@ -15,6 +15,14 @@ export const BASE_DIR = path.resolve(
 );
 export const BUILD_DIR = process.env.BUILD_DIR ?? "build-bench";
 export const BASE_BUILD_DIR = "build-bench";
+/** The pages and the API list both benches measure: the pages with the demo shopper's cookie, the API without one. */
+export const TARGETS = [
+  { name: "listing", path: "/shop/listing", signedIn: true },
+  { name: "home", path: "/shop/home", signedIn: true },
+  { name: "API products", path: "/api/shop/products/get", signedIn: false },
+] as const;
+export type Target = (typeof TARGETS)[number];
+
 const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
 
 const log = (message: string) => console.log(`[side-by-side] ${message}`);
