@@ -5,7 +5,7 @@ import { getDb } from "./db.server";
 import { prepared } from "./prepared-statements.server";
 
 /**
- * Catalogue reads kept until the catalogue changes (docs/decisions/0041-kept-reads-follow-the-catalogue.md).
+ * Catalogue reads kept until the catalogue changes (docs/decisions/0042-kept-reads-follow-the-catalogue.md).
  * The database holds the catalogue's version (db/migrations/0041-catalogue-version.ts), raised by triggers in the
  * transaction of every change to a table the kept reads select from: products,
  * variants and their stock, pictures, banners (the listing's counts change with the products). The change and the new version commit

@@ -4,7 +4,7 @@ import type { QueryInterface } from "sequelize";
 /**
  * The catalogue's version: a number that goes up by one with every committed transaction that changed what the
  * storefront's kept reads are made of (app/models/read-cache.server.ts,
- * docs/decisions/0041-kept-reads-follow-the-catalogue.md). The tables below are every table those reads select
+ * docs/decisions/0042-kept-reads-follow-the-catalogue.md). The tables below are every table those reads select
  * from but the listing's summaries (`product_counts`, `listing_counts`), which only the triggers on `products`
  * write, in the same transaction as the product's change; a cart, a session, a rate limit, a mail, an order or an
  * audit entry changes none of them.
