@@ -8,7 +8,7 @@ import { prepared } from "~/models/prepared-statements.server";
  * sizes they wait for (back-in-stock alerts) and whether the heart is filled
  * (the wishlist). One prepared statement, both answers (docs/decisions/0007
  * for why prepared), read on every product page: the shopper's own rows, which
- * no catalogue version follows, so nothing of it is kept (docs/decisions/0041).
+ * no catalogue version follows, so nothing of it is kept (docs/decisions/0042).
  */
 
 export interface ShopperProductState {

@@ -19,7 +19,7 @@ import { testDatabaseUrl } from "../support/worker-database";
 
 /**
  * The storefront's kept reads follow the catalogue's version (app/models/read-cache.server.ts,
- * db/migrations/0041-catalogue-version.ts, docs/decisions/0041): a change to what they are made of is seen by the
+ * db/migrations/0041-catalogue-version.ts, docs/decisions/0042): a change to what they are made of is seen by the
  * next request of any process once it has committed, and a shopper's writes keep them.
  */
 
