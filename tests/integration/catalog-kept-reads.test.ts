@@ -13,7 +13,7 @@ import { createProduct, loadPage, recordQueries } from "../support/storefront";
 
 /**
  * The storefront's catalogue reads are kept until the catalogue changes (app/models/read-cache.server.ts,
- * docs/decisions/0041): browsing again costs no catalogue statement, and any change to the catalogue, made however,
+ * docs/decisions/0042): browsing again costs no catalogue statement, and any change to the catalogue, made however,
  * shows on the next request (tests/integration/catalogue-version.test.ts: what keeps them and what does not).
  */
 
