@@ -1,11 +1,25 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
 import { DEMO_ACCOUNTS } from "../db/seed/seed";
 import { cpuBetween, cpuOfPostgres, cpuOfTree, machineTicks, stealPercent } from "./proc-cpu";
 import { writeResultsSection } from "./results-file";
+import {
+  BASE_COMMIT,
+  BASE_DIR,
+  BASE_BUILD_DIR,
+  buildToday,
+  BUILD_DIR,
+  median,
+  prepareBaseline,
+  signIn,
+  startServer,
+  stop,
+  waitForServer,
+  TARGETS,
+  type Server,
+  type Target,
+} from "./side-by-side";
 import { loadAverage } from "./stats";
 
 /**
@@ -29,112 +43,16 @@ import { loadAverage } from "./stats";
  *    writes them to bench/RESULTS.md (BENCH_WRITE=false: print only) with the load average and steal.
  */
 
-const BASE_COMMIT = process.env.BENCH_BASE_COMMIT ?? "968cddb";
-const BASE_DIR = path.resolve(
-  process.env.BENCH_BASE_DIR ?? path.join(os.tmpdir(), `shop-base-${BASE_COMMIT}`),
-);
-const BUILD_DIR = process.env.BUILD_DIR ?? "build-bench";
-const BASE_BUILD_DIR = "build-bench";
 const PORT = Number(process.env.BENCH_PORT ?? 3790);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = 2;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WRITE = process.env.BENCH_WRITE !== "false";
-const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
 const HEADING = `## Storefront against ${BASE_COMMIT}, side by side`;
 
-const TARGETS = [
-  { name: "listing", path: "/shop/listing", signedIn: true },
-  { name: "home", path: "/shop/home", signedIn: true },
-  { name: "API products", path: "/api/shop/products/get", signedIn: false },
-] as const;
-type Target = (typeof TARGETS)[number];
-
 const log = (message: string) => console.log(`[baseline] ${message}`);
-const run = (command: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
-  execFileSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
-
-/** The earlier commit's worktree, its node_modules and its build: made when missing, else reused. */
-function prepareBaseline() {
-  if (!existsSync(BASE_DIR)) {
-    log(`git worktree of ${BASE_COMMIT} in ${BASE_DIR}`);
-    run("git", ["worktree", "add", "--detach", BASE_DIR, BASE_COMMIT], process.cwd());
-  }
-  const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: BASE_DIR, encoding: "utf8" }).trim();
-  const wanted = execFileSync("git", ["rev-parse", BASE_COMMIT], { encoding: "utf8" }).trim();
-  if (head !== wanted)
-    throw new Error(
-      `${BASE_DIR} holds ${head}, not ${BASE_COMMIT}: remove it or pick another BENCH_BASE_DIR`,
-    );
-  if (!existsSync(path.join(BASE_DIR, "node_modules", ".package-lock.json"))) {
-    log(`npm ci in ${BASE_DIR}`);
-    run("npm", ["ci", "--no-audit", "--no-fund"], BASE_DIR);
-  }
-  if (!existsSync(path.join(BASE_DIR, BASE_BUILD_DIR, "server", "index.js"))) {
-    log(`building ${BASE_COMMIT} with its own scripts`);
-    run("node", ["scripts/build.js"], BASE_DIR, { BUILD_DIR: BASE_BUILD_DIR, NODE_ENV: "production" });
-  }
-}
-
-interface Server {
-  label: string;
-  base: string;
-  process: ChildProcess;
-}
-
-/** The production server of `dir`'s build on `port`, on its own embedded PostgreSQL in `dir`/.data-baseline-bench. */
-function startServer(label: string, dir: string, buildDir: string, port: number): Server {
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    NODE_ENV: "production",
-    SESSION_SECRET,
-    BUILD_DIR: buildDir,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    APP_URL: base,
-    LOG_REQUESTS: "false",
-    DATA_DIR: path.join(dir, ".data-baseline-bench"),
-    WEB_CONCURRENCY: "1",
-  };
-  // Its own embedded database, never one from the environment.
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(buildDir, "server", "index.js")], {
-    cwd: dir,
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  return { label, base, process: child };
-}
-
-async function waitForServer(server: Server) {
-  // The first start creates and seeds the database.
-  for (let attempt = 0; attempt < 720; attempt++) {
-    if (server.process.exitCode !== null) throw new Error(`${server.label} server exited`);
-    try {
-      if ((await fetch(`${server.base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${server.base}/healthz did not answer within 3 minutes`);
-}
-
-async function signIn(server: Server): Promise<string> {
-  const shopper = DEMO_ACCOUNTS.find((account) => account.role === "user")!;
-  const response = await fetch(`${server.base}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: shopper.email, password: shopper.password }),
-  });
-  if (!response.ok) throw new Error(`${server.label}: sign-in failed: ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-}
+const shopper = DEMO_ACCOUNTS.find((account) => account.role === "user")!;
 
 /** Checks every target answers 200 and returns the size of its answer (uncompressed), in bytes. */
 async function answerSizes(server: Server, cookie: string): Promise<Map<string, number>> {
@@ -180,15 +98,6 @@ async function measure(target: Target, cookie: string, server: Server): Promise<
     database: databaseSpent / requests,
     failures: result.errors + result.timeouts + result.non2xx,
   };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function stop(server: Server) {
-  if (server.process.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.process.once("exit", resolve));
-  server.process.kill("SIGTERM");
-  await exited;
 }
 
 function report(
@@ -253,7 +162,7 @@ ${roundRows.join("\n")}
 
 async function main() {
   prepareBaseline();
-  run("node", ["scripts/build.js", "--if-stale"], process.cwd(), { BUILD_DIR });
+  buildToday();
   const servers = [
     startServer(BASE_COMMIT, BASE_DIR, BASE_BUILD_DIR, PORT + 1),
     startServer("today", process.cwd(), BUILD_DIR, PORT),
@@ -263,7 +172,7 @@ async function main() {
     const cookies = new Map<string, string>();
     const sizes = new Map<string, Map<string, number>>();
     for (const server of servers) {
-      const cookie = await signIn(server);
+      const cookie = await signIn(server, shopper);
       cookies.set(server.label, cookie);
       sizes.set(server.label, await answerSizes(server, cookie));
     }

@@ -5,89 +5,86 @@ import { getDb } from "./db.server";
 import { prepared } from "./prepared-statements.server";
 
 /**
- * Reads kept until the database changes. PostgreSQL writes every change to its write-ahead log before anyone
- * can see it, so the log's insert position (`pg_current_wal_insert_lsn()`) moves with every committed write,
- * in any table, by any process or server of the shop, a script or a person at psql. A read made after the
- * position was taken, and kept under it, is therefore still true for as long as the position has not moved:
- * the next request of any process asks for the position (one tiny statement) and uses the kept read only
- * when it is the same. An admin's change, a sale that takes stock, an import: each moves the position, and
- * the next read is fresh. Reads alone write nothing to the log, so a storefront that is only browsed keeps
- * its reads.
+ * Catalogue reads kept until the catalogue changes (docs/decisions/0042-kept-reads-follow-the-catalogue.md).
+ * The database holds the catalogue's version (db/migrations/0041-catalogue-version.ts), raised by triggers in the
+ * transaction of every change to a table the kept reads select from: products,
+ * variants and their stock, pictures, banners (the listing's counts change with the products). The change and the new version commit
+ * together, so every process on every machine sees the new version exactly when it can see the change, by
+ * whatever path it came (an admin, a sale, an import, a script, a person at psql). Each request asks for the
+ * version once (one tiny statement, or a column of the shopper's statement) and uses a kept read only when it
+ * was kept under that same version. A cart, a session, a rate limit, a mail, an order or an audit entry touches
+ * none of those tables, so a shop that sells keeps its reads between catalogue changes.
  *
- * Coarse on purpose: any write invalidates every kept read, so that no rule has to know which tables a read
- * depends on. Where the position cannot be read (a standby server during recovery), nothing is kept.
+ * Where the version cannot be read (the table missing, the database out of reach), nothing is kept.
  */
 
 /** How many reads each process keeps (oldest out first); a listing page of 24 products is about 60 KB. */
 const KEPT_READS = 100;
 
-/** The write-ahead log's insert position as text, as a column of any statement; NULL on a standby. */
-export const WRITE_MARK_SQL =
-  "CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_insert_lsn()::text END";
+/** The catalogue's version as text, as a column of any statement; NULL when there is none. */
+export const CATALOGUE_VERSION_SQL =
+  "(SELECT epoch::text || ':' || (folded + (SELECT count(*) FROM catalogue_changes))::text FROM catalogue_version)";
 
-const WRITE_MARK_STATEMENT = prepared(`SELECT ${WRITE_MARK_SQL} AS mark`);
+const CATALOGUE_VERSION_STATEMENT = prepared(`SELECT ${CATALOGUE_VERSION_SQL} AS version`);
 
-async function queryWriteMark(): Promise<string | null> {
+async function queryCatalogueVersion(): Promise<string | null> {
   try {
-    const rows = await getDb().sequelize.query<{ mark: string | null }>(WRITE_MARK_STATEMENT, {
+    const rows = await getDb().sequelize.query<{ version: string | null }>(CATALOGUE_VERSION_STATEMENT, {
       bind: [],
       type: QueryTypes.SELECT,
     });
-    return rows[0]?.mark ?? null;
+    return rows[0]?.version ?? null;
   } catch {
     // The database out of reach: the read itself then answers as it would.
     return null;
   }
 }
 
-const WRITE_MARK_KEY = "database-write-mark";
+const CATALOGUE_VERSION_KEY = "catalogue-version";
 
 /**
- * Gives the request the write mark that a statement it already runs brought along (the shop layout's shopper and
- * cart), so that its kept reads ask for none; `undefined` when that statement had none to give. Only a mark
- * read before the kept reads start may be noted: they wait for it.
+ * Gives the request the catalogue version that a statement it already runs brought along (the shop layout's
+ * shopper and cart), so that its kept reads ask for none; `undefined` when that statement had none to give. Only
+ * a version read before the kept reads start may be noted: they wait for it.
  */
-export function noteWriteMark(mark: Promise<string | null | undefined>): void {
+export function noteCatalogueVersion(version: Promise<string | null | undefined>): void {
   // Its failure reaches the statement's own callers.
-  mark.catch(() => {});
-  oncePerRequest(WRITE_MARK_KEY, () => mark);
+  version.catch(() => {});
+  oncePerRequest(CATALOGUE_VERSION_KEY, () => version);
 }
 
 /**
- * The write mark of this request: the one noted, or one statement's. Read once per request, when first asked:
- * a request that answers a form and then renders the page reads it after its own action's writes, unless the
- * action itself read the shopper's cart (a storefront action, which changes no catalogue).
+ * The catalogue version of this request: the one noted, or one statement's. Read once per request, when first
+ * asked: a request that answers a form and then renders the page reads it after its own action's writes, unless
+ * the action itself read the shopper's cart (a storefront action, which changes no catalogue).
  */
-async function writeMark(): Promise<string | null> {
+async function catalogueVersion(): Promise<string | null> {
   const noted = await oncePerRequest<Promise<string | null | undefined>>(
-    WRITE_MARK_KEY,
-    queryWriteMark,
+    CATALOGUE_VERSION_KEY,
+    queryCatalogueVersion,
   ).catch(() => undefined);
-  return noted === undefined ? queryWriteMark() : noted;
+  return noted === undefined ? queryCatalogueVersion() : noted;
 }
 
-const keptReads = (store: string) =>
-  processSingleton(store, () => new Map<string, { mark: string; value: unknown }>());
+const keptReads = () =>
+  processSingleton("kept-catalogue-reads", () => new Map<string, { version: string; value: unknown }>());
 
 /**
- * `read()`'s value, kept under `key` until the database changes. The value is shared by every request that
- * gets it from here: callers never change it. `store` names a store of its own of `size` reads, for many
- * small reads (one per shopper) that must not push the catalogue's out of the shared one.
+ * `read()`'s value, kept under `key` until the catalogue changes. `read` may select only from the catalogue's
+ * tables (db/migrations/0041-catalogue-version.ts lists them). The value is shared by every request that gets
+ * it from here: callers never change it.
  */
-export async function readUntilWrite<T>(
-  key: string,
-  read: () => Promise<T>,
-  { store = "kept-reads", size = KEPT_READS }: { store?: string; size?: number } = {},
-): Promise<T> {
-  const mark = await writeMark();
-  if (mark === null) return read();
-  const kept = keptReads(store);
+export async function readUntilCatalogueChanges<T>(key: string, read: () => Promise<T>): Promise<T> {
+  const version = await catalogueVersion();
+  if (version === null) return read();
+  const kept = keptReads();
   const found = kept.get(key);
-  if (found?.mark === mark) return found.value as T;
-  // Taken before the read: a write between the two moves the position, and the next request reads again.
+  if (found?.version === version) return found.value as T;
+  // Taken before the read: a change committed between the two raises the version, and the next request reads
+  // again; what is kept is never older than the version it is kept under.
   const value = await read();
   kept.delete(key);
-  if (kept.size >= size) kept.delete(kept.keys().next().value!);
-  kept.set(key, { mark, value });
+  if (kept.size >= KEPT_READS) kept.delete(kept.keys().next().value!);
+  kept.set(key, { version, value });
   return value;
 }

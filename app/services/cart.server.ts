@@ -2,7 +2,7 @@ import { QueryTypes } from "sequelize";
 import { type CartItemJson, type CartJson, type CartLineView, type CartView } from "~/lib/shared/cart";
 import { uploadedImageJoinSql } from "~/lib/shared/images";
 import { getDb } from "~/models/db.server";
-import { WRITE_MARK_SQL } from "~/models/read-cache.server";
+import { CATALOGUE_VERSION_SQL } from "~/models/read-cache.server";
 import { prepared } from "~/models/prepared-statements.server";
 import { variantPriceSql } from "~/lib/shared/product";
 import { decimalToNumber } from "~/lib/shared/money";
@@ -78,10 +78,10 @@ const CART_VIEW_SQL = prepared(`SELECT ${CART_VIEW_COLUMNS}
        FROM carts c ${CART_VIEW_JOIN}
       WHERE c.user_id = $1
       ${CART_VIEW_ORDER}`);
-// The database's write mark comes along (app/models/read-cache.server.ts): the page's catalogue reads, which wait
+// The catalogue's version comes along (app/models/read-cache.server.ts): the page's catalogue reads, which wait
 // for the shopper, then need no statement of their own to know whether what they kept is still true.
 const SESSION_USER_AND_CART_VIEW_SQL = prepared(`SELECT ${SESSION_USER_COLUMNS}, ${CART_VIEW_COLUMNS},
-            ${WRITE_MARK_SQL} AS "writeMark"
+            ${CATALOGUE_VERSION_SQL} AS "catalogueVersion"
        FROM ${LIVE_SESSION_USER}
        LEFT JOIN carts c ON c.user_id = u.id ${CART_VIEW_JOIN}
       ${CART_VIEW_ORDER}`);
@@ -138,15 +138,15 @@ export async function getCartView(userId: string): Promise<CartView> {
  */
 export async function getSessionUserAndCartView(
   sessionId: string,
-): Promise<{ user: SessionUser; cart: CartView; writeMark: string | null } | null> {
-  const rows = await getDb().sequelize.query<CartRow & SessionUser & { writeMark: string | null }>(
+): Promise<{ user: SessionUser; cart: CartView; catalogueVersion: string | null } | null> {
+  const rows = await getDb().sequelize.query<CartRow & SessionUser & { catalogueVersion: string | null }>(
     SESSION_USER_AND_CART_VIEW_SQL,
     { bind: [sessionId], type: QueryTypes.SELECT },
   );
   const first = rows[0];
   if (!first) return null;
   const user = toSessionUser(first);
-  return { user, cart: cartViewOf(user.id, rows), writeMark: first.writeMark };
+  return { user, cart: cartViewOf(user.id, rows), catalogueVersion: first.catalogueVersion };
 }
 
 /** Forgets the cart's notices once they were shown (the page that showed them calls this). */

@@ -1,4 +1,4 @@
-import { readUntilWrite } from "~/models/read-cache.server";
+import { readUntilCatalogueChanges } from "~/models/read-cache.server";
 import {
   listFeatureImages,
   listFeatureProducts,
@@ -13,14 +13,15 @@ import type { ProductJson } from "~/lib/shared/product";
 
 /**
  * The storefront's catalogue reads that every shopper asks alike (the listing's page of cards and its filter
- * counts, a search's page of cards, the start page's banner and feature products), kept until the database changes
- * (app/models/read-cache.server.ts): browsing costs one tiny statement instead of the catalogue's queries and
- * their conversion, and an admin's change, a sale or an import shows on the next request.
+ * counts, a search's page of cards, the start page's banner and feature products), kept until the catalogue
+ * changes (app/models/read-cache.server.ts): browsing costs one tiny statement instead of the catalogue's queries
+ * and their conversion, carts and checkouts beside it change nothing kept, and an admin's change, a sale's stock
+ * or an import shows on the next request.
  */
 
 /** A listing page as its route shows it: the product cards, the paging and the size and colour counts. */
 export function listingCards(input: ListingInput) {
-  return readUntilWrite(`listing-cards ${JSON.stringify(input)}`, async () => {
+  return readUntilCatalogueChanges(`listing-cards ${JSON.stringify(input)}`, async () => {
     const page = await listProducts(input, { optionCounts: true });
     return {
       products: page.products.map(toCardData),
@@ -35,7 +36,7 @@ export function listingCards(input: ListingInput) {
  * search itself reads of it), so that "Shirt" and "shirt " share one read.
  */
 export function searchCards(keyword: string, paging: Paging) {
-  return readUntilWrite(
+  return readUntilCatalogueChanges(
     `search-cards ${JSON.stringify([searchWords(keyword), paging.page, paging.limit])}`,
     async () => {
       const { products, pagination } = await searchProducts(keyword, paging);
@@ -46,7 +47,7 @@ export function searchCards(keyword: string, paging: Paging) {
 
 /** The start page's banner pictures and the cards of its first `count` products. */
 export function homeCatalogue(count: number) {
-  return readUntilWrite(`home ${count}`, async () => {
+  return readUntilCatalogueChanges(`home ${count}`, async () => {
     const [featureImages, products] = await Promise.all([listFeatureImages(), listFeatureProducts(count)]);
     return { featureImages, products: products.map(toCardData) };
   });
@@ -57,7 +58,7 @@ export function apiProductPage(
   input: ListingInput,
   answer: (page: { products: ProductJson[]; pagination: Pagination }) => Uint8Array<ArrayBuffer>,
 ) {
-  return readUntilWrite(`api-products ${JSON.stringify(input)}`, async () =>
+  return readUntilCatalogueChanges(`api-products ${JSON.stringify(input)}`, async () =>
     answer(await listProducts(input)),
   );
 }

@@ -11,7 +11,7 @@ import { getConfig } from "~/lib/server/config.server";
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { getDb } from "~/models/db.server";
 import { prepared } from "~/models/prepared-statements.server";
-import { noteWriteMark } from "~/models/read-cache.server";
+import { noteCatalogueVersion } from "~/models/read-cache.server";
 import { noteRequestUser, oncePerRequest } from "~/lib/server/request-scope.server";
 import type { FlashMessage } from "~/lib/shared/flash";
 import { isUuid } from "~/lib/shared/uuid";
@@ -170,7 +170,7 @@ export function getSessionUserAndCart(
   const cookieHeader = request.headers.get("Cookie") ?? "";
   return oncePerRequest(`session-user-cart:${cookieHeader}`, () => {
     const viewer = sessionIdOf(cookieHeader).then((id) => (id ? getSessionUserAndCartView(id) : null));
-    noteWriteMark(viewer.then((found) => found?.writeMark));
+    noteCatalogueVersion(viewer.then((found) => found?.catalogueVersion));
     oncePerRequest(sessionUserKey(cookieHeader), () => {
       const user = viewer.then((found) => {
         noteRequestUser(found?.user.id);

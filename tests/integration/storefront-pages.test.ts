@@ -27,7 +27,7 @@ const QUERY_LIMITS = {
   // the shopper with their cart (one statement for the session and the layout) + the page with its count
   listing: 2,
   // + the product with its reviews, in one statement, + the shopper's alerts and heart for it (one statement,
-  // kept until the database changes: a second look at the same product costs none)
+  // read every time: the shopper's own rows, docs/decisions/0042)
   listingWithProduct: 4,
   // the shopper with their cart + feature images + feature products
   home: 3,
