@@ -16,13 +16,14 @@ import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/
 import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
-import { requireShopper } from "~/web/auth.server";
+import { requireShopper, shopperOrVisitor } from "~/web/auth.server";
 import {
   CART_ACTION_PATH,
   CART_TEXT,
   isCartIntent,
   unitPriceCents,
   type CartIntent,
+  EMPTY_CART_VIEW,
 } from "~/lib/shared/cart";
 import { centsToNumber } from "~/lib/shared/money";
 import { computeOrderMoney } from "~/lib/shared/order-money";
@@ -67,9 +68,9 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutSt
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The shopper and their cart come from the statement the layout and the guard share (one query).
-  const [found, user] = await Promise.all([getSessionUserAndCart(request), requireShopper(request)]);
-  const cart = found?.user.id === user.id ? found.cart : await getCartView(user.id);
-  if (cart.discountCode === null) {
+  const [found, user] = await Promise.all([getSessionUserAndCart(request), shopperOrVisitor(request)]);
+  const cart = !user ? EMPTY_CART_VIEW : found?.user.id === user.id ? found.cart : await getCartView(user.id);
+  if (cart.discountCode === null || !user) {
     // No code: the money is the lines' (the same module prices them), with no further query.
     const money = computeOrderMoney(
       cart.items.map((item) => ({

@@ -5,10 +5,10 @@ import { CartDrawerProvider } from "~/components/CartDrawer";
 import { ShopFooter } from "~/components/ShopFooter";
 import { ShopHeader } from "~/components/ShopHeader";
 import { useShopCart } from "~/components/useShopCart";
-import { requireShopper } from "~/web/auth.server";
+import { shopperOrVisitor } from "~/web/auth.server";
 import { getSessionUserAndCart } from "~/web/session.server";
 import { dismissCartNotices, getCartView } from "~/services/cart.server";
-import type { ShopLayoutData } from "~/lib/shared/cart";
+import { EMPTY_CART_VIEW, type ShopLayoutData } from "~/lib/shared/cart";
 import storefrontStyles from "~/styles/storefront.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -17,13 +17,14 @@ export const shouldRevalidate = revalidateAfterRefusal;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: storefrontStyles }];
 
 /**
- * The shop shell: the header with its cart panel. Each child route checks the
- * shopper itself. The cart (one query) feeds the badge, the drawer and the
+ * The shop shell: the header with its cart panel, for the signed-in shopper or (the open storefront) a
+ * visitor without an account. Each child route checks the shopper itself. The cart (one query) feeds the badge, the drawer and the
  * /shop/cart page, and every cart action revalidates it.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   // Asked first, so that the shopper and the cart come in one query (the page loaders' guards reuse it).
-  const [found, user] = await Promise.all([getSessionUserAndCart(request), requireShopper(request)]);
+  const [found, user] = await Promise.all([getSessionUserAndCart(request), shopperOrVisitor(request)]);
+  if (!user) return data<ShopLayoutData>({ user: null, cart: EMPTY_CART_VIEW });
   // The same user unless an action of this request signed in or out in between.
   const cart = found?.user.id === user.id ? found.cart : await getCartView(user.id);
   // The notices came with the cart; this page shows them (the panel, the cart page and a toast), so they

@@ -8,6 +8,7 @@ import {
   type StoreSettings,
   type StoreSettingsJson,
 } from "~/lib/shared/store-settings";
+import { oncePerRequest } from "~/lib/server/request-scope.server";
 import { getDb } from "~/models/db.server";
 import {
   changedFields,
@@ -61,6 +62,14 @@ async function readRow(transaction?: Transaction, lock = false): Promise<Setting
 /** The settings as they stand, every default filled in. */
 export async function getStoreSettings(transaction?: Transaction): Promise<StoreSettingsJson> {
   return toJson(await readRow(transaction));
+}
+
+/**
+ * The settings for this request: read once however many guards and loaders ask (a change made by the
+ * request's own action, the settings page's, is read again by the redirect it answers with).
+ */
+export function currentStoreSettings(): Promise<StoreSettingsJson> {
+  return oncePerRequest("store-settings", () => getStoreSettings());
 }
 
 /** The settings an owner may change, in the order the audit entry lists them. */

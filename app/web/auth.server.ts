@@ -9,6 +9,7 @@ import { beginLoginAttempt } from "~/services/rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "~/lib/shared/schemas";
 import { holds, isBackOffice, missingPermissionMessage, type Permission } from "~/lib/shared/permissions";
 import { type ApiKeyCaller, consumeApiKeyCall, resolveApiKey } from "~/services/api-keys.server";
+import { currentStoreSettings } from "~/services/store-settings.server";
 import type { Access } from "./openapi/operation.server";
 import { getSessionUser } from "./session.server";
 import { enforceTwoFactorForApi, enforceTwoFactorForPage } from "./two-factor-gate.server";
@@ -127,6 +128,22 @@ export async function requireShopper(request: Request, returnTo?: string): Promi
   const user = await requireUser(request, returnTo);
   if (isBackOffice(user)) throw redirect("/admin/dashboard");
   return user;
+}
+
+/**
+ * Page guard for what a stranger may see when the owner opened the storefront (API.md, "Open storefront
+ * and guest checkout"): home, listing, product, search, the cart page and the shop's pages. The signed-in
+ * shopper; null for a visitor without an account in the open storefront; otherwise as `requireShopper`
+ * (members only: a sign-in that comes back here).
+ */
+export async function shopperOrVisitor(request: Request, returnTo?: string): Promise<SessionUser | null> {
+  const user = await getSessionUser(request);
+  if (user) {
+    if (isBackOffice(user)) throw redirect("/admin/dashboard");
+    return user;
+  }
+  if ((await currentStoreSettings()).storefront === "open") return null;
+  loginRedirect(request, returnTo);
 }
 
 /** Page guard for /auth: a signed-in user goes home. */

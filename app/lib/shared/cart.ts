@@ -85,12 +85,16 @@ export interface CartView {
   discountCode: string | null;
 }
 
+/** The cart of nobody yet: a visitor's before the first add, a shopper's before theirs. */
+export const EMPTY_CART_VIEW: CartView = { _id: null, userId: "", items: [], notices: [], discountCode: null };
+
 /** The route id of the shop layout (app/routes/shop.tsx), whose loader every shop page shares. */
 export const SHOP_LAYOUT_ROUTE_ID = "routes/shop";
 
 /** What the shop layout loads for every shop page: the header's user and the cart the panel shows. */
 export interface ShopLayoutData {
-  user: { userName: string };
+  /** null: a visitor without an account, in the open storefront. */
+  user: { userName: string } | null;
   cart: CartView;
 }
 
