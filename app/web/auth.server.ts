@@ -241,5 +241,20 @@ export async function requireApiAccess(
   if (access === "public") return undefined;
   if (access === "signed-in") return requireApiUser(request, unauthorizedMessage);
   if (access === "shopper") return requireApiShopper(request, undefined, unauthorizedMessage);
+  if (access === "cart") return requireApiCartCaller(request, unauthorizedMessage);
   return requireApiArea(request, access);
+}
+
+/**
+ * API guard of the cart calls: the signed-in shopper (as `requireApiShopper`), or undefined for a visitor
+ * without a session (nor an API key) when the owner opened the storefront: its cart is the one its
+ * `guest_cart` cookie names (app/web/cart-api.server.ts, `cartOwnerOf`). Members only: 401 as before.
+ */
+async function requireApiCartCaller(
+  request: Request,
+  unauthorizedMessage?: string,
+): Promise<SessionUser | undefined> {
+  const visitor = !request.headers.has("Authorization") && !(await getSessionUser(request));
+  if (visitor && (await currentStoreSettings()).storefront === "open") return undefined;
+  return requireApiShopper(request, undefined, unauthorizedMessage);
 }

@@ -8,6 +8,9 @@ import { auditEntities } from "./audit-entities";
  * that a setting added later needs no migration and a fresh install reads every default. `version` guards
  * an edit made from a stale page (409), as every edited record's does; the audit log records each change
  * (entity `settings`).
+ *
+ * A visitor's cart in the open storefront is a `carts` row without a user, found by its id (which its signed
+ * `guest_cart` cookie carries); the partial index finds the ones left alone for the clean-up.
  */
 
 const up = `
@@ -18,6 +21,16 @@ CREATE TABLE store_settings (
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 INSERT INTO store_settings (id) VALUES (true);
+
+ALTER TABLE carts ALTER COLUMN user_id DROP NOT NULL;
+CREATE INDEX carts_guest_updated_idx ON carts (updated_at) WHERE user_id IS NULL;
+`;
+
+const down = `
+DROP TABLE IF EXISTS store_settings;
+DELETE FROM carts WHERE user_id IS NULL;
+DROP INDEX IF EXISTS carts_guest_updated_idx;
+ALTER TABLE carts ALTER COLUMN user_id SET NOT NULL;
 `;
 
 export const storeSettingsUp: MigrationFn<QueryInterface> = async ({ context }) => {
@@ -27,5 +40,5 @@ export const storeSettingsUp: MigrationFn<QueryInterface> = async ({ context }) 
 
 export const storeSettingsDown: MigrationFn<QueryInterface> = async ({ context }) => {
   await auditEntities(context, (entities) => entities.filter((entity) => entity !== "settings"));
-  await context.sequelize.query(`DROP TABLE IF EXISTS store_settings`);
+  await context.sequelize.query(down);
 };
