@@ -20,7 +20,7 @@ import {
 } from "./audit.server";
 
 /**
- * The owner's store settings (docs/decisions/0041-store-settings.md): one row of what the owner set,
+ * The owner's store settings (docs/decisions/0043-open-storefront-and-guest-carts.md): one row of what the owner set,
  * read through the shared schema so that whatever was never set reads as its default. Each change
  * is one transaction with its version check and its audit entry.
  */

@@ -3,7 +3,7 @@ import type { QueryInterface } from "sequelize";
 import { auditEntities } from "./audit-entities";
 
 /**
- * The owner's store settings (docs/decisions/0041-store-settings.md): one row, its values as JSON read
+ * The owner's store settings (docs/decisions/0043-open-storefront-and-guest-carts.md): one row, its values as JSON read
  * through the one schema that names every setting and its default (app/lib/shared/store-settings.ts), so
  * that a setting added later needs no migration and a fresh install reads every default. `version` guards
  * an edit made from a stale page (409), as every edited record's does; the audit log records each change
