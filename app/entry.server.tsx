@@ -7,6 +7,8 @@ import { inlineStylesOf } from "./lib/server/inline-styles.server";
 import { getLogger } from "./lib/server/logger.server";
 import { InlineStylesProvider } from "./lib/shared/inline-styles";
 import { NonceProvider } from "./lib/shared/nonce";
+import { PageScriptsStarterProvider } from "./lib/shared/page-scripts";
+import { PAGE_SCRIPTS_STARTER } from "./lib/server/page-scripts.server";
 import { requestInfoOf } from "./web/request.server";
 import { ServerMarkupProvider } from "./lib/shared/server-markup";
 import { keptMarkup } from "./lib/server/server-markup.server";
@@ -34,7 +36,9 @@ export default function handleRequest(
       <NonceProvider value={nonce}>
         <InlineStylesProvider value={INLINE_STYLES_MARK}>
           <ServerMarkupProvider value={keptMarkup}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            <PageScriptsStarterProvider value={PAGE_SCRIPTS_STARTER}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </PageScriptsStarterProvider>
           </ServerMarkupProvider>
         </InlineStylesProvider>
       </NonceProvider>,

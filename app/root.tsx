@@ -7,7 +7,6 @@ import {
   Meta,
   type MetaFunction,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useMatches,
   useRouteError,
@@ -20,6 +19,7 @@ import { ToastHost } from "~/components/ToastHost";
 import { MantineProvider } from "@mantine/core";
 import { InlineStyles, linksStylesheets, PageStylesheets } from "~/lib/shared/inline-styles";
 import { useNonce } from "~/lib/shared/nonce";
+import { PageScripts } from "~/lib/shared/page-scripts";
 import { OUTAGE_PAGE_TEXT } from "~/lib/shared/status-pages";
 import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css?url";
@@ -85,7 +85,8 @@ export function Layout({ children }: { children: ReactNode }) {
         </MantineProvider>
         {linked ? null : <PageStylesheets />}
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {/* React Router's <Scripts>, started once the main picture has painted (decision 0041). */}
+        <PageScripts nonce={nonce} />
       </body>
     </html>
   );

@@ -5,6 +5,8 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium, type Browser } from "playwright-core";
 import { DEMO_ACCOUNTS } from "../db/seed/seed";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import sharp from "sharp";
 import { densePhoto, photoLikePhoto } from "./camera-photos";
 import { machineTicks, stealPercent } from "./proc-cpu";
 import { writeResultsSection } from "./results-file";
@@ -23,11 +25,13 @@ import { writeResultsSection } from "./results-file";
  *    spectrum of a natural photo): closer to a catalogue photo, reported beside them.
  * 4. In Chromium (playwright-core, /usr/bin/chromium), sums the image bytes the first screen fetches:
  *    the search page of those 8 products at 375 px @3× and 1280 px @1×, a product page at 375 px @3×.
- * 5. Runs Lighthouse (mobile: simulated slow 4G, 4× CPU slowdown) on that page of photos and the
- *    product page.
- * 6. Loads both pages in Chromium throttled as Lighthouse's phone (150 ms, 1.6 Mbit/s, 4× CPU, 412 px @1.75)
- *    and records what a shopper gets: the browser's own LCP and when React had hydrated the page, the cost of
- *    docs/decisions/0024's wait.
+ * 5. Runs Lighthouse (mobile: simulated slow 4G, 4× CPU slowdown), signed in as the demo shopper, on the
+ *    storefront's four first pages (home, listing, product, search) twice: on the demo catalogue (its drawings),
+ *    then on camera photos (the dense set: the listing and search show its products first, the product page
+ *    is one of them, and the home page's banner is a camera photo for the time of the run).
+ * 6. Loads the same eight pages in Chromium throttled as Lighthouse's phone (150 ms, 1.6 Mbit/s, 4× CPU,
+ *    412 px @1.75) and records what a shopper gets: the browser's own LCP and when React had hydrated the page,
+ *    the cost of waiting for the main picture (docs/decisions/0041).
  * Each figure is the median of BENCH_ROUNDS rounds (default 3); the load average and the steal of the run
  * go with them, since this 2-core virtual machine is shared. Writes its section of bench/RESULTS.md.
  */
@@ -137,26 +141,27 @@ async function productIdsOfPhotos(keyword: string): Promise<string[]> {
     .map((product) => product._id);
 }
 
+/** Uploads `photo` through the admin's upload API, as an admin's browser does: the URL the shop gives it. */
+async function uploadPhoto(adminCookie: string, photo: Buffer, name: string): Promise<string> {
+  const form = new FormData();
+  form.append("my_file", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), name);
+  const upload = await fetch(`${BASE}/api/admin/products/upload-image`, {
+    method: "POST",
+    headers: { Cookie: adminCookie, Origin: BASE },
+    body: form,
+  });
+  if (!upload.ok) throw new Error(`The upload answered ${upload.status}: ${await upload.text()}`);
+  return ((await upload.json()) as { result: { url: string } }).result.url;
+}
+
 /** The bench's 8 photo products: made once per data folder, through the admin's upload and add APIs. */
 async function ensurePhotoProducts(adminCookie: string, set: PhotoSet): Promise<string[]> {
   const existing = await productIdsOfPhotos(set.keyword);
   if (existing.length >= PHOTO_COUNT) return existing;
   for (let index = existing.length; index < PHOTO_COUNT; index += 1) {
     const photo = await set.make(index);
-    const form = new FormData();
-    form.append(
-      "my_file",
-      new Blob([new Uint8Array(photo)], { type: "image/jpeg" }),
-      `camera-${index + 1}.jpg`,
-    );
     const started = Date.now();
-    const upload = await fetch(`${BASE}/api/admin/products/upload-image`, {
-      method: "POST",
-      headers: { Cookie: adminCookie, Origin: BASE },
-      body: form,
-    });
-    if (!upload.ok) throw new Error(`The upload answered ${upload.status}: ${await upload.text()}`);
-    const { result } = (await upload.json()) as { result: { url: string } };
+    const url = await uploadPhoto(adminCookie, photo, `camera-${index + 1}.jpg`);
     log(
       `${set.label} photo ${index + 1}: ${(photo.length / KB).toFixed(0)} KB uploaded in ${Date.now() - started} ms`,
     );
@@ -171,12 +176,125 @@ async function ensurePhotoProducts(adminCookie: string, set: PhotoSet): Promise<
         price: 49.99,
         salePrice: 0,
         totalStock: 20,
-        image: result.url,
+        image: url,
       }),
     });
     if (!add.ok) throw new Error(`Adding a product answered ${add.status}: ${await add.text()}`);
   }
   return productIdsOfPhotos(set.keyword);
+}
+
+/** A banner of the start page, as the feature API lists and takes it. */
+interface Feature {
+  _id: string;
+  image: string;
+  title?: string | null;
+  subtitle?: string | null;
+  link?: string | null;
+}
+
+/** Where the start page's own banners wait while a camera photo is the banner: a run that stops keeps them. */
+const SAVED_BANNERS = path.join(DATA_DIR, "bench-pages-banners.json");
+
+async function features(): Promise<Feature[]> {
+  const answer = (await (await fetch(`${BASE}/api/common/feature/get`)).json()) as { data: Feature[] };
+  return answer.data;
+}
+
+async function addFeature(adminCookie: string, { image, title, subtitle, link }: Omit<Feature, "_id">) {
+  const response = await fetch(`${BASE}/api/common/feature/add`, {
+    method: "POST",
+    headers: { Cookie: adminCookie, Origin: BASE, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      image,
+      title: title ?? undefined,
+      subtitle: subtitle ?? undefined,
+      link: link ?? undefined,
+    }),
+  });
+  if (!response.ok) throw new Error(`Adding a banner answered ${response.status}: ${await response.text()}`);
+}
+
+async function deleteFeature(adminCookie: string, id: string) {
+  const response = await fetch(`${BASE}/api/common/feature/delete/${id}`, {
+    method: "DELETE",
+    headers: { Cookie: adminCookie, Origin: BASE },
+  });
+  if (!response.ok)
+    throw new Error(`Deleting a banner answered ${response.status}: ${await response.text()}`);
+}
+
+/**
+ * Makes a camera photo (the dense kind, cropped to a banner's 8:3) the start page's only banner; the banners it
+ * replaces are saved in the data folder first and come back, in their order, with `restoreBanners`.
+ */
+async function cameraBanner(adminCookie: string) {
+  const before = await features();
+  writeFileSync(SAVED_BANNERS, JSON.stringify(before));
+  const photo = await sharp(await densePhoto())
+    .rotate(90)
+    .extract({ left: 0, top: 600, width: 3200, height: 1200 })
+    .jpeg({ quality: 82 })
+    .toBuffer();
+  const image = await uploadPhoto(adminCookie, photo, "camera-banner.jpg");
+  await addFeature(adminCookie, {
+    image,
+    title: "Benchphoto banner",
+    subtitle: "A camera photo",
+    link: null,
+  });
+  for (const feature of before) await deleteFeature(adminCookie, feature._id);
+}
+
+/** Puts back the banners `cameraBanner` saved (if a run stopped before it could) and removes the camera one. */
+async function restoreBanners(adminCookie: string) {
+  let saved: Feature[];
+  try {
+    saved = JSON.parse(readFileSync(SAVED_BANNERS, "utf8")) as Feature[];
+  } catch {
+    return;
+  }
+  const current = await features();
+  for (const feature of saved) await addFeature(adminCookie, feature);
+  for (const feature of current) await deleteFeature(adminCookie, feature._id);
+  rmSync(SAVED_BANNERS);
+}
+
+type Catalogue = "demo" | "camera photos";
+const STOREFRONT_PAGES = ["home", "listing", "product", "search"] as const;
+type StorefrontPage = (typeof STOREFRONT_PAGES)[number];
+
+/**
+ * The four first pages of the storefront on each catalogue. On the demo catalogue: the start page, the whole
+ * listing, the first product a search for shirts finds and that search. On camera photos: the start page with
+ * a camera photo for its banner, the listing filtered and sorted so that the dense photo products come first,
+ * one of them, and a search that finds them.
+ */
+async function storefrontUrls(
+  denseIds: string[],
+): Promise<Record<Catalogue, Record<StorefrontPage, string>>> {
+  const shirts = (await (await fetch(`${BASE}/api/shop/search/shirt`)).json()) as { data: { _id: string }[] };
+  return {
+    demo: {
+      home: `${BASE}/shop/home`,
+      listing: `${BASE}/shop/listing`,
+      product: `${BASE}/shop/product/${shirts.data[0]!._id}`,
+      search: `${BASE}/shop/search?keyword=shirt`,
+    },
+    "camera photos": {
+      home: `${BASE}/shop/home`,
+      listing: `${BASE}/shop/listing?category=men&brand=zara&minPrice=49.99&maxPrice=49.99&sortBy=title-atoz`,
+      product: `${BASE}/shop/product/${denseIds[0]}`,
+      search: `${BASE}/shop/search?keyword=${PHOTO_SETS[0]!.keyword}`,
+    },
+  };
+}
+
+/** The page's main picture (its `fetchpriority="high"` image), to show in the log that each page is what it says. */
+async function mainPicture(url: string, cookie: string): Promise<string> {
+  const html = await (await fetch(url, { headers: { Cookie: cookie } })).text();
+  const image = /<img[^>]*fetchpriority="high"[^>]*>/.exec(html)?.[0] ?? "";
+  return /src="([^"]*)"/.exec(image)?.[1] ?? "(none)";
 }
 
 interface Screen {
@@ -236,12 +354,24 @@ interface LighthouseRun {
    * as holding the paint back, which is what moves FCP between 0.9 and 2.5 s on one page (docs/decisions/0023).
    */
   scriptKbBeforePaint: number;
+  /** What Lighthouse names as the largest paint's element. */
+  lcpElement: string;
 }
 
 interface NetworkRequestItem {
   resourceType?: string;
   networkEndTime?: number;
   transferSize?: number;
+}
+
+/** The tag and class of the largest paint's element (`img.card__image`) as Lighthouse's LCP breakdown names it, or "?". */
+function lcpElementOf(details: unknown): string {
+  const items = (details as { items?: { type?: string; snippet?: string }[] } | undefined)?.items ?? [];
+  const snippet = items.find((item) => item.type === "node")?.snippet ?? "";
+  const tag = /^<(\w+)/.exec(snippet)?.[1];
+  if (!tag) return "?";
+  const className = /class="([^" ]*)/.exec(snippet)?.[1];
+  return className ? `${tag}.${className}` : tag;
 }
 
 async function lighthouseRun(url: string, cookie: string): Promise<LighthouseRun> {
@@ -270,6 +400,7 @@ async function lighthouseRun(url: string, cookie: string): Promise<LighthouseRun
       cls: audit("cumulative-layout-shift"),
       tbt: audit("total-blocking-time"),
       scriptKbBeforePaint: scriptBytes / KB,
+      lcpElement: lcpElementOf(lhr.audits["lcp-breakdown-insight"]?.details),
     };
   } finally {
     await chrome.kill();
@@ -358,15 +489,18 @@ async function main() {
     await waitForServer(server);
     const shopper = await signIn("user");
     const admin = await signIn("admin");
+    await restoreBanners(admin);
     const pages = [];
     for (const set of PHOTO_SETS) {
       const ids = await ensurePhotoProducts(admin, set);
       pages.push({
         set,
+        ids,
         listingUrl: `${BASE}/shop/search?keyword=${set.keyword}`,
         productUrl: `${BASE}/shop/product/${ids[0]}`,
       });
     }
+    const urls = await storefrontUrls(pages[0]!.ids);
     const loadBefore = loadAverage();
     const ticks = machineTicks();
 
@@ -395,29 +529,44 @@ async function main() {
     } finally {
       await browser.close();
     }
-    const lighthouseRuns = pages.map(() => ({
-      listing: [] as LighthouseRun[],
-      product: [] as LighthouseRun[],
-    }));
-    for (let round = 0; round < ROUNDS; round += 1) {
-      for (const [index, { listingUrl, productUrl }] of pages.entries()) {
-        lighthouseRuns[index]!.listing.push(await lighthouseRun(listingUrl, shopper));
-        lighthouseRuns[index]!.product.push(await lighthouseRun(productUrl, shopper));
-      }
-    }
-    const throttled = pages.map(() => ({
-      listing: [] as { lcp: number; hydrated: number }[],
-      product: [] as { lcp: number; hydrated: number }[],
-    }));
+
+    type PageRuns = Record<StorefrontPage, LighthouseRun[]>;
+    type PageLoads = Record<StorefrontPage, { lcp: number; hydrated: number }[]>;
+    const runs = { demo: {} as PageRuns, "camera photos": {} as PageRuns };
+    const loads = { demo: {} as PageLoads, "camera photos": {} as PageLoads };
     const throttledBrowser = await chromium.launch({
       executablePath: CHROMIUM,
       args: CHROMIUM_FLAGS.slice(1),
     });
     try {
-      for (let round = 0; round < ROUNDS; round += 1) {
-        for (const [index, { listingUrl, productUrl }] of pages.entries()) {
-          throttled[index]!.listing.push(await throttledLoad(throttledBrowser, listingUrl, shopper));
-          throttled[index]!.product.push(await throttledLoad(throttledBrowser, productUrl, shopper));
+      // The demo catalogue first, then camera photos: the start page's banner is swapped once, in between.
+      for (const catalogue of ["demo", "camera photos"] as const) {
+        if (catalogue === "camera photos") await cameraBanner(admin);
+        try {
+          for (const page of STOREFRONT_PAGES) {
+            const url = urls[catalogue][page];
+            log(`${catalogue}, ${page}: ${url} (main picture ${await mainPicture(url, shopper)})`);
+            runs[catalogue][page] = [];
+            loads[catalogue][page] = [];
+          }
+          for (let round = 0; round < ROUNDS; round += 1) {
+            for (const page of STOREFRONT_PAGES) {
+              const run = await lighthouseRun(urls[catalogue][page], shopper);
+              log(
+                `${catalogue}, ${page}, round ${round + 1}: score ${run.score}, LCP ${seconds(run.lcp)}, TBT ${run.tbt.toFixed(0)} ms, CLS ${run.cls.toFixed(3)}, LCP element ${run.lcpElement}`,
+              );
+              runs[catalogue][page].push(run);
+            }
+          }
+          for (let round = 0; round < ROUNDS; round += 1) {
+            for (const page of STOREFRONT_PAGES) {
+              loads[catalogue][page].push(
+                await throttledLoad(throttledBrowser, urls[catalogue][page], shopper),
+              );
+            }
+          }
+        } finally {
+          if (catalogue === "camera photos") await restoreBanners(admin);
         }
       }
     } finally {
@@ -444,25 +593,30 @@ async function main() {
         return `| ${set.label} | ${page} | ${screen} | ${kb(value)} | ${values.map(kb).join(", ")} | ${files} | ≤ ${kb(aim)} | ${verdict} |`;
       }),
     );
-    const lighthouseRows = pages.flatMap(({ set }, index) =>
-      (["listing", "product"] as const).map((page) => {
-        const runs = lighthouseRuns[index]![page].filter((run) => Number.isFinite(run.lcp));
-        const pick = (key: keyof LighthouseRun) => median(runs.map((run) => run[key]));
-        const each = (key: keyof LighthouseRun, format: (value: number) => string) =>
-          runs.map((run) => format(run[key])).join(", ");
-        return `| ${set.label} | ${page === "listing" ? "page of 8 photo products (search)" : "product page"} | ${pick("score")} (${each("score", String)}) | ${seconds(pick("fcp"))} (${each("fcp", seconds)}) | ${seconds(pick("lcp"))} | ${pick("cls").toFixed(3)} | ${pick("tbt").toFixed(0)} ms | ${each("scriptKbBeforePaint", (value) => value.toFixed(0))} |`;
+    const catalogues = ["demo", "camera photos"] as const;
+    const lighthouseRows = catalogues.flatMap((catalogue) =>
+      STOREFRONT_PAGES.map((page) => {
+        const all = runs[catalogue][page].filter((run) => Number.isFinite(run.lcp));
+        const pick = (key: Exclude<keyof LighthouseRun, "lcpElement">) => median(all.map((run) => run[key]));
+        const each = (key: Exclude<keyof LighthouseRun, "lcpElement">, format: (value: number) => string) =>
+          all.map((run) => format(run[key])).join(", ");
+        const met =
+          pick("score") >= 95 && pick("lcp") <= 1800 && pick("tbt") <= 150 && pick("cls") === 0
+            ? "met"
+            : "MISSED";
+        return `| ${catalogue} | ${page} | ${pick("score")} (${each("score", String)}) | ${seconds(pick("fcp"))} | ${seconds(pick("lcp"))} (${each("lcp", seconds)}) | ${pick("tbt").toFixed(0)} ms (${each("tbt", (value) => value.toFixed(0))}) | ${pick("cls").toFixed(3)} | ${each("scriptKbBeforePaint", (value) => value.toFixed(0))} | ${[...new Set(all.map((run) => run.lcpElement))].join(", ")} | ${met} |`;
       }),
     );
-    const throttledRows = pages.flatMap(({ set }, index) =>
-      (["listing", "product"] as const).map((page) => {
-        const runs = throttled[index]![page];
-        const each = (key: "lcp" | "hydrated") => runs.map((run) => seconds(run[key])).join(", ");
-        return `| ${set.label} | ${page === "listing" ? "page of 8 photo products (search)" : "product page"} | ${seconds(median(runs.map((run) => run.lcp)))} (${each("lcp")}) | ${seconds(median(runs.map((run) => run.hydrated)))} (${each("hydrated")}) |`;
+    const throttledRows = catalogues.flatMap((catalogue) =>
+      STOREFRONT_PAGES.map((page) => {
+        const all = loads[catalogue][page];
+        const each = (key: "lcp" | "hydrated") => all.map((run) => seconds(run[key])).join(", ");
+        return `| ${catalogue} | ${page} | ${seconds(median(all.map((run) => run.lcp)))} (${each("lcp")}) | ${seconds(median(all.map((run) => run.hydrated)))} (${each("hydrated")}) |`;
       }),
     );
     const section = `## Page weight with camera photos (\`npm run bench:pages\`)
 
-Run ${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds, medians (each round's figure after it). Load average
+Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${ROUNDS} rounds, medians (each round's figure in brackets). Load average
 before ${loadBefore}, after ${loadAfter}; steal ${steal === null ? "unknown" : `${steal.toFixed(1)} %`} of the machine's time.
 Two sets of 8 products whose pictures are 2400×3200 JPEG photos of about 1 MB (photo-like about 1.2 MB), generated at run time and uploaded
 through the admin API: "dense" (random colour fields a few pixels wide at a card's size, with grain: the worst
@@ -475,16 +629,19 @@ Image bytes of the first screen (a fresh visit, no scrolling, Chromium), and the
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${weightRows.join("\n")}
 
-Lighthouse 13, mobile (simulated slow 4G, 4× CPU), aims: score ≥ 98, LCP ≤ 1.8 s, CLS 0:
+Lighthouse 13, mobile (simulated slow 4G, 4× CPU), signed in as the demo shopper; aims: score ≥ 95 (98 hoped
+for), LCP ≤ 1.8 s, TBT ≤ 150 ms, CLS 0. The demo catalogue's pictures are its drawings; on camera photos the
+listing (men, Zara, 49.99, A to Z) and search show the dense set first, the product page is one of them and the
+start page's banner is a dense camera photo cropped to 3200×1200:
 
-| photos | page | score | FCP | LCP | CLS | TBT | script KB loaded before the observed paint, per round |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+| catalogue | page | score | FCP | LCP | TBT | CLS | script KB loaded before the observed paint, per round | LCP element | |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lighthouseRows.join("\n")}
 
 Chromium throttled as Lighthouse's phone (150 ms, 1.6 Mbit/s, 4× CPU, 412 px @1.75), a fresh visit: the browser's
 own LCP, and when React had hydrated the page:
 
-| photos | page | LCP | hydrated |
+| catalogue | page | LCP | hydrated |
 | --- | --- | --- | --- |
 ${throttledRows.join("\n")}
 `;

@@ -167,10 +167,11 @@ async function writeImport(
   const { sequelize } = getDb();
   const existingIds = [...new Set(groups.map((group) => group.productId).filter((id) => id !== null))].sort();
   // Lock order: products by id, then their variants by id (decision 0012). Row locks only: the
-  // listing's reads never wait on them.
+  // listing's reads never wait on them. NO KEY on the products: an import keeps their ids, and a
+  // shopper's cart add (whose new line share-locks the product) must not wait for it in a circle.
   const products = await sequelize.query<LockedProduct>(
     `SELECT id, price::text AS price, sale_price::text AS "salePrice", image
-       FROM products WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+       FROM products WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
     { bind: [existingIds], type: QueryTypes.SELECT, transaction },
   );
   const variants = await lockVariants(existingIds, transaction);

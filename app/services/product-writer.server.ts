@@ -131,9 +131,10 @@ export async function updateProduct(
   const picturesBefore = await withSkuConflicts(() =>
     sequelize.transaction(async (transaction) => {
       // Lock order: the product row, then its variants (as checkout and the triggers take them), then
-      // its pictures.
+      // its pictures. NO KEY: an edit keeps the product's id, so a cart add's new line (whose foreign key
+      // share-locks the product) need not wait for it while it holds the variant's stock.
       const [locked] = await sequelize.query<{ id: string; version: number }>(
-        `SELECT id, version FROM products WHERE id = :id FOR UPDATE`,
+        `SELECT id, version FROM products WHERE id = :id FOR NO KEY UPDATE`,
         {
           replacements: { id },
           type: QueryTypes.SELECT,

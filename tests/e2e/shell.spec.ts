@@ -1,5 +1,6 @@
 import { type Page } from "@playwright/test";
 import { DEMO_ADMIN, DEMO_SHOPPER, expect, registerShopper, signInByApi, test } from "./support/fixtures";
+import { productIdByTitle } from "./support/storefront";
 
 /** The shop header and the admin panel's drawer (SPEC §2 shop header and admin layout). */
 
@@ -212,6 +213,70 @@ test.describe("the admin panel on a 390px wide screen", () => {
 
 test.describe("the page's scripts", () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "about the page's scripts");
+
+  test("wait in an inert template on the four first pages: the document fetches no script of itself, and its main picture comes first", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    const id = await productIdByTitle(page.request, "Tech Fleece Hoodie");
+    for (const path of ["/shop/home", "/shop/listing", `/shop/product/${id}`, "/shop/search?keyword=shirt"]) {
+      const html = await (await page.request.get(path)).text();
+      // The document as the browser parses it: what a <template> holds is inert (neither fetched nor run).
+      const document = await page.evaluate((markup) => {
+        const parsed = new DOMParser().parseFromString(markup, "text/html");
+        const live = (selector: string) => parsed.querySelectorAll(selector).length;
+        const template = parsed.querySelector<HTMLTemplateElement>("template[data-page-scripts]");
+        const picture = parsed.querySelector('img[fetchpriority="high"]');
+        const held = template?.content;
+        return {
+          liveModulePreloads: live('link[rel="modulepreload"]'),
+          liveModuleScripts: live('script[type="module"]'),
+          liveScriptsWithSrc: live("script[src]"),
+          livePreloadsOtherThanPictures: live('link[rel="preload"]:not([as="image"])'),
+          heldModulePreloads: held?.querySelectorAll('link[rel="modulepreload"]').length ?? 0,
+          heldModuleScripts: held?.querySelectorAll('script[type="module"]').length ?? 0,
+          hasMainPicture: picture !== null,
+          pictureBeforeTemplate:
+            picture !== null &&
+            template !== null &&
+            (picture.compareDocumentPosition(template) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
+        };
+      }, html);
+      expect(document, path).toEqual({
+        liveModulePreloads: 0,
+        liveModuleScripts: 0,
+        liveScriptsWithSrc: 0,
+        livePreloadsOtherThanPictures: 0,
+        heldModulePreloads: expect.any(Number),
+        heldModuleScripts: 1,
+        hasMainPicture: true,
+        pictureBeforeTemplate: true,
+      });
+      expect(document.heldModulePreloads, path).toBeGreaterThan(0);
+    }
+  });
+
+  test("are fetched only once the main picture has loaded, and then hydrate the page", async ({ page }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    const order: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") order.push("script requested");
+    });
+    page.on("requestfinished", (request) => {
+      if (request.resourceType() === "image") order.push(`image loaded ${new URL(request.url()).pathname}`);
+    });
+    await page.goto("/shop/listing");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "");
+    const main = await page
+      .locator('img[fetchpriority="high"]')
+      .first()
+      .evaluate((img) => {
+        return new URL((img as HTMLImageElement).currentSrc).pathname;
+      });
+    const firstScript = order.indexOf("script requested");
+    expect(firstScript).toBeGreaterThan(0);
+    expect(order.slice(0, firstScript)).toContain(`image loaded ${main}`);
+  });
 
   test("hydrate the page even when its main picture never arrives", async ({ page }) => {
     await signInByApi(page, DEMO_SHOPPER);

@@ -136,10 +136,13 @@ async function neededStock(orderId: string, transaction: Transaction) {
 }
 
 /**
- * The order's products, then their variants, locked FOR UPDATE, each in id
- * order (the house's lock order: products → product_variants), so that two
+ * The order's products, then their variants, locked FOR NO KEY UPDATE, each in
+ * id order (the house's lock order: products → product_variants), so that two
  * orders of the same sizes in any order never wait for each other in a
- * circle. Returns the stock of each variant that still belongs to its product.
+ * circle. NO KEY: a stock change changes no key, and a shopper's cart add
+ * (whose new line's foreign keys share-lock the product and the variant while
+ * it holds the variant's stock) must not wait for it in a circle.
+ * Returns the stock of each variant that still belongs to its product.
  */
 async function lockStock(
   productIds: string[],
@@ -150,7 +153,7 @@ async function lockStock(
   if (!variantIds.length) return stock;
   const { sequelize } = getDb();
   if (productIds.length) {
-    await sequelize.query(`SELECT id FROM products WHERE id IN (:productIds) ORDER BY id FOR UPDATE`, {
+    await sequelize.query(`SELECT id FROM products WHERE id IN (:productIds) ORDER BY id FOR NO KEY UPDATE`, {
       replacements: { productIds },
       type: QueryTypes.SELECT,
       transaction,
@@ -158,7 +161,7 @@ async function lockStock(
   }
   const rows = await sequelize.query<{ id: string; totalStock: number }>(
     `SELECT id, total_stock AS "totalStock" FROM product_variants
-      WHERE id IN (:variantIds) ORDER BY id FOR UPDATE`,
+      WHERE id IN (:variantIds) ORDER BY id FOR NO KEY UPDATE`,
     { replacements: { variantIds }, type: QueryTypes.SELECT, transaction },
   );
   for (const row of rows) stock.set(row.id, row.totalStock);

@@ -72,7 +72,8 @@ async function waitForHydration(page: Page) {
   await page.waitForFunction(
     () =>
       document.documentElement.hasAttribute("data-hydrated") ||
-      document.querySelector('script[type="module"]') === null,
+      // The page's module script waits in a template until its main picture has painted (decision 0041).
+      document.querySelector('script[type="module"], template[data-page-scripts]') === null,
   );
 }
 
