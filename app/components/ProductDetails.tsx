@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate, useRouteLoaderData } from "react-router";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { productFacts } from "~/lib/shared/product";
@@ -17,6 +17,8 @@ import { ReviewForm } from "./ReviewForm";
 import { BackInStockForm } from "./BackInStockForm";
 import { WishlistHeart } from "./WishlistHeart";
 import { VARIANT_PARAM } from "~/lib/shared/stock-alerts";
+import { SHOP_LAYOUT_ROUTE_ID, type ShopLayoutData } from "~/lib/shared/cart";
+import { PlainLink } from "./PlainLink";
 
 /** The product as the details show it (the loader's shape, after JSON). */
 interface ProductDetailsData extends ProductJson {
@@ -53,6 +55,8 @@ export function ProductDetails({
   chooseRefused?: boolean;
 }) {
   const location = useLocation();
+  // A visitor without an account (the open storefront) signs in to review.
+  const visitor = useRouteLoaderData<ShopLayoutData>(SHOP_LAYOUT_ROUTE_ID)?.user === null;
   const Heading = titleAs === "h1" ? "h2" : "h3";
   const badge = productBadge(product);
   // The back-in-stock mail links to the product with its size chosen (`?variant=`).
@@ -155,13 +159,24 @@ export function ProductDetails({
           <Heading className="product-details__heading" id={`write-review-${product._id}`}>
             Write a review
           </Heading>
-          {/* A fresh form after each navigation: a saved review leaves an empty box behind. */}
-          <ReviewForm
-            key={location.key}
-            productId={product._id}
-            formAction={formAction}
-            lastResult={reviewResult}
-          />
+          {visitor ? (
+            <p className="muted">
+              <PlainLink
+                to={`/auth/login?${new URLSearchParams({ redirectTo: `${location.pathname}${location.search}` })}`}
+              >
+                Sign in
+              </PlainLink>{" "}
+              to write a review.
+            </p>
+          ) : (
+            // A fresh form after each navigation: a saved review leaves an empty box behind.
+            <ReviewForm
+              key={location.key}
+              productId={product._id}
+              formAction={formAction}
+              lastResult={reviewResult}
+            />
+          )}
         </section>
       </div>
     </div>

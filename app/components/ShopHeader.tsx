@@ -33,28 +33,47 @@ function MenuItems() {
   );
 }
 
+function CartButton({ cartCount }: { cartCount: number }) {
+  return (
+    <CartLink className="icon-button" aria-label={`Open your cart, ${cartCount} items`}>
+      <svg
+        width="20"
+        height="20"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        aria-hidden="true"
+      >
+        <circle cx="9" cy="21" r="1" />
+        <circle cx="20" cy="21" r="1" />
+        <path d="M1 1h4l2.7 13.4a2 2 0 0 0 2 1.6h9.7a2 2 0 0 0 2-1.6L23 6H6" />
+      </svg>
+      <span className="count-badge" data-testid="cart-count">
+        {cartCount}
+      </span>
+    </CartLink>
+  );
+}
+
+/** A visitor's way in (the open storefront): the sign-in form, which comes back to this page. */
+function SignInLink() {
+  const { pathname, search } = useLocation();
+  return (
+    <PlainLink
+      to={`/auth/login?${new URLSearchParams({ redirectTo: `${pathname}${search}` })}`}
+      className="shop-sign-in"
+    >
+      Sign in
+    </PlainLink>
+  );
+}
+
 function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: number }) {
   const initial = user.userName.trim().charAt(0).toUpperCase() || "U";
   return (
     <>
-      <CartLink className="icon-button" aria-label={`Open your cart, ${cartCount} items`}>
-        <svg
-          width="20"
-          height="20"
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          aria-hidden="true"
-        >
-          <circle cx="9" cy="21" r="1" />
-          <circle cx="20" cy="21" r="1" />
-          <path d="M1 1h4l2.7 13.4a2 2 0 0 0 2 1.6h9.7a2 2 0 0 0 2-1.6L23 6H6" />
-        </svg>
-        <span className="count-badge" data-testid="cart-count">
-          {cartCount}
-        </span>
-      </CartLink>
+      <CartButton cartCount={cartCount} />
       <details className="avatar-menu">
         <summary aria-label="Open the account menu">
           <span className="avatar" aria-hidden="true">
@@ -83,7 +102,8 @@ function HeaderActions({ user, cartCount }: { user: HeaderUser; cartCount: numbe
  * The shop header. On small screens the menu sits in a <details> sheet, so it
  * opens without JavaScript; the cart with its count and the avatar stay in
  * the bar at every width (docs/architecture.md, rule 12: nothing a shopper needs to buy hides
- * behind a menu).
+ * behind a menu). A visitor without an account (the open storefront) gets a "Sign in" link in the
+ * avatar's place.
  */
 export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartCount: number }) {
   // A new key per navigation closes the sheet and the avatar menu after a choice.
@@ -119,13 +139,16 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
         <nav className="shop-menu shop-bar-menu" aria-label="Main">
           <MenuItems />
         </nav>
-        {user ? (
-          <div className="shop-actions shop-bar-actions">
+        <div className="shop-actions shop-bar-actions">
+          {user ? (
             <HeaderActions key={navigationKey} user={user} cartCount={cartCount} />
-          </div>
-        ) : (
-          <span />
-        )}
+          ) : (
+            <>
+              <CartButton cartCount={cartCount} />
+              <SignInLink />
+            </>
+          )}
+        </div>
       </div>
     </header>
   );

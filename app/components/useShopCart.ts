@@ -2,10 +2,10 @@ import { useFetchers, useNavigation, useRouteLoaderData, useSubmit } from "react
 import { useCallback } from "react";
 import {
   CART_ACTION_PATH,
+  EMPTY_CART_VIEW,
   cartTotalCents,
   SHOP_LAYOUT_ROUTE_ID,
   type CartLineView,
-  type CartView,
   type ShopLayoutData,
 } from "~/lib/shared/cart";
 // From paging, not listing-params: every shop page loads this hook, and the listing's vocabulary (sizes, colours) need not come with it.
@@ -32,7 +32,6 @@ export interface ShopCart {
   notices: string[];
 }
 
-const EMPTY_CART: CartView = { _id: null, userId: "", items: [], notices: [], discountCode: null };
 
 function isCartActionPath(formAction: string | undefined): boolean {
   if (!formAction) return false;
@@ -86,7 +85,7 @@ function applySubmission(items: CartLineView[], formData: FormData, newLines: Se
 /** The optimistic cart of the signed-in shopper (inside the /shop layout). */
 export function useShopCart(): ShopCart {
   const layout = useRouteLoaderData<ShopLayoutData>(SHOP_LAYOUT_ROUTE_ID);
-  const cart = layout?.cart ?? EMPTY_CART;
+  const cart = layout?.cart ?? EMPTY_CART_VIEW;
   const fetchers = useFetchers();
   const navigation = useNavigation();
 

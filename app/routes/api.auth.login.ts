@@ -4,7 +4,7 @@ import { userEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { authenticateLogin } from "~/web/auth.server";
 import { clientKeyOf } from "~/web/request.server";
-import { continueSignIn, SIGNED_IN_MESSAGE } from "~/web/two-factor-login.server";
+import { continueSignIn } from "~/web/two-factor-login.server";
 import { TWO_FACTOR_TEXT, CHALLENGE_MINUTES } from "~/lib/shared/two-factor";
 
 /** Login's 401 when the password was right and a code is awaited (other 401s are the Error shape). */
@@ -41,7 +41,7 @@ const route = apiRoute({
         email: body.email,
         password: body.password,
       });
-      const next = await continueSignIn(user);
+      const next = await continueSignIn(request, user);
       if (next.step === "code-needed") {
         // The password was right; the session waits for the code (POST /api/auth/two-factor).
         return apiJson(
@@ -49,10 +49,9 @@ const route = apiRoute({
           { status: 401, headers: { "Set-Cookie": next.setCookie } },
         );
       }
-      return apiJson(
-        { success: true, message: SIGNED_IN_MESSAGE, user: next.user },
-        { headers: { "Set-Cookie": next.setCookie } },
-      );
+      const headers = new Headers();
+      for (const value of next.setCookies) headers.append("Set-Cookie", value);
+      return apiJson({ success: true, message: next.message, user: next.user }, { headers });
     },
   }),
 });

@@ -1,3 +1,5 @@
+import { joinVisitorCart } from "~/web/guest-cart.server";
+import { REGISTERED_MESSAGE } from "~/web/two-factor-login.server";
 import { sessionUserSchema } from "~/web/openapi/schemas.server";
 import { z } from "zod";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
@@ -24,20 +26,24 @@ const route = apiRoute({
       },
     },
     errors: { 400: "Malformed JSON, or invalid fields (`errors` names them)", 409: "The email is taken" },
-    handler: async ({ context, input }) => {
+    handler: async ({ request, context, input }) => {
       const body = input;
       const parsed = registerSchema.safeParse(body);
       if (!parsed.success)
         throw badRequest("Please check the highlighted fields", fieldErrorsOf(parsed.error));
       await consumeRegistration(clientKeyOf(context));
       const user = await registerUser(parsed.data);
+      // A visitor's cart joins the new account's (no session starts: the person signs in next).
+      const joined = await joinVisitorCart(request, user.id);
+      const headers = new Headers();
+      for (const value of joined.setCookies) headers.append("Set-Cookie", value);
       return apiJson(
         {
           success: true,
-          message: "Registration successful",
+          message: joined.note ? `${REGISTERED_MESSAGE}. ${joined.note}` : REGISTERED_MESSAGE,
           data: { id: user.id, userName: user.userName, email: user.email },
         },
-        { status: 201 },
+        { status: 201, headers },
       );
     },
   }),

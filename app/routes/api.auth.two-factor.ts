@@ -4,7 +4,7 @@ import { codeBody } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { badRequest } from "~/lib/server/errors.server";
 import { TWO_FACTOR_TEXT, CHALLENGE_MAX_ATTEMPTS } from "~/lib/shared/two-factor";
-import { completeSignIn, SIGNED_IN_MESSAGE } from "~/web/two-factor-login.server";
+import { completeSignIn } from "~/web/two-factor-login.server";
 
 /**
  * POST `{ code }` with the challenge cookie that login set: a current TOTP code or an unused
@@ -35,10 +35,10 @@ const route = apiRoute({
       if (typeof body.code !== "string" || body.code.trim() === "") {
         throw badRequest(TWO_FACTOR_TEXT.codeRequired, { code: [TWO_FACTOR_TEXT.codeRequired] });
       }
-      const { user, setCookies } = await completeSignIn(request, body.code);
+      const { user, setCookies, message } = await completeSignIn(request, body.code);
       const headers = new Headers();
       for (const value of setCookies) headers.append("Set-Cookie", value);
-      return apiJson({ success: true, message: SIGNED_IN_MESSAGE, user }, { headers });
+      return apiJson({ success: true, message, user }, { headers });
     },
   }),
 });

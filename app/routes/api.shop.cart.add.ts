@@ -1,7 +1,8 @@
 import { cartItemBodySchema } from "~/web/openapi/schemas.server";
 import { cartEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { readCartItemBody } from "~/web/cart-api.server";
+import { guestCartHeaders, readCartItemBody } from "~/web/cart-api.server";
+import { isGuestCart } from "~/services/cart-owner.server";
 import { addToCart } from "~/services/cart-lines.server";
 import { CART_TEXT, getCart } from "~/services/cart.server";
 
@@ -12,7 +13,7 @@ const route = apiRoute({
   POST: apiOperation({
     tag: "Cart",
     summary: "Add a quantity of a product's variant (its size or colour)",
-    access: "shopper",
+    access: "cart",
     body: cartItemBodySchema,
     success: { 200: { description: "The whole cart", schema: cartEnvelope } },
     errors: {
@@ -21,10 +22,15 @@ const route = apiRoute({
       404: "Unknown product, or a variantId that is not one of its variants",
       409: "Above the variant's stock",
     },
-    handler: async ({ caller, input }) => {
-      const { user, productId, quantity, variantId } = readCartItemBody(caller, input);
-      await addToCart(user.id, productId, quantity, variantId);
-      return apiJson({ success: true, message: CART_TEXT.added, data: await getCart(user.id) });
+    handler: async ({ request, caller, input }) => {
+      const { owner, productId, quantity, variantId } = await readCartItemBody(request, caller, input);
+      const line = await addToCart(owner, productId, quantity, variantId);
+      // A visitor's first add makes its cart: the cookie names it from now on.
+      const cart = await getCart(isGuestCart(owner) ? { guestCartId: line.cartId } : owner);
+      return apiJson(
+        { success: true, message: CART_TEXT.added, data: cart },
+        { headers: await guestCartHeaders(owner, line.cartId) },
+      );
     },
   }),
 });

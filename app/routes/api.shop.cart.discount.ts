@@ -1,9 +1,9 @@
+import { cartOwnerOf } from "~/web/cart-api.server";
 import { z } from "zod";
 import { uuid } from "~/web/openapi/schemas.server";
 import { discountCodeSchema } from "~/lib/shared/delivery-schemas";
 import { cartWithDiscountEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireOwnData } from "~/web/auth.server";
 import { applyCartDiscount } from "~/services/cart-discount.server";
 import { CART_TEXT } from "~/services/cart.server";
 
@@ -17,7 +17,7 @@ const route = apiRoute({
   POST: apiOperation({
     tag: "Delivery and discounts",
     summary: "Put a discount code on the caller's cart",
-    access: "shopper",
+    access: "cart",
     body: cartDiscountBodySchema,
     success: {
       200: { description: "The cart with what the code takes off", schema: cartWithDiscountEnvelope },
@@ -26,10 +26,10 @@ const route = apiRoute({
       400: "The code is unknown, not yet valid, ended, used up, used by the caller the allowed number of times, below its minimum, or for none of the cart's items (the message says which)",
       403: "Another shopper's userId, or an admin",
     },
-    handler: async ({ caller, input }) => {
+    handler: async ({ request, caller, input }) => {
       const body = input;
-      const user = requireOwnData(caller, body.userId);
-      const cart = await applyCartDiscount(user.id, body.code);
+      const owner = await cartOwnerOf(request, caller, body.userId);
+      const cart = await applyCartDiscount(owner, body.code);
       return apiJson({ success: true, message: CART_TEXT.discountApplied, data: cart });
     },
   }),

@@ -11,7 +11,7 @@ const route = apiRoute({
   PUT: apiOperation({
     tag: "Cart",
     summary: "Set the quantity of a line of the cart (1 to its variant's stock)",
-    access: "shopper",
+    access: "cart",
     body: cartItemBodySchema,
     success: { 200: { description: "The whole cart", schema: cartEnvelope } },
     errors: {
@@ -20,10 +20,10 @@ const route = apiRoute({
       404: "Not in the cart",
       409: "Above the variant's stock",
     },
-    handler: async ({ caller, input }) => {
-      const { user, productId, quantity, variantId } = readCartItemBody(caller, input);
-      await updateCartItem(user.id, productId, quantity, variantId);
-      return apiJson({ success: true, message: CART_TEXT.updated, data: await getCart(user.id) });
+    handler: async ({ request, caller, input }) => {
+      const { owner, productId, quantity, variantId } = await readCartItemBody(request, caller, input);
+      await updateCartItem(owner, productId, quantity, variantId);
+      return apiJson({ success: true, message: CART_TEXT.updated, data: await getCart(owner) });
     },
   }),
 });

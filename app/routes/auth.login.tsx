@@ -22,7 +22,7 @@ import { submitOrReply } from "~/web/form-action.server";
 import { clientKeyOf, safeRedirect } from "~/web/request.server";
 import { loginSchema } from "~/lib/shared/schemas";
 import { setFlash } from "~/web/session.server";
-import { continueSignIn, SIGNED_IN_MESSAGE, TWO_FACTOR_PAGE } from "~/web/two-factor-login.server";
+import { continueSignIn, TWO_FACTOR_PAGE } from "~/web/two-factor-login.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
 export const shouldRevalidate = revalidateAfterRefusal;
@@ -56,17 +56,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   const user = outcome.value;
-  const next = await continueSignIn(user);
+  const next = await continueSignIn(request, user);
   const headers = new Headers();
-  headers.append("Set-Cookie", next.setCookie);
   if (next.step === "code-needed") {
+    headers.append("Set-Cookie", next.setCookie);
     // The password was right: the code page finishes the sign-in and then goes where this would have.
     const redirectTo = formData.get("redirectTo");
     const search =
       typeof redirectTo === "string" && redirectTo ? `?${new URLSearchParams({ redirectTo })}` : "";
     return redirect(`${TWO_FACTOR_PAGE}${search}`, { headers });
   }
-  headers.append("Set-Cookie", await setFlash(request, { type: "success", message: SIGNED_IN_MESSAGE }));
+  for (const value of next.setCookies) headers.append("Set-Cookie", value);
+  headers.append("Set-Cookie", await setFlash(request, { type: "success", message: next.message }));
   return redirect(safeRedirect(formData.get("redirectTo"), homePathFor(user)), { headers });
 }
 

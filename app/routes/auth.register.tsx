@@ -1,3 +1,5 @@
+import { joinVisitorCart } from "~/web/guest-cart.server";
+import { REGISTERED_MESSAGE } from "~/web/two-factor-login.server";
 import { readForm } from "~/lib/server/request-body.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
@@ -43,7 +45,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     submission,
     async () => {
       await consumeRegistration(clientKeyOf(context));
-      await registerUser(submission.value);
+      // A visitor's cart joins the new account's (no session starts: the person signs in next).
+      return joinVisitorCart(request, (await registerUser(submission.value)).id);
     },
     {
       hideFields: ["password"],
@@ -59,7 +62,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const redirectTo = safeRedirect(formData.get("redirectTo"), "");
   const loginUrl = redirectTo ? `/auth/login?${new URLSearchParams({ redirectTo })}` : "/auth/login";
-  return redirectWithFlash(request, loginUrl, { type: "success", message: "Registration successful" });
+  const joined = outcome.value;
+  const message = joined.note ? `${REGISTERED_MESSAGE}. ${joined.note}` : REGISTERED_MESSAGE;
+  const headers = new Headers();
+  for (const value of joined.setCookies) headers.append("Set-Cookie", value);
+  return redirectWithFlash(request, loginUrl, { type: "success", message }, { headers });
 }
 
 export const meta: MetaFunction = () => [

@@ -18,7 +18,7 @@ import { homePathFor, requireAnonymous } from "~/web/auth.server";
 import { runOrRefuse } from "~/web/form-action.server";
 import { safeRedirect } from "~/web/request.server";
 import { redirectWithFlash, setFlash } from "~/web/session.server";
-import { completeSignIn, hasChallenge, SIGNED_IN_MESSAGE } from "~/web/two-factor-login.server";
+import { completeSignIn, hasChallenge } from "~/web/two-factor-login.server";
 
 export const shouldRevalidate = revalidateAfterRefusal;
 
@@ -49,10 +49,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   return runOrRefuse(
     async () => {
-      const { user, setCookies } = await completeSignIn(request, code);
+      const { user, setCookies, message } = await completeSignIn(request, code);
       const headers = new Headers();
       for (const value of setCookies) headers.append("Set-Cookie", value);
-      headers.append("Set-Cookie", await setFlash(request, { type: "success", message: SIGNED_IN_MESSAGE }));
+      headers.append("Set-Cookie", await setFlash(request, { type: "success", message }));
       return redirect(safeRedirect(formData.get("redirectTo"), homePathFor(user)), { headers });
     },
     (error) => {

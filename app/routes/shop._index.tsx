@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, redirect } from "react-router";
-import { requireShopper } from "~/web/auth.server";
+import { shopperOrVisitor } from "~/web/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
+  await shopperOrVisitor(request);
   return redirect("/shop/home");
 }

@@ -16,7 +16,9 @@ import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/
 import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
-import { requireShopper } from "~/web/auth.server";
+import { shopperOrVisitor } from "~/web/auth.server";
+import { guestCartOf, keepGuestCart } from "~/web/guest-cart.server";
+import { isGuestCart, type CartOwner } from "~/services/cart-owner.server";
 import {
   CART_ACTION_PATH,
   CART_TEXT,
@@ -67,8 +69,9 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutSt
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The shopper and their cart come from the statement the layout and the guard share (one query).
-  const [found, user] = await Promise.all([getSessionUserAndCart(request), requireShopper(request)]);
-  const cart = found?.user.id === user.id ? found.cart : await getCartView(user.id);
+  const [found, user] = await Promise.all([getSessionUserAndCart(request), shopperOrVisitor(request)]);
+  const owner: CartOwner = user ? user.id : await guestCartOf(request);
+  const cart = found && user && found.user.id === user.id ? found.cart : await getCartView(owner);
   if (cart.discountCode === null) {
     // No code: the money is the lines' (the same module prices them), with no further query.
     const money = computeOrderMoney(
@@ -96,7 +99,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       hasItems: cart.items.length > 0,
     });
   }
-  const summary = await getCheckoutSummary(user.id);
+  const summary = await getCheckoutSummary(owner);
   return data({
     money: {
       subtotal: summary.subtotal,
@@ -141,7 +144,7 @@ const SUCCESS_MESSAGES: Record<CartIntent, string> = {
 };
 
 async function applyIntent(
-  userId: string,
+  owner: CartOwner,
   intent: CartIntent,
   productId: unknown,
   variantId: unknown,
@@ -150,13 +153,13 @@ async function applyIntent(
 ) {
   switch (intent) {
     case "add":
-      return addToCart(userId, productId, quantity, variantId, options);
+      return addToCart(owner, productId, quantity, variantId, options);
     case "increase":
-      return changeCartItemQuantity(userId, productId, 1, variantId);
+      return changeCartItemQuantity(owner, productId, 1, variantId);
     case "decrease":
-      return changeCartItemQuantity(userId, productId, -1, variantId);
+      return changeCartItemQuantity(owner, productId, -1, variantId);
     case "remove":
-      return removeCartItem(userId, productId, variantId);
+      return removeCartItem(owner, productId, variantId);
   }
 }
 
@@ -167,8 +170,10 @@ export async function action({
   const redirectField = formData.get("redirectTo");
   const redirectTo = redirectField === null ? null : safeRedirect(redirectField, CART_ACTION_PATH);
   // Signing in comes back to the page the form was on (a listing, a product), not to this action.
-  const user = await requireShopper(request, redirectTo ?? undefined);
-  if (isDiscountIntent(formData)) return handleDiscountAction(request, user, formData, CART_ACTION_PATH);
+  const user = await shopperOrVisitor(request, redirectTo ?? undefined);
+  // A visitor of the open storefront fills the cart its cookie names (a new one at the first add).
+  const owner: CartOwner = user ? user.id : await guestCartOf(request);
+  if (isDiscountIntent(formData)) return handleDiscountAction(request, owner, formData, CART_ACTION_PATH);
   const intent = formData.get("intent");
   const productId = formData.get("productId");
   const variantId = formData.get("variantId");
@@ -192,15 +197,18 @@ export async function action({
   const quantity = quantityField === null ? 1 : (parsePositiveInteger(String(quantityField)) ?? Number.NaN);
   return runOrRefuse(
     async () => {
-      await applyIntent(user.id, intent, productId, variantId, quantity, options);
+      const changed = await applyIntent(owner, intent, productId, variantId, quantity, options);
       const message = SUCCESS_MESSAGES[intent];
       const flash: FlashMessage =
         intent === "add" ? { type: "success", message, link: VIEW_CART_LINK } : { type: "success", message };
-      if (redirectTo) return redirectWithFlash(request, withChoiceFor(redirectTo, null), flash);
-      return data<CartActionData>(
-        { ok: true, intent, productId: String(productId), message },
-        { headers: { "Set-Cookie": await setFlash(request, flash) } },
-      );
+      // A visitor's add gives (or renews) the cookie of the cart it went into.
+      const headers = new Headers();
+      if (isGuestCart(owner) && "cartId" in changed && typeof changed.cartId === "string") {
+        headers.append("Set-Cookie", await keepGuestCart(changed.cartId));
+      }
+      if (redirectTo) return redirectWithFlash(request, withChoiceFor(redirectTo, null), flash, { headers });
+      headers.append("Set-Cookie", await setFlash(request, flash));
+      return data<CartActionData>({ ok: true, intent, productId: String(productId), message }, { headers });
     },
     (error) => refuse(error.status, error.message),
   );

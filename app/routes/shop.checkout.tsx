@@ -83,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return handleAddressAction(request, user, formData, `${url.pathname}${url.search}`);
   }
   if (isDiscountIntent(formData)) {
-    return handleDiscountAction(request, user, formData, `${url.pathname}${url.search}`);
+    return handleDiscountAction(request, user.id, formData, `${url.pathname}${url.search}`);
   }
   if (formData.get("intent") !== CHECKOUT_INTENT) {
     return redirectWithFlash(request, "/shop/checkout", {

@@ -12,7 +12,7 @@ import { ProductDialog } from "~/components/ProductDetails";
 import { BrandTiles, CategoryTiles } from "~/components/ShopTiles";
 import { PlainLink } from "~/components/PlainLink";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
-import { requireShopper } from "~/web/auth.server";
+import { shopperOrVisitor } from "~/web/auth.server";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
 import { homeCatalogue } from "~/web/catalog-reads.server";
@@ -25,7 +25,7 @@ export const shouldRevalidate = revalidateAfterRefusal;
 const FEATURE_PRODUCT_COUNT = 12;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireShopper(request);
+  await shopperOrVisitor(request);
   const productId = new URL(request.url).searchParams.get("product");
   const [catalogue, details] = await Promise.all([
     homeCatalogue(FEATURE_PRODUCT_COUNT),

@@ -12,7 +12,7 @@ import { ActiveFilters, FilterForm, filterCount, Pagination, SortMenu } from "~/
 import { ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
-import { requireShopper } from "~/web/auth.server";
+import { shopperOrVisitor } from "~/web/auth.server";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { listingHref, PAGE_SIZE, parseListingState, type ListingState } from "~/lib/shared/listing-params";
 import { storeFilters } from "~/lib/shared/stored-filters";
@@ -37,7 +37,7 @@ const PRICE_PARAMS = ["minPrice", "maxPrice"];
  * redirected to the canonical URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
+  const user = await shopperOrVisitor(request);
   const params = new URL(request.url).searchParams;
   const state = parseListingState(params);
   const productId = params.get("product");
@@ -49,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const [page, details] = await Promise.all([
     listingCards({ ...state, limit: PAGE_SIZE }),
-    productId ? withShopperState(user.id, productId, getProductDetails(productId)) : Promise.resolve(null),
+    productId ? withShopperState(user?.id ?? null, productId, getProductDetails(productId)) : Promise.resolve(null),
   ]);
   return data({ state, ...page, details });
 }

@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction, useLoaderData } from "react-router";
-import { requireShopper } from "~/web/auth.server";
+import { shopperOrVisitor } from "~/web/auth.server";
 import { getConfig } from "~/lib/server/config.server";
 import { findShopPage, paragraphsOf } from "~/lib/server/shop-pages.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
@@ -8,7 +8,7 @@ export const shouldRevalidate = revalidateAfterRefusal;
 
 /** Shipping & returns, Privacy, Contact: plain server-rendered text from app/lib/server/shop-pages.server.ts. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireShopper(request);
+  await shopperOrVisitor(request);
   const page = findShopPage(params.slug);
   if (!page) throw new Response("Not Found", { status: 404 });
   const facts = { returnWindowDays: getConfig().returnWindowDays };

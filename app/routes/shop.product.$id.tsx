@@ -10,7 +10,7 @@ import {
 import { FlashToast } from "~/components/FlashToast";
 import { ProductDetails } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
-import { requireShopper } from "~/web/auth.server";
+import { shopperOrVisitor } from "~/web/auth.server";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
 import { getConfig } from "~/lib/server/config.server";
 import { centsToDecimal, toCents } from "~/lib/shared/money";
@@ -58,9 +58,9 @@ function productJsonLd(product: Details, url: string, appUrl: string) {
 
 /** The canonical page of one product: the details dialog's content as a page of its own. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
+  const user = await shopperOrVisitor(request);
   const id = params.id ?? "";
-  const product = await withShopperState(user.id, id, getProductDetails(id));
+  const product = await withShopperState(user?.id ?? null, id, getProductDetails(id));
   if (!product) throw new Response("Product not found", { status: 404, statusText: "Not Found" });
   const { appUrl } = getConfig();
   const canonicalUrl = `${appUrl}/shop/product/${product._id}`;

@@ -13,7 +13,7 @@ import { Pagination } from "~/components/ListingControls";
 import { CARD_SIZES, ProductGrid } from "~/components/ProductCard";
 import { ProductDialog } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
-import { requireShopper } from "~/web/auth.server";
+import { shopperOrVisitor } from "~/web/auth.server";
 import { MAX_PAGE, PAGE_SIZE } from "~/lib/shared/listing-params";
 import { paginationOf, wholeNumberUpTo } from "~/lib/shared/paging";
 import { storefrontAction } from "~/web/storefront-action.server";
@@ -34,14 +34,14 @@ const SEARCH_MIN_LENGTH = 4;
  * is a GET form with a submit button; any keyword the shopper submits is searched.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
+  const user = await shopperOrVisitor(request);
   const params = new URL(request.url).searchParams;
   const keyword = (params.get("keyword") ?? "").trim().slice(0, MAX_KEYWORD_LENGTH);
   const page = wholeNumberUpTo(params.get("page"), MAX_PAGE) ?? 1;
   const productId = params.get("product");
   const [results, details] = await Promise.all([
     keyword ? searchCards(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
-    productId ? withShopperState(user.id, productId, getProductDetails(productId)) : Promise.resolve(null),
+    productId ? withShopperState(user?.id ?? null, productId, getProductDetails(productId)) : Promise.resolve(null),
   ]);
   return data({
     keyword,

@@ -5,6 +5,8 @@ import { centsToNumber } from "~/lib/shared/money";
 import { discountCodeSchema, type AppliedDiscountJson } from "~/lib/shared/delivery-schemas";
 import { priceCart } from "./checkout/pricing.server";
 import { getCart } from "./cart.server";
+import { cartOwnerMatch, type CartOwner } from "./cart-owner.server";
+import { isUuid } from "~/lib/shared/uuid";
 
 /** The discount code on the cart: put on, taken off, and what it takes off now. */
 
@@ -14,8 +16,8 @@ export interface CartWithDiscountJson extends CartJson {
 }
 
 /** The cart with its code's discount now (null when it has none, or the code no longer applies). */
-export async function getCartWithDiscount(userId: string): Promise<CartWithDiscountJson> {
-  const [cart, pricing] = await Promise.all([getCart(userId), priceCart(userId, {})]);
+export async function getCartWithDiscount(owner: CartOwner): Promise<CartWithDiscountJson> {
+  const [cart, pricing] = await Promise.all([getCart(owner), priceCart(owner, {})]);
   return {
     ...cart,
     discount: pricing.discount
@@ -31,7 +33,7 @@ export async function getCartWithDiscount(userId: string): Promise<CartWithDisco
  * its minimum, none of the items of its kind) or the cart is empty. The
  * capture checks it again (its uses are counted only then).
  */
-export async function applyCartDiscount(userId: string, code: unknown): Promise<CartWithDiscountJson> {
+export async function applyCartDiscount(owner: CartOwner, code: unknown): Promise<CartWithDiscountJson> {
   const parsed = discountCodeSchema.safeParse(code);
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "Invalid discount code";
@@ -39,7 +41,7 @@ export async function applyCartDiscount(userId: string, code: unknown): Promise<
   }
   const { sequelize } = getDb();
   await sequelize.transaction(async (transaction) => {
-    const pricing = await priceCart(userId, { discountCode: parsed.data }, transaction);
+    const pricing = await priceCart(owner, { discountCode: parsed.data }, transaction);
     if (!pricing.lines.length)
       throw badRequest(CART_TEXT.emptyForDiscount, { code: [CART_TEXT.emptyForDiscount] });
     if (pricing.discountRefusal || !pricing.discount) {
@@ -51,14 +53,17 @@ export async function applyCartDiscount(userId: string, code: unknown): Promise<
       transaction,
     });
   });
-  return getCartWithDiscount(userId);
+  return getCartWithDiscount(owner);
 }
 
 /** Takes the discount code off the shopper's cart (nothing happens when there is none). */
-export async function removeCartDiscount(userId: string): Promise<CartWithDiscountJson> {
-  await getDb().sequelize.query(
-    `UPDATE carts SET discount_code = NULL, updated_at = now() WHERE user_id = :userId AND discount_code IS NOT NULL`,
-    { replacements: { userId } },
-  );
-  return getCartWithDiscount(userId);
+export async function removeCartDiscount(owner: CartOwner): Promise<CartWithDiscountJson> {
+  const match = cartOwnerMatch(owner, "c", ":owner");
+  if (isUuid(match.value)) {
+    await getDb().sequelize.query(
+      `UPDATE carts c SET discount_code = NULL, updated_at = now() WHERE ${match.where} AND c.discount_code IS NOT NULL`,
+      { replacements: { owner: match.value } },
+    );
+  }
+  return getCartWithDiscount(owner);
 }

@@ -2,8 +2,9 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { CART_TEXT, MAX_ADD_QUANTITY, stockLimitMessage } from "~/lib/shared/cart";
 import { getDb } from "~/models/db.server";
 import { AppError, badRequest, conflict, notFound } from "~/lib/server/errors.server";
-import { chooseMessage, VARIANT_TEXT, variantOf } from "~/lib/shared/variants";
+import { chooseMessage, lineName, VARIANT_TEXT, variantOf } from "~/lib/shared/variants";
 import { isUuid } from "~/lib/shared/uuid";
+import { cartOwnerMatch, isGuestCart, type CartOwner, type GuestCart } from "./cart-owner.server";
 
 /**
  * Changes of the cart's lines: add, set a quantity, remove (the concurrency rules are told in
@@ -111,7 +112,7 @@ async function chooseVariant(
  * underneath the check, while other shoppers may still add it).
  */
 export async function addToCart(
-  userId: string,
+  owner: CartOwner,
   productId: unknown,
   quantity: unknown,
   variantId?: unknown,
@@ -122,14 +123,7 @@ export async function addToCart(
 
   const { sequelize } = getDb();
   return sequelize.transaction(async (transaction) => {
-    // Creates the cart or, when it exists, locks its row (ON CONFLICT DO UPDATE takes the row lock).
-    const [cart] = await sequelize.query<{ id: string }>(
-      `INSERT INTO carts (user_id) VALUES ($1)
-       ON CONFLICT (user_id) DO UPDATE SET updated_at = now()
-       RETURNING id`,
-      { bind: [userId], type: QueryTypes.SELECT, transaction },
-    );
-    const cartId = cart!.id;
+    const cartId = await openCart(owner, transaction);
     const chosen = await chooseVariant(productId, variantId, transaction, options);
     const [stock] = await sequelize.query<{ totalStock: number; inCart: number }>(
       `SELECT v.total_stock AS "totalStock", COALESCE(ci.quantity, 0) AS "inCart"
@@ -153,6 +147,39 @@ export async function addToCart(
   });
 }
 
+/**
+ * The owner's cart, created on first use, its row locked for the rest of `transaction`. A shopper has one
+ * cart (ON CONFLICT DO UPDATE takes the row lock); a visitor's first add makes theirs, and a cookie naming
+ * a cart that is gone (or is not a guest's) starts a new one.
+ */
+async function openCart(owner: CartOwner, transaction: Transaction): Promise<string> {
+  const { sequelize } = getDb();
+  if (!isGuestCart(owner)) {
+    const [cart] = await sequelize.query<{ id: string }>(
+      `INSERT INTO carts (user_id) VALUES ($1)
+       ON CONFLICT (user_id) DO UPDATE SET updated_at = now()
+       RETURNING id`,
+      { bind: [owner], type: QueryTypes.SELECT, transaction },
+    );
+    return cart!.id;
+  }
+  const [kept] = isUuid(owner.guestCartId)
+    ? await sequelize.query<{ id: string }>(
+        `UPDATE carts SET updated_at = now() WHERE id = $1 AND user_id IS NULL RETURNING id`,
+        { bind: [owner.guestCartId], type: QueryTypes.SELECT, transaction },
+      )
+    : [];
+  if (kept) return kept.id;
+  const [made] = await sequelize.query<{ id: string }>(
+    `INSERT INTO carts (user_id) VALUES (NULL) RETURNING id`,
+    {
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
+  return made!.id;
+}
+
 interface LockedLine {
   lineId: string;
   cartId: string;
@@ -168,17 +195,20 @@ interface LockedLine {
  * what the previous holder committed. 404 when that line is not in the cart.
  */
 async function lockCartLine(
-  userId: string,
+  owner: CartOwner,
   productId: string,
   variantId: unknown,
   transaction: Transaction,
 ): Promise<LockedLine> {
   const { sequelize } = getDb();
-  const [cart] = await sequelize.query<{ id: string }>(`SELECT id FROM carts WHERE user_id = $1 FOR UPDATE`, {
-    bind: [userId],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const match = cartOwnerMatch(owner, "c", "$1");
+  const [cart] = isUuid(match.value)
+    ? await sequelize.query<{ id: string }>(`SELECT c.id FROM carts c WHERE ${match.where} FOR UPDATE`, {
+        bind: [match.value],
+        type: QueryTypes.SELECT,
+        transaction,
+      })
+    : [];
   if (!cart) throw notFound(CART_TEXT.itemNotFound);
   const chosen = await chooseVariant(productId, variantId, transaction).catch((error: unknown) => {
     // A product that no longer exists is not in the cart either.
@@ -205,7 +235,7 @@ async function lockCartLine(
  * above a stock that fell since the line was added; below 1 is a 400 (remove instead).
  */
 async function setLineQuantity(
-  userId: string,
+  owner: CartOwner,
   productId: unknown,
   variantId: unknown,
   next: (current: number) => number,
@@ -213,7 +243,7 @@ async function setLineQuantity(
   if (!isUuid(productId)) throw notFound(CART_TEXT.itemNotFound);
   const { sequelize } = getDb();
   return sequelize.transaction(async (transaction) => {
-    const line = await lockCartLine(userId, productId, variantId, transaction);
+    const line = await lockCartLine(owner, productId, variantId, transaction);
     const quantity = next(line.quantity);
     if (quantity < 1)
       throw badRequest(CART_TEXT.quantityBelowOne, { quantity: [CART_TEXT.quantityBelowOne] });
@@ -236,13 +266,13 @@ async function setLineQuantity(
  * or a size not chosen, 404 not in the cart (or a malformed id), 409 stock.
  */
 export async function updateCartItem(
-  userId: string,
+  owner: CartOwner,
   productId: unknown,
   quantity: unknown,
   variantId?: unknown,
 ): Promise<CartLine> {
   assertQuantity(quantity, "set");
-  return setLineQuantity(userId, productId, variantId, () => quantity);
+  return setLineQuantity(owner, productId, variantId, () => quantity);
 }
 
 /**
@@ -250,12 +280,12 @@ export async function updateCartItem(
  * Throws AppError: 400 below 1, 404 not in the cart, 409 stock.
  */
 export async function changeCartItemQuantity(
-  userId: string,
+  owner: CartOwner,
   productId: unknown,
   change: 1 | -1,
   variantId?: unknown,
 ): Promise<CartLine> {
-  return setLineQuantity(userId, productId, variantId, (current) => current + change);
+  return setLineQuantity(owner, productId, variantId, (current) => current + change);
 }
 
 /**
@@ -263,20 +293,94 @@ export async function changeCartItemQuantity(
  * only that line. Throws AppError 404 when nothing of it is there (or an id is malformed).
  */
 export async function removeCartItem(
-  userId: string,
+  owner: CartOwner,
   productId: unknown,
   variantId?: unknown,
 ): Promise<{ productId: string }> {
   if (!isUuid(productId)) throw notFound(CART_TEXT.itemNotFound);
   const oneLine = !isBlank(variantId);
   if (oneLine && !isUuid(variantId)) throw notFound(CART_TEXT.itemNotFound);
+  const match = cartOwnerMatch(owner, "c", "$1");
+  if (!isUuid(match.value)) throw notFound(CART_TEXT.itemNotFound);
   const rows = await getDb().sequelize.query<{ productId: string }>(
     `DELETE FROM cart_items ci USING carts c
-      WHERE ci.cart_id = c.id AND c.user_id = $1 AND ci.product_id = $2
+      WHERE ci.cart_id = c.id AND ${match.where} AND ci.product_id = $2
         ${oneLine ? "AND ci.variant_id = $3" : ""}
       RETURNING ci.product_id AS "productId"`,
-    { bind: oneLine ? [userId, productId, variantId] : [userId, productId], type: QueryTypes.SELECT },
+    {
+      bind: oneLine ? [match.value, productId, variantId] : [match.value, productId],
+      type: QueryTypes.SELECT,
+    },
   );
   if (rows.length === 0) throw notFound(CART_TEXT.itemNotFound);
   return { productId };
+}
+
+/** A line of a visitor's cart that could not come whole into the account's cart: its name and what it has now. */
+export interface CappedLine {
+  name: string;
+  quantity: number;
+}
+
+/**
+ * Adds the items of a visitor's cart to the account's (API.md, "Open storefront and guest checkout"): a
+ * variant in both gets the quantities summed, every line is capped at its variant's stock (a capped line
+ * is named in the answer; a line the account had keeps at least its quantity), the visitor's discount code comes along when the account's cart has none, and
+ * the visitor's cart is gone. One transaction: the account's cart is locked first, then the visitor's,
+ * so two sign-ins that take in one visitor's cart take it in once.
+ */
+export async function joinGuestCart(guest: GuestCart, userId: string): Promise<{ capped: CappedLine[] }> {
+  if (!isUuid(guest.guestCartId)) return { capped: [] };
+  const { sequelize } = getDb();
+  return sequelize.transaction(async (transaction) => {
+    const cartId = await openCart(userId, transaction);
+    const [visitor] = await sequelize.query<{ id: string; discountCode: string | null }>(
+      `SELECT id, discount_code AS "discountCode" FROM carts WHERE id = $1 AND user_id IS NULL FOR UPDATE`,
+      { bind: [guest.guestCartId], type: QueryTypes.SELECT, transaction },
+    );
+    if (!visitor) return { capped: [] };
+    const lines = await sequelize.query<{
+      productId: string;
+      variantId: string;
+      title: string;
+      size: string | null;
+      colour: string | null;
+      had: number;
+      wanted: number;
+      totalStock: number;
+    }>(
+      `SELECT g.product_id AS "productId", g.variant_id AS "variantId", p.title, v.size, v.colour,
+              COALESCE(a.quantity, 0) AS had, COALESCE(a.quantity, 0) + g.quantity AS wanted,
+              v.total_stock AS "totalStock"
+         FROM cart_items g
+         JOIN product_variants v ON v.id = g.variant_id
+         JOIN products p ON p.id = g.product_id
+         LEFT JOIN cart_items a ON a.cart_id = $2 AND a.variant_id = g.variant_id
+        WHERE g.cart_id = $1
+        ORDER BY g.created_at, g.id
+          FOR SHARE OF v`,
+      { bind: [visitor.id, cartId], type: QueryTypes.SELECT, transaction },
+    );
+    const capped: CappedLine[] = [];
+    for (const line of lines) {
+      // Never below what the account's cart had (the cart's rule: a stock that fell takes nothing away).
+      const quantity = Math.max(line.had, Math.min(line.wanted, line.totalStock));
+      if (quantity < line.wanted) capped.push({ name: lineName(line), quantity });
+      if (quantity === line.had) continue;
+      await sequelize.query(
+        `INSERT INTO cart_items (cart_id, product_id, variant_id, quantity) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = EXCLUDED.quantity, updated_at = now()
+         WHERE cart_items.quantity <> EXCLUDED.quantity`,
+        { bind: [cartId, line.productId, line.variantId, quantity], transaction },
+      );
+    }
+    if (visitor.discountCode) {
+      await sequelize.query(`UPDATE carts SET discount_code = $2 WHERE id = $1 AND discount_code IS NULL`, {
+        bind: [cartId, visitor.discountCode],
+        transaction,
+      });
+    }
+    await sequelize.query(`DELETE FROM carts WHERE id = $1`, { bind: [visitor.id], transaction });
+    return { capped };
+  });
 }

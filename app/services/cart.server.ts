@@ -1,5 +1,13 @@
 import { QueryTypes } from "sequelize";
-import { type CartItemJson, type CartJson, type CartLineView, type CartView } from "~/lib/shared/cart";
+import {
+  EMPTY_CART_VIEW,
+  type CartItemJson,
+  type CartJson,
+  type CartLineView,
+  type CartView,
+} from "~/lib/shared/cart";
+import { isUuid } from "~/lib/shared/uuid";
+import { GUEST_USER_ID, isGuestCart, ownerIdOf, type CartOwner } from "./cart-owner.server";
 import { uploadedImageJoinSql } from "~/lib/shared/images";
 import { getDb } from "~/models/db.server";
 import { CATALOGUE_VERSION_SQL } from "~/models/read-cache.server";
@@ -78,6 +86,10 @@ const CART_VIEW_SQL = prepared(`SELECT ${CART_VIEW_COLUMNS}
        FROM carts c ${CART_VIEW_JOIN}
       WHERE c.user_id = $1
       ${CART_VIEW_ORDER}`);
+const GUEST_CART_VIEW_SQL = prepared(`SELECT ${CART_VIEW_COLUMNS}
+       FROM carts c ${CART_VIEW_JOIN}
+      WHERE c.id = $1 AND c.user_id IS NULL
+      ${CART_VIEW_ORDER}`);
 // The catalogue's version comes along (app/models/read-cache.server.ts): the page's catalogue reads, which wait
 // for the shopper, then need no statement of their own to know whether what they kept is still true.
 const SESSION_USER_AND_CART_VIEW_SQL = prepared(`SELECT ${SESSION_USER_COLUMNS}, ${CART_VIEW_COLUMNS},
@@ -121,13 +133,14 @@ function cartViewOf(userId: string, rows: CartRow[]): CartView {
  * product or a size that an admin deleted is gone from the cart (its lines go
  * with it, ON DELETE CASCADE; a removed size leaves a notice).
  */
-export async function getCartView(userId: string): Promise<CartView> {
+export async function getCartView(owner: CartOwner): Promise<CartView> {
+  if (isGuestCart(owner) && !isUuid(owner.guestCartId)) return { ...EMPTY_CART_VIEW, userId: GUEST_USER_ID };
   const rows = await getDb().sequelize.query<CartRow>(
-    CART_VIEW_SQL,
+    isGuestCart(owner) ? GUEST_CART_VIEW_SQL : CART_VIEW_SQL,
     // Bound, not replaced: Sequelize's replacements re-read the SQL text on every call (every page shows the cart).
-    { bind: [userId], type: QueryTypes.SELECT },
+    { bind: [isGuestCart(owner) ? owner.guestCartId : owner], type: QueryTypes.SELECT },
   );
-  return cartViewOf(userId, rows);
+  return cartViewOf(ownerIdOf(owner), rows);
 }
 
 /**
@@ -160,8 +173,8 @@ export async function dismissCartNotices(cartId: string): Promise<void> {
  * with current catalogue prices (numbers; salePrice 0 when none). `_id` is
  * null until the first add.
  */
-export async function getCart(userId: string): Promise<CartJson> {
-  const view = await getCartView(userId);
+export async function getCart(owner: CartOwner): Promise<CartJson> {
+  const view = await getCartView(owner);
   return {
     _id: view._id,
     userId: view.userId,

@@ -138,7 +138,8 @@ async function usesBy(codeId: string, userId: string, transaction?: Transaction)
 export async function discountCodeRefusal(
   code: string,
   row: DiscountCodeRow | null,
-  userId: string,
+  /** The shopper whose uses count toward `perCustomerLimit`; null for a visitor's cart, judged at their checkout. */
+  userId: string | null,
   now = new Date(),
   transaction?: Transaction,
 ): Promise<string | null> {
@@ -147,7 +148,11 @@ export async function discountCodeRefusal(
     return discountRefusals.notYetValid(row.code, row.startsAt);
   if (row.endsAt && new Date(row.endsAt) <= now) return discountRefusals.expired(row.code, row.endsAt);
   if (row.usageLimit !== null && row.uses >= row.usageLimit) return discountRefusals.usedUp(row.code);
-  if (row.perCustomerLimit !== null && (await usesBy(row.id, userId, transaction)) >= row.perCustomerLimit) {
+  if (
+    row.perCustomerLimit !== null &&
+    userId !== null &&
+    (await usesBy(row.id, userId, transaction)) >= row.perCustomerLimit
+  ) {
     return discountRefusals.perCustomer(row.code);
   }
   return null;

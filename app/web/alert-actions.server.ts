@@ -15,13 +15,19 @@ import { redirectWithFlash } from "./session.server";
  * answers its status with the message, with or without JavaScript.
  */
 
+/** What a visitor without an account has of a product: no alerts, no heart. */
+const NOBODY_STATE: ShopperProductState = { waitingVariantIds: [], wishlisted: false };
+
 /** The product's details (being read) with the shopper's state beside them, read side by side; null stays null. */
 export async function withShopperState<T extends object>(
-  userId: string,
+  userId: string | null,
   productId: string,
   details: Promise<T | null>,
 ): Promise<(T & { shopper: ShopperProductState }) | null> {
-  const [found, shopper] = await Promise.all([details, shopperProductState(userId, productId)]);
+  const [found, shopper] = await Promise.all([
+    details,
+    userId ? shopperProductState(userId, productId) : NOBODY_STATE,
+  ]);
   return found ? { ...found, shopper } : null;
 }
 

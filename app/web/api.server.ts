@@ -106,7 +106,7 @@ type Parsed<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
  * operation), the body as its schema parsed it, and the JSON object it was parsed from.
  */
 export type ApiArgs<B = undefined, A extends Access = Access> = (LoaderFunctionArgs | ActionFunctionArgs) & {
-  caller: A extends "public" ? undefined : SessionUser;
+  caller: A extends "public" ? undefined : A extends "cart" ? SessionUser | undefined : SessionUser;
   body: Parsed<B>;
   input: B extends z.core.$ZodType ? Record<string, unknown> : undefined;
 };

@@ -9,6 +9,7 @@ import { beginLoginAttempt } from "~/services/rate-limit.server";
 import { fieldErrorsOf, loginSchema } from "~/lib/shared/schemas";
 import { holds, isBackOffice, missingPermissionMessage, type Permission } from "~/lib/shared/permissions";
 import { type ApiKeyCaller, consumeApiKeyCall, resolveApiKey } from "~/services/api-keys.server";
+import { currentStoreSettings } from "~/services/store-settings.server";
 import type { Access } from "./openapi/operation.server";
 import { getSessionUser } from "./session.server";
 import { enforceTwoFactorForApi, enforceTwoFactorForPage } from "./two-factor-gate.server";
@@ -129,6 +130,22 @@ export async function requireShopper(request: Request, returnTo?: string): Promi
   return user;
 }
 
+/**
+ * Page guard for what a stranger may see when the owner opened the storefront (API.md, "Open storefront
+ * and guest checkout"): home, listing, product, search, the cart page and the shop's pages. The signed-in
+ * shopper; null for a visitor without an account in the open storefront; otherwise as `requireShopper`
+ * (members only: a sign-in that comes back here).
+ */
+export async function shopperOrVisitor(request: Request, returnTo?: string): Promise<SessionUser | null> {
+  const user = await getSessionUser(request);
+  if (user) {
+    if (isBackOffice(user)) throw redirect("/admin/dashboard");
+    return user;
+  }
+  if ((await currentStoreSettings()).storefront === "open") return null;
+  loginRedirect(request, returnTo);
+}
+
 /** Page guard for /auth: a signed-in user goes home. */
 export async function requireAnonymous(request: Request): Promise<void> {
   const user = await getSessionUser(request);
@@ -224,5 +241,20 @@ export async function requireApiAccess(
   if (access === "public") return undefined;
   if (access === "signed-in") return requireApiUser(request, unauthorizedMessage);
   if (access === "shopper") return requireApiShopper(request, undefined, unauthorizedMessage);
+  if (access === "cart") return requireApiCartCaller(request, unauthorizedMessage);
   return requireApiArea(request, access);
+}
+
+/**
+ * API guard of the cart calls: the signed-in shopper (as `requireApiShopper`), or undefined for a visitor
+ * without a session (nor an API key) when the owner opened the storefront: its cart is the one its
+ * `guest_cart` cookie names (app/web/cart-api.server.ts, `cartOwnerOf`). Members only: 401 as before.
+ */
+async function requireApiCartCaller(
+  request: Request,
+  unauthorizedMessage?: string,
+): Promise<SessionUser | undefined> {
+  const visitor = !request.headers.has("Authorization") && !(await getSessionUser(request));
+  if (visitor && (await currentStoreSettings()).storefront === "open") return undefined;
+  return requireApiShopper(request, undefined, unauthorizedMessage);
 }

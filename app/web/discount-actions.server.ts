@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { DISCOUNT_INTENTS } from "~/lib/shared/delivery-schemas";
 import { applyCartDiscount, removeCartDiscount } from "~/services/cart-discount.server";
 import { CART_TEXT } from "~/services/cart.server";
-import type { SessionUser } from "~/services/users.server";
+import type { CartOwner } from "~/services/cart-owner.server";
 import { runOrRefuse, type PageData } from "./form-action.server";
 import { redirectWithFlash } from "./session.server";
 
@@ -24,17 +24,17 @@ export interface DiscountRefusal {
 
 export async function handleDiscountAction(
   request: Request,
-  user: SessionUser,
+  owner: CartOwner,
   formData: FormData,
   back: string,
 ): Promise<Response | PageData<DiscountRefusal>> {
   if (formData.get("intent") === DISCOUNT_INTENTS.remove) {
-    await removeCartDiscount(user.id);
+    await removeCartDiscount(owner);
     return redirectWithFlash(request, back, { type: "success", message: CART_TEXT.discountRemoved });
   }
   return runOrRefuse(
     async () => {
-      await applyCartDiscount(user.id, formData.get("code"));
+      await applyCartDiscount(owner, formData.get("code"));
       return redirectWithFlash(request, back, { type: "success", message: CART_TEXT.discountApplied });
     },
     (error) => data<DiscountRefusal>({ discountError: error.message }, { status: error.status }),

@@ -30,7 +30,8 @@ interface SessionData {
   userId: string;
 }
 
-function cookieOptions() {
+/** What every cookie of the shop shares: httpOnly, SameSite=Lax, Secure behind HTTPS, signed with the session secrets. */
+export function cookieOptions() {
   const config = getConfig();
   return {
     httpOnly: true,

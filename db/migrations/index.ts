@@ -25,6 +25,7 @@ import { webhooksDown, webhooksUp } from "./0031-webhooks";
 import { stockAlertsWishlistDown, stockAlertsWishlistUp } from "./0032-stock-alerts-wishlist";
 import { staffAndApiKeysDown, staffAndApiKeysUp } from "./0033-staff-and-api-keys";
 import { twoFactorDown, twoFactorUp } from "./0034-two-factor";
+import { storeSettingsDown, storeSettingsUp } from "./0036-store-settings";
 import { catalogueVersionDown, catalogueVersionUp } from "./0041-catalogue-version";
 
 /**
@@ -62,5 +63,6 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0032-stock-alerts-wishlist", up: stockAlertsWishlistUp, down: stockAlertsWishlistDown },
   { name: "0033-staff-and-api-keys", up: staffAndApiKeysUp, down: staffAndApiKeysDown },
   { name: "0034-two-factor", up: twoFactorUp, down: twoFactorDown },
+  { name: "0036-store-settings", up: storeSettingsUp, down: storeSettingsDown },
   { name: "0041-catalogue-version", up: catalogueVersionUp, down: catalogueVersionDown },
 ];

@@ -23,6 +23,7 @@ import * as adminProducts from "../../app/routes/admin.products";
 import * as adminImport from "../../app/routes/admin.products_.import";
 import * as adminReturns from "../../app/routes/admin.returns";
 import * as adminShipping from "../../app/routes/admin.shipping";
+import * as adminSettings from "../../app/routes/admin.settings";
 import * as adminStaff from "../../app/routes/admin.staff";
 import * as adminTaxes from "../../app/routes/admin.taxes";
 import * as adminWebhooks from "../../app/routes/admin.webhooks";
@@ -80,6 +81,7 @@ const PAGES: [
   ["/admin/audit", adminAudit, "audit"],
   ["/admin/webhooks", adminWebhooks, "webhooks"],
   ["/admin/staff", adminStaff, "staff"],
+  ["/admin/settings", adminSettings, "settings"],
 ];
 
 const ADMIN_OPERATIONS = shopApi.operations.filter((operation) => areaOf(operation.access));

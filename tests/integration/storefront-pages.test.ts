@@ -12,6 +12,7 @@ import { loader as shopLayoutLoader } from "../../app/routes/shop";
 import { loader as sitemapLoader } from "../../app/routes/sitemap[.]xml";
 import { addToCart } from "../../app/services/cart-lines.server";
 import { addReview } from "../../app/services/reviews.server";
+import { updateStoreSettings } from "../../app/services/store-settings.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { callRoute, sessionCookieFor } from "../support/requests";
 import { createGeneratedProducts, createOrder, createProduct, loadPage } from "../support/storefront";
@@ -203,17 +204,31 @@ describe("the other page loaders", () => {
     }
   });
 
-  it("sitemap.xml lists the shop's pages and every product; robots.txt points to it", async () => {
+  it("sitemap.xml lists, in the open storefront, the shop's pages and every product; robots.txt points to it", async () => {
     const product = await createProduct();
+    await updateStoreSettings({ storefront: "open" });
     const sitemap = await callRoute(sitemapLoader, "/sitemap.xml");
     expect(sitemap.headers.get("Content-Type")).toMatch(/application\/xml/);
     const xml = await sitemap.text();
     expect(xml).toContain("<urlset");
+    expect(xml).toContain("/shop/home</loc>");
     expect(xml).toContain("/shop/listing?category=men</loc>");
+    expect(xml).toContain("/shop/pages/shipping-returns</loc>");
     expect(xml).toContain(`/shop/product/${product.id}</loc>`);
     const robots = await (await callRoute(robotsLoader, "/robots.txt")).text();
+    expect(robots).toMatch(/^Allow: \/shop\/$/m);
     expect(robots).toMatch(/^Disallow: \/api\/$/m);
     expect(robots).toMatch(/^Sitemap: http.*\/sitemap\.xml$/m);
+  });
+
+  it("a members-only shop's sitemap lists nothing and its robots.txt asks for nothing to be crawled", async () => {
+    await createProduct();
+    const xml = await (await callRoute(sitemapLoader, "/sitemap.xml")).text();
+    expect(xml).toContain("<urlset");
+    expect(xml).not.toContain("<url>");
+    const robots = await (await callRoute(robotsLoader, "/robots.txt")).text();
+    expect(robots).toMatch(/^Disallow: \/$/m);
+    expect(robots).not.toMatch(/^Allow:/m);
   });
 });
 

@@ -14,6 +14,7 @@ export const AUDIT_ENTITIES = [
   "webhookEndpoint",
   "apiKey",
   "twoFactor",
+  "settings",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -20,6 +20,17 @@ export const CART_TEXT = {
   discountRemoved: "Discount code removed",
 } as const;
 
+/**
+ * What a sign-in says of the visitor's cart it took in when a line could not come whole (API.md, "Open
+ * storefront and guest checkout"): each capped line by name with the quantity it now has.
+ */
+export function cartJoinCappedText(lines: readonly { name: string; quantity: number }[]): string {
+  const each = lines.map(({ name, quantity }) =>
+    quantity === 0 ? `${name} is sold out` : `${name} is capped at ${quantity}, the stock left`,
+  );
+  return `Your cart from before you signed in was added to your account's cart: ${each.join("; ")}.`;
+}
+
 /** SPEC §5/§8: `n` is the quantity already in the cart. */
 export function stockLimitMessage(quantityInCart: number): string {
   return `Only ${quantityInCart} quantity can be added for this item`;
@@ -85,12 +96,22 @@ export interface CartView {
   discountCode: string | null;
 }
 
+/** The cart of nobody yet: a visitor's before the first add, a shopper's before theirs. */
+export const EMPTY_CART_VIEW: CartView = {
+  _id: null,
+  userId: "",
+  items: [],
+  notices: [],
+  discountCode: null,
+};
+
 /** The route id of the shop layout (app/routes/shop.tsx), whose loader every shop page shares. */
 export const SHOP_LAYOUT_ROUTE_ID = "routes/shop";
 
 /** What the shop layout loads for every shop page: the header's user and the cart the panel shows. */
 export interface ShopLayoutData {
-  user: { userName: string };
+  /** null: a visitor without an account, in the open storefront. */
+  user: { userName: string } | null;
   cart: CartView;
 }
 

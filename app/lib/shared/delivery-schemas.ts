@@ -67,7 +67,8 @@ function wholeNumber(what: string, min: number) {
   );
 }
 
-function flag(defaultValue: boolean) {
+/** A yes-or-no field as JSON (true/false) or a form (a ticked box's "on") sends it; blank: `defaultValue`. */
+export function flag(defaultValue: boolean, what = "active") {
   return z.preprocess(
     (value) => {
       if (value === undefined || value === null || value === "") return defaultValue;
@@ -75,7 +76,7 @@ function flag(defaultValue: boolean) {
       if (value === "false" || value === "off" || value === "0") return false;
       return value;
     },
-    z.boolean({ error: "active must be true or false" }),
+    z.boolean({ error: `${what} must be true or false` }),
   );
 }
 

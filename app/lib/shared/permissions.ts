@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   "audit",
   "webhooks",
   "staff",
+  "settings",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -34,6 +35,7 @@ export const PERMISSION_LABELS: Record<Permission, { label: string; description:
   audit: { label: "Audit log", description: "Who changed what, and when" },
   webhooks: { label: "Webhooks", description: "Endpoints that hear about the shop's events" },
   staff: { label: "Staff and API keys", description: "Invite and manage staff, make and revoke API keys" },
+  settings: { label: "Settings", description: "Who may browse the shop and whether guests may buy" },
 };
 
 /** The permissions an API key may carry: every one but `staff` (a program never manages people or keys). */
@@ -97,6 +99,7 @@ export const ADMIN_MENU: readonly { id: string; label: string; path: string; are
   { id: "webhooks", label: "Webhooks", path: "/admin/webhooks", area: "webhooks" },
   { id: "audit", label: "Audit log", path: "/admin/audit", area: "audit" },
   { id: "staff", label: "Staff", path: "/admin/staff", area: "staff" },
+  { id: "settings", label: "Settings", path: "/admin/settings", area: "settings" },
   { id: "account", label: "Account", path: "/admin/account", area: null },
 ];
 

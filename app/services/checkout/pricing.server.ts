@@ -1,3 +1,4 @@
+import { cartOwnerMatch, isGuestCart, type CartOwner } from "../cart-owner.server";
 import { QueryTypes, type Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { badRequest } from "~/lib/server/errors.server";
@@ -123,15 +124,18 @@ const UNKNOWN_SHIPPING = SHIPPING_TEXT.unknownForOrder;
  * the cart row and its lines are locked (carts → cart_items, the house's order).
  */
 export async function priceCart(
-  userId: string,
+  owner: CartOwner,
   choice: PricingChoice,
   transaction?: Transaction,
 ): Promise<CartPricing> {
   const { sequelize } = getDb();
-  const [cart] = await sequelize.query<{ id: string; discountCode: string | null }>(
-    `SELECT id, discount_code AS "discountCode" FROM carts WHERE user_id = :userId ${transaction ? "FOR UPDATE" : ""}`,
-    { replacements: { userId }, type: QueryTypes.SELECT, transaction },
-  );
+  const match = cartOwnerMatch(owner, "c", ":owner");
+  const [cart] = isUuid(match.value)
+    ? await sequelize.query<{ id: string; discountCode: string | null }>(
+        `SELECT c.id, c.discount_code AS "discountCode" FROM carts c WHERE ${match.where} ${transaction ? "FOR UPDATE" : ""}`,
+        { replacements: { owner: match.value }, type: QueryTypes.SELECT, transaction },
+      )
+    : [];
   const lines = cart ? await readCartLines(cart.id, transaction, Boolean(transaction)) : [];
 
   const methods = await listActiveShippingMethods(transaction);
@@ -167,7 +171,8 @@ export async function priceCart(
   let money = computeOrderMoney(lineMoney, shipping, null);
   if (requestedCode !== null) {
     const row = await findDiscountCode(requestedCode, transaction);
-    discountRefusal = await discountCodeRefusal(requestedCode, row, userId, new Date(), transaction);
+    const customer = isGuestCart(owner) ? null : owner;
+    discountRefusal = await discountCodeRefusal(requestedCode, row, customer, new Date(), transaction);
     if (!discountRefusal && row) {
       const rule = discountRuleOf(row);
       const discounted = computeOrderMoney(lineMoney, shipping, rule);

@@ -1,3 +1,4 @@
+import { isGuestCart, type CartOwner } from "../cart-owner.server";
 import { getConfig } from "~/lib/server/config.server";
 import type { CartItemJson } from "~/lib/shared/cart";
 import type { AppliedDiscountJson, ShippingMethodJson } from "~/lib/shared/delivery-schemas";
@@ -112,12 +113,18 @@ export interface SummaryChoice extends PricingChoice {
  * tax: what an order would cost now.
  */
 export async function getCheckoutSummary(
-  userId: string,
+  owner: CartOwner,
   choice: SummaryChoice = {},
 ): Promise<CheckoutSummary> {
-  let pricing = await priceCart(userId, choice);
-  if (choice.addressId !== undefined && choice.addressId !== null && choice.addressId !== "") {
-    const address = await getAddress(userId, choice.addressId);
+  let pricing = await priceCart(owner, choice);
+  // A saved address is a shopper's; a visitor's cart is priced before its address is known.
+  if (
+    !isGuestCart(owner) &&
+    choice.addressId !== undefined &&
+    choice.addressId !== null &&
+    choice.addressId !== ""
+  ) {
+    const address = await getAddress(owner, choice.addressId);
     pricing = await withTax(pricing, { country: address.country, region: address.region });
   }
   return checkoutSummaryOf(pricing);

@@ -12,12 +12,13 @@ import { isPermission, PERMISSION_LABELS, type Permission } from "~/lib/shared/p
 
 type JsonSchema = Record<string, unknown>;
 
-type Role = "public" | "signed-in" | "shopper" | "admin";
+type Role = "public" | "signed-in" | "shopper" | "cart" | "admin";
 
 const ACCESS_TEXT: Record<Role, string> = {
   public: "Anyone (no session needed)",
   "signed-in": "Any signed-in user (shopper or admin)",
   shopper: "A signed-in shopper, for their own data only (admins get 403)",
+  cart: 'A signed-in shopper, for their own cart only (admins get 403); in the open storefront also a visitor without an account, with `userId: "guest"`, for the cart its `guest_cart` cookie names',
   admin: "A signed-in admin",
 };
 
@@ -38,6 +39,7 @@ const ROLES: Record<Role, string[]> = {
   public: ["anonymous", "user", "admin"],
   "signed-in": ["user", "admin"],
   shopper: ["user"],
+  cart: ["anonymous", "user"],
   admin: ["admin", "staff"],
 };
 
@@ -110,7 +112,7 @@ function operationObject(operation: ApiOperation, components: Record<string, Jso
   if (area)
     errors[403] ??= `Without the \`${area}\` permission (a shopper, a staff member or key without it)`;
 
-  if (operation.access === "shopper") errors[403] ??= "Signed in as an admin";
+  if (operation.access === "shopper" || operation.access === "cart") errors[403] ??= "Signed in as an admin";
   for (const [status, description] of Object.entries(errors)) {
     const schema = operation.refusals?.statuses.includes(Number(status))
       ? convert(operation.refusals.schema, components, "output")

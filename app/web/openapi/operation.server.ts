@@ -8,8 +8,12 @@ import type { Permission } from "~/lib/shared/permissions";
  * (docs/decisions/0040-api-operations-by-route.md).
  */
 
-/** Who may call: anyone, any signed-in user, a shopper (never the back office), or the back office's area. */
-export type Access = "public" | "signed-in" | "shopper" | Permission;
+/**
+ * Who may call: anyone, any signed-in user, a shopper (never the back office), a shopper or (the open
+ * storefront) a visitor without an account for the cart its `guest_cart` cookie names, or the back
+ * office's area.
+ */
+export type Access = "public" | "signed-in" | "shopper" | "cart" | Permission;
 export type HttpMethod = "get" | "post" | "put" | "delete";
 
 /** The document's sections, in the order the reference shows them. */

@@ -170,7 +170,9 @@ export const productSchema = z
 export const cartSchema = z
   .object({
     _id: uuid.nullable().meta({ description: "null until the first item is added" }),
-    userId: uuid,
+    userId: z
+      .string()
+      .meta({ description: "The shopper's id, or \"guest\" for a visitor's cart (the open storefront)" }),
     items: z.array(
       z.object({
         productId: uuid.nullable(),
