@@ -32,7 +32,6 @@ export interface ShopCart {
   notices: string[];
 }
 
-
 function isCartActionPath(formAction: string | undefined): boolean {
   if (!formAction) return false;
   return new URL(formAction, "http://local.invalid").pathname === CART_ACTION_PATH;

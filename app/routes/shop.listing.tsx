@@ -49,7 +49,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const [page, details] = await Promise.all([
     listingCards({ ...state, limit: PAGE_SIZE }),
-    productId ? withShopperState(user?.id ?? null, productId, getProductDetails(productId)) : Promise.resolve(null),
+    productId
+      ? withShopperState(user?.id ?? null, productId, getProductDetails(productId))
+      : Promise.resolve(null),
   ]);
   return data({ state, ...page, details });
 }

@@ -41,7 +41,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const productId = params.get("product");
   const [results, details] = await Promise.all([
     keyword ? searchCards(keyword, { page, limit: PAGE_SIZE }) : Promise.resolve(null),
-    productId ? withShopperState(user?.id ?? null, productId, getProductDetails(productId)) : Promise.resolve(null),
+    productId
+      ? withShopperState(user?.id ?? null, productId, getProductDetails(productId))
+      : Promise.resolve(null),
   ]);
   return data({
     keyword,
