@@ -27,6 +27,7 @@ import { staffAndApiKeysDown, staffAndApiKeysUp } from "./0033-staff-and-api-key
 import { twoFactorDown, twoFactorUp } from "./0034-two-factor";
 import { storeSettingsDown, storeSettingsUp } from "./0036-store-settings";
 import { catalogueVersionDown, catalogueVersionUp } from "./0041-catalogue-version";
+import { guestOrdersDown, guestOrdersUp } from "./0043-guest-orders";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -65,4 +66,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0034-two-factor", up: twoFactorUp, down: twoFactorDown },
   { name: "0036-store-settings", up: storeSettingsUp, down: storeSettingsDown },
   { name: "0041-catalogue-version", up: catalogueVersionUp, down: catalogueVersionDown },
+  { name: "0043-guest-orders", up: guestOrdersUp, down: guestOrdersDown },
 ];
