@@ -219,6 +219,7 @@ test.describe("sign-in and sign-out", () => {
       "Webhooks",
       "Audit log",
       "Staff",
+      "Settings",
       "Account",
     ]);
     await expect(menu.getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/admin/dashboard");

@@ -196,6 +196,7 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Webhooks",
         "Audit log",
         "Staff",
+        "Settings",
         "Account",
       ]);
       await expect(drawerMenu.getByRole("link", { name: current })).toHaveAttribute("aria-current", "page");
