@@ -20,12 +20,20 @@ export async function insertGuestOrder(input: GuestOrderInput): Promise<string> 
   const [row] = await getDb().sequelize.query<{ id: string }>(
     `INSERT INTO orders (user_id, guest_email, guest_token_hash, cart_id, address_info, order_status,
                          payment_status, total_amount)
-     VALUES (NULL, :email, :tokenHash, :cartId, '{"address":"1 Main St","city":"Springfield"}'::jsonb,
+     VALUES (NULL, :email, :tokenHash, :cartId, :addressInfo::jsonb,
              :orderStatus, :paymentStatus, :total)
      RETURNING id`,
     {
       replacements: {
         email: input.email.toLowerCase(),
+        addressInfo: JSON.stringify({
+          addressId: null,
+          address: "1 Main St",
+          city: "Springfield",
+          pincode: "12345",
+          phone: "5550100",
+          notes: "",
+        }),
         tokenHash: createHash("sha256").update(randomBytes(32)).digest("hex"),
         cartId: input.cartId ?? null,
         orderStatus: input.orderStatus ?? "confirmed",
