@@ -13,6 +13,10 @@ import type { QueryInterface } from "sequelize";
  * as it was), never from one account to another or back to none; and an order inserted with both a user
  * and a `guest_email` must carry that user's own email. Emails are stored lowercase (users and orders
  * CHECK it), so equality is the comparison.
+ *
+ * The index on `orders.cart_id` serves the clean-up of visitors' carts (guest-cart-cleanup.server.ts): it
+ * asks whether an order in its checkout still names a cart, and each cart it deletes sets its orders'
+ * `cart_id` to NULL (ON DELETE SET NULL), which without an index reads every order once per cart.
  */
 
 const up = `
@@ -27,6 +31,7 @@ CREATE TABLE guest_order_claims (
   CHECK (expires_at > created_at)
 );
 CREATE INDEX guest_order_claims_user_idx ON guest_order_claims (user_id, created_at DESC);
+CREATE INDEX orders_cart_id_idx ON orders (cart_id) WHERE cart_id IS NOT NULL;
 
 CREATE FUNCTION orders_join_account_by_email() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -68,6 +73,7 @@ const down = `
 DROP TRIGGER IF EXISTS orders_join_account_by_email ON orders;
 DROP FUNCTION IF EXISTS orders_join_account_by_email();
 DROP TABLE IF EXISTS guest_order_claims;
+DROP INDEX IF EXISTS orders_cart_id_idx;
 `;
 
 export const guestOrderClaimsUp: MigrationFn<QueryInterface> = async ({ context }) => {
