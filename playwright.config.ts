@@ -16,6 +16,11 @@ const executablePath =
 const MOBILE_SPECS = /(storefront-mobile|storefront-variants|product-gallery|stock-alerts)\.spec\.ts$/;
 /** The phone specs that the desktop projects leave out (the others run on both). */
 const PHONE_ONLY_SPECS = /storefront-mobile\.spec\.ts$/;
+/**
+ * The open storefront's spec opens the store for visitors, a setting of the whole server that every other spec
+ * expects closed: it runs in its own project, after every other project, and sets its own viewports.
+ */
+const OPEN_STOREFRONT_SPEC = /open-storefront\.spec\.ts$/;
 const PHONE = {
   ...devices["Desktop Chrome"],
   viewport: { width: 375, height: 812 },
@@ -55,17 +60,23 @@ export default defineConfig({
   projects: [
     {
       name: "js",
-      testIgnore: PHONE_ONLY_SPECS,
+      testIgnore: [PHONE_ONLY_SPECS, OPEN_STOREFRONT_SPEC],
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: true },
     },
     {
       name: "no-js",
-      testIgnore: PHONE_ONLY_SPECS,
+      testIgnore: [PHONE_ONLY_SPECS, OPEN_STOREFRONT_SPEC],
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: false },
     },
     // A phone: only the phone specs run here, to keep the suite short.
     { name: "mobile", testMatch: MOBILE_SPECS, use: { ...PHONE, javaScriptEnabled: true } },
     { name: "mobile-no-js", testMatch: MOBILE_SPECS, use: { ...PHONE, javaScriptEnabled: false } },
+    {
+      name: "open-storefront",
+      testMatch: OPEN_STOREFRONT_SPEC,
+      dependencies: ["js", "no-js", "mobile", "mobile-no-js"],
+      use: { ...devices["Desktop Chrome"] },
+    },
   ],
   webServer: {
     command: "tsx tests/e2e/support/serve.ts",

@@ -3,7 +3,7 @@ import type { ServerBuild } from "react-router";
 import type { AppConfig } from "../app/lib/server/config.server";
 import { closeDb } from "../app/models/db.server";
 import { closeSimulatorPool } from "../app/payments/simulator.server";
-import { settlePasswordResetRequests } from "../app/services/password-reset.server";
+import { settleWorkAfterAnswers } from "../app/lib/server/after-answer.server";
 import { startMailSender } from "../app/services/mail/sender.server";
 import { startWebhookSender } from "../app/services/webhooks/sender.server";
 import { createApp } from "./app";
@@ -55,8 +55,8 @@ export async function startHttpProcess(config: AppConfig, build: ServerBuild): P
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      // Reset requests answered before the close still write their token and mail.
-      await settlePasswordResetRequests();
+      // Requests answered before the close (reset and claim links) still write their token and mail.
+      await settleWorkAfterAnswers();
       await mailSender.stop();
       await webhookSender.stop();
       await closeSimulatorPool();

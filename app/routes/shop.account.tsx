@@ -5,6 +5,7 @@ import {
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
+  Form,
   Outlet,
   useActionData,
   useLoaderData,
@@ -22,7 +23,12 @@ import {
   loadTwoFactorSection,
 } from "~/web/two-factor-actions.server";
 import { requireShopper } from "~/web/auth.server";
+import { submitOrRedirect } from "~/web/form-action.server";
+import { redirectWithFlash } from "~/web/session.server";
 import { listOrdersForUser } from "~/services/orders.server";
+import { requestGuestOrderClaim } from "~/services/guest-order-claims.server";
+import { currentStoreSettings } from "~/services/store-settings.server";
+import { GUEST_ORDER_CLAIM_INTENT, GUEST_ORDER_CLAIM_TEXT } from "~/lib/shared/guest-order-claims";
 import checkoutStyles from "~/styles/checkout.css?url";
 import orderStyles from "~/styles/orders.css?url";
 import twoFactorStyles from "~/styles/two-factor.css?url";
@@ -34,7 +40,8 @@ export const shouldRevalidate = revalidateAfterRefusal;
  * The shopper's account (SPEC §2 Account): tabs Orders (the default),
  * Address and Settings, as URL states (`?tab=address`, `?tab=settings`), so
  * that they work without JavaScript. Orders is "Order History": the admin's table, and the details
- * dialog as the nested URL /shop/account/orders/ID.
+ * dialog as the nested URL /shop/account/orders/ID. In the open storefront it also offers to find the
+ * orders placed as a guest with the account's email (a mailed link adds them: guest-order-claims.server.ts).
  */
 
 export const links: LinksFunction = () => [
@@ -60,6 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       addressManager: await loadAddressManager(request, user),
       settings: null,
       twoFactor: null,
+      offerGuestClaim: false,
     });
   }
   if (url.pathname === "/shop/account" && url.searchParams.get("tab") === SETTINGS_TAB) {
@@ -67,24 +75,46 @@ export async function loader({ request }: LoaderFunctionArgs) {
       loadAccountSettings(request, user),
       loadTwoFactorSection(user),
     ]);
-    return data({ tab: "settings" as const, orders: [], addressManager: null, settings, twoFactor });
+    return data({
+      tab: "settings" as const,
+      orders: [],
+      addressManager: null,
+      settings,
+      twoFactor,
+      offerGuestClaim: false,
+    });
   }
+  const [userOrders, storeSettings] = await Promise.all([listOrdersForUser(user.id), currentStoreSettings()]);
   // The table shows five fields: send only those.
-  const orders = (await listOrdersForUser(user.id)).map(
-    ({ _id, orderDate, orderStatus, paymentStatus, totalAmount }) => ({
-      _id,
-      orderDate,
-      orderStatus,
-      paymentStatus,
-      totalAmount,
-    }),
-  );
-  return data({ tab: "orders" as const, orders, addressManager: null, settings: null, twoFactor: null });
+  const orders = userOrders.map(({ _id, orderDate, orderStatus, paymentStatus, totalAmount }) => ({
+    _id,
+    orderDate,
+    orderStatus,
+    paymentStatus,
+    totalAmount,
+  }));
+  return data({
+    tab: "orders" as const,
+    orders,
+    addressManager: null,
+    settings: null,
+    twoFactor: null,
+    offerGuestClaim: storeSettings.storefront === "open",
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireShopper(request);
   const formData = await readForm(request);
+  if (formData.get("intent") === GUEST_ORDER_CLAIM_INTENT) {
+    return submitOrRedirect(request, "/shop/account", async () => {
+      await requestGuestOrderClaim(user);
+      return redirectWithFlash(request, "/shop/account", {
+        type: "success",
+        message: GUEST_ORDER_CLAIM_TEXT.requested,
+      });
+    });
+  }
   if (isAccountIntent(formData)) return handleAccountAction(request, user, formData, SETTINGS_TAB_URL);
   if (isTwoFactorIntent(formData)) {
     return handleTwoFactorAction(request, user, formData, SETTINGS_TAB_URL, context);
@@ -95,7 +125,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Account · ECommerce Shopping" }];
 
 export default function AccountPage() {
-  const { tab, orders, addressManager, settings, twoFactor } = useLoaderData<typeof loader>();
+  const { tab, orders, addressManager, settings, twoFactor, offerGuestClaim } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="shop-page">
@@ -111,6 +142,14 @@ export default function AccountPage() {
             detailsHref={(orderId) => `/shop/account/orders/${orderId}`}
             emptyText="You have not ordered anything yet."
           />
+          {offerGuestClaim ? (
+            <Form method="post" className="account-panel__guest-claim">
+              <input type="hidden" name="intent" value={GUEST_ORDER_CLAIM_INTENT} />
+              <button type="submit" className="sf-button">
+                {GUEST_ORDER_CLAIM_TEXT.button}
+              </button>
+            </Form>
+          ) : null}
         </section>
       ) : null}
       {addressManager ? (

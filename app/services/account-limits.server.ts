@@ -11,13 +11,16 @@ import { postgresLimiter } from "./rate-limit.server";
  * - forgot password, per email address: stops anybody from flooding one mailbox.
  *   Counted for every address, known or not, so a 429 reveals no account;
  * - change password, wrong current password per user: a stolen session cannot
- *   guess the password to take the account over.
+ *   guess the password to take the account over;
+ * - guest order claim links, per account: a signed-in person cannot flood their
+ *   own mailbox (or, having registered a stranger's address, the stranger's).
  */
 
 export const ACCOUNT_LIMITS = {
   resetPerClient: { points: 10, duration: 15 * 60 },
   resetPerAddress: { points: 3, duration: 60 * 60 },
   passwordChangePerUser: { points: 5, duration: 15 * 60 },
+  guestOrderClaimPerUser: { points: 3, duration: 60 * 60 },
 } as const;
 
 type LimitName = keyof typeof ACCOUNT_LIMITS;
@@ -27,6 +30,7 @@ function limiters(): Record<LimitName, RateLimiterPostgres> {
     resetPerClient: postgresLimiter("reset_ip", ACCOUNT_LIMITS.resetPerClient),
     resetPerAddress: postgresLimiter("reset_address", ACCOUNT_LIMITS.resetPerAddress),
     passwordChangePerUser: postgresLimiter("password_change", ACCOUNT_LIMITS.passwordChangePerUser),
+    guestOrderClaimPerUser: postgresLimiter("guest_order_claim", ACCOUNT_LIMITS.guestOrderClaimPerUser),
   }));
 }
 
@@ -59,6 +63,12 @@ export async function consumePasswordResetRequest(clientKey: string, email: stri
   ]);
   const wait = Math.max(...waits);
   if (wait > 0) blocked("password reset requests", wait);
+}
+
+/** Counts one claim link asked for by this account; throws 429 (Retry-After) beyond the limit. */
+export async function consumeGuestOrderClaimRequest(userId: string): Promise<void> {
+  const wait = await consume(limiters().guestOrderClaimPerUser, userId);
+  if (wait > 0) blocked("requests for a link to your guest orders", wait);
 }
 
 export interface PasswordChangeAttempt {

@@ -11,6 +11,12 @@ export interface GuestCart {
 
 export type CartOwner = string | GuestCart;
 
+/**
+ * How long a visitor's cart lives without a change: its cookie's life (renewed by every change), after
+ * which the clean-up (guest-cart-cleanup.server.ts) deletes the row nobody can name any more.
+ */
+export const GUEST_CART_DAYS = 30;
+
 /** What the JSON answers call a guest's cart's owner (`userId: "guest"`). */
 export const GUEST_USER_ID = "guest";
 

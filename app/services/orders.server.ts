@@ -20,6 +20,12 @@ import { destinationOf } from "~/lib/server/regions.server";
 
 export const ORDER_NOT_FOUND = "Order not found";
 
+/**
+ * SQL over `orders` (as `alias`): the order is still in its checkout, not yet paid, cancelled or rejected.
+ * Its capture still needs what it was made from: the guest cart it names and its buyer's cookie for it.
+ */
+export const inCheckout = (alias: string) => `${alias}.order_status = 'pending'`;
+
 /** An order line: the variant as it was when ordered (its SKU, size and colour; null where it had none). */
 export interface OrderItemJson {
   productId: string | null;

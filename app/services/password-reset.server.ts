@@ -6,7 +6,7 @@ import { forgotPasswordSchema } from "~/lib/shared/account-schemas";
 import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
 import { badRequest } from "~/lib/server/errors.server";
-import { getLogger } from "~/lib/server/logger.server";
+import { afterAnswer, settleWorkAfterAnswers } from "~/lib/server/after-answer.server";
 import { hashPassword } from "~/lib/server/password.server";
 import { fieldErrorsOf } from "~/lib/shared/schemas";
 import { enqueueMail } from "./mail/outbox.server";
@@ -37,9 +37,6 @@ function resetLinkFor(token: string): string {
   return `${getConfig().appUrl}${RESET_PATH}?${new URLSearchParams({ token })}`;
 }
 
-/** Reset requests answered whose account lookup, token and mail are still being written. */
-const pendingResetMails = new Set<Promise<void>>();
-
 /**
  * Mails a reset link when `input.email` belongs to an account; answers the
  * same either way. Throws 400 for a malformed address, 429 beyond the limits.
@@ -56,18 +53,12 @@ export async function requestPasswordReset(input: unknown, clientKey: string): P
   const { email } = parsed.data;
   await consumePasswordResetRequest(clientKey, email);
 
-  const work: Promise<void> = mailResetLinkIfAccount(email)
-    .catch((error: unknown) => {
-      // Nobody waits for this answer: the requester asks again when no mail arrives.
-      getLogger().error({ err: error }, "A password reset link could not be written");
-    })
-    .finally(() => pendingResetMails.delete(work));
-  pendingResetMails.add(work);
+  afterAnswer("A password reset link", () => mailResetLinkIfAccount(email));
 }
 
 /** Resolves once every reset request answered so far has written its token and mail (or failed). */
 export async function settlePasswordResetRequests(): Promise<void> {
-  await Promise.all([...pendingResetMails]);
+  await settleWorkAfterAnswers();
 }
 
 async function mailResetLinkIfAccount(email: string): Promise<void> {

@@ -3,7 +3,7 @@ import { processSingleton } from "~/lib/server/process-singleton.server";
 import { isUuid } from "~/lib/shared/uuid";
 import { cartJoinCappedText } from "~/lib/shared/cart";
 import { joinGuestCart } from "~/services/cart-lines.server";
-import type { GuestCart } from "~/services/cart-owner.server";
+import { GUEST_CART_DAYS, type GuestCart } from "~/services/cart-owner.server";
 import { cookieOptions } from "./session.server";
 
 /**
@@ -13,7 +13,7 @@ import { cookieOptions } from "./session.server";
  * a forged or altered value reads as no cart.
  */
 
-const GUEST_CART_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+const GUEST_CART_MAX_AGE_SECONDS = 60 * 60 * 24 * GUEST_CART_DAYS;
 
 const guestCartCookie = () =>
   processSingleton("guest-cart-cookie", () =>

@@ -12,6 +12,7 @@ import { confirmCapture, releaseReservation, settleFromProvider, type Settlement
 import { lockConflictAsAppError } from "./refusals.server";
 import { readOrderState, updateOrder } from "./order-store.server";
 import { getLogger } from "~/lib/server/logger.server";
+import { removeAbandonedGuestCarts } from "../guest-cart-cleanup.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 
 /**
@@ -217,7 +218,9 @@ interface PaymentReconciler {
 
 /**
  * Runs the reconciler now and then every PAYMENT_RECONCILE_INTERVAL_SECONDS
- * (0: never). The timer is unref'd: it never keeps the process alive.
+ * (0: never), each round followed by the clean-up of visitors' carts left
+ * alone (guest-cart-cleanup.server.ts), the machine's other periodic chore.
+ * The timer is unref'd: it never keeps the process alive.
  */
 export function startPaymentReconciler(
   log: (message: string) => void = (message) => getLogger().info(message),
@@ -234,6 +237,11 @@ export function startPaymentReconciler(
         if (settled || report.failed) log(`Payment reconciler: ${JSON.stringify(report)}`);
       })
       .catch((error: unknown) => getLogger().error({ err: error }, "Payment reconciler run failed"))
+      .then(() => removeAbandonedGuestCarts())
+      .then((removed) => {
+        if (removed) log(`Guest cart clean-up: ${removed} cart(s) left alone removed`);
+      })
+      .catch((error: unknown) => getLogger().error({ err: error }, "Guest cart clean-up failed"))
       .finally(() => {
         running = null;
       });

@@ -26,7 +26,8 @@ export type MailKind =
   | "webhook-disabled"
   | "stock-alert"
   | "staff-invite"
-  | "two-factor-changed";
+  | "two-factor-changed"
+  | "guest-order-claim";
 
 export interface OutgoingMail {
   kind: MailKind;

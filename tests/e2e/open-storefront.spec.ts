@@ -1,0 +1,104 @@
+import { request as playwrightRequest, type Page } from "@playwright/test";
+import { DEMO_ADMIN, expect, registerShopper, submitSignIn, test } from "./support/fixtures";
+import { productCards, seedProduct } from "./support/storefront";
+
+/**
+ * The open storefront (API.md, "Open storefront and guest checkout"), as a stranger meets it: home, the
+ * listing, a product and search without an account, a cart of their own, and that cart following them into
+ * their account when they sign in; with JavaScript and without, on a desktop and at 375 px.
+ *
+ * The store's settings are one row for the whole server, and every other spec expects `members` mode: this
+ * spec runs in a project of its own ("open-storefront", playwright.config.ts) that starts once every other
+ * project has finished, so nothing else runs while the storefront is open; its tests run one after another
+ * and it puts `members` back at the end, failed or not.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+const SHOTS = "/work/notes/shots";
+
+async function setStorefront(storefront: "open" | "members") {
+  const api = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    expect((await api.post("/api/auth/login", { data: DEMO_ADMIN })).status()).toBe(200);
+    const current = (await (await api.get("/api/admin/settings")).json()) as { data: { version: number } };
+    const changed = await api.put("/api/admin/settings", {
+      data: { storefront, guestCheckout: false, version: current.data.version },
+    });
+    expect(changed.status(), await changed.text()).toBe(200);
+  } finally {
+    await api.dispose();
+  }
+}
+
+test.beforeAll(() => setStorefront("open"));
+test.afterAll(() => setStorefront("members"));
+
+const signInLink = (page: Page) => page.getByRole("link", { name: "Sign in", exact: true });
+const cartLines = (page: Page) => page.getByTestId("cart-line");
+
+const VARIANTS = [
+  { javaScriptEnabled: true, width: 1280 },
+  { javaScriptEnabled: false, width: 1280 },
+  { javaScriptEnabled: true, width: 375 },
+  { javaScriptEnabled: false, width: 375 },
+] as const;
+
+for (const { javaScriptEnabled, width } of VARIANTS) {
+  const name = `${javaScriptEnabled ? "with" : "without"} JavaScript at ${width} px`;
+  test.describe(name, () => {
+    test.use({
+      javaScriptEnabled,
+      viewport: { width, height: width === 375 ? 812 : 900 },
+      ...(width === 375 ? { hasTouch: true, deviceScaleFactor: 2 } : {}),
+    });
+
+    test("a stranger browses, fills a cart, signs in and the cart follows", async ({ page }) => {
+      const title = `Open Tote ${javaScriptEnabled ? "Js" : "Plain"} ${width}`;
+      const productId = seedProduct(title, 5);
+
+      await page.goto("/");
+      await expect(page).toHaveURL(/\/shop\/home$/);
+      await expect(signInLink(page)).toBeVisible();
+      await expect(page.getByLabel("Open the account menu")).toHaveCount(0);
+      if (javaScriptEnabled) {
+        await page.screenshot({ path: `${SHOTS}/open-home-${width}.png` });
+      }
+
+      await page.goto("/shop/listing?category=accessories");
+      await expect(page).toHaveURL(/\/shop\/listing/);
+      await expect(productCards(page).first()).toBeVisible();
+
+      await page.goto(`/shop/search?${new URLSearchParams({ keyword: title })}`);
+      const found = productCards(page).filter({ hasText: title });
+      await expect(found).toHaveCount(1);
+
+      await page.goto(`/shop/product/${productId}`);
+      await expect(page.getByRole("heading", { name: title, level: 1 })).toBeVisible();
+      await expect(signInLink(page)).toBeVisible();
+      await page
+        .getByRole("button", { name: /^Add to cart/ })
+        .first()
+        .click();
+      await expect(page.getByTestId("cart-count").first()).toHaveText("1");
+
+      await page.goto("/shop/cart");
+      await expect(cartLines(page)).toHaveCount(1);
+      await expect(cartLines(page).first()).toContainText(title);
+      await expect(signInLink(page)).toBeVisible();
+      if (javaScriptEnabled) {
+        await page.screenshot({ path: `${SHOTS}/open-cart-${width}.png`, fullPage: true });
+      }
+
+      const shopper = await registerShopper(page.request);
+      await signInLink(page).click();
+      await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Fshop%2Fcart/);
+      await submitSignIn(page, shopper);
+      await expect(page).toHaveURL(/\/shop\/cart$/);
+      await expect(cartLines(page)).toHaveCount(1);
+      await expect(cartLines(page).first()).toContainText(title);
+      await expect(signInLink(page)).toHaveCount(0);
+      await expect(page.getByLabel("Open the account menu")).toBeVisible();
+    });
+  });
+}
