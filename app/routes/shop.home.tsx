@@ -16,6 +16,7 @@ import { shopperOrVisitor } from "~/web/auth.server";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
 import { homeCatalogue } from "~/web/catalog-reads.server";
+import { showsProducts } from "~/web/page-cache.server";
 import homeStyles from "~/styles/home.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -31,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     homeCatalogue(FEATURE_PRODUCT_COUNT),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
+  showsProducts(catalogue.products, details);
   return data({ ...catalogue, details });
 }
 

@@ -20,6 +20,7 @@ import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
 import { withShopperState } from "~/web/alert-actions.server";
 import { listingCards } from "~/web/catalog-reads.server";
+import { showsProducts } from "~/web/page-cache.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
 export const shouldRevalidate = revalidateAfterRefusal;
@@ -53,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? withShopperState(user?.id ?? null, productId, getProductDetails(productId))
       : Promise.resolve(null),
   ]);
+  showsProducts(page.products, details);
   return data({ state, ...page, details });
 }
 

@@ -18,6 +18,7 @@ import { useNonce } from "~/lib/shared/nonce";
 import { payablePrice } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { withShopperState } from "~/web/alert-actions.server";
+import { showsProducts } from "~/web/page-cache.server";
 import { getProductDetails, type ProductDetails as Details } from "~/services/catalog.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -62,6 +63,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = params.id ?? "";
   const product = await withShopperState(user?.id ?? null, id, getProductDetails(id));
   if (!product) throw new Response("Product not found", { status: 404, statusText: "Not Found" });
+  showsProducts([product]);
   const { appUrl } = getConfig();
   const canonicalUrl = `${appUrl}/shop/product/${product._id}`;
   return data({ product, canonicalUrl, jsonLd: productJsonLd(product, canonicalUrl, appUrl) });
