@@ -21,6 +21,8 @@ import { getProductDetails } from "~/services/catalog.server";
 import { withShopperState } from "~/web/alert-actions.server";
 import { listingCards } from "~/web/catalog-reads.server";
 import { showsProducts } from "~/web/page-cache.server";
+import { publicUrl } from "~/web/canonical.server";
+import { canonicalLink, productPagePath } from "~/lib/shared/canonical";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
 export const shouldRevalidate = revalidateAfterRefusal;
@@ -55,7 +57,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : Promise.resolve(null),
   ]);
   showsProducts(page.products, details);
-  return data({ state, ...page, details });
+  // The listing as its filters, sort and page make it; a product opened over it is that product's page.
+  const canonicalUrl = publicUrl(details ? productPagePath(details._id) : listingHref(state));
+  return data({ state, ...page, details, canonicalUrl });
 }
 
 export const action = storefrontAction;
@@ -72,6 +76,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
     return [
       { title: `${data.details.title} · ECommerce Shopping` },
       { name: "description", content: data.details.description.slice(0, 160) },
+      canonicalLink(data.canonicalUrl),
     ];
   }
   const filters = describeFilters(data.state);
@@ -82,6 +87,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
       name: "description",
       content: `${data.pagination.total} ${filters ? `${filters} ` : ""}products: clothing, footwear and accessories, sorted and filtered your way.`,
     },
+    canonicalLink(data.canonicalUrl),
   ];
 };
 
