@@ -23,7 +23,7 @@ import { PageScripts } from "~/lib/shared/page-scripts";
 import { OUTAGE_PAGE_TEXT } from "~/lib/shared/status-pages";
 import { readFlash } from "~/web/session.server";
 import appStyles from "~/styles/app.css?url";
-import { honestAnswers } from "~/web/http-middleware.server";
+import { honestAnswers, sharedCaching } from "~/web/http-middleware.server";
 import { theme } from "~/theme";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -44,7 +44,7 @@ export const meta: MetaFunction = () => [
   },
 ];
 
-export const middleware = [honestAnswers];
+export const middleware = [honestAnswers, sharedCaching];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { flash, setCookie } = await readFlash(request);

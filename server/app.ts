@@ -286,6 +286,8 @@ export function createApp(options: { build: ServerBuild; config: AppConfig; publ
         createRequestContext({
           cspNonce: res.locals.cspNonce as string,
           clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+          buildVersion: build.assets.version,
+          requestedPath: req.originalUrl,
         }),
     }),
   );

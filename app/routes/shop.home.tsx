@@ -16,6 +16,9 @@ import { shopperOrVisitor } from "~/web/auth.server";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
 import { homeCatalogue } from "~/web/catalog-reads.server";
+import { showsProducts } from "~/web/page-cache.server";
+import { publicUrl } from "~/web/canonical.server";
+import { canonicalLink, productPagePath } from "~/lib/shared/canonical";
 import homeStyles from "~/styles/home.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -31,7 +34,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     homeCatalogue(FEATURE_PRODUCT_COUNT),
     productId ? getProductDetails(productId) : Promise.resolve(null),
   ]);
-  return data({ ...catalogue, details });
+  showsProducts(catalogue.products, details);
+  const canonicalUrl = publicUrl(details ? productPagePath(details._id) : "/shop/home");
+  return data({ ...catalogue, details, canonicalUrl });
 }
 
 export const action = storefrontAction;
@@ -43,6 +48,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
     return [
       { title: `${data.details.title} · ECommerce Shopping` },
       { name: "description", content: data.details.description.slice(0, 160) },
+      canonicalLink(data.canonicalUrl),
     ];
   }
   return [
@@ -52,6 +58,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
       content:
         "Shop men's, women's and kids' clothing, footwear and accessories from Nike, Adidas, Puma, Levi's, Zara and H&M.",
     },
+    ...(data ? [canonicalLink(data.canonicalUrl)] : []),
   ];
 };
 

@@ -20,6 +20,9 @@ import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
 import { withShopperState } from "~/web/alert-actions.server";
 import { listingCards } from "~/web/catalog-reads.server";
+import { showsProducts } from "~/web/page-cache.server";
+import { publicUrl } from "~/web/canonical.server";
+import { canonicalLink, productPagePath } from "~/lib/shared/canonical";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
 export const shouldRevalidate = revalidateAfterRefusal;
@@ -53,7 +56,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? withShopperState(user?.id ?? null, productId, getProductDetails(productId))
       : Promise.resolve(null),
   ]);
-  return data({ state, ...page, details });
+  showsProducts(page.products, details);
+  // The listing as its filters, sort and page make it; a product opened over it is that product's page.
+  const canonicalUrl = publicUrl(details ? productPagePath(details._id) : listingHref(state));
+  return data({ state, ...page, details, canonicalUrl });
 }
 
 export const action = storefrontAction;
@@ -70,6 +76,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
     return [
       { title: `${data.details.title} · ECommerce Shopping` },
       { name: "description", content: data.details.description.slice(0, 160) },
+      canonicalLink(data.canonicalUrl),
     ];
   }
   const filters = describeFilters(data.state);
@@ -80,6 +87,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
       name: "description",
       content: `${data.pagination.total} ${filters ? `${filters} ` : ""}products: clothing, footwear and accessories, sorted and filtered your way.`,
     },
+    canonicalLink(data.canonicalUrl),
   ];
 };
 

@@ -12,36 +12,67 @@ import { ProductDetails } from "~/components/ProductDetails";
 import { useStorefrontPage } from "~/components/useStorefrontPage";
 import { shopperOrVisitor } from "~/web/auth.server";
 import { BRAND_LABELS, CATEGORY_LABELS } from "~/lib/shared/catalog-options";
-import { getConfig } from "~/lib/server/config.server";
 import { centsToDecimal, toCents } from "~/lib/shared/money";
 import { useNonce } from "~/lib/shared/nonce";
 import { payablePrice } from "~/lib/shared/product-display";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { withShopperState } from "~/web/alert-actions.server";
+import { showsProducts } from "~/web/page-cache.server";
+import { publicUrl } from "~/web/canonical.server";
+import { canonicalLink, productPagePath } from "~/lib/shared/canonical";
+import { payPrice } from "~/lib/shared/variants";
 import { getProductDetails, type ProductDetails as Details } from "~/services/catalog.server";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
 export const shouldRevalidate = revalidateAfterRefusal;
 
-/** schema.org Product data for search engines: price, availability and rating. */
-function productJsonLd(product: Details, url: string, appUrl: string) {
+const IN_STOCK = "https://schema.org/InStock";
+const OUT_OF_STOCK = "https://schema.org/OutOfStock";
+
+/**
+ * schema.org Product data for search engines: the product's price (its cheapest size's) and availability, its
+ * pictures, brand and rating, and each size and colour as a variant with its own SKU, price and stock.
+ */
+function productJsonLd(product: Details, url: string) {
+  const images = [...new Set([product.image, ...product.images.map((image) => image.url)])].map(publicUrl);
+  const brand = { "@type": "Brand", name: BRAND_LABELS[product.brand] };
+  const offer = (price: number, inStock: boolean) => ({
+    "@type": "Offer",
+    url,
+    priceCurrency: "USD",
+    price: centsToDecimal(toCents(price)),
+    availability: inStock ? IN_STOCK : OUT_OF_STOCK,
+  });
+  // A product without sizes or colours has one variant of its own: the product's offer says it all.
+  const variants = product.variants.filter((variant) => variant.size !== null || variant.colour !== null);
   return {
     "@context": "https://schema.org",
     "@type": "Product",
     "@id": url,
     name: product.title,
     description: product.description,
-    image: new URL(product.image, `${appUrl}/`).toString(),
+    image: images,
     sku: product._id,
     category: CATEGORY_LABELS[product.category],
-    brand: { "@type": "Brand", name: BRAND_LABELS[product.brand] },
-    offers: {
-      "@type": "Offer",
-      url,
-      priceCurrency: "USD",
-      price: centsToDecimal(toCents(payablePrice(product))),
-      availability: product.totalStock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-    },
+    brand,
+    offers: offer(payablePrice(product), product.totalStock > 0),
+    ...(variants.length
+      ? {
+          hasVariant: variants.map((variant) => {
+            const picture = product.images.find((image) => variant.colour && image.colour === variant.colour);
+            return {
+              "@type": "Product",
+              name: [product.title, variant.size, variant.colour].filter(Boolean).join(" · "),
+              sku: variant.sku,
+              ...(variant.size ? { size: variant.size } : {}),
+              ...(variant.colour ? { color: variant.colour } : {}),
+              image: picture ? publicUrl(picture.url) : images[0],
+              brand,
+              offers: { ...offer(payPrice(variant), variant.totalStock > 0), sku: variant.sku },
+            };
+          }),
+        }
+      : {}),
     ...(product.reviewCount > 0
       ? {
           aggregateRating: {
@@ -62,9 +93,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = params.id ?? "";
   const product = await withShopperState(user?.id ?? null, id, getProductDetails(id));
   if (!product) throw new Response("Product not found", { status: 404, statusText: "Not Found" });
-  const { appUrl } = getConfig();
-  const canonicalUrl = `${appUrl}/shop/product/${product._id}`;
-  return data({ product, canonicalUrl, jsonLd: productJsonLd(product, canonicalUrl, appUrl) });
+  showsProducts([product]);
+  const canonicalUrl = publicUrl(productPagePath(product._id));
+  return data({ product, canonicalUrl, jsonLd: productJsonLd(product, canonicalUrl) });
 }
 
 export const action = storefrontAction;
@@ -74,7 +105,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return [
     { title: `${data.product.title} · ECommerce Shopping` },
     { name: "description", content: data.product.description.slice(0, 160) },
-    { tagName: "link", rel: "canonical", href: data.canonicalUrl },
+    canonicalLink(data.canonicalUrl),
     { property: "og:type", content: "product" },
     { property: "og:title", content: data.product.title },
   ];

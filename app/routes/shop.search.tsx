@@ -19,6 +19,7 @@ import { paginationOf, wholeNumberUpTo } from "~/lib/shared/paging";
 import { storefrontAction } from "~/web/storefront-action.server";
 import { getProductDetails } from "~/services/catalog.server";
 import { searchCards } from "~/web/catalog-reads.server";
+import { showsProducts } from "~/web/page-cache.server";
 import { withShopperState } from "~/web/alert-actions.server";
 import { MAX_KEYWORD_LENGTH } from "~/lib/shared/listing-params";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
@@ -45,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? withShopperState(user?.id ?? null, productId, getProductDetails(productId))
       : Promise.resolve(null),
   ]);
+  showsProducts(results?.products ?? [], details);
   return data({
     keyword,
     page,

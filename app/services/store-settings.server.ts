@@ -10,6 +10,8 @@ import {
 } from "~/lib/shared/store-settings";
 import { oncePerRequest } from "~/lib/server/request-scope.server";
 import { getDb } from "~/models/db.server";
+import { prepared } from "~/models/prepared-statements.server";
+import { CATALOGUE_VERSION_SQL, noteCatalogueVersion } from "~/models/read-cache.server";
 import {
   changedFields,
   expectedVersionOf,
@@ -64,12 +66,41 @@ export async function getStoreSettings(transaction?: Transaction): Promise<Store
   return toJson(await readRow(transaction));
 }
 
+const STORE_SETTINGS_KEY = "store-settings";
+
 /**
  * The settings for this request: read once however many guards and loaders ask (a change made by the
  * request's own action, the settings page's, is read again by the redirect it answers with).
  */
 export function currentStoreSettings(): Promise<StoreSettingsJson> {
-  return oncePerRequest("store-settings", () => getStoreSettings());
+  return oncePerRequest(STORE_SETTINGS_KEY, () => getStoreSettings());
+}
+
+const SETTINGS_AND_CATALOGUE_SQL = prepared(
+  `SELECT settings, version, updated_at AS "updatedAt", ${CATALOGUE_VERSION_SQL} AS "catalogueVersion"
+     FROM store_settings`,
+);
+
+/**
+ * What a visitor's page is made of besides its URL, in one statement: the settings (with their version) and
+ * the catalogue's version (docs/decisions/0042). A page that a shared cache may keep asks for them before its
+ * loaders run (app/web/page-cache.server.ts); they become this request's settings and catalogue version, so the
+ * guards and the kept reads read neither again. `catalogueVersion` is null where the database has none.
+ */
+export async function storefrontVersions(): Promise<{
+  settings: StoreSettingsJson;
+  catalogueVersion: string | null;
+}> {
+  const [row] = await getDb().sequelize.query<SettingsRow & { catalogueVersion: string | null }>(
+    SETTINGS_AND_CATALOGUE_SQL,
+    { bind: [], type: QueryTypes.SELECT },
+  );
+  const settings = toJson(row);
+  const catalogueVersion = row?.catalogueVersion ?? null;
+  oncePerRequest(STORE_SETTINGS_KEY, () => Promise.resolve(settings));
+  // Without the row nothing is known of the catalogue either: the kept reads ask for it themselves.
+  if (row) noteCatalogueVersion(Promise.resolve(catalogueVersion));
+  return { settings, catalogueVersion };
 }
 
 /** The settings an owner may change, in the order the audit entry lists them. */

@@ -2,6 +2,17 @@ import type { MiddlewareFunction } from "react-router";
 import { BODY_TOO_LARGE_MESSAGE } from "~/lib/server/body-limits.server";
 import { OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER_SECONDS } from "~/lib/server/errors.server";
 import { OUTAGE_PAGE_TEXT, shortStatusPage } from "~/lib/shared/status-pages";
+import { getConfig } from "~/lib/server/config.server";
+import {
+  carriesCookie,
+  OWNER_COOKIES,
+  setsCookie,
+  ifNoneMatchNames,
+  publicCacheControl,
+  sharedETag,
+  sharedPageOf,
+  surrogateKeys,
+} from "./page-cache.server";
 import { requestInfoOf } from "./request.server";
 
 /**
@@ -11,8 +22,9 @@ import { requestInfoOf } from "./request.server";
  * - a request that failed because PostgreSQL was out of reach (entry.server.tsx's handleError marks it)
  *   answers 503 with Retry-After, a page with the short "we'll be right back" page;
  * - every 503 says when to try again, every 405 which methods the page takes;
- * - whatever a signed-in caller gets, or a response that signs someone in, is `Cache-Control: private,
- *   no-store`: no shared cache keeps one person's page for another.
+ * - whatever a signed-in caller or a visitor with a cart gets, a response that signs someone in, and the
+ *   answer to any write is `Cache-Control: private, no-store`: no shared cache keeps one person's page for
+ *   another (the pages a shared cache may keep are `sharedCaching`'s, below).
  */
 export const honestAnswers: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   let response = await next();
@@ -25,7 +37,7 @@ export const honestAnswers: MiddlewareFunction<Response> = async ({ request, con
   }
   // The router's own 405 (a page without an action) names no methods.
   if (response.status === 405 && !response.headers.has("Allow")) changes.push(["Allow", "GET, HEAD"]);
-  if (isSignedIn(request, response.headers)) changes.push(["Cache-Control", "private, no-store"]);
+  if (isPersonal(request, response.headers)) changes.push(["Cache-Control", PRIVATE]);
   return withHeaders(response, changes);
 };
 
@@ -46,9 +58,57 @@ function withHeaders(response: Response, changes: [string, string][]): Response 
   }
 }
 
-function isSignedIn(request: Request, headers: Headers): boolean {
-  if ((request.headers.get("Cookie") ?? "").includes("__session=")) return true;
-  return headers.getSetCookie().some((cookie) => cookie.startsWith("__session="));
+const PRIVATE = "private, no-store";
+
+/** A write, a signed-in caller or a visitor with a cart, or an answer that starts a session or a cart. */
+function isPersonal(request: Request, headers: Headers): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return true;
+  return carriesCookie(request, OWNER_COOKIES) || setsCookie(headers, OWNER_COOKIES);
+}
+
+/**
+ * The pages a shared cache may keep (app/web/page-cache.server.ts; docs/decisions/0045): in the open storefront a
+ * visitor's GET of home, the listing, a product or search (document or data) without a personal cookie answers
+ * `public` with `s-maxage`, an ETag and the surrogate keys of what it shows; every other answer of these pages
+ * is `private, no-store`, and all of them `Vary: Cookie`. Before the loaders run one statement gives the settings
+ * and the catalogue version (which the loaders then use), so a revalidation that still matches answers 304
+ * without the page's reads or render.
+ */
+export const sharedCaching: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const page = sharedPageOf(request);
+  if (!page) return next();
+  const seconds = getConfig().pageCacheSeconds;
+  const etag =
+    seconds > 0 && !carriesCookie(request) ? await sharedETag(request, requestInfoOf(context)) : null;
+  if (etag && ifNoneMatchNames(request.headers.get("If-None-Match"), etag)) {
+    return new Response(null, {
+      status: 304,
+      headers: { "Cache-Control": publicCacheControl(seconds), ETag: etag, Vary: "Cookie" },
+    });
+  }
+  const response = await next();
+  const shared = etag !== null && response.status === 200 && response.headers.getSetCookie().length === 0;
+  const keys = shared ? surrogateKeys(page.key) : [];
+  const changes: [string, string][] = shared
+    ? [
+        ["Cache-Control", publicCacheControl(seconds)],
+        ["ETag", etag],
+        ["Surrogate-Key", keys.join(" ")],
+        ["Cache-Tag", keys.join(",")],
+      ]
+    : [["Cache-Control", PRIVATE]];
+  return withHeaders(response, [...changes, ["Vary", withCookie(response.headers.get("Vary"))]]);
+};
+
+/** A `Vary` value that names Cookie too. */
+function withCookie(vary: string | null): string {
+  const names = (vary ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return names.some((name) => name.toLowerCase() === "cookie")
+    ? names.join(", ")
+    : [...names, "Cookie"].join(", ");
 }
 
 const OUTAGE_PAGE = shortStatusPage("We'll be right back", OUTAGE_PAGE_TEXT);

@@ -8,6 +8,16 @@ export interface RequestInfo {
   cspNonce: string;
   /** The client's address as the HTTP server saw it (X-Forwarded-For only with TRUST_PROXY). */
   clientIp: string;
+  /**
+   * The server build's version (its assets manifest's): a page a shared cache keeps names it in its ETag, so
+   * that a deploy never answers 304 for a page rendered by the code before it.
+   */
+  buildVersion?: string;
+  /**
+   * The path and query as the client sent them: the router hands the loaders and middleware of a data request
+   * (`/shop/listing.data`) the page's own URL, and a shared cache keeps the two apart.
+   */
+  requestedPath?: string;
   /** Set when the request failed because PostgreSQL was out of reach (entry.server.tsx's handleError). */
   databaseUnavailable?: boolean;
 }

@@ -13,6 +13,9 @@ import * as authRegister from "../../app/routes/auth.register";
 import * as shopLayout from "../../app/routes/shop";
 import * as shopCart from "../../app/routes/shop.cart";
 import * as shopHome from "../../app/routes/shop.home";
+import * as shopListing from "../../app/routes/shop.listing";
+import * as shopProduct from "../../app/routes/shop.product.$id";
+import * as shopSearch from "../../app/routes/shop.search";
 import * as unauthPage from "../../app/routes/unauth-page";
 import { createApp } from "../../server/app";
 
@@ -36,6 +39,9 @@ function testBuild(): ServerBuild {
     route("routes/shop", "shop", shopLayout),
     route("routes/shop.home", "home", shopHome, "routes/shop"),
     route("routes/shop.cart", "cart", shopCart, "routes/shop"),
+    route("routes/shop.listing", "listing", shopListing, "routes/shop"),
+    route("routes/shop.product.$id", "product/:id", shopProduct, "routes/shop"),
+    route("routes/shop.search", "search", shopSearch, "routes/shop"),
     route("routes/unauth-page", "unauth-page", unauthPage),
     // The whole JSON API, as the shop's route table has it: one splat route and the API's own table.
     route("routes/api", "api/*", api),

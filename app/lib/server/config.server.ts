@@ -108,6 +108,7 @@ const envSchema = z
     UPLOAD_DIR: optionalString,
     CORS_ORIGINS: originList,
     TRUST_PROXY: trueOrFalse("false"),
+    PAGE_CACHE_SECONDS: wholeNumber(0, 86_400, 60),
     BUILD_DIR: z.preprocess(emptyToUndefined, z.string().default("build")),
     LOG_REQUESTS: trueOrFalse("true"),
     // Unset: chosen by where the logs go (logFormatFor).
@@ -274,6 +275,11 @@ export interface AppConfig {
   buildDir: string;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /**
+   * How long a shared cache may serve a visitor's page of the open storefront before asking again (s-maxage;
+   * app/web/page-cache.server.ts). 0: no page is public.
+   */
+  pageCacheSeconds: number;
   logRequests: boolean;
   mail: MailConfig;
   /** Accounts one client address may register per hour (app/services/rate-limit.server.ts). */
@@ -415,6 +421,7 @@ export function parseConfig(
     corsOrigins: parsed.CORS_ORIGINS,
     buildDir: path.resolve(parsed.BUILD_DIR),
     trustProxy: parsed.TRUST_PROXY === "true",
+    pageCacheSeconds: parsed.PAGE_CACHE_SECONDS,
     logRequests: parsed.LOG_REQUESTS === "true",
     logFormat: logFormatFor(parsed.LOG_FORMAT, stdoutIsTTY),
     logLevel: parsed.LOG_LEVEL,
