@@ -52,7 +52,7 @@ export interface NginxProcess {
 export async function startNginx(listenPort: number, shopPort: number): Promise<NginxProcess> {
   if (!existsSync(NGINX)) {
     throw new Error(
-      `${NGINX} is missing: install Debian's nginx (apt-get install -y nginx-light; .ci/run does) to run this test`,
+      `${NGINX} is missing: install Debian's nginx (apt-get install -y nginx; .ci/run does) to run this test`,
     );
   }
   const dir = mkdtempSync(path.join(tmpdir(), "shop-nginx-"));
