@@ -11,6 +11,11 @@ import {
 } from "react-router";
 import { AccountSettings } from "~/components/AccountSettings";
 import { AccountTabs } from "~/components/AccountTabs";
+import { MarketingConsentForm } from "~/components/MarketingConsentForm";
+import { MARKETING_INTENT, MARKETING_TEXT } from "~/lib/shared/abandoned-carts";
+import { getMarketingConsent, setAccountMarketingConsent } from "~/services/marketing-consent.server";
+import { runOrRefuse } from "~/web/form-action.server";
+import { redirectWithFlash } from "~/web/session.server";
 import { TwoFactorSettings } from "~/components/TwoFactorSettings";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { OrderTable } from "~/components/OrderTable";
@@ -60,14 +65,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
       addressManager: await loadAddressManager(request, user),
       settings: null,
       twoFactor: null,
+      marketing: null,
     });
   }
   if (url.pathname === "/shop/account" && url.searchParams.get("tab") === SETTINGS_TAB) {
-    const [settings, twoFactor] = await Promise.all([
+    const [settings, twoFactor, marketing] = await Promise.all([
       loadAccountSettings(request, user),
       loadTwoFactorSection(user),
+      getMarketingConsent({ userId: user.id }),
     ]);
-    return data({ tab: "settings" as const, orders: [], addressManager: null, settings, twoFactor });
+    return data({
+      tab: "settings" as const,
+      orders: [],
+      addressManager: null,
+      settings,
+      twoFactor,
+      marketing,
+    });
   }
   // The table shows five fields: send only those.
   const orders = (await listOrdersForUser(user.id)).map(
@@ -79,13 +93,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalAmount,
     }),
   );
-  return data({ tab: "orders" as const, orders, addressManager: null, settings: null, twoFactor: null });
+  return data({
+    tab: "orders" as const,
+    orders,
+    addressManager: null,
+    settings: null,
+    twoFactor: null,
+    marketing: null,
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireShopper(request);
   const formData = await readForm(request);
   if (isAccountIntent(formData)) return handleAccountAction(request, user, formData, SETTINGS_TAB_URL);
+  if (formData.get("intent") === MARKETING_INTENT) {
+    return runOrRefuse(
+      async () => {
+        const { consent } = await setAccountMarketingConsent(
+          user.id,
+          { consent: formData.get("consent") },
+          "account",
+        );
+        return redirectWithFlash(request, SETTINGS_TAB_URL, {
+          type: "success",
+          message: consent ? MARKETING_TEXT.consentGiven : MARKETING_TEXT.consentWithdrawn,
+        });
+      },
+      (error) => data({ marketingError: error.message }, { status: error.status }),
+    );
+  }
   if (isTwoFactorIntent(formData)) {
     return handleTwoFactorAction(request, user, formData, SETTINGS_TAB_URL, context);
   }
@@ -95,7 +132,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Account · ECommerce Shopping" }];
 
 export default function AccountPage() {
-  const { tab, orders, addressManager, settings, twoFactor } = useLoaderData<typeof loader>();
+  const { tab, orders, addressManager, settings, twoFactor, marketing } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="shop-page">
@@ -140,6 +177,12 @@ export default function AccountPage() {
               {...twoFactor}
               lastRefusal={actionData && "twoFactorForm" in actionData ? actionData.twoFactorForm : null}
               newBackupCodes={actionData && "newBackupCodes" in actionData ? actionData.newBackupCodes : null}
+            />
+          ) : null}
+          {marketing ? (
+            <MarketingConsentForm
+              consent={marketing}
+              error={actionData && "marketingError" in actionData ? actionData.marketingError : null}
             />
           ) : null}
         </section>

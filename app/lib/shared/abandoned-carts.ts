@@ -64,3 +64,6 @@ export interface AbandonedCartJson {
   restoredAt: string | null;
   recoveredOrderId: string | null;
 }
+
+/** The account page's consent form's `intent`. */
+export const MARKETING_INTENT = "marketing-consent";
