@@ -99,11 +99,16 @@ export default function AdminOrders() {
           <Title order={1} size="h3">
             All Orders
           </Title>
-          {errors ? null : (
-            <Anchor href={exportHref} download size="sm">
-              Export CSV
+          <Group gap="md">
+            <Anchor component={Link} to="/admin/abandoned-carts" size="sm">
+              Abandoned carts
             </Anchor>
-          )}
+            {errors ? null : (
+              <Anchor href={exportHref} download size="sm">
+                Export CSV
+              </Anchor>
+            )}
+          </Group>
         </Group>
         <Form
           method="get"

@@ -42,6 +42,7 @@ function inputOf(formData: FormData) {
   return {
     storefront: String(formData.get("storefront") ?? ""),
     guestCheckout: formData.get("guestCheckout") === "on" ? "true" : "false",
+    abandonedCartMails: formData.get("abandonedCartMails") === "on" ? "true" : "false",
     version: String(formData.get("version") ?? ""),
   };
 }
@@ -56,7 +57,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithFlash(request, PAGE, { type: "success", message: SETTINGS_TEXT.updated });
     },
     (error) =>
-      refuseAdminForm(FORM, { ...input, guestCheckout: input.guestCheckout === "true" ? "on" : "" }, error),
+      refuseAdminForm(
+        FORM,
+        {
+          ...input,
+          guestCheckout: input.guestCheckout === "true" ? "on" : "",
+          abandonedCartMails: input.abandonedCartMails === "true" ? "on" : "",
+        },
+        error,
+      ),
   );
 }
 
@@ -66,6 +75,7 @@ function formValues(settings: StoreSettingsJson): SentValues {
   return {
     storefront: settings.storefront,
     guestCheckout: settings.guestCheckout ? "on" : "",
+    abandonedCartMails: settings.abandonedCartMails ? "on" : "",
     version: String(settings.version),
   };
 }
@@ -82,6 +92,7 @@ export default function AdminSettings() {
   const field = formFields(FORM, values, reply?.errors ?? {});
   const storefront = field("storefront");
   const guest = field.box("guestCheckout");
+  const abandonedCartMails = field.box("abandonedCartMails");
   return (
     <section className="admin-page">
       <div className="admin-card">
@@ -123,6 +134,11 @@ export default function AdminSettings() {
               {...guest}
               label="Guest checkout"
               description="Visitors may buy without an account (needs the open storefront). Their orders are found again through the link in their confirmation mail."
+            />
+            <Checkbox
+              {...abandonedCartMails}
+              label="Abandoned-cart mails"
+              description="A cart left untouched gets at most two reminder mails, only when its owner agreed to them."
             />
             <Text size="sm" c="dimmed">
               Version {settings.version}, last changed{" "}

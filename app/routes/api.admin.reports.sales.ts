@@ -68,6 +68,15 @@ const salesReportSchema = z.object({
       }),
     )
     .meta({ description: "Variants with less stock than LOW_STOCK_THRESHOLD, fewest first" }),
+  recovered: z
+    .object({
+      orders: z.number().int(),
+      revenue: money,
+    })
+    .meta({
+      description:
+        "Orders paid in the period within 7 days after their cart's abandoned-cart restore link was opened",
+    }),
 });
 
 // GET ?from=YYYY-MM-DD&to=YYYY-MM-DD → the sales report of those shop days (default: the last 30).

@@ -10,6 +10,7 @@ const settingsSchema = z
   .object({
     storefront: z.enum(STOREFRONT_MODES),
     guestCheckout: z.boolean(),
+    abandonedCartMails: z.boolean(),
     version: z.int().min(1),
     updatedAt: dateTime,
   })
@@ -21,7 +22,7 @@ const settingsEnvelope = dataEnvelope(settingsSchema);
 const route = apiRoute({
   GET: apiOperation({
     tag: "Admin",
-    summary: "The store's settings: who may browse, whether guests may buy",
+    summary: "The store's settings: who may browse, whether guests may buy, abandoned-cart mails",
     access: "settings",
     success: { 200: { description: "Every setting, defaults filled in", schema: settingsEnvelope } },
     errors: {},

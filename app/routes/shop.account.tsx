@@ -12,6 +12,11 @@ import {
 } from "react-router";
 import { AccountSettings } from "~/components/AccountSettings";
 import { AccountTabs } from "~/components/AccountTabs";
+import { MarketingConsentForm } from "~/components/MarketingConsentForm";
+import { MARKETING_INTENT, MARKETING_TEXT } from "~/lib/shared/abandoned-carts";
+import { getMarketingConsent, setAccountMarketingConsent } from "~/services/marketing-consent.server";
+import { runOrRefuse } from "~/web/form-action.server";
+import { redirectWithFlash } from "~/web/session.server";
 import { TwoFactorSettings } from "~/components/TwoFactorSettings";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { OrderTable } from "~/components/OrderTable";
@@ -24,7 +29,6 @@ import {
 } from "~/web/two-factor-actions.server";
 import { requireShopper } from "~/web/auth.server";
 import { submitOrRedirect } from "~/web/form-action.server";
-import { redirectWithFlash } from "~/web/session.server";
 import { listOrdersForUser } from "~/services/orders.server";
 import { requestGuestOrderClaim } from "~/services/guest-order-claims.server";
 import { currentStoreSettings } from "~/services/store-settings.server";
@@ -68,12 +72,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       settings: null,
       twoFactor: null,
       offerGuestClaim: false,
+      marketing: null,
     });
   }
   if (url.pathname === "/shop/account" && url.searchParams.get("tab") === SETTINGS_TAB) {
-    const [settings, twoFactor] = await Promise.all([
+    const [settings, twoFactor, marketing] = await Promise.all([
       loadAccountSettings(request, user),
       loadTwoFactorSection(user),
+      getMarketingConsent({ userId: user.id }),
     ]);
     return data({
       tab: "settings" as const,
@@ -82,6 +88,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       settings,
       twoFactor,
       offerGuestClaim: false,
+      marketing,
     });
   }
   const [userOrders, storeSettings] = await Promise.all([listOrdersForUser(user.id), currentStoreSettings()]);
@@ -100,6 +107,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     settings: null,
     twoFactor: null,
     offerGuestClaim: storeSettings.storefront === "open",
+    marketing: null,
   });
 }
 
@@ -116,6 +124,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
   if (isAccountIntent(formData)) return handleAccountAction(request, user, formData, SETTINGS_TAB_URL);
+  if (formData.get("intent") === MARKETING_INTENT) {
+    return runOrRefuse(
+      async () => {
+        const { consent } = await setAccountMarketingConsent(
+          user.id,
+          { consent: formData.get("consent") },
+          "account",
+        );
+        return redirectWithFlash(request, SETTINGS_TAB_URL, {
+          type: "success",
+          message: consent ? MARKETING_TEXT.consentGiven : MARKETING_TEXT.consentWithdrawn,
+        });
+      },
+      (error) => data({ marketingError: error.message }, { status: error.status }),
+    );
+  }
   if (isTwoFactorIntent(formData)) {
     return handleTwoFactorAction(request, user, formData, SETTINGS_TAB_URL, context);
   }
@@ -125,7 +149,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Account · ECommerce Shopping" }];
 
 export default function AccountPage() {
-  const { tab, orders, addressManager, settings, twoFactor, offerGuestClaim } =
+  const { tab, orders, addressManager, settings, twoFactor, offerGuestClaim, marketing } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
@@ -179,6 +203,12 @@ export default function AccountPage() {
               {...twoFactor}
               lastRefusal={actionData && "twoFactorForm" in actionData ? actionData.twoFactorForm : null}
               newBackupCodes={actionData && "newBackupCodes" in actionData ? actionData.newBackupCodes : null}
+            />
+          ) : null}
+          {marketing ? (
+            <MarketingConsentForm
+              consent={marketing}
+              error={actionData && "marketingError" in actionData ? actionData.marketingError : null}
             />
           ) : null}
         </section>

@@ -302,16 +302,31 @@ export async function removeCartItem(
   if (oneLine && !isUuid(variantId)) throw notFound(CART_TEXT.itemNotFound);
   const match = cartOwnerMatch(owner, "c", "$1");
   if (!isUuid(match.value)) throw notFound(CART_TEXT.itemNotFound);
-  const rows = await getDb().sequelize.query<{ productId: string }>(
-    `DELETE FROM cart_items ci USING carts c
-      WHERE ci.cart_id = c.id AND ${match.where} AND ci.product_id = $2
-        ${oneLine ? "AND ci.variant_id = $3" : ""}
-      RETURNING ci.product_id AS "productId"`,
-    {
-      bind: oneLine ? [match.value, productId, variantId] : [match.value, productId],
-      type: QueryTypes.SELECT,
-    },
-  );
+  const { sequelize } = getDb();
+  // The cart row first, as every writer of its lines takes it: deleting a line moves the cart's last
+  // change (migration 0047's trigger), and a line locked before its cart would wait in a circle with them.
+  const rows = await sequelize.transaction(async (transaction) => {
+    const [cart] = await sequelize.query<{ id: string }>(
+      `SELECT c.id FROM carts c WHERE ${match.where} FOR UPDATE`,
+      {
+        bind: [match.value],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
+    if (!cart) return [];
+    return sequelize.query<{ productId: string }>(
+      `DELETE FROM cart_items ci
+        WHERE ci.cart_id = $1 AND ci.product_id = $2
+          ${oneLine ? "AND ci.variant_id = $3" : ""}
+        RETURNING ci.product_id AS "productId"`,
+      {
+        bind: oneLine ? [cart.id, productId, variantId] : [cart.id, productId],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
+  });
   if (rows.length === 0) throw notFound(CART_TEXT.itemNotFound);
   return { productId };
 }
@@ -382,5 +397,63 @@ export async function joinGuestCart(guest: GuestCart, userId: string): Promise<{
     }
     await sequelize.query(`DELETE FROM carts WHERE id = $1`, { bind: [visitor.id], transaction });
     return { capped };
+  });
+}
+
+/** A line to put back into a cart: a variant and how many the cart held. */
+export interface WantedLine {
+  productId: string;
+  variantId: string;
+  quantity: number;
+}
+
+/**
+ * Puts lines back into the owner's cart (an abandoned-cart mail's restore link): each variant ends with at
+ * least the quantity wanted, capped at its stock; one sold out (or gone) stays out. A line the cart already
+ * holds in that quantity is left as it is, so opening the link twice changes nothing. One transaction: the
+ * cart first, then the variants by id (docs/architecture.md, rule 13). Answers the cart's id and how many
+ * lines came back short or not at all.
+ */
+export async function putLinesBack(
+  owner: CartOwner,
+  lines: readonly WantedLine[],
+  /** What belongs with the change (the restore's own record), in its transaction. */
+  alongside?: (cartId: string, transaction: Transaction) => Promise<void>,
+): Promise<{ cartId: string; short: number }> {
+  const { sequelize } = getDb();
+  return sequelize.transaction(async (transaction) => {
+    const cartId = await openCart(owner, transaction);
+    const wanted = [...lines].sort((a, b) => (a.variantId < b.variantId ? -1 : 1));
+    const stock = wanted.length
+      ? await sequelize.query<{ id: string; productId: string; totalStock: number; inCart: number }>(
+          `SELECT v.id, v.product_id AS "productId", v.total_stock AS "totalStock",
+                  COALESCE(ci.quantity, 0) AS "inCart"
+             FROM product_variants v
+             LEFT JOIN cart_items ci ON ci.variant_id = v.id AND ci.cart_id = :cartId
+            WHERE v.id IN (:ids)
+            ORDER BY v.id
+              FOR SHARE OF v`,
+          {
+            replacements: { cartId, ids: wanted.map((line) => line.variantId) },
+            type: QueryTypes.SELECT,
+            transaction,
+          },
+        )
+      : [];
+    const byId = new Map(stock.map((row) => [row.id, row]));
+    let short = 0;
+    for (const line of wanted) {
+      const row = byId.get(line.variantId);
+      const quantity = Math.min(line.quantity, row?.totalStock ?? 0);
+      if (quantity < line.quantity) short += 1;
+      if (!row || quantity <= row.inCart) continue;
+      await sequelize.query(
+        `INSERT INTO cart_items (cart_id, product_id, variant_id, quantity) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = EXCLUDED.quantity, updated_at = now()`,
+        { bind: [cartId, row.productId, row.id, quantity], transaction },
+      );
+    }
+    await alongside?.(cartId, transaction);
+    return { cartId, short };
   });
 }

@@ -1,4 +1,5 @@
 import { WAITING_FOR_VARIANT_SQL } from "./stock-alert-demand.server";
+import { recoveredSales } from "./abandoned-carts.server";
 import { QueryTypes, Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
 import { badRequest, serviceUnavailable } from "~/lib/server/errors.server";
@@ -71,6 +72,8 @@ interface SalesReport extends SalesFigures {
   byDay: SalesDay[];
   topProducts: TopProduct[];
   lowStock: LowStockVariant[];
+  /** Orders paid in the period that an abandoned-cart mail's restore link brought back, and their money. */
+  recovered: { orders: number; revenue: number };
 }
 
 /** How many best sellers and low-stock variants a report lists. */
@@ -186,7 +189,8 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
             LIMIT :lowLimit`,
         );
         const tax = await taxOfPeriods(replacements, transaction);
-        return { days, top, lowStock, tax };
+        const recovered = await recoveredSales(period, transaction);
+        return { days, top, lowStock, tax, recovered };
       },
     );
   let rows = await read();
@@ -219,6 +223,7 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
       revenue: centsToNumber(Number(row.cents)),
     })),
     lowStock: rows.lowStock,
+    recovered: { orders: rows.recovered.orders, revenue: centsToNumber(rows.recovered.revenueCents) },
   };
 }
 

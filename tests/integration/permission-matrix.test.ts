@@ -13,6 +13,7 @@ import { shopApi } from "../../app/web/shop-api.server";
 import * as adminLayout from "../../app/routes/admin";
 import * as adminIndex from "../../app/routes/admin._index";
 import * as adminAccount from "../../app/routes/admin.account";
+import * as adminAbandonedCarts from "../../app/routes/admin.abandoned-carts";
 import * as adminAudit from "../../app/routes/admin.audit";
 import * as adminDashboard from "../../app/routes/admin.dashboard";
 import * as adminDiscounts from "../../app/routes/admin.discounts";
@@ -67,6 +68,7 @@ const PAGES: [
   ["/admin/products", adminProducts, "products"],
   ["/admin/products/import", adminImport, "products"],
   ["/admin/orders", adminOrders, "orders"],
+  ["/admin/abandoned-carts", adminAbandonedCarts, "orders"],
   [
     "/admin/orders/00000000-0000-4000-8000-000000000000",
     adminOrder,

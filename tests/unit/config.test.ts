@@ -130,6 +130,38 @@ describe("parseConfig refuses invalid values with a message that names the varia
   });
 });
 
+describe("parseConfig abandoned-cart delays", () => {
+  it("defaults to 1h and 24h and reads durations in s, m or h", () => {
+    expect(parseConfig({ SESSION_SECRET: SECRET }).abandonedCarts).toEqual({
+      firstAfterMs: 3_600_000,
+      secondAfterMs: 86_400_000,
+    });
+    const config = parseConfig({
+      SESSION_SECRET: SECRET,
+      ABANDONED_CART_AFTER: "90s",
+      ABANDONED_CART_SECOND_AFTER: "45m",
+    });
+    expect(config.abandonedCarts).toEqual({ firstAfterMs: 90_000, secondAfterMs: 2_700_000 });
+  });
+
+  it.each(["1d", "0s", "-5m", "1.5h", "soon", "60"])(
+    "refuses ABANDONED_CART_AFTER=%s, naming it",
+    (value) => {
+      const error = configErrorOf({ SESSION_SECRET: SECRET, ABANDONED_CART_AFTER: value });
+      expect(error.problems.some((problem) => problem.startsWith("ABANDONED_CART_AFTER:"))).toBe(true);
+    },
+  );
+
+  it("refuses a second mail that would come no later than the first", () => {
+    const error = configErrorOf({
+      SESSION_SECRET: SECRET,
+      ABANDONED_CART_AFTER: "2h",
+      ABANDONED_CART_SECOND_AFTER: "120m",
+    });
+    expect(error.problems).toEqual(["ABANDONED_CART_SECOND_AFTER: must be longer than ABANDONED_CART_AFTER"]);
+  });
+});
+
 describe("parseConfig PayPal credentials", () => {
   it("refuses a client id without a secret, naming the missing secret", () => {
     const error = configErrorOf({ SESSION_SECRET: SECRET, PAYPAL_CLIENT_ID: "client-id" });

@@ -52,6 +52,31 @@ function trueOrFalse(fallback: "true" | "false") {
   );
 }
 
+const DURATION_UNITS_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** A duration written as a whole number and a unit, `s`, `m` or `h` ("90s", "1h"), in milliseconds. */
+function duration(fallback: string) {
+  return z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .default(fallback)
+      .transform((value, ctx) => {
+        const match = /^(\d{1,7})\s*([smh])$/.exec(value);
+        const ms = match
+          ? Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS]
+          : 0;
+        if (ms > 0) return ms;
+        ctx.addIssue({
+          code: "custom",
+          message: 'must be a whole number above 0 with s, m or h, such as "90s" or "1h"',
+        });
+        return z.NEVER;
+      }),
+  );
+}
+
 function wholeNumber(min: number, max: number, fallback: number) {
   return z.preprocess(
     emptyToUndefined,
@@ -210,6 +235,8 @@ const envSchema = z
       emptyToUndefined,
       z.enum(["optional", "required"], { message: 'must be "optional" or "required"' }).default("optional"),
     ),
+    ABANDONED_CART_AFTER: duration("1h"),
+    ABANDONED_CART_SECOND_AFTER: duration("24h"),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
@@ -245,6 +272,13 @@ const envSchema = z
         code: "custom",
         path: ["MAIL_FROM"],
         message: 'is required when SMTP_URL is set, e.g. "Shop <orders@shop.example.com>"',
+      });
+    }
+    if (env.ABANDONED_CART_SECOND_AFTER <= env.ABANDONED_CART_AFTER) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ABANDONED_CART_SECOND_AFTER"],
+        message: "must be longer than ABANDONED_CART_AFTER",
       });
     }
     if (env.SESSION_SECRET && env.SESSION_SECRET.split(",").some((s) => s.trim().length < 16)) {
@@ -323,6 +357,11 @@ export interface AppConfig {
   webhooks: { allowHttp: boolean; allowPrivate: boolean; paypalWebhookId: string | null };
   /** required: admins and staff must sign in with a second factor (app/web/two-factor-gate.server.ts). */
   twoFactor: "optional" | "required";
+  /**
+   * Abandoned-cart mails (app/services/abandoned-carts.server.ts): a consenting owner's cart untouched for
+   * `firstAfterMs` gets the first, still untouched after `secondAfterMs` the second and last.
+   */
+  abandonedCarts: { firstAfterMs: number; secondAfterMs: number };
 }
 
 export interface S3Config {
@@ -468,6 +507,10 @@ export function parseConfig(
       paypalWebhookId: parsed.PAYPAL_WEBHOOK_ID ?? null,
     },
     twoFactor: parsed.TWO_FACTOR,
+    abandonedCarts: {
+      firstAfterMs: parsed.ABANDONED_CART_AFTER,
+      secondAfterMs: parsed.ABANDONED_CART_SECOND_AFTER,
+    },
   };
 }
 

@@ -38,6 +38,9 @@ export const storeSettingsFields = z.object({
   guestCheckout: flag(false, "guestCheckout").meta({
     description: "Whether visitors may buy without an account (default false; only with `open`)",
   }),
+  abandonedCartMails: flag(true, "abandonedCartMails").meta({
+    description: "Whether carts left behind by owners who consented get their reminder mails (default true)",
+  }),
 });
 
 /** Every setting, its default filled in, and the rules between them. */
@@ -45,6 +48,7 @@ export const storeSettingsSchema = z
   .object({
     storefront: storeSettingsFields.shape.storefront.prefault("members"),
     guestCheckout: storeSettingsFields.shape.guestCheckout,
+    abandonedCartMails: storeSettingsFields.shape.abandonedCartMails,
   })
   .superRefine((settings, context) => {
     if (settings.guestCheckout && settings.storefront !== "open") {

@@ -27,7 +27,8 @@ export type MailKind =
   | "stock-alert"
   | "staff-invite"
   | "two-factor-changed"
-  | "guest-order-claim";
+  | "guest-order-claim"
+  | "abandoned-cart";
 
 export interface OutgoingMail {
   kind: MailKind;
@@ -40,6 +41,8 @@ export interface OutgoingMail {
    * request, a status set twice) keeps the first. Null: no such rule.
    */
   dedupeKey?: string | null;
+  /** Headers beyond the usual ones (List-Unsubscribe, RFC 8058), sent as given. */
+  headers?: Record<string, string>;
 }
 
 export interface ClaimedMail {
@@ -49,6 +52,7 @@ export interface ClaimedMail {
   subject: string;
   textBody: string;
   htmlBody: string;
+  headers: Record<string, string>;
   /** Including this one. */
   attempts: number;
 }
@@ -75,8 +79,8 @@ function wakeSender(): void {
  */
 export async function enqueueMail(mail: OutgoingMail, transaction?: Transaction): Promise<boolean> {
   const rows = await getDb().sequelize.query<{ id: string }>(
-    `INSERT INTO mail_outbox (kind, dedupe_key, recipient, subject, text_body, html_body)
-     VALUES (:kind, :dedupeKey, :recipient, :subject, :text, :html)
+    `INSERT INTO mail_outbox (kind, dedupe_key, recipient, subject, text_body, html_body, headers)
+     VALUES (:kind, :dedupeKey, :recipient, :subject, :text, :html, :headers::jsonb)
      ON CONFLICT (dedupe_key) DO NOTHING
      RETURNING id`,
     {
@@ -87,6 +91,7 @@ export async function enqueueMail(mail: OutgoingMail, transaction?: Transaction)
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        headers: JSON.stringify(mail.headers ?? {}),
       },
       type: QueryTypes.SELECT,
       transaction,
@@ -120,7 +125,7 @@ export async function claimDueMails(sequelize: Sequelize, limit: number, leaseMs
        FROM due
       WHERE m.id = due.id
      RETURNING m.id, m.kind, m.recipient, m.subject, m.text_body AS "textBody",
-               m.html_body AS "htmlBody", m.attempts`,
+               m.html_body AS "htmlBody", m.headers, m.attempts`,
     { replacements: { limit, leaseSeconds: leaseMs / 1000 }, type: QueryTypes.SELECT },
   );
 }

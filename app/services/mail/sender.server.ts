@@ -13,6 +13,7 @@ import {
   type ClaimedMail,
 } from "./outbox.server";
 import { enqueueStockAlertMails } from "./stock-alert-mails.server";
+import { enqueueAbandonedCartMails } from "./abandoned-cart-mails.server";
 
 /**
  * Delivers the outbox (outbox.server.ts). One round: claim a few due mails (a
@@ -70,6 +71,7 @@ function messageOf(mail: ClaimedMail, from: string) {
     text: mail.textBody,
     html: mail.htmlBody,
     messageId: messageIdFor(mail.id, from),
+    headers: mail.headers ?? {},
   };
 }
 
@@ -155,6 +157,8 @@ export class OutboxSender {
     // Alerts the database fired since the last round become outbox mails first (a trigger cannot render
     // them); a failure there is logged and leaves them for the next round, never holding up other mails.
     await enqueueStockAlertMails(this.sequelize).catch(this.roundFailed);
+    // Carts left long enough get their reminders the same way: the database says which, once each.
+    await enqueueAbandonedCartMails(this.sequelize).catch(this.roundFailed);
     for (;;) {
       this.again = false;
       const claimed = await claimDueMails(this.sequelize, batchSize, leaseMs);

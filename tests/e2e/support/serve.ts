@@ -27,6 +27,8 @@ process.env.TRUST_PROXY ??= "true";
 // The webhook specs' receivers listen on http://127.0.0.1 in the test process.
 process.env.WEBHOOK_ALLOW_HTTP ??= "true";
 process.env.WEBHOOK_ALLOW_PRIVATE ??= "true";
+// The abandoned-cart spec waits for its mail: a cart left 2 s is abandoned (only consenting owners are mailed).
+process.env.ABANDONED_CART_AFTER ??= "2s";
 
 if (process.env.DATABASE_URL) {
   const adminUrl = new URL(process.env.DATABASE_URL);
