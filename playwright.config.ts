@@ -18,7 +18,9 @@ const MOBILE_SPECS = /(storefront-mobile|storefront-variants|product-gallery|sto
 const PHONE_ONLY_SPECS = /storefront-mobile\.spec\.ts$/;
 /**
  * The open storefront's spec opens the store for visitors, a setting of the whole server that every other spec
- * expects closed: it runs in its own project, after every other project, and sets its own viewports.
+ * expects closed: it runs in a project of its own, which `npm run test:e2e` runs alone after the others (a
+ * project's `dependencies` would run the other projects' every test before it, even for this one file). It
+ * sets its own viewports.
  */
 const OPEN_STOREFRONT_SPEC = /open-storefront\.spec\.ts$/;
 const PHONE = {
@@ -74,7 +76,6 @@ export default defineConfig({
     {
       name: "open-storefront",
       testMatch: OPEN_STOREFRONT_SPEC,
-      dependencies: ["js", "no-js", "mobile", "mobile-no-js"],
       use: { ...devices["Desktop Chrome"] },
     },
   ],

@@ -8,9 +8,9 @@ import { productCards, seedProduct } from "./support/storefront";
  * their account when they sign in; with JavaScript and without, on a desktop and at 375 px.
  *
  * The store's settings are one row for the whole server, and every other spec expects `members` mode: this
- * spec runs in a project of its own ("open-storefront", playwright.config.ts) that starts once every other
- * project has finished, so nothing else runs while the storefront is open; its tests run one after another
- * and it puts `members` back at the end, failed or not.
+ * spec runs in a project of its own ("open-storefront", playwright.config.ts) that `npm run test:e2e` runs
+ * alone once every other project has finished, so nothing else runs while the storefront is open; its tests
+ * run one after another and it puts `members` back at the end, failed or not.
  */
 
 test.describe.configure({ mode: "serial" });
@@ -34,7 +34,8 @@ async function setStorefront(storefront: "open" | "members") {
 test.beforeAll(() => setStorefront("open"));
 test.afterAll(() => setStorefront("members"));
 
-const signInLink = (page: Page) => page.getByRole("link", { name: "Sign in", exact: true });
+const signInLink = (page: Page) =>
+  page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true });
 const cartLines = (page: Page) => page.getByTestId("cart-line");
 
 const VARIANTS = [
@@ -80,6 +81,8 @@ for (const { javaScriptEnabled, width } of VARIANTS) {
         .getByRole("button", { name: /^Add to cart/ })
         .first()
         .click();
+      // The server's answer (its flash message), not the count shown at once: the cart's cookie comes with it.
+      await expect(page.getByText("Product is added to cart").first()).toBeVisible();
       await expect(page.getByTestId("cart-count").first()).toHaveText("1");
 
       await page.goto("/shop/cart");
