@@ -9,7 +9,9 @@ import {
 import { isUuid } from "~/lib/shared/uuid";
 import { lineName } from "~/lib/shared/variants";
 import { getDb } from "~/models/db.server";
+import { getProduct } from "./catalog.server";
 import { takeExchangeUnits } from "./checkout/order-store.server";
+import { shopperProductState } from "./shopper-product-state.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { lockOrderForReturn, type ReturnOwner } from "./return-request.server";
 import { getReturn, mailReturn, MAX_RETURN_LINES, RETURN_TEXT, returnableLines } from "./returns.server";
@@ -181,4 +183,27 @@ export async function requestExchange(owner: ReturnOwner, input: unknown): Promi
     })
     .catch(lockConflictAsAppError);
   return getReturn(returnId);
+}
+
+/**
+ * What the order page offers in exchange for a line of `variantId`: the product's other sizes and
+ * colours with their stock (a sold-out one too, to ask for a back-in-stock alert), and the alerts the
+ * shopper already waits for. A product since removed offers nothing.
+ */
+export async function exchangeChoices(
+  userId: string,
+  productId: string,
+  variantId: string,
+): Promise<{
+  choices: { _id: string; size: string | null; colour: string | null; totalStock: number }[];
+  waitingVariantIds: string[];
+}> {
+  const [product, shopper] = await Promise.all([
+    getProduct(productId),
+    shopperProductState(userId, productId),
+  ]);
+  const choices = (product?.variants ?? [])
+    .filter((variant) => variant._id !== variantId)
+    .map(({ _id, size, colour, totalStock }) => ({ _id, size, colour, totalStock }));
+  return { choices, waitingVariantIds: shopper.waitingVariantIds };
 }
