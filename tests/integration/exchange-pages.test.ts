@@ -7,17 +7,22 @@ import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import * as orderPage from "../../app/routes/shop.account.orders.$orderId";
 import * as shopLayout from "../../app/routes/shop";
+import * as adminReturnsPage from "../../app/routes/admin.returns";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
-import { EXCHANGE_TEXT } from "../../app/services/exchange-request.server";
 import { getOrderForUser } from "../../app/services/orders.server";
 import { updateOrderStatus } from "../../app/services/order-status.server";
 import { listReturnsForOrder } from "../../app/services/returns.server";
+import { requestReturn } from "../../app/services/return-request.server";
+import { EXCHANGE_TEXT, requestExchange } from "../../app/services/exchange-request.server";
+import type { ReturnJson } from "../../app/lib/shared/returns";
 import { updateReturn } from "../../app/services/return-decision.server";
 import { resetDatabase } from "../support/database";
 import { renderShopPage } from "../support/render-page";
 import { buildRequest, callRoute, testRequestContext } from "../support/requests";
 import { flashOf } from "./cart-support";
+import { flashOf as adminFlashOf, formRequest, jsonRequest, run } from "./admin-support";
 import {
+  createAdmin,
   createProductWithVariants,
   createShopper,
   payerAnswers,
@@ -210,5 +215,61 @@ describe("Exchange for another size on the order page", () => {
     );
     const chosen = noReason.document.querySelector<HTMLInputElement>(`input[value="${tee.bySize.M!.id}"]`)!;
     expect(chosen.checked).toBe(true);
+  });
+});
+
+describe("exchanges on the admin's Returns page", () => {
+  it("lists exchanges beside returns, filters by type, and ships a received exchange with its carrier and tracking", async () => {
+    const admin = await createAdmin();
+    const { orderId, tee } = await deliveredOrder();
+    await updateReturn(
+      (
+        await requestReturn(shopper.id, {
+          orderId,
+          items: [{ variantId: tee.bySize.S!.id, quantity: 1, reason: "damaged" }],
+        })
+      )._id,
+      { status: "rejected" },
+    );
+    const exchange = await requestExchange(
+      { userId: shopper.id },
+      {
+        orderId,
+        items: [
+          { variantId: tee.bySize.S!.id, quantity: 1, newVariantId: tee.bySize.M!.id, reason: "too_small" },
+        ],
+      },
+    );
+    const listed = async (search: string) => {
+      const response = await run(
+        adminReturnsPage.loader,
+        jsonRequest(`/admin/returns${search}`, { cookie: admin.cookie }),
+      );
+      return ((await response.json()) as { returns: ReturnJson[] }).returns.map((entry) => entry.type);
+    };
+    expect((await listed("")).sort()).toEqual(["exchange", "refund"]);
+    expect(await listed("?type=exchange")).toEqual(["exchange"]);
+    expect(await listed("?type=refund")).toEqual(["refund"]);
+
+    const post = (form: Record<string, string>) =>
+      run(
+        adminReturnsPage.action,
+        formRequest("/admin/returns?type=exchange", { returnId: exchange._id, ...form }, admin.cookie),
+      );
+    const received = await post({ intent: "receive" });
+    expect(adminFlashOf(received)).toEqual({
+      type: "success",
+      message: adminReturnsPage.RETURNS_PAGE_TEXT.exchangeReceived,
+    });
+    const noTracking = await post({ intent: "ship", carrier: "UPS", trackingNumber: "" });
+    expect(noTracking.status).toBe(400);
+    const shipped = await post({ intent: "ship", carrier: "UPS", trackingNumber: "1Z77" });
+    expect(shipped.status).toBe(302);
+    expect(adminFlashOf(shipped)).toEqual({
+      type: "success",
+      message: adminReturnsPage.RETURNS_PAGE_TEXT.shipped,
+    });
+    const [after] = (await listReturnsForOrder(orderId)).filter((entry) => entry.type === "exchange");
+    expect(after).toMatchObject({ status: "shipped", carrier: "UPS", trackingNumber: "1Z77" });
   });
 });
