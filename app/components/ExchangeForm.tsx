@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
-import { RETURN_REASONS, RETURN_REASON_LABELS } from "~/lib/shared/returns";
 import { lineName, variantLabel } from "~/lib/shared/variants";
 import { BackInStockForm } from "./BackInStockForm";
+import { ReturnReasonOptions } from "./OrderReturns";
 
 /**
  * "Exchange for another size" under a delivered line of the shopper's order: the product's other sizes
@@ -142,12 +142,7 @@ export function ExchangeForm(props: ExchangeFormProps) {
                 aria-invalid={error("reason") ? true : undefined}
                 aria-describedby={error("reason") ? `exchange-${lineIndex}-reason-error` : undefined}
               >
-                <option value="">Choose a reason</option>
-                {RETURN_REASONS.map((reason) => (
-                  <option key={reason} value={reason}>
-                    {RETURN_REASON_LABELS[reason]}
-                  </option>
-                ))}
+                <ReturnReasonOptions />
               </select>
               {error("reason") ? (
                 <p className="form-error" id={`exchange-${lineIndex}-reason-error`}>

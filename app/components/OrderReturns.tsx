@@ -129,6 +129,20 @@ export function OrderReturnsList({ returns }: { returns: OrderReturnData[] }) {
   );
 }
 
+/** A reason select's options: none chosen first, then each reason by its label. */
+export function ReturnReasonOptions() {
+  return (
+    <>
+      <option value="">Choose a reason</option>
+      {RETURN_REASONS.map((reason) => (
+        <option key={reason} value={reason}>
+          {RETURN_REASON_LABELS[reason]}
+        </option>
+      ))}
+    </>
+  );
+}
+
 interface ReturnRequestFormProps {
   lines: ReturnLineData[];
   /** The window's last day, as the shopper reads it ("24 December 2026"). */
@@ -201,12 +215,7 @@ export function ReturnRequestForm({ lines, openUntil, reply }: ReturnRequestForm
                     aria-invalid={reasonError ? true : undefined}
                     aria-describedby={reasonError ? `${reasonName}-error` : undefined}
                   >
-                    <option value="">Choose a reason</option>
-                    {RETURN_REASONS.map((reason) => (
-                      <option key={reason} value={reason}>
-                        {RETURN_REASON_LABELS[reason]}
-                      </option>
-                    ))}
+                    <ReturnReasonOptions />
                   </select>
                   {reasonError ? (
                     <p className="form-error" id={`${reasonName}-error`}>

@@ -146,7 +146,9 @@ test.describe("size exchanges from the order page", () => {
     await expect(listed).toContainText("Status: New size shipped");
     await expect(details.getByTestId("exchange-tracking")).toContainText("UPS tracking number 1ZSWAP42");
     const pageShot = shot("order-page");
-    if (pageShot) await page.screenshot({ path: pageShot, fullPage: true });
+    // The dialog scrolls on its own: bring the exchange into view first.
+    await listed.scrollIntoViewIfNeeded();
+    if (pageShot) await page.screenshot({ path: pageShot });
     await admin.dispose();
   });
 });
