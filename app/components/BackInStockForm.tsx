@@ -24,7 +24,7 @@ export function BackInStockForm({
   idPrefix,
 }: {
   productId: string;
-  variants: readonly VariantJson[];
+  variants: readonly Pick<VariantJson, "_id" | "size" | "colour" | "totalStock">[];
   waitingVariantIds: readonly string[];
   formAction: string;
   idPrefix: string;

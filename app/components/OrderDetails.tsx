@@ -66,10 +66,12 @@ interface OrderDetailsProps {
   customerName: string;
   /** Below the details: the admin's status form; the shopper's Pay now and Cancel order. */
   children?: ReactNode;
+  /** Under a line (by its position): the shopper's "Exchange for another size". */
+  lineExtra?: (index: number) => ReactNode;
 }
 
 /** An order's details (SPEC §2): summary, items, shipping info. */
-export function OrderDetails({ order, customerName, children }: OrderDetailsProps) {
+export function OrderDetails({ order, customerName, children, lineExtra }: OrderDetailsProps) {
   const address = order.addressInfo;
   return (
     <div className="order-details">
@@ -188,6 +190,7 @@ export function OrderDetails({ order, customerName, children }: OrderDetailsProp
               ) : null}
               <span>Price: {formatPrice(item.price)}</span>
               {item.taxAmount ? <span data-testid="line-tax">Tax: {formatPrice(item.taxAmount)}</span> : null}
+              {lineExtra?.(index)}
             </li>
           ))}
         </ul>

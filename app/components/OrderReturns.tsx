@@ -3,11 +3,12 @@ import { formatPrice } from "~/lib/shared/money";
 import {
   RETURN_REASONS,
   RETURN_REASON_LABELS,
-  RETURN_STATUS_LABELS,
+  statusLabelOf,
   type ReturnReason,
   type ReturnStatus,
+  type ReturnType,
 } from "~/lib/shared/returns";
-import { lineName } from "~/lib/shared/variants";
+import { lineName, variantLabel } from "~/lib/shared/variants";
 
 /**
  * The shopper's side of returns on an order's details: the returns already
@@ -35,7 +36,10 @@ interface ReturnLineData {
 
 export interface OrderReturnData {
   _id: string;
+  type: ReturnType;
   status: ReturnStatus;
+  /** An exchange's replacement parcel, once shipped. */
+  tracking: { carrier: string | null; number: string; url: string | null } | null;
   /** The day it was asked for, as the shopper reads it. */
   requestedOn: string;
   refundAmount: number | null;
@@ -46,6 +50,9 @@ export interface OrderReturnData {
     quantity: number;
     reason: ReturnReason;
     refundAmount: number | null;
+    /** An exchange's item: the size and colour sent instead. */
+    newSize?: string | null;
+    newColour?: string | null;
   }[];
 }
 
@@ -56,30 +63,61 @@ export interface ReturnFormReply {
   formError: string | null;
 }
 
-/** The order's returns, newest first: status in words, lines, reasons, and the refund once received. */
+/**
+ * The order's returns and exchanges, newest first: status in words, lines (an exchange's with the size
+ * sent instead), reasons, the refund once received, an exchange's tracking once shipped.
+ */
 export function OrderReturnsList({ returns }: { returns: OrderReturnData[] }) {
   if (!returns.length) return null;
+  const exchanges = returns.some((entry) => entry.type === "exchange");
+  const refunds = returns.some((entry) => entry.type === "refund");
   return (
     <section className="order-details__section" aria-labelledby="order-returns-heading">
-      <h3 id="order-returns-heading">Returns</h3>
+      <h3 id="order-returns-heading">
+        {exchanges && refunds ? "Returns and exchanges" : exchanges ? "Exchanges" : "Returns"}
+      </h3>
       <ul className="order-returns" data-testid="order-returns">
         {returns.map((entry) => (
-          <li key={entry._id} className="order-returns__entry" data-testid="order-return">
+          <li
+            key={entry._id}
+            className="order-returns__entry"
+            data-testid={entry.type === "exchange" ? "order-exchange" : "order-return"}
+          >
             <p className="order-returns__head">
-              <span>Requested {entry.requestedOn}</span>
+              <span>
+                {entry.type === "exchange" ? "Exchange" : "Return"} requested {entry.requestedOn}
+              </span>
               <span className="order-returns__status" data-return-status={entry.status}>
-                Status: {RETURN_STATUS_LABELS[entry.status]}
+                Status: {statusLabelOf(entry)}
               </span>
             </p>
             <ul className="order-returns__items">
               {entry.items.map((item, itemIndex) => (
                 <li key={itemIndex}>
-                  {lineName(item)} × {item.quantity}: {RETURN_REASON_LABELS[item.reason]}
-                  {item.refundAmount !== null ? ` (refund ${formatPrice(item.refundAmount)})` : ""}
+                  {lineName(item)} × {item.quantity}
+                  {entry.type === "exchange"
+                    ? ` for ${variantLabel({ size: item.newSize ?? null, colour: item.newColour ?? null })}`
+                    : ""}
+                  : {RETURN_REASON_LABELS[item.reason]}
+                  {item.refundAmount !== null && entry.type === "refund"
+                    ? ` (refund ${formatPrice(item.refundAmount)})`
+                    : ""}
                 </li>
               ))}
             </ul>
-            {entry.refundAmount !== null ? (
+            {entry.tracking ? (
+              <p className="order-returns__refund" data-testid="exchange-tracking">
+                {entry.tracking.carrier ? `${entry.tracking.carrier} ` : ""}tracking number{" "}
+                {entry.tracking.url ? (
+                  <a href={entry.tracking.url} rel="noreferrer" target="_blank">
+                    {entry.tracking.number}
+                  </a>
+                ) : (
+                  entry.tracking.number
+                )}
+              </p>
+            ) : null}
+            {entry.refundAmount !== null && entry.type === "refund" ? (
               <p className="order-returns__refund" data-testid="return-refund">
                 Refund: {formatPrice(entry.refundAmount)}
               </p>
@@ -88,6 +126,20 @@ export function OrderReturnsList({ returns }: { returns: OrderReturnData[] }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** A reason select's options: none chosen first, then each reason by its label. */
+export function ReturnReasonOptions() {
+  return (
+    <>
+      <option value="">Choose a reason</option>
+      {RETURN_REASONS.map((reason) => (
+        <option key={reason} value={reason}>
+          {RETURN_REASON_LABELS[reason]}
+        </option>
+      ))}
+    </>
   );
 }
 
@@ -163,12 +215,7 @@ export function ReturnRequestForm({ lines, openUntil, reply }: ReturnRequestForm
                     aria-invalid={reasonError ? true : undefined}
                     aria-describedby={reasonError ? `${reasonName}-error` : undefined}
                   >
-                    <option value="">Choose a reason</option>
-                    {RETURN_REASONS.map((reason) => (
-                      <option key={reason} value={reason}>
-                        {RETURN_REASON_LABELS[reason]}
-                      </option>
-                    ))}
+                    <ReturnReasonOptions />
                   </select>
                   {reasonError ? (
                     <p className="form-error" id={`${reasonName}-error`}>

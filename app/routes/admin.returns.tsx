@@ -19,8 +19,14 @@ import { parsePaging } from "~/lib/server/paging.server";
 import { isAppError } from "~/lib/server/errors.server";
 import { formatPrice } from "~/lib/shared/money";
 import { shortOrderNumber } from "~/lib/shared/order-options";
-import { type ReturnJson, type ReturnStatus } from "~/lib/shared/returns";
-import { getReturn, listReturns, parseReturnStatusFilter, RETURNS_PAGING } from "~/services/returns.server";
+import { type ReturnJson, type ReturnStatus, type ReturnType } from "~/lib/shared/returns";
+import {
+  getReturn,
+  listReturns,
+  parseReturnStatusFilter,
+  parseReturnTypeFilter,
+  RETURNS_PAGING,
+} from "~/services/returns.server";
 import { updateReturn } from "~/services/return-decision.server";
 import { auditByOf } from "~/web/audit.server";
 import { requireArea } from "~/web/auth.server";
@@ -46,14 +52,22 @@ const STATUS_FILTERS: { value: ReturnStatus; label: string }[] = [
   { value: "received", label: "Received" },
   { value: "refunded", label: "Refunded" },
   { value: "rejected", label: "Rejected" },
+  { value: "shipped", label: "Shipped (exchanges)" },
+];
+
+const TYPE_FILTERS: { value: ReturnType; label: string }[] = [
+  { value: "refund", label: "Refunds" },
+  { value: "exchange", label: "Exchanges" },
 ];
 
 export const RETURNS_PAGE_TEXT = {
   approved: "Return approved: the customer is emailed how to send it back.",
   rejected: "Return rejected: the customer is emailed.",
   received: "Return received: its stock is back.",
+  exchangeReceived: "Exchange received: its stock is back. Ship the new size next.",
+  shipped: "New size shipped: the customer is emailed its tracking.",
   refunded: (amount: number) => `Return received and ${formatPrice(amount)} refunded.`,
-  unknownIntent: "Choose Approve, Reject or Mark received.",
+  unknownIntent: "Choose Approve, Reject, Mark received or Ship.",
 } as const;
 
 function isReturnIntent(value: FormDataEntryValue | null): value is ReturnIntent {
@@ -62,8 +76,9 @@ function isReturnIntent(value: FormDataEntryValue | null): value is ReturnIntent
 
 function doneMessage(updated: ReturnJson): string {
   if (updated.status === "refunded") return RETURNS_PAGE_TEXT.refunded(updated.refundAmount ?? 0);
-  if (updated.status === "approved" || updated.status === "rejected")
+  if (updated.status === "approved" || updated.status === "rejected" || updated.status === "shipped")
     return RETURNS_PAGE_TEXT[updated.status];
+  if (updated.type === "exchange") return RETURNS_PAGE_TEXT.exchangeReceived;
   // Received but not refunded: its order has no capture to refund (the service logs it).
   return RETURNS_PAGE_TEXT.received;
 }
@@ -91,9 +106,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   // A hand-edited URL still shows a list: an unknown status means all of them, a bad page the first.
   const status = parseReturnStatusFilter(params.get("status"));
+  const type = parseReturnTypeFilter(params.get("type"));
   const paging = parsePaging(params, RETURNS_PAGING, { lenient: true });
-  const { returns, pagination } = await listReturns(status, paging);
-  return data({ returns, pagination, status });
+  const { returns, pagination } = await listReturns(status, paging, type);
+  return data({ returns, pagination, status, type });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -113,6 +129,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
           status: RETURN_INTENTS[intent],
           // An unticked box sends nothing: only receiving asks, and there it means "not the delivery".
           ...(intent === "receive" ? { refundShipping: formData.get("refundShipping") === "on" } : {}),
+          ...(intent === "ship"
+            ? { trackingNumber: formData.get("trackingNumber"), carrier: formData.get("carrier") }
+            : {}),
         },
         by,
       );
@@ -130,16 +149,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Returns · ECommerce Shopping" }];
 
 export default function AdminReturns() {
-  const { returns, pagination, status } = useLoaderData<typeof loader>();
+  const { returns, pagination, status, type } = useLoaderData<typeof loader>();
   const refusal = useActionData<typeof action>();
   const navigation = useNavigation();
   const submit = useSubmit();
   const list = new URLSearchParams();
   if (status) list.set("status", status);
+  if (type) list.set("type", type);
   const pendingId = navigation.formData?.get("returnId");
   const pendingIntent = navigation.formData?.get("intent");
   const shownIds = new Set(returns.map((entry) => entry._id));
   const label = STATUS_FILTERS.find((filter) => filter.value === status)?.label;
+  const typeLabel = TYPE_FILTERS.find((filter) => filter.value === type)?.label;
 
   return (
     <section className="admin-page">
@@ -147,7 +168,14 @@ export default function AdminReturns() {
         <Title order={1} size="h3" mb="md">
           Returns
         </Title>
-        <Form method="get" action={PAGE} className="admin-filter" role="search" key={status ?? ""}>
+        <Form method="get" action={PAGE} className="admin-filter" role="search" key={`${status}-${type}`}>
+          <NativeSelect
+            name="type"
+            label="Refunds or exchanges"
+            defaultValue={type ?? ""}
+            data={[{ value: "", label: "Both" }, ...TYPE_FILTERS]}
+            onChange={(event) => submit(event.currentTarget.form)}
+          />
           <NativeSelect
             name="status"
             label="Filter by status"
@@ -160,7 +188,8 @@ export default function AdminReturns() {
           </Button>
         </Form>
         <Text size="sm" c="dimmed" my="sm" data-testid="return-count" aria-live="polite">
-          {pagination.total} return{pagination.total === 1 ? "" : "s"}
+          {pagination.total} {typeLabel ? typeLabel.toLowerCase().replace(/s$/, "") : "return"}
+          {pagination.total === 1 ? "" : "s"}
           {label ? ` ${label.toLowerCase()}` : ""}
         </Text>
         {refusal && !shownIds.has(refusal.returnId) ? (

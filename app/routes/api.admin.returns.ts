@@ -4,17 +4,23 @@ import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import type { FieldErrors } from "~/lib/server/errors.server";
 import { parsePaging } from "~/lib/server/paging.server";
-import { RETURN_STATUSES } from "~/lib/shared/returns";
-import { listReturns, parseReturnStatusFilter, RETURNS_PAGING } from "~/services/returns.server";
+import { RETURN_STATUSES, RETURN_TYPES } from "~/lib/shared/returns";
+import {
+  listReturns,
+  parseReturnStatusFilter,
+  parseReturnTypeFilter,
+  RETURNS_PAGING,
+} from "~/services/returns.server";
 
-// GET ?status&page&limit → the returns, newest first, with pagination.
+// GET ?status&type&page&limit → the returns and exchanges, newest first, with pagination.
 const route = apiRoute({
   GET: apiOperation({
     tag: "Returns",
-    summary: "Every return, newest first",
+    summary: "Every return and exchange, newest first",
     access: "returns",
     query: z.object({
       status: z.enum(RETURN_STATUSES).optional(),
+      type: z.enum(RETURN_TYPES).optional(),
       page: z.int().min(1).optional(),
       limit: z.int().min(1).max(100).optional(),
     }),
@@ -28,16 +34,19 @@ const route = apiRoute({
         }),
       },
     },
-    errors: { 400: "An unknown status, or a page or limit out of range" },
+    errors: { 400: "An unknown status or type, or a page or limit out of range" },
     handler: async ({ request }) => {
       const params = new URL(request.url).searchParams;
       const raw = params.get("status");
       const status = parseReturnStatusFilter(raw);
       const errors: FieldErrors = {};
       if (raw && !status) errors.status = [`Status must be one of: ${RETURN_STATUSES.join(", ")}`];
+      const rawType = params.get("type");
+      const type = parseReturnTypeFilter(rawType);
+      if (rawType && !type) errors.type = [`Type must be one of: ${RETURN_TYPES.join(", ")}`];
       // One 400 names every problem of the query, the paging's among them.
       const paging = parsePaging(params, RETURNS_PAGING, { errors });
-      const { returns, pagination } = await listReturns(status, paging);
+      const { returns, pagination } = await listReturns(status, paging, type);
       return apiJson({ success: true, data: returns, pagination });
     },
   }),

@@ -20,7 +20,17 @@ import {
   type OrderReturnData,
   type ReturnFormReply,
 } from "~/components/OrderReturns";
+import {
+  EXCHANGE_INTENT,
+  EXCHANGE_PARAM,
+  ExchangeForm,
+  ExchangeLink,
+  type ExchangeFormReply,
+} from "~/components/ExchangeForm";
 import { withImageSizes } from "~/services/images.server";
+import { EXCHANGE_TEXT, exchangeChoices, requestExchange } from "~/services/exchange-request.server";
+import { trackingUrl } from "~/lib/shared/tracking";
+import { handleAlertIntent, isAlertIntent } from "~/web/alert-actions.server";
 import { requireShopper } from "~/web/auth.server";
 import { getConfig } from "~/lib/server/config.server";
 import { isAppError, type AppError } from "~/lib/server/errors.server";
@@ -101,23 +111,53 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // What the page shows of each return (not the shopper's own email and name again).
     const orderReturns: OrderReturnData[] = returns.map((entry) => ({
       _id: entry._id,
+      type: entry.type,
       status: entry.status,
+      tracking: entry.trackingNumber
+        ? {
+            carrier: entry.carrier,
+            number: entry.trackingNumber,
+            url: trackingUrl(entry.carrier, entry.trackingNumber),
+          }
+        : null,
       requestedOn: longDate(entry.requestedAt),
       refundAmount: entry.refundAmount,
-      items: entry.items.map(({ title, size, colour, quantity, reason, refundAmount }) => ({
-        title,
-        size,
-        colour,
-        quantity,
-        reason,
-        refundAmount,
-      })),
+      items: entry.items.map(
+        ({ title, size, colour, quantity, reason, refundAmount, newSize, newColour }) => ({
+          title,
+          size,
+          colour,
+          quantity,
+          reason,
+          refundAmount,
+          ...(entry.type === "exchange" ? { newSize, newColour } : {}),
+        }),
+      ),
     }));
+    const returnWindow = returnWindowOf(found);
+    // The lines that take an exchange now, and the one whose form the URL opens.
+    const exchangeable = returnWindow.open
+      ? found.cartItems.flatMap((line, index) =>
+          line.variantId && line.productId && line.quantity > line.returnedQuantity ? [index] : [],
+        )
+      : [];
+    const asked = Number(new URL(request.url).searchParams.get(EXCHANGE_PARAM) ?? NaN);
+    const openLine = exchangeable.includes(asked) ? found.cartItems[asked]! : null;
+    const exchange = openLine
+      ? {
+          lineIndex: asked,
+          left: openLine.quantity - openLine.returnedQuantity,
+          productId: openLine.productId!,
+          ...(await exchangeChoices(user.id, openLine.productId!, openLine.variantId!)),
+        }
+      : null;
     return data({
       order,
       customerName: user.userName,
       returns: orderReturns,
-      returnWindow: returnWindowOf(found),
+      returnWindow,
+      exchangeable,
+      exchange,
     });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;
@@ -166,12 +206,51 @@ function returnFormReply(error: AppError, values: Record<string, string>, lineOf
   return { values, fieldErrors, formError };
 }
 
+/** The exchange form's fields as requestExchange's one item: the line by its position, the new variant, how many, why. */
+function exchangeRequestOf(order: OrderJson, formData: FormData) {
+  const field = (name: string) => String(formData.get(name) ?? "").trim();
+  const values = {
+    quantity: field("quantity"),
+    reason: field("reason"),
+    newVariantId: field("newVariantId"),
+  };
+  const line = order.cartItems[Number(field("line"))];
+  return {
+    item: {
+      variantId: line?.variantId ?? null,
+      quantity: values.quantity,
+      newVariantId: values.newVariantId,
+      reason: values.reason,
+    },
+    values,
+  };
+}
+
+/** The service's refusal of an exchange, put next to the form's fields (or above them). */
+function exchangeFormReply(error: AppError, values: Record<string, string>): ExchangeFormReply {
+  const fieldErrors: Record<string, string[]> = {};
+  let formError: string | null = null;
+  for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
+    const field = /^items\.0\.(quantity|reason|newVariantId)$/.exec(key)?.[1];
+    if (!field) formError ??= messages[0] ?? error.message;
+    // The API's message lists the reasons' codes; the page's select shows their labels.
+    else fieldErrors[field] = field === "reason" ? [CHOOSE_REASON] : messages;
+  }
+  if (!Object.keys(fieldErrors).length) formError ??= error.message;
+  return { values, fieldErrors, formError };
+}
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireShopper(request);
   const orderId = params.orderId ?? "";
   const formData = await readForm(request);
   const intent = formData.get("intent");
   const here = `/shop/account/orders/${orderId}`;
+  // The back-in-stock buttons beside an exchange's sold-out sizes come back to the open form.
+  if (isAlertIntent(intent)) {
+    const line = new URL(request.url).searchParams.get(EXCHANGE_PARAM);
+    return handleAlertIntent(request, user, formData, line ? `${here}?${EXCHANGE_PARAM}=${line}` : here);
+  }
   // An order that is not (or no longer) the shopper's sends them back to their account.
   const backTo = (error: AppError) => (error.status === 404 ? "/shop/account" : here);
   return submitOrRedirect(request, backTo, async () => {
@@ -179,6 +258,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (intent === "cancel") {
       await cancelUnpaidOrder(user, orderId);
       return redirectWithFlash(request, here, { type: "success", message: PAY_AGAIN_TEXT.cancelled });
+    }
+    if (intent === EXCHANGE_INTENT) {
+      const order = await getOrderForUser(user.id, orderId);
+      const { item, values } = exchangeRequestOf(order, formData);
+      try {
+        await requestExchange({ userId: user.id }, { orderId, items: [item] });
+      } catch (error) {
+        // A choice the shopper can correct (or a size gone meanwhile) stays on the form with what they chose.
+        const soldOut = isAppError(error) && error.status === 409 && error.message === EXCHANGE_TEXT.soldOut;
+        if (!isAppError(error) || (error.status !== 400 && !soldOut)) throw error;
+        return data({ exchangeForm: exchangeFormReply(error, values) }, { status: error.status });
+      }
+      return redirectWithFlash(request, here, { type: "success", message: EXCHANGE_TEXT.requested });
     }
     if (intent === RETURN_INTENT) {
       const order = await getOrderForUser(user.id, orderId);
@@ -203,12 +295,35 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Order details · ECommerce Shopping" }];
 
 export default function AccountOrderDetails() {
-  const { order, customerName, returns, returnWindow } = useLoaderData<typeof loader>();
+  const { order, customerName, returns, returnWindow, exchangeable, exchange } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const returnReply = actionData && "returnForm" in actionData ? actionData.returnForm : null;
+  const exchangeReply = actionData && "exchangeForm" in actionData ? actionData.exchangeForm : null;
+  const here = `/shop/account/orders/${order._id}`;
+  const lineExtra = (index: number) => {
+    if (!exchangeable.includes(index)) return null;
+    const openAt = `${here}?${EXCHANGE_PARAM}=${index}`;
+    if (exchange?.lineIndex !== index) return <ExchangeLink to={openAt} />;
+    return (
+      <ExchangeForm
+        // A refusal or a new exchange starts the form afresh from what the action answered.
+        key={`${returns.length}-${exchangeReply ? JSON.stringify(exchangeReply.values) : ""}`}
+        lineIndex={index}
+        line={order.cartItems[index]!}
+        left={exchange.left}
+        productId={exchange.productId}
+        choices={exchange.choices}
+        waitingVariantIds={exchange.waitingVariantIds}
+        openAt={openAt}
+        closeTo={here}
+        reply={exchangeReply}
+      />
+    );
+  };
   return (
     <UrlDialog title="Order Details" closeTo="/shop/account" size="lg">
-      <OrderDetails order={order} customerName={customerName}>
+      <OrderDetails order={order} customerName={customerName} lineExtra={lineExtra}>
         <OrderReturnsList returns={returns} />
         {returnWindow.open ? (
           <ReturnRequestForm

@@ -56,7 +56,7 @@ interface TrackingChange {
 }
 
 /** `trackingNumber` and `carrier` of an update's body (JSON or form), with their problems by field. */
-function parseTrackingChange(input: unknown): { change: TrackingChange; errors: FieldErrors } {
+export function parseTrackingChange(input: unknown): { change: TrackingChange; errors: FieldErrors } {
   const body = (input ?? {}) as Record<string, unknown>;
   const change: TrackingChange = {};
   const errors: FieldErrors = {};

@@ -212,7 +212,7 @@ export async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItem
             oi.tax_cents AS "taxCents",
             COALESCE((SELECT sum(ri.quantity) FROM order_return_items ri
                         JOIN order_returns r ON r.id = ri.return_id AND r.status <> 'rejected'
-                       WHERE ri.order_item_id = oi.id), 0)::int AS "returnedQuantity"
+                       WHERE ri.order_item_id = oi.id AND ri.returned_variant_id IS NULL), 0)::int AS "returnedQuantity"
        FROM order_items oi WHERE oi.order_id IN (:orderIds)
       ORDER BY oi.order_id, oi.title, oi.id`,
     { replacements: { orderIds }, type: QueryTypes.SELECT },

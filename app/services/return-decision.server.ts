@@ -8,6 +8,7 @@ import {
   type AdminReturnStatus,
   type ReturnJson,
   type ReturnStatus,
+  type ReturnType,
 } from "~/lib/shared/returns";
 import { isUuid } from "~/lib/shared/uuid";
 import { getDb } from "~/models/db.server";
@@ -17,10 +18,18 @@ import { assertNoOpenDispute } from "./checkout/disputes.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { getReturn, mailReturn, RETURN_NOT_FOUND, RETURN_TEXT, returnableLines } from "./returns.server";
 import { finishReturnRefund } from "./return-refund.server";
+import { parseTrackingChange } from "./order-status.server";
 
 /** The admin's decisions on a return: approved, rejected, or received (the refund's first step; returns.server.ts tells the flow). */
 
-function parseReturnUpdate(input: unknown): { status: AdminReturnStatus; refundShipping?: boolean } {
+interface ReturnUpdate {
+  status: AdminReturnStatus;
+  refundShipping?: boolean;
+  trackingNumber?: string | null;
+  carrier?: string | null;
+}
+
+function parseReturnUpdate(input: unknown): ReturnUpdate {
   const body = (input ?? {}) as Record<string, unknown>;
   const status = ADMIN_RETURN_STATUSES.find((candidate) => candidate === body.status);
   const errors: FieldErrors = {};
@@ -31,15 +40,37 @@ function parseReturnUpdate(input: unknown): { status: AdminReturnStatus; refundS
   else if (raw === false || raw === "false") refundShipping = false;
   else if (raw !== undefined && raw !== null && raw !== "")
     errors.refundShipping = ["refundShipping must be true or false"];
+  const tracking = parseTrackingChange(body);
+  Object.assign(errors, tracking.errors);
+  if (status === "shipped" && !tracking.errors.trackingNumber && !tracking.change.trackingNumber)
+    errors.trackingNumber = [EXCHANGE_DECISION_TEXT.trackingNeeded];
+  if (status === "shipped" && !tracking.errors.carrier && !tracking.change.carrier)
+    errors.carrier = [EXCHANGE_DECISION_TEXT.carrierNeeded];
   const problems = Object.values(errors).flat();
   if (problems.length || !status) throw badRequest(problems[0]!, errors);
-  return { status, ...(refundShipping === undefined ? {} : { refundShipping }) };
+  return { status, ...(refundShipping === undefined ? {} : { refundShipping }), ...tracking.change };
 }
 
-const ALLOWED_FROM: Record<AdminReturnStatus, readonly ReturnStatus[]> = {
-  approved: ["requested"],
-  rejected: ["requested", "approved"],
-  received: ["requested", "approved"],
+export const EXCHANGE_DECISION_TEXT = {
+  trackingNeeded: "Give the replacement parcel's tracking number",
+  carrierNeeded: "Choose the replacement parcel's carrier",
+  refundNotShipped: "Only an exchange ships a replacement: a refund is received and refunded.",
+} as const;
+
+/** From which statuses each move is possible, for each type of return. */
+const ALLOWED_FROM: Record<ReturnType, Record<AdminReturnStatus, readonly ReturnStatus[]>> = {
+  refund: {
+    approved: ["requested"],
+    rejected: ["requested", "approved"],
+    received: ["requested", "approved"],
+    shipped: [],
+  },
+  exchange: {
+    approved: ["requested"],
+    rejected: ["requested", "approved"],
+    received: ["requested", "approved"],
+    shipped: ["received"],
+  },
 };
 
 /**
@@ -68,32 +99,47 @@ export async function updateReturn(
       // The house's lock order: the order row, then its return.
       const order = await readOrderState({ id: located.orderId }, transaction);
       if (!order) throw notFound(RETURN_NOT_FOUND);
-      const [current] = await getDb().sequelize.query<{ status: ReturnStatus; refundShipping: boolean }>(
-        `SELECT status, refund_shipping AS "refundShipping" FROM order_returns WHERE id = :returnId FOR UPDATE`,
+      const [current] = await getDb().sequelize.query<{
+        type: ReturnType;
+        status: ReturnStatus;
+        refundShipping: boolean;
+      }>(
+        `SELECT type, status, refund_shipping AS "refundShipping" FROM order_returns
+          WHERE id = :returnId FOR UPDATE`,
         { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
       );
       if (!current) throw notFound(RETURN_NOT_FOUND);
+      if (current.type === "refund" && change.status === "shipped")
+        throw conflict(EXCHANGE_DECISION_TEXT.refundNotShipped);
       const already =
         current.status === change.status || (change.status === "received" && current.status === "refunded");
-      if (already) return current.status === "received";
-      if (!ALLOWED_FROM[change.status].includes(current.status))
+      if (already) return current.status === "received" && current.type === "refund";
+      if (!ALLOWED_FROM[current.type][change.status].includes(current.status))
         throw conflict(RETURN_TEXT.transition(current.status, change.status));
 
-      const refundShipping = change.refundShipping ?? current.refundShipping;
-      const label = `return ${shortOrderNumber(returnId)}`;
-      if (change.status !== "received") {
-        await getDb().sequelize.query(
-          `UPDATE order_returns SET status = :status, refund_shipping = :refundShipping, decided_at = now()
-            WHERE id = :returnId`,
-          { replacements: { returnId, status: change.status, refundShipping }, transaction },
-        );
-        await recordAudit(transaction, {
+      const refundShipping = current.type === "refund" && (change.refundShipping ?? current.refundShipping);
+      const label = `${current.type === "exchange" ? "exchange" : "return"} ${shortOrderNumber(returnId)}`;
+      const audit = () =>
+        recordAudit(transaction, {
           ...by,
           action: "update",
           entity: "order",
           entityId: order.id,
           changes: { [label]: [current.status, change.status] },
         });
+      if (current.type === "exchange") {
+        await decideExchange(order.id, returnId, change, transaction);
+        await audit();
+        await mailReturn(change.status, returnId, transaction);
+        return false;
+      }
+      if (change.status !== "received") {
+        await getDb().sequelize.query(
+          `UPDATE order_returns SET status = :status, refund_shipping = :refundShipping, decided_at = now()
+            WHERE id = :returnId`,
+          { replacements: { returnId, status: change.status, refundShipping }, transaction },
+        );
+        await audit();
         await mailReturn(change.status, returnId, transaction);
         return false;
       }
@@ -101,13 +147,7 @@ export async function updateReturn(
       if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
       await assertNoOpenDispute(order.id, transaction);
       await receiveReturn(order.id, returnId, refundShipping, transaction);
-      await recordAudit(transaction, {
-        ...by,
-        action: "update",
-        entity: "order",
-        entityId: order.id,
-        changes: { [label]: [current.status, "received"] },
-      });
+      await audit();
       return true;
     })
     .catch(lockConflictAsAppError);
@@ -139,8 +179,13 @@ async function receiveReturn(
 ): Promise<void> {
   const { sequelize } = getDb();
   const lines = await returnableLines(orderId, transaction);
-  const items = await sequelize.query<{ orderItemId: string; quantity: number }>(
-    `SELECT order_item_id AS "orderItemId", quantity FROM order_return_items WHERE return_id = :returnId`,
+  const items = await sequelize.query<{
+    orderItemId: string;
+    quantity: number;
+    returnedVariantId: string | null;
+  }>(
+    `SELECT order_item_id AS "orderItemId", quantity, returned_variant_id AS "returnedVariantId"
+       FROM order_return_items WHERE return_id = :returnId`,
     { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
   );
   const [money] = await sequelize.query<{
@@ -164,7 +209,10 @@ async function receiveReturn(
   );
   const { pricesIncludeTax } = money!;
   const refunds = items.map((item) => {
-    const line = lines.find((candidate) => candidate.id === item.orderItemId)!;
+    // A replacement refunds its line's price: the line as bought.
+    const line = lines.find(
+      (candidate) => candidate.id === item.orderItemId && !candidate.returnedVariantId,
+    )!;
     const paidLine = {
       unitPriceCents: line.priceCents,
       quantity: line.quantity,
@@ -213,9 +261,52 @@ async function receiveReturn(
   await restockReturnedLines(
     refunds.map((refund) => ({
       productId: refund.line.productId,
-      variantId: refund.line.variantId,
+      variantId: refund.returnedVariantId ?? refund.line.variantId,
       quantity: refund.quantity,
     })),
     transaction,
   );
+}
+
+/**
+ * Inside `transaction` (the order and the exchange locked): an admin's move on an exchange. Rejected: the
+ * units held for it go back to the new variants. Received: the units sent back go back to the line's
+ * variant, nothing is refunded (`refund_cents` 0). Shipped: the replacement leaves with its tracking.
+ */
+async function decideExchange(
+  orderId: string,
+  returnId: string,
+  change: ReturnUpdate,
+  transaction: Transaction,
+): Promise<void> {
+  const { sequelize } = getDb();
+  if (change.status === "rejected" || change.status === "received") {
+    const items = await sequelize.query<{
+      productId: string | null;
+      variantId: string | null;
+      quantity: number;
+    }>(
+      `SELECT oi.product_id AS "productId",
+              ${change.status === "rejected" ? "ri.new_variant_id" : "oi.variant_id"} AS "variantId", ri.quantity
+         FROM order_return_items ri JOIN order_items oi ON oi.id = ri.order_item_id
+        WHERE ri.return_id = :returnId AND oi.order_id = :orderId`,
+      { replacements: { returnId, orderId }, type: QueryTypes.SELECT, transaction },
+    );
+    await restockReturnedLines(items, transaction);
+  }
+  const set = {
+    approved: "decided_at = now()",
+    rejected: "decided_at = now()",
+    received: "refund_cents = 0, received_at = now(), decided_at = COALESCE(decided_at, now())",
+    shipped: "tracking_number = :trackingNumber, carrier = :carrier, shipped_at = now()",
+  }[change.status];
+  await sequelize.query(`UPDATE order_returns SET status = :status, ${set} WHERE id = :returnId`, {
+    replacements: {
+      returnId,
+      status: change.status,
+      trackingNumber: change.trackingNumber ?? null,
+      carrier: change.carrier ?? null,
+    },
+    transaction,
+  });
 }

@@ -25,9 +25,10 @@ export async function finishReturnRefund(returnId: string, by: AuditBy = SYSTEM_
     cents: number;
     captureId: string | null;
   }>(
+    // An exchange is received without a refund: nothing to finish.
     `SELECT r.order_id AS "orderId", r.status, (r.refund_cents + r.shipping_refund_cents) AS cents,
             o.capture_id AS "captureId"
-       FROM order_returns r JOIN orders o ON o.id = r.order_id WHERE r.id = :returnId`,
+       FROM order_returns r JOIN orders o ON o.id = r.order_id WHERE r.id = :returnId AND r.type = 'refund'`,
     { replacements: { returnId }, type: QueryTypes.SELECT },
   );
   if (!due || due.status !== "received") return false;
@@ -101,7 +102,7 @@ export async function claimDueReturnRefunds(options: {
     `UPDATE order_returns r SET reconcile_after = now() + make_interval(secs => :leaseSeconds)
       WHERE r.id IN (
         SELECT id FROM order_returns
-         WHERE status = 'received' AND received_at < now() - make_interval(secs => :graceSeconds)
+         WHERE status = 'received' AND type = 'refund' AND received_at < now() - make_interval(secs => :graceSeconds)
            AND (reconcile_after IS NULL OR reconcile_after <= now())
          ORDER BY received_at LIMIT :batchSize
          FOR UPDATE SKIP LOCKED)

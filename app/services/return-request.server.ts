@@ -1,4 +1,4 @@
-import { QueryTypes } from "sequelize";
+import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
 import { badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
 import { isCaptured } from "~/lib/shared/order-options";
@@ -12,7 +12,7 @@ import {
 import { isUuid } from "~/lib/shared/uuid";
 import { lineName } from "~/lib/shared/variants";
 import { getDb } from "~/models/db.server";
-import { readOrderState } from "./checkout/order-store.server";
+import { readOrderState, type OrderState } from "./checkout/order-store.server";
 import { lockConflictAsAppError } from "./checkout/refusals.server";
 import { ORDER_NOT_FOUND } from "./orders.server";
 import {
@@ -64,6 +64,42 @@ function parseReturnRequest(input: unknown): { orderId: string; items: Requested
 }
 
 /**
+ * Who asks: a signed-in shopper, or the holder of a guest order's private link (the guest's route finds
+ * the order by its token and passes its id).
+ */
+export type ReturnOwner = { userId: string } | { guestOrderId: string };
+
+/**
+ * Inside `transaction`: the shopper's order, locked, if it takes a return or an exchange now: delivered,
+ * paid and within RETURN_WINDOW_DAYS of its delivery; otherwise the refusal (404 when not theirs).
+ */
+export async function lockOrderForReturn(
+  orderId: string,
+  owner: ReturnOwner,
+  transaction: Transaction,
+): Promise<OrderState> {
+  const order = await readOrderState({ id: orderId }, transaction);
+  const owned =
+    "userId" in owner ? order?.userId === owner.userId : order?.id === owner.guestOrderId && !order.userId;
+  if (!order || !owned) throw notFound(ORDER_NOT_FOUND);
+  if (order.orderStatus !== "delivered") throw conflict(RETURN_TEXT.notDelivered);
+  if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
+  const [{ deliveredAt } = { deliveredAt: null }] = await getDb().sequelize.query<{
+    deliveredAt: Date | null;
+  }>(`SELECT delivered_at AS "deliveredAt" FROM orders WHERE id = :orderId`, {
+    replacements: { orderId: order.id },
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  const days = getConfig().returnWindowDays;
+  const windowEnd = returnWindowEnd(deliveredAt ?? new Date(0), days);
+  if (windowEnd.getTime() <= Date.now()) {
+    throw conflict(RETURN_TEXT.windowClosed(days, windowEnd.toISOString().slice(0, 10)));
+  }
+  return order;
+}
+
+/**
  * The shopper asks to return lines of their delivered order (API:
  * POST /api/shop/order/return). Lines are named by variantId (or productId for
  * a line of a product without sizes); never more than was bought less what
@@ -73,23 +109,7 @@ export async function requestReturn(userId: string, input: unknown): Promise<Ret
   const request = parseReturnRequest(input);
   const returnId = await getDb()
     .sequelize.transaction(async (transaction) => {
-      const order = await readOrderState({ id: request.orderId }, transaction);
-      if (!order || order.userId !== userId) throw notFound(ORDER_NOT_FOUND);
-      if (order.orderStatus !== "delivered") throw conflict(RETURN_TEXT.notDelivered);
-      if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
-      const [{ deliveredAt } = { deliveredAt: null }] = await getDb().sequelize.query<{
-        deliveredAt: Date | null;
-      }>(`SELECT delivered_at AS "deliveredAt" FROM orders WHERE id = :orderId`, {
-        replacements: { orderId: order.id },
-        type: QueryTypes.SELECT,
-        transaction,
-      });
-      const days = getConfig().returnWindowDays;
-      const windowEnd = returnWindowEnd(deliveredAt ?? new Date(0), days);
-      if (windowEnd.getTime() <= Date.now()) {
-        throw conflict(RETURN_TEXT.windowClosed(days, windowEnd.toISOString().slice(0, 10)));
-      }
-
+      const order = await lockOrderForReturn(request.orderId, { userId }, transaction);
       const lines = await returnableLines(order.id, transaction);
       const chosen = new Map<string, { line: ReturnableLine; quantity: number; reason: ReturnReason }>();
       const errors: FieldErrors = {};
@@ -97,15 +117,22 @@ export async function requestReturn(userId: string, input: unknown): Promise<Ret
         const matches = lines.filter((line) =>
           item.variantId ? line.variantId === item.variantId : line.productId === item.productId,
         );
-        if (matches.length !== 1) {
+        // The line's own units first; a variant an exchange sent is its replacement's.
+        const own = matches.filter((line) => line.returnedVariantId === null);
+        const line = own.length === 1 ? own[0] : matches.length === 1 ? matches[0] : undefined;
+        if (!line) {
           errors[`items.${index}.variantId`] = [RETURN_TEXT.noLine];
           return;
         }
-        const line = matches[0]!;
-        const quantity = (chosen.get(line.id)?.quantity ?? 0) + item.quantity;
+        if ([...chosen.values()].some((entry) => entry.line.id === line.id && entry.line !== line)) {
+          errors[`items.${index}.variantId`] = [RETURN_TEXT.replacementApart];
+          return;
+        }
+        const key = `${line.id}:${line.returnedVariantId ?? ""}`;
+        const quantity = (chosen.get(key)?.quantity ?? 0) + item.quantity;
         const left = line.quantity - line.inReturns;
         if (quantity > left) errors[`items.${index}.quantity`] = [RETURN_TEXT.tooMany(left, lineName(line))];
-        else chosen.set(line.id, { line, quantity, reason: item.reason });
+        else chosen.set(key, { line, quantity, reason: item.reason });
       });
       const problems = Object.values(errors).flat();
       if (problems.length) throw badRequest(problems[0]!, errors);
@@ -116,16 +143,17 @@ export async function requestReturn(userId: string, input: unknown): Promise<Ret
       );
       const picked = [...chosen.values()];
       await getDb().sequelize.query(
-        `INSERT INTO order_return_items (return_id, order_item_id, quantity, reason)
-         SELECT :returnId, n.line, n.quantity, n.reason
-           FROM unnest(ARRAY[:lineIds]::uuid[], ARRAY[:quantities]::int[], ARRAY[:reasons]::text[])
-             AS n(line, quantity, reason)`,
+        `INSERT INTO order_return_items (return_id, order_item_id, quantity, reason, returned_variant_id)
+         SELECT :returnId, n.line, n.quantity, n.reason, n.returned
+           FROM unnest(ARRAY[:lineIds]::uuid[], ARRAY[:quantities]::int[], ARRAY[:reasons]::text[],
+                       ARRAY[:returned]::uuid[]) AS n(line, quantity, reason, returned)`,
         {
           replacements: {
             returnId: created!.id,
             lineIds: picked.map((entry) => entry.line.id),
             quantities: picked.map((entry) => entry.quantity),
             reasons: picked.map((entry) => entry.reason),
+            returned: picked.map((entry) => entry.line.returnedVariantId),
           },
           transaction,
         },

@@ -4,14 +4,18 @@ import { centsToNumber, toCents } from "~/lib/shared/money";
 import { paginationOf, type Pagination, type Paging, type PagingLimits } from "~/lib/shared/paging";
 import {
   RETURN_STATUSES,
+  RETURN_TYPES,
   type AdminReturnStatus,
   type ReturnJson,
   type ReturnReason,
   type ReturnStatus,
+  type ReturnType,
 } from "~/lib/shared/returns";
 import { isUuid } from "~/lib/shared/uuid";
 import { getDb } from "~/models/db.server";
+import { trackingUrl } from "~/lib/shared/tracking";
 import { enqueueReturnMail } from "./mail/order-mails.server";
+import type { ReturnMailEvent } from "./mail/templates.server";
 
 /**
  * Returns (docs/decisions/0022-returns-and-partial-refunds.md): the shopper
@@ -43,6 +47,7 @@ export const RETURN_TEXT = {
     left === 0
       ? `Every "${name}" of this order is already being returned.`
       : `You can return at most ${left} of "${name}".`,
+  replacementApart: "Return a size sent by an exchange in a request of its own.",
   transition: (from: ReturnStatus, to: AdminReturnStatus) =>
     `This return is ${from} and cannot become ${to}.`,
   refundFailed:
@@ -57,6 +62,7 @@ interface ReturnRow {
   userId: string;
   userName: string;
   email: string;
+  type: ReturnType;
   status: ReturnStatus;
   refundShipping: boolean;
   refundCents: number | null;
@@ -65,6 +71,9 @@ interface ReturnRow {
   decidedAt: Date | null;
   receivedAt: Date | null;
   refundedAt: Date | null;
+  trackingNumber: string | null;
+  carrier: string | null;
+  shippedAt: Date | null;
 }
 
 interface ReturnItemRow {
@@ -79,12 +88,16 @@ interface ReturnItemRow {
   quantity: number;
   reason: ReturnReason;
   refundCents: number | null;
+  newVariantId: string | null;
+  newSize: string | null;
+  newColour: string | null;
 }
 
 const RETURN_COLUMNS = `r.id, r.order_id AS "orderId", r.user_id AS "userId", u.user_name AS "userName",
-  u.email, r.status, r.refund_shipping AS "refundShipping", r.refund_cents AS "refundCents",
+  u.email, r.type, r.status, r.refund_shipping AS "refundShipping", r.refund_cents AS "refundCents",
   r.shipping_refund_cents AS "shippingRefundCents", r.requested_at AS "requestedAt",
-  r.decided_at AS "decidedAt", r.received_at AS "receivedAt", r.refunded_at AS "refundedAt"`;
+  r.decided_at AS "decidedAt", r.received_at AS "receivedAt", r.refunded_at AS "refundedAt",
+  r.tracking_number AS "trackingNumber", r.carrier, r.shipped_at AS "shippedAt"`;
 
 const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
 
@@ -95,6 +108,7 @@ function toReturnJson(row: ReturnRow, items: ReturnItemRow[]): ReturnJson {
     userId: row.userId,
     userName: row.userName,
     email: row.email,
+    type: row.type,
     status: row.status,
     items: items.map((item) => ({
       variantId: item.variantId,
@@ -106,6 +120,9 @@ function toReturnJson(row: ReturnRow, items: ReturnItemRow[]): ReturnJson {
       quantity: item.quantity,
       reason: item.reason,
       refundAmount: item.refundCents === null ? null : centsToNumber(item.refundCents),
+      ...(row.type === "exchange"
+        ? { newVariantId: item.newVariantId, newSize: item.newSize, newColour: item.newColour }
+        : {}),
     })),
     refundShipping: row.refundShipping,
     refundAmount: row.refundCents === null ? null : centsToNumber(row.refundCents + row.shippingRefundCents),
@@ -114,6 +131,9 @@ function toReturnJson(row: ReturnRow, items: ReturnItemRow[]): ReturnJson {
     decidedAt: iso(row.decidedAt),
     receivedAt: iso(row.receivedAt),
     refundedAt: iso(row.refundedAt),
+    trackingNumber: row.trackingNumber,
+    carrier: row.carrier,
+    shippedAt: iso(row.shippedAt),
   };
 }
 
@@ -139,10 +159,18 @@ async function queryReturns(
   );
   if (!rows.length) return [];
   const items = await sequelize.query<ReturnItemRow>(
-    `SELECT ri.return_id AS "returnId", ri.order_item_id AS "orderItemId", oi.variant_id AS "variantId",
-            oi.product_id AS "productId", oi.title, oi.size, oi.colour, oi.sku, ri.quantity, ri.reason,
-            ri.refund_cents AS "refundCents"
+    // A refund of a replacement names the variant that comes back, as the exchange that sent it recorded it.
+    `SELECT ri.return_id AS "returnId", ri.order_item_id AS "orderItemId",
+            COALESCE(ri.returned_variant_id, oi.variant_id) AS "variantId", oi.product_id AS "productId",
+            oi.title, COALESCE(sent.new_size, oi.size) AS size, COALESCE(sent.new_colour, oi.colour) AS colour,
+            COALESCE(sent.new_sku, oi.sku) AS sku, ri.quantity, ri.reason, ri.refund_cents AS "refundCents",
+            ri.new_variant_id AS "newVariantId", ri.new_size AS "newSize", ri.new_colour AS "newColour"
        FROM order_return_items ri JOIN order_items oi ON oi.id = ri.order_item_id
+       LEFT JOIN LATERAL (
+         SELECT x.new_size, x.new_colour, x.new_sku FROM order_return_items x
+          WHERE ri.returned_variant_id IS NOT NULL AND x.order_item_id = ri.order_item_id
+            AND x.new_variant_id = ri.returned_variant_id
+          LIMIT 1) sent ON true
       WHERE ri.return_id IN (:ids) ORDER BY oi.title, oi.id`,
     { replacements: { ids: rows.map((row) => row.id) }, type: QueryTypes.SELECT, transaction },
   );
@@ -177,17 +205,23 @@ export function parseReturnStatusFilter(value: string | null): ReturnStatus | nu
   return RETURN_STATUSES.find((status) => status === value) ?? null;
 }
 
-/** The admin's list: every return, or those in one status, newest first. */
+export function parseReturnTypeFilter(value: string | null): ReturnType | null {
+  return RETURN_TYPES.find((type) => type === value) ?? null;
+}
+
+/** The admin's list: every return and exchange, or those of one status or type, newest first. */
 export async function listReturns(
   status: ReturnStatus | null,
   paging: Paging,
+  type: ReturnType | null = null,
 ): Promise<{ returns: ReturnJson[]; pagination: Pagination }> {
-  const where = status ? "WHERE r.status = :status" : "";
+  const conditions = [status ? "r.status = :status" : null, type ? "r.type = :type" : null].filter(Boolean);
+  const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
   const [returns, [{ total } = { total: 0 }]] = await Promise.all([
-    queryReturns(where, { status }, { paging }),
+    queryReturns(where, { status, type }, { paging }),
     getDb().sequelize.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM order_returns r ${where}`,
-      { replacements: { status }, type: QueryTypes.SELECT },
+      { replacements: { status, type }, type: QueryTypes.SELECT },
     ),
   ]);
   return { returns, pagination: paginationOf(paging, total) };
@@ -197,6 +231,11 @@ export interface ReturnableLine {
   id: string;
   productId: string | null;
   variantId: string | null;
+  /**
+   * Null for the line's own units; a variant's id for the units of it that an exchange sent in their place
+   * (a replacement, returned for the line's price: `quantity` is then the units sent).
+   */
+  returnedVariantId: string | null;
   title: string;
   size: string | null;
   colour: string | null;
@@ -205,32 +244,53 @@ export interface ReturnableLine {
   discountCents: number;
   /** The line's tax, all rates together. */
   taxCents: number;
-  /** Units in returns that are not rejected. */
+  /** Units (of these, own or replacement) in returns and exchanges that are not rejected. */
   inReturns: number;
-  /** Units in returns already received (their refunds fixed). */
+  /** The line's units in refunds already received (their refunds fixed), own and replacements alike. */
   received: number;
 }
 
-/** Inside `transaction` (the order locked): the order's lines and what returns already hold of each. */
+/**
+ * Inside `transaction` (the order locked): the order's lines and what returns and exchanges already hold
+ * of each, then the replacements that shipped exchanges sent (one row per line and variant sent).
+ */
 export async function returnableLines(orderId: string, transaction: Transaction): Promise<ReturnableLine[]> {
   return getDb().sequelize.query<ReturnableLine>(
-    `SELECT oi.id, oi.product_id AS "productId", oi.variant_id AS "variantId", oi.title, oi.size, oi.colour,
-            oi.quantity, (oi.price * 100)::int AS "priceCents", oi.discount_cents AS "discountCents",
-            oi.tax_cents AS "taxCents",
-            COALESCE(sum(ri.quantity) FILTER (WHERE r.status <> 'rejected'), 0)::int AS "inReturns",
-            COALESCE(sum(ri.quantity) FILTER (WHERE r.status IN ('received', 'refunded')), 0)::int AS "received"
-       FROM order_items oi
-       LEFT JOIN order_return_items ri ON ri.order_item_id = oi.id
-       LEFT JOIN order_returns r ON r.id = ri.return_id
-      WHERE oi.order_id = :orderId
-      GROUP BY oi.id ORDER BY oi.title, oi.id`,
+    `WITH held AS (
+       SELECT ri.order_item_id, ri.returned_variant_id, ri.new_variant_id, ri.new_size, ri.new_colour,
+              ri.quantity, r.type, r.status
+         FROM order_returns r JOIN order_return_items ri ON ri.return_id = r.id
+        WHERE r.order_id = :orderId),
+     line AS (
+       SELECT oi.id, oi.product_id, oi.variant_id, oi.title, oi.size, oi.colour, oi.quantity,
+              (oi.price * 100)::int AS price_cents, oi.discount_cents, oi.tax_cents,
+              COALESCE((SELECT sum(quantity) FROM held WHERE order_item_id = oi.id AND type = 'refund'
+                          AND status IN ('received', 'refunded')), 0)::int AS received
+         FROM order_items oi WHERE oi.order_id = :orderId)
+     SELECT l.id, l.product_id AS "productId", l.variant_id AS "variantId", NULL::uuid AS "returnedVariantId",
+            l.title, l.size, l.colour, l.quantity, l.price_cents AS "priceCents",
+            l.discount_cents AS "discountCents", l.tax_cents AS "taxCents",
+            COALESCE((SELECT sum(quantity) FROM held WHERE order_item_id = l.id AND returned_variant_id IS NULL
+                        AND status <> 'rejected'), 0)::int AS "inReturns",
+            l.received
+       FROM line l
+     UNION ALL
+     SELECT l.id, l.product_id, x.new_variant_id, x.new_variant_id, l.title, min(x.new_size), min(x.new_colour),
+            sum(x.quantity)::int, l.price_cents, l.discount_cents, l.tax_cents,
+            COALESCE((SELECT sum(quantity) FROM held WHERE order_item_id = l.id
+                        AND returned_variant_id = x.new_variant_id AND status <> 'rejected'), 0)::int,
+            l.received
+       FROM held x JOIN line l ON l.id = x.order_item_id
+      WHERE x.type = 'exchange' AND x.status = 'shipped' AND x.new_variant_id IS NOT NULL
+      GROUP BY l.id, l.product_id, l.title, l.price_cents, l.discount_cents, l.tax_cents, l.received, x.new_variant_id
+      ORDER BY "returnedVariantId" NULLS FIRST, title, id`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
 }
 
 /** Inside `transaction`: queues the mail of a return's `event` to its shopper, with the return as it now is. */
 export async function mailReturn(
-  event: "requested" | "approved" | "rejected" | "refunded",
+  event: ReturnMailEvent,
   returnId: string,
   transaction: Transaction,
 ): Promise<void> {
@@ -240,6 +300,15 @@ export async function mailReturn(
     event,
     found.email,
     {
+      type: found.type,
+      tracking:
+        found.trackingNumber === null
+          ? null
+          : {
+              number: found.trackingNumber,
+              carrier: found.carrier,
+              url: trackingUrl(found.carrier, found.trackingNumber),
+            },
       returnId,
       orderId: found.orderId,
       userName: found.userName,
@@ -251,6 +320,9 @@ export async function mailReturn(
         colour: item.colour,
         reason: item.reason,
         refundCents: item.refundAmount === null ? null : toCents(item.refundAmount),
+        ...(found.type === "exchange"
+          ? { newSize: item.newSize ?? null, newColour: item.newColour ?? null }
+          : {}),
       })),
       refundCents: found.refundAmount === null ? null : toCents(found.refundAmount) - shippingRefundCents,
       shippingRefundCents,

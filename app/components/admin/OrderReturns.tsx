@@ -5,7 +5,7 @@ import { datePart } from "../OrderTable";
 import { ReturnStatusBadge } from "./ReturnCard";
 
 interface OrderReturnsProps {
-  returns: Pick<ReturnJson, "_id" | "status" | "requestedAt" | "refundAmount" | "items">[];
+  returns: Pick<ReturnJson, "_id" | "type" | "status" | "requestedAt" | "refundAmount" | "items">[];
   refundedAmount: number;
 }
 
@@ -30,13 +30,16 @@ export function OrderReturns({ returns, refundedAmount }: OrderReturnsProps) {
             const units = entry.items.reduce((sum, item) => sum + item.quantity, 0);
             return (
               <li key={entry._id} data-testid={`order-return-${entry._id}`}>
-                <ReturnStatusBadge status={entry.status} />
+                <ReturnStatusBadge entry={entry} />
+                {entry.type === "exchange" ? <span>Exchange</span> : null}
                 <span>Requested {datePart(entry.requestedAt)}</span>
                 <span>
                   {units} item{units === 1 ? "" : "s"}
                 </span>
-                {entry.refundAmount !== null ? <span>Refund {formatPrice(entry.refundAmount)}</span> : null}
-                <Link to={`/admin/returns?status=${entry.status}`}>See in Returns</Link>
+                {entry.refundAmount !== null && entry.type === "refund" ? (
+                  <span>Refund {formatPrice(entry.refundAmount)}</span>
+                ) : null}
+                <Link to={`/admin/returns?status=${entry.status}&type=${entry.type}`}>See in Returns</Link>
               </li>
             );
           })}

@@ -32,11 +32,26 @@ export function isReturnReason(value: unknown): value is ReturnReason {
  * reconciler finishes a refund that a crash left due). An admin may mark a
  * requested return received without approving it first (the parcel came anyway).
  */
-export const RETURN_STATUSES = ["requested", "approved", "rejected", "received", "refunded"] as const;
+export const RETURN_STATUSES = [
+  "requested",
+  "approved",
+  "rejected",
+  "received",
+  "refunded",
+  "shipped",
+] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
-/** What an admin may set through the API and the admin page. */
-export const ADMIN_RETURN_STATUSES = ["approved", "rejected", "received"] as const;
+/**
+ * A return sends money back (`refund`, every return before exchanges) or another size or colour of the
+ * same product (`exchange`: requested → approved or rejected → received → shipped; nothing is refunded,
+ * docs/decisions/0046).
+ */
+export const RETURN_TYPES = ["refund", "exchange"] as const;
+export type ReturnType = (typeof RETURN_TYPES)[number];
+
+/** What an admin may set through the API and the admin page (`shipped`: an exchange's replacement). */
+export const ADMIN_RETURN_STATUSES = ["approved", "rejected", "received", "shipped"] as const;
 export type AdminReturnStatus = (typeof ADMIN_RETURN_STATUSES)[number];
 
 export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
@@ -45,7 +60,20 @@ export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
   rejected: "Rejected",
   received: "Received: refund on its way",
   refunded: "Refunded",
+  shipped: "Shipped",
 };
+
+/** An exchange's statuses in the shopper's words (it never refunds). */
+export const EXCHANGE_STATUS_LABELS: Record<ReturnStatus, string> = {
+  ...RETURN_STATUS_LABELS,
+  requested: "Requested: your new size is held for you",
+  rejected: "Rejected: the new size was released",
+  received: "Received: your new size ships soon",
+  shipped: "New size shipped",
+};
+
+export const statusLabelOf = (entry: { type: ReturnType; status: ReturnStatus }) =>
+  (entry.type === "exchange" ? EXCHANGE_STATUS_LABELS : RETURN_STATUS_LABELS)[entry.status];
 
 /** The end of an order's return window: `days` after its delivery. */
 export function returnWindowEnd(deliveredAt: Date | string, days: number): Date {
@@ -63,6 +91,10 @@ interface ReturnItemJson {
   reason: ReturnReason;
   /** What this line refunds, once the return is received (its price less its share of the discount). */
   refundAmount: number | null;
+  /** An exchange's replacement: the variant sent instead, with its size and colour when asked for. */
+  newVariantId?: string | null;
+  newSize?: string | null;
+  newColour?: string | null;
 }
 
 export interface ReturnJson {
@@ -72,6 +104,7 @@ export interface ReturnJson {
   /** The customer's user name and email, for the admin. */
   userName: string;
   email: string;
+  type: ReturnType;
   status: ReturnStatus;
   items: ReturnItemJson[];
   refundShipping: boolean;
@@ -82,4 +115,8 @@ export interface ReturnJson {
   decidedAt: string | null;
   receivedAt: string | null;
   refundedAt: string | null;
+  /** An exchange's replacement parcel, once shipped. */
+  trackingNumber: string | null;
+  carrier: string | null;
+  shippedAt: string | null;
 }

@@ -249,6 +249,26 @@ export async function restockReturnedLines(
   await addStock(needed, transaction);
 }
 
+/**
+ * Inside `transaction` (the order locked): takes an exchange's replacements out of their variants' stock,
+ * under the house's lock order, all or nothing. Returns the first variant short of units (none taken
+ * then), or null. Stock never goes below zero: the condition and the column's CHECK both refuse it.
+ */
+export async function takeExchangeUnits(
+  lines: readonly { productId: string; variantId: string; quantity: number }[],
+  transaction: Transaction,
+): Promise<{ variantId: string; available: number } | null> {
+  const needed = new Map<string, number>();
+  for (const line of lines) needed.set(line.variantId, (needed.get(line.variantId) ?? 0) + line.quantity);
+  const variantIds = [...needed.keys()].sort();
+  const productIds = [...new Set(lines.map((line) => line.productId))].sort();
+  const stock = await lockStock(productIds, variantIds, transaction);
+  const short = variantIds.find((id) => (stock.get(id) ?? 0) < needed.get(id)!);
+  if (short) return { variantId: short, available: stock.get(short) ?? 0 };
+  await addStock(new Map(variantIds.map((id) => [id, -needed.get(id)!])), transaction);
+  return null;
+}
+
 /** Inside `transaction`: the order's variants, for taking the bought lines out of the cart. */
 export async function orderedVariantIds(orderId: string, transaction: Transaction): Promise<string[]> {
   return (await neededStock(orderId, transaction)).variantIds;

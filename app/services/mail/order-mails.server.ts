@@ -1,5 +1,6 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
+import type { ReturnType } from "~/lib/shared/returns";
 import { trackingUrl } from "~/lib/shared/tracking";
 import { getDb } from "~/models/db.server";
 import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
@@ -155,16 +156,25 @@ export async function enqueueOrderStatusMail(orderId: string, transaction: Trans
   return enqueueOrderMail(event, order, items, transaction);
 }
 
-const RETURN_KIND_OF: Record<ReturnMailEvent, MailKind> = {
-  requested: "return-requested",
-  approved: "return-approved",
-  rejected: "return-rejected",
-  refunded: "return-refunded",
+const RETURN_KIND_OF: Record<ReturnType, Partial<Record<ReturnMailEvent, MailKind>>> = {
+  refund: {
+    requested: "return-requested",
+    approved: "return-approved",
+    rejected: "return-rejected",
+    refunded: "return-refunded",
+  },
+  exchange: {
+    requested: "exchange-requested",
+    approved: "exchange-approved",
+    rejected: "exchange-rejected",
+    received: "exchange-received",
+    shipped: "exchange-shipped",
+  },
 };
 
 /**
- * A return's mail (requested, approved, rejected, refunded), once per return
- * and event, in the transaction of the change (returns.server.ts).
+ * A return's mail (requested, approved, rejected, refunded; an exchange's received and shipped), once per
+ * return and event, in the transaction of the change (returns.server.ts).
  */
 export async function enqueueReturnMail(
   event: ReturnMailEvent,
@@ -172,9 +182,11 @@ export async function enqueueReturnMail(
   data: Omit<ReturnMailData, "orderLink">,
   transaction: Transaction,
 ): Promise<boolean> {
+  const kind = RETURN_KIND_OF[data.type][event];
+  if (!kind) throw new Error(`A ${data.type} return has no "${event}" mail`);
   return enqueueMail(
     {
-      kind: RETURN_KIND_OF[event],
+      kind,
       to,
       dedupeKey: `return:${data.returnId}:${event}`,
       ...returnMailFor(event, {

@@ -1,7 +1,7 @@
 import { centsToDecimal, formatPrice, toCents } from "~/lib/shared/money";
 import { variantLabel } from "~/lib/shared/variants";
 import { shippingLabel } from "~/lib/shared/order-money";
-import { RETURN_REASON_LABELS, type ReturnReason } from "~/lib/shared/returns";
+import { RETURN_REASON_LABELS, type ReturnReason, type ReturnType } from "~/lib/shared/returns";
 import type { AddressSnapshot } from "~/models/index.server";
 
 /**
@@ -222,7 +222,7 @@ ${button(order.orderLink, "View your order")}`;
 }
 
 /** "Carrier: DHL", "Tracking number: …" and the carrier's page, for the mails that tell of the parcel. */
-function trackingLines(order: OrderMailData): string[] {
+function trackingLines(order: Pick<OrderMailData, "tracking">): string[] {
   const tracking = order.tracking;
   if (!tracking) return [];
   return [
@@ -232,7 +232,7 @@ function trackingLines(order: OrderMailData): string[] {
   ];
 }
 
-function trackingHtml(order: OrderMailData): string {
+function trackingHtml(order: Pick<OrderMailData, "tracking">): string {
   const tracking = order.tracking;
   if (!tracking) return "";
   const lines = [
@@ -306,15 +306,21 @@ export function orderMailFor(event: OrderMailEvent, order: OrderMailData): Rende
 
 // --- Returns ----------------------------------------------------------------------
 
-export type ReturnMailEvent = "requested" | "approved" | "rejected" | "refunded";
+/** A refund mails requested, approved, rejected, refunded; an exchange requested, approved, rejected, received, shipped. */
+export type ReturnMailEvent = "requested" | "approved" | "rejected" | "refunded" | "received" | "shipped";
 
-/** A returned line: what, how many, why; and what it refunds once the return is received. */
+/** A returned line: what, how many, why; what it refunds once received, or the size sent in its place. */
 interface ReturnMailItem extends Omit<OrderMailItem, "price"> {
   reason: ReturnReason;
   refundCents: number | null;
+  newSize?: string | null;
+  newColour?: string | null;
 }
 
 export interface ReturnMailData {
+  type: ReturnType;
+  /** An exchange's replacement parcel, once shipped. */
+  tracking: OrderMailData["tracking"];
   returnId: string;
   orderId: string;
   userName: string;
@@ -325,7 +331,7 @@ export interface ReturnMailData {
   orderLink: string;
 }
 
-const RETURN_MAIL_TEXT: Record<ReturnMailEvent, { subject: string; introduction: string[] }> = {
+const RETURN_MAIL_TEXT: Partial<Record<ReturnMailEvent, { subject: string; introduction: string[] }>> = {
   requested: {
     subject: "We got your return request",
     introduction: [
@@ -352,14 +358,53 @@ const RETURN_MAIL_TEXT: Record<ReturnMailEvent, { subject: string; introduction:
   },
 };
 
+/** An exchange never mentions money: the replacement takes the returned unit's place at the price paid. */
+const EXCHANGE_MAIL_TEXT: Partial<Record<ReturnMailEvent, { subject: string; introduction: string[] }>> = {
+  requested: {
+    subject: "We got your exchange request: your new size is held",
+    introduction: [
+      "Thank you: we got your request to exchange the items below, and the new sizes are set aside for you.",
+      "We will check it and tell you by email how to send the old ones back. Nothing is charged or refunded.",
+    ],
+  },
+  approved: {
+    subject: "Your exchange is approved: send the items back",
+    introduction: [
+      "Your exchange is approved. Please pack the items below with a note of your order number and send them back to us.",
+      "We send the new sizes as soon as the parcel arrives.",
+    ],
+  },
+  rejected: {
+    subject: "Your exchange request was declined",
+    introduction: [
+      "We are sorry: we cannot exchange the items below, and the sizes held for you were released. Reply to this message if you have questions.",
+    ],
+  },
+  received: {
+    subject: "Your exchange arrived: the new size ships soon",
+    introduction: ["The items you sent back arrived. We are packing the new sizes below for you."],
+  },
+  shipped: {
+    subject: "Your new size is on its way",
+    introduction: ["Your exchange is on its way: here is its tracking number."],
+  },
+};
+
 function returnLine(item: ReturnMailItem): string {
   const details = lineDetails(item);
   const refund = item.refundCents === null ? "" : `, refund ${formatPrice(centsToDecimal(item.refundCents))}`;
-  return `${item.quantity} x ${item.title}${details ? ` (${details})` : ""}: ${RETURN_REASON_LABELS[item.reason]}${refund}`;
+  const instead =
+    item.newSize !== undefined || item.newColour !== undefined
+      ? ` → ${variantLabel({ size: item.newSize ?? null, colour: item.newColour ?? null })}`
+      : refund;
+  return `${item.quantity} x ${item.title}${details ? ` (${details})` : ""}: ${RETURN_REASON_LABELS[item.reason]}${instead}`;
 }
 
 export function returnMailFor(event: ReturnMailEvent, data: ReturnMailData): RenderedMail {
-  const { subject, introduction } = RETURN_MAIL_TEXT[event];
+  const texts = data.type === "exchange" ? EXCHANGE_MAIL_TEXT : RETURN_MAIL_TEXT;
+  const wording = texts[event];
+  if (!wording) throw new Error(`A ${data.type} return has no "${event}" mail`);
+  const { subject, introduction } = wording;
   const lines = data.items.map(returnLine);
   const refundRows: string[] = [];
   if (event === "refunded" && data.refundCents !== null) {
@@ -377,6 +422,7 @@ export function returnMailFor(event: ReturnMailEvent, data: ReturnMailData): Ren
     `Order number: ${data.orderId}`,
     ...lines.map((line) => `- ${line}`),
     ...(refundRows.length ? ["", ...refundRows] : []),
+    ...(event === "shipped" ? ["", ...trackingLines(data)] : []),
     "",
     `Your order: ${data.orderLink}`,
   ].join("\n");
@@ -389,6 +435,7 @@ ${introduction.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
 ${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("\n")}
 </ul>
 ${refundRows.map((row) => `<p><strong>${escapeHtml(row)}</strong></p>`).join("\n")}
+${event === "shipped" ? trackingHtml(data) : ""}
 ${button(data.orderLink, "View your order")}`,
   );
   return { subject, text, html };

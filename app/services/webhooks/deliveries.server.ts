@@ -121,7 +121,7 @@ async function renderData(type: string, subject: string): Promise<unknown> {
   const id = subject.slice(subject.indexOf(":") + 1);
   try {
     if (type.startsWith("order.")) return await getOrderDetails(id);
-    if (type.startsWith("return.")) return await getReturn(id);
+    if (type.startsWith("return.") || type.startsWith("exchange.")) return await getReturn(id);
     if (type.startsWith("product.")) return (await getProduct(id)) ?? { _id: id };
   } catch (error) {
     if ((error as { status?: number }).status === 404) return { _id: id };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PERMISSIONS } from "~/lib/shared/permissions";
-import { RETURN_REASONS, RETURN_STATUSES } from "~/lib/shared/returns";
+import { RETURN_REASONS, RETURN_STATUSES, RETURN_TYPES } from "~/lib/shared/returns";
 import { addressInputSchema } from "~/lib/shared/address-schema";
 import { BRANDS, CATEGORIES } from "~/lib/shared/catalog-options";
 import {
@@ -307,6 +307,7 @@ export const returnSchema = z
     userId: uuid,
     userName: z.string(),
     email: z.string(),
+    type: z.enum(RETURN_TYPES).meta({ description: "refund, or exchange (another size; no money moves)" }),
     status: z.enum(RETURN_STATUSES),
     items: z.array(
       z.object({
@@ -321,6 +322,12 @@ export const returnSchema = z
         refundAmount: money
           .nullable()
           .meta({ description: "Set when received: the line's price less its share of the discount" }),
+        newVariantId: uuid
+          .nullable()
+          .optional()
+          .meta({ description: "An exchange's item: the variant sent instead (null once deleted)" }),
+        newSize: sizeValue.optional(),
+        newColour: colourValue.optional(),
       }),
     ),
     refundShipping: z.boolean(),
@@ -332,6 +339,12 @@ export const returnSchema = z
     decidedAt: timestamp.nullable(),
     receivedAt: timestamp.nullable(),
     refundedAt: timestamp.nullable(),
+    trackingNumber: z
+      .string()
+      .nullable()
+      .meta({ description: "An exchange's replacement parcel, once shipped" }),
+    carrier: z.string().nullable(),
+    shippedAt: timestamp.nullable(),
   })
   .meta({ id: "Return" });
 
