@@ -24,7 +24,7 @@ function get(pathname: string, headers: Record<string, string>, method = "GET") 
 }
 
 beforeAll(async () => {
-  ensureFreshBuild();
+  await ensureFreshBuild();
   server = await startTestServer({ BUILD_DIR: TEST_BUILD_DIR });
 }, 300_000);
 

@@ -112,7 +112,7 @@ describe("one worker per core (node:cluster)", () => {
   let app: AppProcess;
 
   beforeAll(async () => {
-    ensureFreshBuild();
+    await ensureFreshBuild();
     await dropDatabase(adminUrl, databaseName);
     await ensureDatabaseExists(adminUrl, databaseName);
     app = startAppProcess("cluster", await freePort(), {

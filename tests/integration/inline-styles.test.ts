@@ -29,7 +29,7 @@ function builtStylesheet(name: string): string {
 let app: AppProcess;
 
 beforeAll(async () => {
-  ensureFreshBuild();
+  await ensureFreshBuild();
   app = startAppProcess("inline-styles", await freePort(), { LOG_REQUESTS: "false" });
   await waitUntilHealthy(app);
 }, 300_000);

@@ -36,7 +36,7 @@ let a: AppProcess;
 let b: AppProcess;
 
 beforeAll(async () => {
-  ensureFreshBuild();
+  await ensureFreshBuild();
   await dropDatabase(adminUrl, databaseName);
   await ensureDatabaseExists(adminUrl, databaseName);
   s3 = await startLocalS3(await freePort());

@@ -38,7 +38,7 @@ let nginx: NginxProcess;
 let productId: string;
 
 beforeAll(async () => {
-  ensureFreshBuild();
+  await ensureFreshBuild();
   await dropDatabase(adminUrl, databaseName);
   await ensureDatabaseExists(adminUrl, databaseName);
   const [shopPort, nginxPort] = [await portFrom("TEST_SHOP_PORT"), await portFrom("TEST_NGINX_PORT")];

@@ -1,8 +1,12 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
 
 /**
  * Real app server processes (the compiled server, $BUILD_DIR/server/index.js,
@@ -17,9 +21,12 @@ export const TEST_BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? "build");
 /**
  * Builds into `buildDir` unless that build is newer than every source file
  * (`scripts/build.js --if-stale`). Test files run side by side: a lock folder
- * lets one build while the others wait for it.
+ * lets one build while the others wait for it. Nothing here blocks the test
+ * worker's event loop: a build takes a minute or more on a busy machine, and a
+ * worker that cannot answer the test runner for that long fails the whole run
+ * ("Timeout calling onTaskUpdate") although every test passed.
  */
-export function ensureFreshBuild(buildDir = TEST_BUILD_DIR): void {
+export async function ensureFreshBuild(buildDir = TEST_BUILD_DIR): Promise<void> {
   const lock = `${buildDir}.lock`;
   const deadline = Date.now() + 300_000;
   for (;;) {
@@ -33,13 +40,13 @@ export function ensureFreshBuild(buildDir = TEST_BUILD_DIR): void {
       if (Date.now() - heldSince > 300_000) rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline)
         throw new Error(`${lock} still held after 5 minutes (remove it if no build runs)`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      await delay(250);
     }
   }
   try {
-    execFileSync(process.execPath, ["scripts/build.js", "--if-stale"], {
-      stdio: "ignore",
+    await execFileAsync(process.execPath, ["scripts/build.js", "--if-stale"], {
       timeout: 240_000,
+      maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
     });
   } finally {
