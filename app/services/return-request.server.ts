@@ -26,6 +26,14 @@ import {
 
 /** The shopper's request to return lines of a delivered order (the flow is told in returns.server.ts). */
 
+/** A guest asks through the private link of their order, which names the order. */
+export interface GuestOrderRequester {
+  guestOrderId: string;
+}
+
+/** Who asks: a shopper by their id, or a guest for the order of their link. */
+export type ReturnRequester = string | GuestOrderRequester;
+
 interface RequestedItem {
   variantId: string | null;
   productId: string | null;
@@ -69,12 +77,18 @@ function parseReturnRequest(input: unknown): { orderId: string; items: Requested
  * a line of a product without sizes); never more than was bought less what
  * other returns hold. Answers the return, `requested`.
  */
-export async function requestReturn(userId: string, input: unknown): Promise<ReturnJson> {
+export async function requestReturn(requester: ReturnRequester, input: unknown): Promise<ReturnJson> {
   const request = parseReturnRequest(input);
+  const userId = typeof requester === "string" ? requester : null;
   const returnId = await getDb()
     .sequelize.transaction(async (transaction) => {
       const order = await readOrderState({ id: request.orderId }, transaction);
-      if (!order || order.userId !== userId) throw notFound(ORDER_NOT_FOUND);
+      // A guest's order is theirs only while no account holds it (read under the order's lock).
+      const owns =
+        userId !== null
+          ? order?.userId === userId
+          : order?.userId === null && order.id === (requester as GuestOrderRequester).guestOrderId;
+      if (!order || !owns) throw notFound(ORDER_NOT_FOUND);
       if (order.orderStatus !== "delivered") throw conflict(RETURN_TEXT.notDelivered);
       if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
       const [{ deliveredAt } = { deliveredAt: null }] = await getDb().sequelize.query<{

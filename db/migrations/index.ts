@@ -28,6 +28,7 @@ import { twoFactorDown, twoFactorUp } from "./0034-two-factor";
 import { storeSettingsDown, storeSettingsUp } from "./0036-store-settings";
 import { catalogueVersionDown, catalogueVersionUp } from "./0041-catalogue-version";
 import { guestOrdersDown, guestOrdersUp } from "./0043-guest-orders";
+import { guestCheckoutExtraDown, guestCheckoutExtraUp } from "./0044-guest-checkout-extra";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -67,4 +68,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0036-store-settings", up: storeSettingsUp, down: storeSettingsDown },
   { name: "0041-catalogue-version", up: catalogueVersionUp, down: catalogueVersionDown },
   { name: "0043-guest-orders", up: guestOrdersUp, down: guestOrdersDown },
+  { name: "0044-guest-checkout-extra", up: guestCheckoutExtraUp, down: guestCheckoutExtraDown },
 ];
