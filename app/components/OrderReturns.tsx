@@ -1,12 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { formatPrice } from "~/lib/shared/money";
-import {
-  RETURN_REASONS,
-  RETURN_REASON_LABELS,
-  RETURN_STATUS_LABELS,
-  type ReturnReason,
-  type ReturnStatus,
-} from "~/lib/shared/returns";
+import { RETURN_REASONS, RETURN_REASON_LABELS, RETURN_STATUS_LABELS } from "~/lib/shared/returns";
 import { lineName } from "~/lib/shared/variants";
 
 /**
@@ -18,11 +12,6 @@ import { lineName } from "~/lib/shared/variants";
  * error per line, so it explains itself with or without JavaScript.
  */
 
-export const RETURN_INTENT = "return";
-
-/** The form's field names for the order's line at `index` (its position in the order's lines). */
-export const returnFieldName = (index: number, field: "quantity" | "reason") => `line-${index}-${field}`;
-
 interface ReturnLineData {
   title: string;
   size: string | null;
@@ -33,28 +22,18 @@ interface ReturnLineData {
   returnable: boolean;
 }
 
-export interface OrderReturnData {
-  _id: string;
-  status: ReturnStatus;
-  /** The day it was asked for, as the shopper reads it. */
-  requestedOn: string;
-  refundAmount: number | null;
-  items: {
-    title: string;
-    size: string | null;
-    colour: string | null;
-    quantity: number;
-    reason: ReturnReason;
-    refundAmount: number | null;
-  }[];
-}
-
-/** What the page's action answers when it refuses a request: the values sent, and why. */
-export interface ReturnFormReply {
-  values: Record<string, string>;
-  fieldErrors: Record<string, string[]>;
-  formError: string | null;
-}
+export {
+  RETURN_INTENT,
+  returnFieldName,
+  type OrderReturnData,
+  type ReturnFormReply,
+} from "~/lib/shared/order-return-form";
+import {
+  RETURN_INTENT,
+  returnFieldName,
+  type OrderReturnData,
+  type ReturnFormReply,
+} from "~/lib/shared/order-return-form";
 
 /** The order's returns, newest first: status in words, lines, reasons, and the refund once received. */
 export function OrderReturnsList({ returns }: { returns: OrderReturnData[] }) {

@@ -286,6 +286,20 @@ export async function getOrderForUser(owner: CartOwner, orderId: string): Promis
   return order;
 }
 
+/** Whether `orderId` is an order of `owner` (as `getOrderForUser` finds it), in one light query. */
+export async function ownsOrder(owner: CartOwner, orderId: string): Promise<boolean> {
+  const match = orderOwnerMatch(owner);
+  if (!isUuid(orderId) || !isUuid(match.value)) return false;
+  const rows = await getDb().sequelize.query(
+    `SELECT 1 FROM orders o WHERE o.id = :orderId AND ${match.where}`,
+    {
+      replacements: { orderId, owner: match.value },
+      type: QueryTypes.SELECT,
+    },
+  );
+  return rows.length > 0;
+}
+
 /** A guest's order by the hash of its private link's token; 404 for any other. */
 export async function getOrderByGuestTokenHash(hash: string | null): Promise<OrderJson> {
   const [order] = hash

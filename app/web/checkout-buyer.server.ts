@@ -1,5 +1,5 @@
 import type { SessionUser } from "~/services/users.server";
-import type { GuestCart } from "~/services/cart-owner.server";
+import type { CartOwner, GuestCart } from "~/services/cart-owner.server";
 import { currentStoreSettings } from "~/services/store-settings.server";
 import { unauthorized } from "~/lib/server/errors.server";
 import { GUEST_ORDER_TEXT } from "~/lib/shared/guest-orders";
@@ -19,6 +19,11 @@ export type PageBuyer = { user: SessionUser; guest: null } | { user: null; guest
 async function guestCheckoutIsOn(): Promise<boolean> {
   const settings = await currentStoreSettings();
   return settings.storefront === "open" && settings.guestCheckout;
+}
+
+/** The buyer as the cart and order services name an owner. */
+export function ownerOfPageBuyer(buyer: PageBuyer): CartOwner {
+  return buyer.user ? buyer.user.id : buyer.guest;
 }
 
 /** Page guard of the checkout and payment pages: the shopper, or a visitor when guest checkout is on. */

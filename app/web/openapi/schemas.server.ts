@@ -228,13 +228,10 @@ export const orderSchema = z
   .object({
     _id: uuid,
     userId: uuid.nullable().meta({ description: "null for a guest's order (see guestEmail)" }),
-    guestEmail: z
-      .string()
-      .nullable()
-      .meta({
-        format: "email",
-        description: "The email a guest gave at checkout; null for a shopper's order",
-      }),
+    guestEmail: z.string().nullable().meta({
+      format: "email",
+      description: "The email a guest gave at checkout; null for a shopper's order",
+    }),
     cartId: uuid.nullable(),
     cartItems: z.array(
       z.object({
