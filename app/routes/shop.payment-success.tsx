@@ -32,8 +32,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const orderId = new URL(request.url).searchParams.get("orderId");
   const order = orderId ? await getOrderForUser(ownerOfPageBuyer(buyer), orderId).catch(() => null) : null;
   return data({
-    // A guest's order has no account page: its private link went to their email.
-    guestEmail: order?.guestEmail ?? null,
     order:
       order && order.paymentStatus === "paid"
         ? {
@@ -41,6 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
             totalAmount: order.totalAmount,
             items: order.cartItems.map(({ title, quantity, price }) => ({ title, quantity, price })),
             address: order.addressInfo,
+            // A guest's order has no account page: its private link went to their email.
+            ...(order.guestEmail ? { guestEmail: order.guestEmail } : {}),
           }
         : null,
   });
@@ -52,7 +52,8 @@ export const meta: MetaFunction = () => [
 ];
 
 export default function PaymentSuccessPage() {
-  const { order, guestEmail } = useLoaderData<typeof loader>();
+  const { order } = useLoaderData<typeof loader>();
+  const guestEmail = order && "guestEmail" in order ? order.guestEmail : null;
   // The checkout is over: the stored order id has done its job (the return page clears it too).
   useEffect(() => {
     try {

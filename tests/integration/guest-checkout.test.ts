@@ -404,3 +404,37 @@ describe("the orders CSV", () => {
     });
   });
 });
+
+describe("guests racing shoppers", () => {
+  it("sells the last unit once: two guests and a shopper capture at once, one is paid, the stock is 0, never below", async () => {
+    const tee = await createProduct({ title: "Last tee", price: "30.00", totalStock: 1 });
+    const guests = await Promise.all([1, 2].map(() => guestCartWith(tee.id, 1)));
+    const shopper = await createTestUser();
+    await putInCart(shopper.id, tee.id, 1);
+    const shopperCookie = await sessionCookieFor(shopper.id);
+    const created = await Promise.all([
+      ...guests.map((cookie) => create(guestBody(), cookie)),
+      create({ addressInfo: HOME }, shopperCookie),
+    ]);
+    expect(created.map((one) => one.status)).toEqual([201, 201, 201]);
+    const cookies = [...guests, shopperCookie];
+    const approvals = await Promise.all(
+      created.map((one) => payerAnswers(one.body.data.paymentId, "approve")),
+    );
+    const captured = await Promise.all(
+      created.map((one, index) =>
+        capture(
+          {
+            ...(index < 2 ? { userId: "guest" } : {}),
+            orderId: one.body.orderId,
+            paymentId: approvals[index]!.token,
+          },
+          cookies[index],
+        ),
+      ),
+    );
+    expect(captured.filter((one) => one.status === 200)).toHaveLength(1);
+    expect(captured.filter((one) => one.status === 409)).toHaveLength(2);
+    expect(await stockOf(tee.id)).toBe(0);
+  });
+});
