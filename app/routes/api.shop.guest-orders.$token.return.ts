@@ -1,29 +1,10 @@
-import { z } from "zod";
-import { RETURN_REASONS } from "~/lib/shared/returns";
 import { returnEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { requestGuestReturn } from "~/services/guest-orders.server";
+import { returnRequestBody } from "./api.shop.order.return";
 import { GUEST_ORDER_HEADERS } from "~/web/guest-order-headers.server";
 
-const guestReturnBody = z.object({
-  items: z
-    .array(
-      z.object({
-        variantId: z
-          .string()
-          .optional()
-          .meta({ format: "uuid", description: "The line's variantId, as the order lists it" }),
-        productId: z.string().optional().meta({
-          format: "uuid",
-          description: "Instead of variantId, for a line of a product without sizes",
-        }),
-        // The service judges the count and the reason with its own messages (return-request.server.ts).
-        quantity: z.number().meta({ type: "integer", minimum: 1 }),
-        reason: z.string().meta({ enum: [...RETURN_REASONS] }),
-      }),
-    )
-    .meta({ minItems: 1 }),
-});
+const guestReturnBody = returnRequestBody.omit({ userId: true, orderId: true });
 
 /**
  * POST { items: [{ variantId, quantity, reason }] } → 201 the return, `requested`: the shopper's return
