@@ -1,13 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { formatPrice } from "~/lib/shared/money";
-import {
-  RETURN_REASONS,
-  RETURN_REASON_LABELS,
-  statusLabelOf,
-  type ReturnReason,
-  type ReturnStatus,
-  type ReturnType,
-} from "~/lib/shared/returns";
+import { RETURN_REASONS, RETURN_REASON_LABELS, statusLabelOf } from "~/lib/shared/returns";
 import { lineName, variantLabel } from "~/lib/shared/variants";
 
 /**
@@ -19,11 +12,6 @@ import { lineName, variantLabel } from "~/lib/shared/variants";
  * error per line, so it explains itself with or without JavaScript.
  */
 
-export const RETURN_INTENT = "return";
-
-/** The form's field names for the order's line at `index` (its position in the order's lines). */
-export const returnFieldName = (index: number, field: "quantity" | "reason") => `line-${index}-${field}`;
-
 interface ReturnLineData {
   title: string;
   size: string | null;
@@ -34,34 +22,18 @@ interface ReturnLineData {
   returnable: boolean;
 }
 
-export interface OrderReturnData {
-  _id: string;
-  type: ReturnType;
-  status: ReturnStatus;
-  /** An exchange's replacement parcel, once shipped. */
-  tracking: { carrier: string | null; number: string; url: string | null } | null;
-  /** The day it was asked for, as the shopper reads it. */
-  requestedOn: string;
-  refundAmount: number | null;
-  items: {
-    title: string;
-    size: string | null;
-    colour: string | null;
-    quantity: number;
-    reason: ReturnReason;
-    refundAmount: number | null;
-    /** An exchange's item: the size and colour sent instead. */
-    newSize?: string | null;
-    newColour?: string | null;
-  }[];
-}
-
-/** What the page's action answers when it refuses a request: the values sent, and why. */
-export interface ReturnFormReply {
-  values: Record<string, string>;
-  fieldErrors: Record<string, string[]>;
-  formError: string | null;
-}
+export {
+  RETURN_INTENT,
+  returnFieldName,
+  type OrderReturnData,
+  type ReturnFormReply,
+} from "~/lib/shared/order-return-form";
+import {
+  RETURN_INTENT,
+  returnFieldName,
+  type OrderReturnData,
+  type ReturnFormReply,
+} from "~/lib/shared/order-return-form";
 
 /**
  * The order's returns and exchanges, newest first: status in words, lines (an exchange's with the size

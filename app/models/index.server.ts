@@ -140,7 +140,11 @@ export interface AddressSnapshot {
 
 export class Order extends Model<InferAttributes<Order>, InferCreationAttributes<Order>> {
   declare id: CreationOptional<string>;
-  declare userId: ForeignKey<User["id"]>;
+  /** Null for a guest's order (migration 0043): then the email and the hash of its private link's token. */
+  declare userId: ForeignKey<User["id"]> | null;
+  declare guestEmail: CreationOptional<string | null>;
+  declare guestTokenHash: CreationOptional<string | null>;
+  declare marketingConsent: CreationOptional<boolean>;
   declare cartId: string | null;
   declare addressInfo: AddressSnapshot;
   declare orderStatus: CreationOptional<OrderStatus>;
@@ -357,6 +361,9 @@ export function defineModels(sequelize: Sequelize): Models {
   Order.init(
     {
       id: uuidKey,
+      guestEmail: { type: DataTypes.STRING(254), allowNull: true },
+      guestTokenHash: { type: DataTypes.CHAR(64), allowNull: true },
+      marketingConsent: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       cartId: { type: DataTypes.UUID, allowNull: true },
       addressInfo: { type: DataTypes.JSONB, allowNull: false },
       orderStatus: { type: DataTypes.STRING(20), allowNull: false, defaultValue: "pending" },

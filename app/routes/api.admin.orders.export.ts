@@ -18,6 +18,9 @@ const ORDER_EXPORT_COLUMNS: { header: string; value: (line: OrderExportLine) => 
   { header: "createdAt", value: ({ order }) => order.orderDate },
   { header: "customerEmail", value: ({ order }) => order.email },
   { header: "customerName", value: ({ order }) => order.userName },
+  // A guest's order has no account (userId empty) and the email given at checkout.
+  { header: "userId", value: ({ order }) => order.userId },
+  { header: "guestEmail", value: ({ order }) => order.guestEmail },
   { header: "orderStatus", value: ({ order }) => order.orderStatus },
   { header: "paymentStatus", value: ({ order }) => order.paymentStatus },
   { header: "title", value: ({ item }) => item?.title ?? null },
@@ -53,7 +56,7 @@ const route = apiRoute({
     tag: "Admin",
     summary: "The matching orders as CSV: one row per order line, every page, newest order first",
     description:
-      "Columns: orderId, createdAt, customerEmail, customerName, orderStatus, paymentStatus, title, sku, size, colour, quantity, unitPrice, lineTotal, orderTotal, carrier, trackingNumber. UTF-8 with a byte-order mark; a cell a spreadsheet would run as a formula starts with an apostrophe.",
+      "Columns: orderId, createdAt, customerEmail, customerName, userId, guestEmail (a guest's order: userId empty), orderStatus, paymentStatus, title, sku, size, colour, quantity, unitPrice, lineTotal, orderTotal, carrier, trackingNumber. UTF-8 with a byte-order mark; a cell a spreadsheet would run as a formula starts with an apostrophe.",
     access: "orders",
     query: adminOrderExportQuerySchema,
     produces: "text/csv",

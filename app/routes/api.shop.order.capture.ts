@@ -2,7 +2,8 @@ import { captureBodySchema } from "~/services/checkout/capture.server";
 import { z } from "zod";
 import { orderSchema, uuid } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireOwnData } from "~/web/auth.server";
+import { apiBuyerOf } from "~/web/checkout-buyer.server";
+import { GUEST_USER_ID } from "~/services/cart-owner.server";
 import { captureOrderPayment, CHECKOUT_TEXT, CheckoutError } from "~/services/checkout.server";
 
 const captureSchema = z.object({
@@ -30,7 +31,12 @@ const captureRefusalSchema = z.object({
 
 /** The body the capture validates (checkout/capture.server.ts), with the order id it checks apart. */
 const orderCaptureBodySchema = captureBodySchema.extend({
-  userId: uuid.optional(),
+  userId: z
+    .union([uuid, z.literal(GUEST_USER_ID)])
+    .optional()
+    .meta({
+      description: 'The caller\'s own id, or "guest" (with the guest_cart cookie the order was bought from)',
+    }),
   orderId: uuid.meta({ description: "Our order id, from create" }),
 });
 
@@ -47,7 +53,7 @@ const route = apiRoute({
   POST: apiOperation({
     tag: "Orders",
     summary: "Capture the approved payment (idempotent)",
-    access: "shopper",
+    access: "cart",
     body: orderCaptureBodySchema,
     parsedBy: "service",
     success: {
@@ -57,17 +63,19 @@ const route = apiRoute({
     errors: {
       400: "Malformed JSON, or invalid fields (`errors` names them)",
       402: "Declined: choose another way to pay at approvalURL",
+      401: "Not signed in, and guest checkout is off (or a visitor named an account)",
       403: "Signed in as an admin, or the `userId` is not the caller's",
       404: "Unknown order or payment",
       409: "Not approved, out of stock, refunded or cancelled",
       502: "The payment provider failed",
     },
     refusals: { statuses: [402, 404, 409], schema: captureRefusalSchema },
-    handler: async ({ caller, input }) => {
+    handler: async ({ request, caller, input }) => {
       const body = input;
-      const user = requireOwnData(caller, body.userId);
+      // A guest's order is captured only with the guest_cart cookie of the cart it was bought from (404 otherwise).
+      const buyer = await apiBuyerOf(request, caller, body.userId);
       try {
-        const outcome = await captureOrderPayment(user, {
+        const outcome = await captureOrderPayment(buyer, {
           orderId: body.orderId,
           paymentId: body.paymentId,
           payerId: body.payerId,

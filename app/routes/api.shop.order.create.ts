@@ -3,7 +3,8 @@ import { ADDRESS_FIELDS, addressInputSchema } from "~/lib/shared/address-schema"
 import { z } from "zod";
 import { orderSchema, uuid } from "~/web/openapi/schemas.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
-import { requireOwnData } from "~/web/auth.server";
+import { apiBuyerOf } from "~/web/checkout-buyer.server";
+import { GUEST_USER_ID } from "~/services/cart-owner.server";
 import { createOrderFromCart } from "~/services/checkout.server";
 import { readPaymentReturn, paymentReturnSchema } from "~/services/payment-return.server";
 
@@ -18,7 +19,21 @@ const orderCreatedSchema = z.object({
 });
 
 const orderCreateBodySchema = paymentReturnSchema.extend({
-  userId: uuid.optional(),
+  userId: z
+    .union([uuid, z.literal(GUEST_USER_ID)])
+    .optional()
+    .meta({
+      description: "The caller's own id, or \"guest\" for a visitor's guest checkout (the open storefront)",
+    }),
+  email: z.string().optional().meta({
+    format: "email",
+    description:
+      "A guest's email (required for guests): the confirmation and the order's private link go there",
+  }),
+  marketingConsent: z
+    .boolean()
+    .optional()
+    .meta({ description: '"Email me about my cart and offers" (default false)' }),
   addressId: uuid.optional().meta({ description: "One of the caller's saved addresses" }),
   addressInfo: z
     .union([
@@ -60,11 +75,12 @@ const route = apiRoute({
       "The order is built from the caller's cart and the catalogue. Send the shopper to `approvalURL`; " +
       "with `returnUrl` the shopper comes back to `returnUrl?paymentId=…&PayerID=…` (then call capture), " +
       "with `cancelUrl` to `cancelUrl?paymentId=…` after a cancel.",
-    access: "shopper",
+    access: "cart",
     body: orderCreateBodySchema,
     success: { 201: { description: "Created; approve at approvalURL", schema: orderCreatedSchema } },
     errors: {
-      400: "Empty cart, no address, an invalid totalAmount, an unknown shippingMethodId, a discountCode that cannot be used (the message says why), or a returnUrl/cancelUrl on an origin that is not allowed",
+      400: "Empty cart, no address, a guest without a valid email, an invalid totalAmount, an unknown shippingMethodId, a discountCode that cannot be used (the message says why), or a returnUrl/cancelUrl on an origin that is not allowed",
+      401: "Not signed in, and guest checkout is off (or a visitor named an account)",
       403: "Signed in as an admin, or the `userId` is not the caller's",
       404: "Not one of the caller's addresses",
       409: "Stock or prices changed",
@@ -72,9 +88,11 @@ const route = apiRoute({
     },
     handler: async ({ request, caller, input }) => {
       const body = input;
-      const user = requireOwnData(caller, body.userId);
+      const buyer = await apiBuyerOf(request, caller, body.userId);
       const paymentReturn = readPaymentReturn(body, request.headers.get("Origin"));
-      const created = await createOrderFromCart(user, {
+      const created = await createOrderFromCart(buyer, {
+        email: body.email,
+        marketingConsent: body.marketingConsent,
         addressId: body.addressId,
         addressInfo: body.addressInfo,
         totalAmount: body.totalAmount,

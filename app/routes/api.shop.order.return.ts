@@ -5,7 +5,8 @@ import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { requireOwnData } from "~/web/auth.server";
 import { requestReturn } from "~/services/return-request.server";
 
-const returnRequestBody = z.object({
+/** The return request's body; a guest's (api.shop.guest-orders.$token.return.ts) is it without userId and orderId. */
+export const returnRequestBody = z.object({
   userId: z.string().optional().meta({ description: "The caller's id (optional)" }),
   orderId: z.string().meta({ format: "uuid" }),
   items: z

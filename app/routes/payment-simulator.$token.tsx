@@ -11,8 +11,8 @@ import {
   useLoaderData,
   useNavigation,
 } from "react-router";
-import { requireShopper } from "~/web/auth.server";
-import { getDb } from "~/models/db.server";
+import { ownerOfPageBuyer, requireBuyer, type PageBuyer } from "~/web/checkout-buyer.server";
+import { ownsOrder } from "~/services/orders.server";
 import { centsToDecimal, formatPrice } from "~/lib/shared/money";
 import { isUuid } from "~/lib/shared/uuid";
 import {
@@ -20,7 +20,6 @@ import {
   getSimulatedPayment,
   type SimulatedPayment,
 } from "~/payments/simulator.server";
-import type { SessionUser } from "~/services/users.server";
 import mantineStyles from "~/styles/mantine.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -42,28 +41,24 @@ function notFound(): never {
   throw new Response("page doesn't exists", { status: 404 });
 }
 
-/** The payment, if it pays an order of `user` (another shopper's is as unknown as a made-up token). */
-async function requireOwnPayment(token: string | undefined, user: SessionUser): Promise<SimulatedPayment> {
+/**
+ * The payment, if it pays an order of the buyer (a guest's: of the cart their cookie names); another
+ * buyer's is as unknown as a made-up token.
+ */
+async function requireOwnPayment(token: string | undefined, buyer: PageBuyer): Promise<SimulatedPayment> {
   const payment = token ? await getSimulatedPayment(token) : null;
   if (!payment || !isUuid(payment.orderId)) notFound();
-  const order = await getDb().models.Order.findOne({
-    where: { id: payment.orderId, userId: user.id },
-    attributes: ["id"],
-    raw: true,
-  });
-  if (!order) notFound();
+  if (!(await ownsOrder(ownerOfPageBuyer(buyer), payment.orderId))) notFound();
   return payment;
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
-  const payment = await requireOwnPayment(params.token, user);
+  const payment = await requireOwnPayment(params.token, await requireBuyer(request));
   return data({ payment }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireShopper(request);
-  const payment = await requireOwnPayment(params.token, user);
+  const payment = await requireOwnPayment(params.token, await requireBuyer(request));
   const answer = (await readForm(request)).get("intent");
   if (!ANSWERS.includes(answer as Answer)) {
     throw new Response("Choose Approve, Decline or Cancel", { status: 400 });

@@ -12,14 +12,7 @@ import {
 } from "react-router";
 import { UrlDialog } from "~/components/admin/UrlDialog";
 import { OrderDetails } from "~/components/OrderDetails";
-import {
-  OrderReturnsList,
-  RETURN_INTENT,
-  returnFieldName,
-  ReturnRequestForm,
-  type OrderReturnData,
-  type ReturnFormReply,
-} from "~/components/OrderReturns";
+import { OrderReturnsList, RETURN_INTENT, ReturnRequestForm } from "~/components/OrderReturns";
 import {
   EXCHANGE_INTENT,
   EXCHANGE_PARAM,
@@ -29,12 +22,16 @@ import {
 } from "~/components/ExchangeForm";
 import { withImageSizes } from "~/services/images.server";
 import { EXCHANGE_TEXT, exchangeChoices, requestExchange } from "~/services/exchange-request.server";
-import { trackingUrl } from "~/lib/shared/tracking";
 import { handleAlertIntent, isAlertIntent } from "~/web/alert-actions.server";
 import { requireShopper } from "~/web/auth.server";
-import { getConfig } from "~/lib/server/config.server";
 import { isAppError, type AppError } from "~/lib/server/errors.server";
-import { isCaptured, isPayableAgain } from "~/lib/shared/order-options";
+import { isPayableAgain } from "~/lib/shared/order-options";
+import {
+  orderReturnsOf,
+  returnFormReply,
+  returnRequestOf,
+  returnWindowOf,
+} from "~/web/order-returns-page.server";
 import { submitOrRedirect } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { cancelUnpaidOrder, PAY_AGAIN_TEXT, payOrderAgain } from "~/services/checkout/pay-again.server";
@@ -69,36 +66,6 @@ export const links: LinksFunction = () => [
 export const RETURN_REQUESTED = "Return requested: we emailed you what happens next";
 export const CHOOSE_REASON = "Choose why you return it";
 
-/** A day as the shopper reads it ("24 December 2026"), in the shop's time zone. */
-function longDate(iso: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    timeZone: getConfig().shopTimeZone,
-  }).format(new Date(iso));
-}
-
-/** Whether the order takes a return now, or why not (shown only for a delivered order). */
-function returnWindowOf(order: OrderJson) {
-  if (order.orderStatus !== "delivered" || !order.returnableUntil)
-    return { open: false as const, closed: null };
-  const until = longDate(order.returnableUntil);
-  if (new Date(order.returnableUntil).getTime() <= Date.now()) {
-    const closed =
-      getConfig().returnWindowDays === 0
-        ? "This shop does not take returns."
-        : `The return window of this order closed on ${until}.`;
-    return { open: false as const, closed };
-  }
-  const left = order.cartItems.some(
-    (line) => (line.variantId || line.productId) && line.quantity > line.returnedQuantity,
-  );
-  // Fully refunded (say, rejected after delivery) or every unit already in a return: nothing to ask for.
-  if (!isCaptured(order.paymentStatus) || !left) return { open: false as const, closed: null };
-  return { open: true as const, until };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireShopper(request);
   try {
@@ -108,32 +75,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       listReturnsForOrder(found._id),
     ]);
     const order = { ...found, cartItems };
-    // What the page shows of each return (not the shopper's own email and name again).
-    const orderReturns: OrderReturnData[] = returns.map((entry) => ({
-      _id: entry._id,
-      type: entry.type,
-      status: entry.status,
-      tracking: entry.trackingNumber
-        ? {
-            carrier: entry.carrier,
-            number: entry.trackingNumber,
-            url: trackingUrl(entry.carrier, entry.trackingNumber),
-          }
-        : null,
-      requestedOn: longDate(entry.requestedAt),
-      refundAmount: entry.refundAmount,
-      items: entry.items.map(
-        ({ title, size, colour, quantity, reason, refundAmount, newSize, newColour }) => ({
-          title,
-          size,
-          colour,
-          quantity,
-          reason,
-          refundAmount,
-          ...(entry.type === "exchange" ? { newSize, newColour } : {}),
-        }),
-      ),
-    }));
+    const orderReturns = orderReturnsOf(returns);
     const returnWindow = returnWindowOf(found);
     // The lines that take an exchange now, and the one whose form the URL opens.
     const exchangeable = returnWindow.open
@@ -163,47 +105,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!isAppError(error) || error.status !== 404) throw error;
     return redirectWithFlash(request, "/shop/account", { type: "error", message: error.message });
   }
-}
-
-/**
- * The form's lines as requestReturn's items: each line of the order, by its
- * position, whose quantity is filled in and not 0. `lineOf[n]` is the form's
- * line of item n, to put the service's `items.n.*` errors back next to it.
- */
-function returnRequestOf(order: OrderJson, formData: FormData) {
-  const values: Record<string, string> = {};
-  const items: { variantId: string | null; productId: string | null; quantity: string; reason: string }[] =
-    [];
-  const lineOf: number[] = [];
-  order.cartItems.forEach((line, index) => {
-    const quantity = String(formData.get(returnFieldName(index, "quantity")) ?? "").trim();
-    const reason = String(formData.get(returnFieldName(index, "reason")) ?? "");
-    values[returnFieldName(index, "quantity")] = quantity;
-    values[returnFieldName(index, "reason")] = reason;
-    if (quantity === "" || quantity === "0") return;
-    items.push({ variantId: line.variantId, productId: line.productId, quantity, reason });
-    lineOf.push(index);
-  });
-  return { request: { orderId: order._id, items }, values, lineOf };
-}
-
-/** The service's refusal of a request, put next to the form's lines (or above them). */
-function returnFormReply(error: AppError, values: Record<string, string>, lineOf: number[]): ReturnFormReply {
-  const fieldErrors: Record<string, string[]> = {};
-  let formError: string | null = null;
-  for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
-    const match = /^items\.(\d+)\.(quantity|reason|variantId|productId)$/.exec(key);
-    const line = match ? lineOf[Number(match[1])] : undefined;
-    if (!match || line === undefined) {
-      formError ??= messages[0] ?? error.message;
-      continue;
-    }
-    const field = match[2] === "reason" ? "reason" : "quantity";
-    // The API's message lists the reasons' codes; the page's select shows their labels.
-    fieldErrors[returnFieldName(line, field)] = field === "reason" ? [CHOOSE_REASON] : messages;
-  }
-  if (!Object.keys(fieldErrors).length) formError ??= error.message;
-  return { values, fieldErrors, formError };
 }
 
 /** The exchange form's fields as requestExchange's one item: the line by its position, the new variant, how many, why. */
@@ -281,7 +182,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         // A request the shopper can correct stays on the page with what they chose; a closed
         // window or an order that is not theirs goes the way of every other refusal here.
         if (!isAppError(error) || error.status !== 400) throw error;
-        return data({ returnForm: returnFormReply(error, values, lineOf) }, { status: 400 });
+        return data({ returnForm: returnFormReply(error, values, lineOf, CHOOSE_REASON) }, { status: 400 });
       }
       return redirectWithFlash(request, here, { type: "success", message: RETURN_REQUESTED });
     }

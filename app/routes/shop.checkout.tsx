@@ -17,7 +17,10 @@ import { AddressManager, addressManagerLinks } from "~/components/AddressManager
 import { Picture } from "~/components/Picture";
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
-import { requireShopper } from "~/web/auth.server";
+import { requireBuyer } from "~/web/checkout-buyer.server";
+import { runOrRefuse } from "~/web/form-action.server";
+import { GuestDetails, type GuestDetailsValues } from "~/components/GuestDetails";
+import { ADDRESS_FIELDS } from "~/lib/shared/address-rules";
 import { formatPrice } from "~/lib/shared/money";
 import { submitOrRedirect } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
@@ -56,8 +59,20 @@ const CHOSEN_ADDRESS_PARAM = "addressId";
 const SHIPPING_PARAM = "shippingMethodId";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
+  const { user, guest } = await requireBuyer(request);
   const params = new URL(request.url).searchParams;
+  if (!user) {
+    // A visitor (guest checkout): details typed on this page; the tax is added once the address is known.
+    const summary = await getCheckoutSummary(guest, { shippingMethodId: params.get(SHIPPING_PARAM) });
+    return data({
+      guest: true,
+      addresses: [],
+      editing: null,
+      summary,
+      selectedId: null,
+      simulator: getPaymentGateway().name === "simulator",
+    });
+  }
   const addressManager = await loadAddressManager(request, user);
   const chosen = params.get(CHOSEN_ADDRESS_PARAM);
   const selectedId = addressManager.addresses.some((address) => address._id === chosen) ? chosen : null;
@@ -68,6 +83,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     addressId: selectedId ?? undefined,
   });
   return data({
+    guest: false,
     ...addressManager,
     summary,
     selectedId,
@@ -76,14 +92,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireShopper(request);
+  const { user, guest } = await requireBuyer(request);
   const url = new URL(request.url);
   const formData = await readForm(request);
-  if (isAddressIntent(formData)) {
+  if (user && isAddressIntent(formData)) {
     return handleAddressAction(request, user, formData, `${url.pathname}${url.search}`);
   }
   if (isDiscountIntent(formData)) {
-    return handleDiscountAction(request, user.id, formData, `${url.pathname}${url.search}`);
+    return handleDiscountAction(request, user?.id ?? guest!, formData, `${url.pathname}${url.search}`);
   }
   if (formData.get("intent") !== CHECKOUT_INTENT) {
     return redirectWithFlash(request, "/shop/checkout", {
@@ -108,6 +124,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);
   if (typeof shippingMethodId === "string" && shippingMethodId) back.set(SHIPPING_PARAM, shippingMethodId);
   const query = back.toString();
+  if (!user) return guestCheckout(formData, guest!, shippingMethodId, totalAmount);
   return submitOrRedirect(request, `/shop/checkout${query ? `?${query}` : ""}`, async () => {
     const created = await createOrderFromCart(user, {
       addressId: typeof addressId === "string" ? addressId : undefined,
@@ -122,11 +139,59 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+/**
+ * A visitor's checkout: their details from the form, the order as a shopper's. A refusal comes back to
+ * the page with what was typed and the field errors (without JavaScript too), never lost in a redirect.
+ */
+async function guestCheckout(
+  formData: FormData,
+  guest: Exclude<Awaited<ReturnType<typeof requireBuyer>>["guest"], null>,
+  shippingMethodId: FormDataEntryValue | null,
+  totalAmount: FormDataEntryValue | null,
+) {
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const values: GuestDetailsValues = {
+    email: text("email"),
+    marketingConsent: formData.get("marketingConsent") === "on",
+    address: Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(field)])),
+  };
+  return runOrRefuse(
+    async () => {
+      const created = await createOrderFromCart(guest, {
+        email: values.email,
+        marketingConsent: values.marketingConsent,
+        addressInfo: values.address,
+        totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
+        shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
+      });
+      if (formData.get("enhanced") === "1") {
+        return data({ approvalURL: created.approvalURL, orderId: created.orderId });
+      }
+      return redirect(created.approvalURL);
+    },
+    (error) =>
+      data(
+        { guestRefusal: { message: error.message, errors: error.fieldErrors ?? {}, values } },
+        { status: error.status },
+      ),
+  );
+}
+
 export const meta: MetaFunction = () => [{ title: "Checkout · ECommerce Shopping" }];
+
+interface GuestRefusal {
+  message: string;
+  errors: Record<string, string[]>;
+  values: GuestDetailsValues;
+}
 
 interface CheckoutAnswer {
   approvalURL?: string;
   orderId?: string;
+  guestRefusal?: GuestRefusal;
 }
 
 function useCheckoutSubmission() {
@@ -146,10 +211,14 @@ function useCheckoutSubmission() {
 }
 
 export default function CheckoutPage() {
-  const { addresses, editing, summary, selectedId, simulator } = useLoaderData<typeof loader>();
+  const { guest, addresses, editing, summary, selectedId, simulator } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
   const { fetcher, processing } = useCheckoutSubmission();
+  // A refused guest checkout answers the form (the fetcher's with JavaScript, the page's without).
+  const guestRefusal: GuestRefusal | null =
+    fetcher.data?.guestRefusal ??
+    (actionData && "guestRefusal" in actionData ? (actionData.guestRefusal as GuestRefusal) : null);
   const addressForm = actionData && "addressForm" in actionData ? actionData.addressForm : null;
   const discountError =
     actionData && "discountError" in actionData ? String(actionData.discountError) : summary.discountRefusal;
@@ -173,18 +242,43 @@ export default function CheckoutPage() {
     <div className="shop-page">
       <h1 className="page-heading">Checkout</h1>
       <div className="checkout" style={{ marginTop: "1.25rem" }}>
-        <section aria-labelledby="checkout-address-heading" onChange={chooseAddress}>
-          <h2 className="checkout__heading" id="checkout-address-heading">
-            Delivery address
-          </h2>
-          <p className="checkout__hint">Choose where your order goes, or add a new address below.</p>
-          <AddressManager
-            addresses={addresses}
-            editing={editing}
-            lastResult={addressForm}
-            selectable={{ formId: CHECKOUT_FORM_ID, selectedId }}
-          />
-        </section>
+        {guest ? (
+          <section aria-labelledby="checkout-address-heading">
+            <h2 className="checkout__heading" id="checkout-address-heading">
+              Your details
+            </h2>
+            <p className="checkout__hint">
+              Checking out as a guest.{" "}
+              <Link to="/auth/login?redirectTo=%2Fshop%2Fcheckout" className="sf-link">
+                Sign in
+              </Link>{" "}
+              to use your saved addresses.
+            </p>
+            {guestRefusal ? (
+              <p className="form-error" role="alert" data-testid="guest-checkout-error">
+                {guestRefusal.message}
+              </p>
+            ) : null}
+            <GuestDetails
+              form={CHECKOUT_FORM_ID}
+              values={guestRefusal?.values ?? {}}
+              errors={guestRefusal?.errors ?? {}}
+            />
+          </section>
+        ) : (
+          <section aria-labelledby="checkout-address-heading" onChange={chooseAddress}>
+            <h2 className="checkout__heading" id="checkout-address-heading">
+              Delivery address
+            </h2>
+            <p className="checkout__hint">Choose where your order goes, or add a new address below.</p>
+            <AddressManager
+              addresses={addresses}
+              editing={editing}
+              lastResult={addressForm}
+              selectable={{ formId: CHECKOUT_FORM_ID, selectedId }}
+            />
+          </section>
+        )}
 
         <section className="checkout__summary" aria-labelledby="checkout-summary-heading">
           <h2 className="checkout__heading" id="checkout-summary-heading">
@@ -263,7 +357,8 @@ export default function CheckoutPage() {
             <input type="hidden" name="intent" value={CHECKOUT_INTENT} />
             <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
             <input type="hidden" name="shownAddressId" value={selectedId ?? ""} />
-            {!hydrated && (summary.shippingMethods.length > 1 || addresses.length > 0) ? (
+            {/* Not for a guest: a GET of this form would put their email and address in the URL. */}
+            {!hydrated && !guest && (summary.shippingMethods.length > 1 || addresses.length > 0) ? (
               // Without JavaScript the summary is repriced and taxed by reloading the page with the choices.
               <button
                 type="submit"

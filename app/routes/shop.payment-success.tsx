@@ -7,7 +7,8 @@ import {
   useLoaderData,
 } from "react-router";
 import { useEffect } from "react";
-import { requireShopper } from "~/web/auth.server";
+import { ownerOfPageBuyer, requireBuyer } from "~/web/checkout-buyer.server";
+import { GUEST_ORDER_TEXT } from "~/lib/shared/guest-orders";
 import { formatPrice } from "~/lib/shared/money";
 import { shortOrderNumber } from "~/lib/shared/order-options";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
@@ -27,9 +28,9 @@ export const shouldRevalidate = revalidateAfterRefusal;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutStyles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
+  const buyer = await requireBuyer(request);
   const orderId = new URL(request.url).searchParams.get("orderId");
-  const order = orderId ? await getOrderForUser(user.id, orderId).catch(() => null) : null;
+  const order = orderId ? await getOrderForUser(ownerOfPageBuyer(buyer), orderId).catch(() => null) : null;
   return data({
     order:
       order && order.paymentStatus === "paid"
@@ -38,6 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
             totalAmount: order.totalAmount,
             items: order.cartItems.map(({ title, quantity, price }) => ({ title, quantity, price })),
             address: order.addressInfo,
+            // A guest's order has no account page: its private link went to their email.
+            ...(order.guestEmail ? { guestEmail: order.guestEmail } : {}),
           }
         : null,
   });
@@ -50,6 +53,7 @@ export const meta: MetaFunction = () => [
 
 export default function PaymentSuccessPage() {
   const { order } = useLoaderData<typeof loader>();
+  const guestEmail = order && "guestEmail" in order ? order.guestEmail : null;
   // The checkout is over: the stored order id has done its job (the return page clears it too).
   useEffect(() => {
     try {
@@ -91,16 +95,27 @@ export default function PaymentSuccessPage() {
             </address>
           </div>
         ) : null}
-        <div className="payment-status__actions">
-          {order ? (
-            <Link to={`/shop/account/orders/${order._id}`} className="sf-button">
-              View this order
+        {guestEmail ? (
+          <div className="payment-status__actions">
+            <p className="payment-status__text" data-testid="guest-link-mailed">
+              {GUEST_ORDER_TEXT.linkMailed(guestEmail)}
+            </p>
+            <Link to="/shop/listing" className="sf-button sf-button--primary">
+              Continue shopping
             </Link>
-          ) : null}
-          <Link to="/shop/account" className="sf-button sf-button--primary">
-            View Orders
-          </Link>
-        </div>
+          </div>
+        ) : (
+          <div className="payment-status__actions">
+            {order ? (
+              <Link to={`/shop/account/orders/${order._id}`} className="sf-button">
+                View this order
+              </Link>
+            ) : null}
+            <Link to="/shop/account" className="sf-button sf-button--primary">
+              View Orders
+            </Link>
+          </div>
+        )}
       </section>
     </div>
   );

@@ -7,7 +7,7 @@ import {
   useLoaderData,
 } from "react-router";
 import { useEffect } from "react";
-import { requireShopper } from "~/web/auth.server";
+import { ownerOfPageBuyer, requireBuyer } from "~/web/checkout-buyer.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import { findOrderByPayment } from "~/services/checkout.server";
 import checkoutStyles from "~/styles/checkout.css?url";
@@ -24,10 +24,10 @@ export const shouldRevalidate = revalidateAfterRefusal;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: checkoutStyles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
+  const buyer = await requireBuyer(request);
   const url = new URL(request.url);
   const order = await findOrderByPayment(
-    user.id,
+    ownerOfPageBuyer(buyer),
     url.searchParams.get("token") ?? url.searchParams.get("paymentId"),
   );
   return data(

@@ -15,7 +15,7 @@ import {
 } from "react-router";
 import { useEffect, useRef } from "react";
 import { isAppError } from "~/lib/server/errors.server";
-import { requireShopper } from "~/web/auth.server";
+import { ownerOfPageBuyer, requireBuyer, type PageBuyer } from "~/web/checkout-buyer.server";
 import { PaymentProviderUnavailableError } from "~/payments/errors.server";
 import {
   captureOrderPayment,
@@ -24,7 +24,6 @@ import {
   findOrderByPayment,
   type CheckoutRefusal,
 } from "~/services/checkout.server";
-import type { SessionUser } from "~/services/users.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
 import checkoutStyles from "~/styles/checkout.css?url";
 
@@ -90,11 +89,11 @@ function problem(
  * the shop's own refusals become a problem; anything else is a real error.
  */
 async function capture(
-  user: SessionUser,
+  buyer: PageBuyer,
   input: { orderId?: string; paymentId: string; payerId: string },
 ): Promise<{ orderId: string } | PaymentProblem> {
   try {
-    const outcome = await captureOrderPayment(user, input);
+    const outcome = await captureOrderPayment(buyer.user ?? buyer.guest, input);
     if (outcome.status === "pending") return problem("pending", CHECKOUT_TEXT.pending);
     return { orderId: outcome.order._id };
   } catch (error) {
@@ -113,14 +112,14 @@ async function capture(
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireShopper(request);
+  const buyer = await requireBuyer(request);
   const url = new URL(request.url);
   const { paymentId, payerId } = paymentParams(url);
-  const order = await findOrderByPayment(user.id, paymentId);
+  const order = await findOrderByPayment(ownerOfPageBuyer(buyer), paymentId);
   if (!order) return data(problem("unknown", UNKNOWN_PAYMENT), { status: 404 });
   if (order.paymentStatus === "paid") throw redirect(successUrl(order.orderId));
   if (url.searchParams.get("capture") === "1") {
-    const result = await capture(user, { paymentId, payerId });
+    const result = await capture(buyer, { paymentId, payerId });
     if ("orderId" in result) throw redirect(successUrl(result.orderId));
     return data(result, { headers: { "Cache-Control": "no-store" } });
   }
@@ -137,13 +136,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireShopper(request);
+  const buyer = await requireBuyer(request);
   const formData = await readForm(request);
   const field = (name: string) => {
     const value = formData.get(name);
     return typeof value === "string" ? value : "";
   };
-  const result = await capture(user, {
+  const result = await capture(buyer, {
     orderId: field("orderId") || undefined,
     paymentId: field("paymentId"),
     payerId: field("payerId"),

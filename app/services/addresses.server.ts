@@ -22,7 +22,7 @@ import { parseDestinationFields, type Destination } from "./address-destination.
 export const ADDRESS_ADDED = "Address added successfully";
 export const ADDRESS_UPDATED = "Address updated successfully";
 export const ADDRESS_DELETED = "Address deleted successfully";
-const ADDRESS_NOT_FOUND = "Address not found";
+export const ADDRESS_NOT_FOUND = "Address not found";
 export const ADDRESS_INVALID = "Please fill in every address field";
 
 export interface AddressJson {

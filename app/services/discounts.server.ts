@@ -121,10 +121,33 @@ export async function findDiscountCode(
   return row ?? null;
 }
 
-async function usesBy(codeId: string, userId: string, transaction?: Transaction): Promise<number> {
+/**
+ * Whose uses count toward a code's `perCustomerLimit`: a shopper by their account; a guest by the email of
+ * their order, which counts that email's guest orders and the uses of the account with that email too, so
+ * that checking out as a guest does not renew a shopper's allowance (docs/decisions/0044-guest-checkout.md).
+ */
+export type DiscountCustomer = string | { guestEmail: string };
+
+/** The condition on `discount_code_uses` of the customer's uses, and its replacements. */
+function customerUses(customer: DiscountCustomer) {
+  return typeof customer === "string"
+    ? { where: "user_id = :customerId", replacements: { customerId: customer } }
+    : {
+        where:
+          "(guest_email = :customerEmail OR user_id = (SELECT id FROM users WHERE email = :customerEmail))",
+        replacements: { customerEmail: customer.guestEmail },
+      };
+}
+
+async function usesBy(
+  codeId: string,
+  customer: DiscountCustomer,
+  transaction?: Transaction,
+): Promise<number> {
+  const uses = customerUses(customer);
   const [row] = await getDb().sequelize.query<{ uses: number }>(
-    `SELECT count(*)::int AS uses FROM discount_code_uses WHERE discount_code_id = :codeId AND user_id = :userId`,
-    { replacements: { codeId, userId }, type: QueryTypes.SELECT, transaction },
+    `SELECT count(*)::int AS uses FROM discount_code_uses WHERE discount_code_id = :codeId AND ${uses.where}`,
+    { replacements: { codeId, ...uses.replacements }, type: QueryTypes.SELECT, transaction },
   );
   return row?.uses ?? 0;
 }
@@ -138,8 +161,8 @@ async function usesBy(codeId: string, userId: string, transaction?: Transaction)
 export async function discountCodeRefusal(
   code: string,
   row: DiscountCodeRow | null,
-  /** The shopper whose uses count toward `perCustomerLimit`; null for a visitor's cart, judged at their checkout. */
-  userId: string | null,
+  /** Whose uses count toward `perCustomerLimit`; null for a visitor's cart before checkout gives an email. */
+  customer: DiscountCustomer | null,
   now = new Date(),
   transaction?: Transaction,
 ): Promise<string | null> {
@@ -150,8 +173,8 @@ export async function discountCodeRefusal(
   if (row.usageLimit !== null && row.uses >= row.usageLimit) return discountRefusals.usedUp(row.code);
   if (
     row.perCustomerLimit !== null &&
-    userId !== null &&
-    (await usesBy(row.id, userId, transaction)) >= row.perCustomerLimit
+    customer !== null &&
+    (await usesBy(row.id, customer, transaction)) >= row.perCustomerLimit
   ) {
     return discountRefusals.perCustomer(row.code);
   }
@@ -186,8 +209,14 @@ export async function reserveDiscountUse(
   transaction: Transaction,
 ): Promise<DiscountRunOut | null> {
   const { sequelize } = getDb();
-  const [order] = await sequelize.query<{ code: string | null; codeId: string | null; userId: string }>(
-    `SELECT discount_code AS code, discount_code_id AS "codeId", user_id AS "userId" FROM orders WHERE id = :orderId`,
+  const [order] = await sequelize.query<{
+    code: string | null;
+    codeId: string | null;
+    userId: string | null;
+    guestEmail: string | null;
+  }>(
+    `SELECT discount_code AS code, discount_code_id AS "codeId", user_id AS "userId", guest_email AS "guestEmail"
+       FROM orders WHERE id = :orderId`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
   if (!order?.code) return null;
@@ -207,13 +236,14 @@ export async function reserveDiscountUse(
   if (locked.endsAt && new Date(locked.endsAt) <= new Date()) {
     return { code: order.code, message: discountRefusals.expired(order.code, locked.endsAt) };
   }
+  const uses = customerUses(order.userId ?? { guestEmail: order.guestEmail! });
   // Read after the lock is held: every use committed by an earlier holder is counted.
   const [counts] = await sequelize.query<{ total: number; mine: number; own: number }>(
-    `SELECT count(*)::int AS total, count(*) FILTER (WHERE user_id = :userId)::int AS mine,
+    `SELECT count(*)::int AS total, count(*) FILTER (WHERE ${uses.where})::int AS mine,
             count(*) FILTER (WHERE order_id = :orderId)::int AS own
        FROM discount_code_uses WHERE discount_code_id = :codeId`,
     {
-      replacements: { codeId: order.codeId, userId: order.userId, orderId },
+      replacements: { codeId: order.codeId, orderId, ...uses.replacements },
       type: QueryTypes.SELECT,
       transaction,
     },
@@ -226,8 +256,17 @@ export async function reserveDiscountUse(
     return { code: order.code, message: discountRefusals.perCustomer(order.code) };
   }
   await sequelize.query(
-    `INSERT INTO discount_code_uses (discount_code_id, order_id, user_id) VALUES (:codeId, :orderId, :userId)`,
-    { replacements: { codeId: order.codeId, orderId, userId: order.userId }, transaction },
+    `INSERT INTO discount_code_uses (discount_code_id, order_id, user_id, guest_email)
+     VALUES (:codeId, :orderId, :userId, :guestEmail)`,
+    {
+      replacements: {
+        codeId: order.codeId,
+        orderId,
+        userId: order.userId,
+        guestEmail: order.userId ? null : order.guestEmail,
+      },
+      transaction,
+    },
   );
   return null;
 }

@@ -40,8 +40,8 @@ export async function* exportOrderLines(
       ...(after ? ["(o.order_date, o.id) < (:afterDate::timestamptz, :afterId::uuid)"] : []),
     ];
     const rows: (OrderRow & { email: string; cursorDate: string })[] = await getDb().sequelize.query(
-      `SELECT ${ORDER_COLUMNS}, u.email, o.order_date::text AS "cursorDate"
-         FROM orders o JOIN users u ON u.id = o.user_id
+      `SELECT ${ORDER_COLUMNS}, COALESCE(u.email, o.guest_email) AS email, o.order_date::text AS "cursorDate"
+         FROM orders o LEFT JOIN users u ON u.id = o.user_id
         ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
         ORDER BY o.order_date DESC, o.id DESC
         LIMIT :batchSize`,

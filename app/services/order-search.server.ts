@@ -110,7 +110,8 @@ const ORDER_NUMBER = /^#?([0-9a-f]{8})$/i;
  * The search as SQL conditions on `orders o`. Each part is one an index
  * answers (docs/decisions/0017-order-search.md): an id by the primary key, an
  * order number as the range of ids it begins, the customer by the trigram
- * indexes on users (found first, then their orders by orders.user_id), the
+ * indexes on users (found first, then their orders by orders.user_id) and a
+ * guest by the trigram index on orders.guest_email, the
  * dates, status and payment by the order's own indexes.
  */
 export function searchConditions(search: OrderSearch): {
@@ -127,6 +128,8 @@ export function searchConditions(search: OrderSearch): {
     } else {
       const matches = [
         `o.user_id = ANY (ARRAY(SELECT id FROM users WHERE email ILIKE :qLike OR user_name ILIKE :qLike))`,
+        // A guest's order by the email given at checkout (its own trigram index, migration 0044).
+        "o.guest_email ILIKE :qLike",
       ];
       replacements.qLike = likeContaining(search.q.toLowerCase());
       const number = ORDER_NUMBER.exec(q);

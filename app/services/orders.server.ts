@@ -10,6 +10,8 @@ import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index
 import type { Paging } from "~/lib/shared/paging";
 import type { TaxLineJson } from "~/lib/shared/order-tax";
 import { destinationOf } from "~/lib/server/regions.server";
+import { GUEST_BUYER_NAME } from "~/lib/shared/guest-orders";
+import { isGuestCart, type CartOwner } from "./cart-owner.server";
 
 /**
  * Orders as the admin and the shopper read them (SPEC §3 field names). A
@@ -47,7 +49,10 @@ export interface OrderItemJson {
 
 export interface OrderJson {
   _id: string;
-  userId: string;
+  /** Null for a guest's order, which carries `guestEmail` instead. */
+  userId: string | null;
+  /** The email a guest gave at checkout (null for a shopper's order). */
+  guestEmail: string | null;
   cartId: string | null;
   cartItems: OrderItemJson[];
   addressInfo: AddressSnapshot;
@@ -70,7 +75,7 @@ export interface OrderJson {
   orderUpdateDate: string;
   paymentId: string | null;
   payerId: string | null;
-  /** The customer's user name, for the shipping info. */
+  /** The customer's user name, for the shipping info ("Guest" for a guest's order). */
   userName: string;
   /** The parcel's tracking, once the admin set it; trackingUrl where the carrier has a known page. */
   trackingNumber: string | null;
@@ -89,7 +94,8 @@ export interface OrderJson {
 
 export interface OrderRow {
   id: string;
-  userId: string;
+  userId: string | null;
+  guestEmail: string | null;
   cartId: string | null;
   addressInfo: AddressSnapshot;
   orderStatus: OrderStatus;
@@ -109,7 +115,7 @@ export interface OrderRow {
   orderUpdateDate: Date;
   paymentId: string | null;
   payerId: string | null;
-  userName: string;
+  userName: string | null;
   trackingNumber: string | null;
   carrier: string | null;
   version: number;
@@ -135,7 +141,7 @@ interface OrderItemRow {
 }
 
 export const ORDER_COLUMNS = `
-  o.id, o.user_id AS "userId", o.cart_id AS "cartId", o.address_info AS "addressInfo",
+  o.id, o.user_id AS "userId", o.guest_email AS "guestEmail", o.cart_id AS "cartId", o.address_info AS "addressInfo",
   o.order_status AS "orderStatus", o.payment_method AS "paymentMethod",
   o.payment_status AS "paymentStatus", o.total_amount AS "totalAmount",
   o.order_date AS "orderDate", o.order_update_date AS "orderUpdateDate",
@@ -151,6 +157,7 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
   return {
     _id: row.id,
     userId: row.userId,
+    guestEmail: row.guestEmail,
     cartId: row.cartId,
     cartItems: items.map((item) => ({
       productId: item.productId,
@@ -187,7 +194,7 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
     orderUpdateDate: new Date(row.orderUpdateDate).toISOString(),
     paymentId: row.paymentId,
     payerId: row.payerId,
-    userName: row.userName,
+    userName: row.userName ?? GUEST_BUYER_NAME,
     trackingNumber: row.trackingNumber,
     carrier: row.carrier,
     trackingUrl: trackingUrl(row.carrier, row.trackingNumber),
@@ -233,7 +240,7 @@ export async function queryOrders(
   const limit = paging ? `LIMIT :limit OFFSET :offset` : "";
   const rows = await getDb().sequelize.query<OrderRow>(
     `SELECT ${ORDER_COLUMNS}
-       FROM orders o JOIN users u ON u.id = o.user_id
+       FROM orders o LEFT JOIN users u ON u.id = o.user_id
       ${where}
       ORDER BY o.order_date DESC, o.id DESC ${limit}`,
     {
@@ -262,10 +269,48 @@ export async function listOrdersForUser(userId: string): Promise<OrderJson[]> {
   return queryOrders("WHERE o.user_id = :userId", { userId });
 }
 
-/** One of the shopper's own orders; anybody else's answers 404 like an unknown id. */
-export async function getOrderForUser(userId: string, orderId: string): Promise<OrderJson> {
-  if (!isUuid(orderId) || !isUuid(userId)) throw notFound(ORDER_NOT_FOUND);
-  const [order] = await queryOrders("WHERE o.id = :orderId AND o.user_id = :userId", { orderId, userId });
+/**
+ * The condition on `orders o` of the orders a buyer may pay and read in the checkout: a shopper's by their
+ * account; a guest's by the cart it was bought from, which the buyer's signed `guest_cart` cookie names, and
+ * only while it has no account (docs/decisions/0044-guest-checkout.md). `:owner` is bound to `value`.
+ */
+export function orderOwnerMatch(owner: CartOwner): { where: string; value: string | null } {
+  return isGuestCart(owner)
+    ? { where: "o.user_id IS NULL AND o.cart_id = :owner", value: owner.guestCartId }
+    : { where: "o.user_id = :owner", value: owner };
+}
+
+/** One of the shopper's own orders (or the guest's, by its cart); anybody else's answers 404 like an unknown id. */
+export async function getOrderForUser(owner: CartOwner, orderId: string): Promise<OrderJson> {
+  const match = orderOwnerMatch(owner);
+  if (!isUuid(orderId) || !isUuid(match.value)) throw notFound(ORDER_NOT_FOUND);
+  const [order] = await queryOrders(`WHERE o.id = :orderId AND ${match.where}`, {
+    orderId,
+    owner: match.value,
+  });
+  if (!order) throw notFound(ORDER_NOT_FOUND);
+  return order;
+}
+
+/** Whether `orderId` is an order of `owner` (as `getOrderForUser` finds it), in one light query. */
+export async function ownsOrder(owner: CartOwner, orderId: string): Promise<boolean> {
+  const match = orderOwnerMatch(owner);
+  if (!isUuid(orderId) || !isUuid(match.value)) return false;
+  const rows = await getDb().sequelize.query(
+    `SELECT 1 FROM orders o WHERE o.id = :orderId AND ${match.where}`,
+    {
+      replacements: { orderId, owner: match.value },
+      type: QueryTypes.SELECT,
+    },
+  );
+  return rows.length > 0;
+}
+
+/** A guest's order by the hash of its private link's token; 404 for any other. */
+export async function getOrderByGuestTokenHash(hash: string | null): Promise<OrderJson> {
+  const [order] = hash
+    ? await queryOrders("WHERE o.guest_token_hash = :hash AND o.user_id IS NULL", { hash })
+    : [];
   if (!order) throw notFound(ORDER_NOT_FOUND);
   return order;
 }

@@ -23,6 +23,8 @@ import { processSingleton } from "~/lib/server/process-singleton.server";
  * - per client, across accounts: 20 attempts per 15 minutes. Stops spraying
  *   one common password over many accounts.
  * - registration per client: REGISTER_LIMIT_PER_HOUR (default 10) accounts an hour.
+ * - "Find my order" (a guest's link mailed again): per client and per email, so that neither one client
+ *   probing many orders nor many clients flooding one inbox gets far (GUEST_LOOKUP_LIMITS).
  */
 
 export const LOGIN_LIMITS = {
@@ -33,11 +35,17 @@ export const LOGIN_LIMITS = {
 
 export const REGISTER_LIMIT_DURATION = 60 * 60;
 
+export const GUEST_LOOKUP_LIMITS = {
+  perClient: { points: 10, duration: 15 * 60 },
+  perEmail: { points: 5, duration: 60 * 60 },
+} as const;
+
 type LoginLimit = keyof typeof LOGIN_LIMITS;
 
 interface Limiters {
   login: Record<LoginLimit, RateLimiterPostgres>;
   register: RateLimiterPostgres;
+  guestLookup: Record<keyof typeof GUEST_LOOKUP_LIMITS, RateLimiterPostgres>;
 }
 
 /** A limiter whose counters live in the `rate_limits` table, shared by every app instance. */
@@ -64,13 +72,21 @@ function limiters(): Limiters {
       points: getConfig().registerLimitPerHour,
       duration: REGISTER_LIMIT_DURATION,
     }),
+    guestLookup: {
+      perClient: postgresLimiter("guest_lookup_ip", GUEST_LOOKUP_LIMITS.perClient),
+      perEmail: postgresLimiter("guest_lookup_email", GUEST_LOOKUP_LIMITS.perEmail),
+    },
   }));
 }
 
 /** The one text of a 429, in the JSON API and on the pages (with and without JavaScript). */
-function retryMessage(action: "login" | "registration", seconds: number) {
+function retryMessage(action: "login" | "registration" | "lookup", seconds: number) {
   const minutes = Math.ceil(seconds / 60);
-  const what = action === "login" ? "login attempts" : "registrations from your network";
+  const what = {
+    login: "login attempts",
+    registration: "registrations from your network",
+    lookup: "order lookups",
+  }[action];
   return `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
@@ -136,5 +152,22 @@ export async function consumeRegistration(clientKey: string): Promise<void> {
     const seconds = retrySeconds(error.msBeforeNext);
     recordRateLimitRefusal("register");
     throw tooManyRequests(retryMessage("registration", seconds), seconds);
+  }
+}
+
+/**
+ * Takes one "Find my order" lookup from this client's and this email's allowances, or throws a 429 AppError
+ * with Retry-After (the refused counter keeps its point: a flood stays refused).
+ */
+export async function consumeGuestOrderLookup(clientKey: string, email: string): Promise<void> {
+  const { guestLookup } = limiters();
+  try {
+    await guestLookup.perClient.consume(clientKey, 1);
+    await guestLookup.perEmail.consume(email.trim().toLowerCase(), 1);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const seconds = retrySeconds(error.msBeforeNext);
+    recordRateLimitRefusal("guest-lookup");
+    throw tooManyRequests(retryMessage("lookup", seconds), seconds);
   }
 }

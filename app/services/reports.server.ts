@@ -1,3 +1,4 @@
+import { GUEST_BUYER_NAME } from "~/lib/shared/guest-orders";
 import { WAITING_FOR_VARIANT_SQL } from "./stock-alert-demand.server";
 import { recoveredSales } from "./abandoned-carts.server";
 import { QueryTypes, Transaction } from "sequelize";
@@ -251,13 +252,16 @@ export async function ordersAwaitingShipment(): Promise<{ orders: AwaitingShipme
       totalAmount: string;
       capturedAt: Date | null;
     }>(
-      `SELECT o.id, u.user_name AS "userName", o.order_status AS "orderStatus",
+      `SELECT o.id, COALESCE(u.user_name, :guestName) AS "userName", o.order_status AS "orderStatus",
               o.total_amount AS "totalAmount", o.captured_at AS "capturedAt"
-         FROM orders o JOIN users u ON u.id = o.user_id
+         FROM orders o LEFT JOIN users u ON u.id = o.user_id
         WHERE ${where}
         ORDER BY o.captured_at, o.id
         LIMIT :limit`,
-      { replacements: { limit: AWAITING_SHIPMENT_LIMIT }, type: QueryTypes.SELECT },
+      {
+        replacements: { limit: AWAITING_SHIPMENT_LIMIT, guestName: GUEST_BUYER_NAME },
+        type: QueryTypes.SELECT,
+      },
     ),
     sequelize.query<{ total: number }>(`SELECT count(*)::int AS total FROM orders o WHERE ${where}`, {
       type: QueryTypes.SELECT,

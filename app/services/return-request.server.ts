@@ -26,6 +26,14 @@ import {
 
 /** The shopper's request to return lines of a delivered order (the flow is told in returns.server.ts). */
 
+/** A guest asks through the private link of their order, which names the order. */
+export interface GuestOrderRequester {
+  guestOrderId: string;
+}
+
+/** Who asks: a shopper by their id, or a guest for the order of their link. */
+export type ReturnRequester = string | GuestOrderRequester;
+
 interface RequestedItem {
   variantId: string | null;
   productId: string | null;
@@ -67,7 +75,7 @@ function parseReturnRequest(input: unknown): { orderId: string; items: Requested
  * Who asks: a signed-in shopper, or the holder of a guest order's private link (the guest's route finds
  * the order by its token and passes its id).
  */
-export type ReturnOwner = { userId: string } | { guestOrderId: string };
+export type ReturnOwner = { userId: string } | GuestOrderRequester;
 
 /**
  * Inside `transaction`: the shopper's order, locked, if it takes a return or an exchange now: delivered,
@@ -105,11 +113,16 @@ export async function lockOrderForReturn(
  * a line of a product without sizes); never more than was bought less what
  * other returns hold. Answers the return, `requested`.
  */
-export async function requestReturn(userId: string, input: unknown): Promise<ReturnJson> {
+export async function requestReturn(requester: ReturnRequester, input: unknown): Promise<ReturnJson> {
   const request = parseReturnRequest(input);
+  const userId = typeof requester === "string" ? requester : null;
   const returnId = await getDb()
     .sequelize.transaction(async (transaction) => {
-      const order = await lockOrderForReturn(request.orderId, { userId }, transaction);
+      const order = await lockOrderForReturn(
+        request.orderId,
+        userId !== null ? { userId } : (requester as GuestOrderRequester),
+        transaction,
+      );
       const lines = await returnableLines(order.id, transaction);
       const chosen = new Map<string, { line: ReturnableLine; quantity: number; reason: ReturnReason }>();
       const errors: FieldErrors = {};

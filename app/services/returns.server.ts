@@ -16,6 +16,7 @@ import { getDb } from "~/models/db.server";
 import { trackingUrl } from "~/lib/shared/tracking";
 import { enqueueReturnMail } from "./mail/order-mails.server";
 import type { ReturnMailEvent } from "./mail/templates.server";
+import { GUEST_BUYER_NAME } from "~/lib/shared/guest-orders";
 
 /**
  * Returns (docs/decisions/0022-returns-and-partial-refunds.md): the shopper
@@ -59,7 +60,7 @@ export const RETURN_TEXT = {
 interface ReturnRow {
   id: string;
   orderId: string;
-  userId: string;
+  userId: string | null;
   userName: string;
   email: string;
   type: ReturnType;
@@ -93,8 +94,9 @@ interface ReturnItemRow {
   newColour: string | null;
 }
 
-const RETURN_COLUMNS = `r.id, r.order_id AS "orderId", r.user_id AS "userId", u.user_name AS "userName",
-  u.email, r.type, r.status, r.refund_shipping AS "refundShipping", r.refund_cents AS "refundCents",
+const RETURN_COLUMNS = `r.id, r.order_id AS "orderId", r.user_id AS "userId",
+  COALESCE(u.user_name, :guestName) AS "userName", COALESCE(u.email, o.guest_email) AS email, r.type, r.status,
+  r.refund_shipping AS "refundShipping", r.refund_cents AS "refundCents",
   r.shipping_refund_cents AS "shippingRefundCents", r.requested_at AS "requestedAt",
   r.decided_at AS "decidedAt", r.received_at AS "receivedAt", r.refunded_at AS "refundedAt",
   r.tracking_number AS "trackingNumber", r.carrier, r.shipped_at AS "shippedAt"`;
@@ -145,11 +147,13 @@ async function queryReturns(
   const { sequelize } = getDb();
   const { paging, transaction } = options;
   const rows = await sequelize.query<ReturnRow>(
-    `SELECT ${RETURN_COLUMNS} FROM order_returns r JOIN users u ON u.id = r.user_id
+    `SELECT ${RETURN_COLUMNS}
+       FROM order_returns r JOIN orders o ON o.id = r.order_id LEFT JOIN users u ON u.id = r.user_id
       ${where} ORDER BY r.requested_at DESC, r.id DESC
       ${paging ? "LIMIT :limit OFFSET :offset" : ""}`,
     {
       replacements: {
+        guestName: GUEST_BUYER_NAME,
         ...replacements,
         ...(paging ? { limit: paging.limit, offset: (paging.page - 1) * paging.limit } : {}),
       },
@@ -309,6 +313,7 @@ export async function mailReturn(
               carrier: found.carrier,
               url: trackingUrl(found.carrier, found.trackingNumber),
             },
+      guest: found.userId === null,
       returnId,
       orderId: found.orderId,
       userName: found.userName,

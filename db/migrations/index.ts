@@ -28,6 +28,7 @@ import { twoFactorDown, twoFactorUp } from "./0034-two-factor";
 import { storeSettingsDown, storeSettingsUp } from "./0036-store-settings";
 import { catalogueVersionDown, catalogueVersionUp } from "./0041-catalogue-version";
 import { guestOrdersDown, guestOrdersUp } from "./0043-guest-orders";
+import { guestCheckoutExtraDown, guestCheckoutExtraUp } from "./0044-guest-checkout-extra";
 import { guestOrderClaimsDown, guestOrderClaimsUp } from "./0045-guest-order-claims";
 import { exchangesDown, exchangesUp } from "./0046-exchanges";
 import { abandonedCartsDown, abandonedCartsUp } from "./0047-abandoned-carts";
@@ -70,6 +71,7 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0036-store-settings", up: storeSettingsUp, down: storeSettingsDown },
   { name: "0041-catalogue-version", up: catalogueVersionUp, down: catalogueVersionDown },
   { name: "0043-guest-orders", up: guestOrdersUp, down: guestOrdersDown },
+  { name: "0044-guest-checkout-extra", up: guestCheckoutExtraUp, down: guestCheckoutExtraDown },
   { name: "0045-guest-order-claims", up: guestOrderClaimsUp, down: guestOrderClaimsDown },
   { name: "0046-exchanges", up: exchangesUp, down: exchangesDown },
   { name: "0047-abandoned-carts", up: abandonedCartsUp, down: abandonedCartsDown },

@@ -100,8 +100,9 @@ interface ReturnItemJson {
 export interface ReturnJson {
   _id: string;
   orderId: string;
-  userId: string;
-  /** The customer's user name and email, for the admin. */
+  /** Null for a guest's return (asked through the order's private link). */
+  userId: string | null;
+  /** The customer's user name ("Guest" for a guest) and email, for the admin. */
   userName: string;
   email: string;
   type: ReturnType;

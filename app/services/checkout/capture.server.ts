@@ -14,7 +14,9 @@ import {
   PaymentOrderNotFoundError,
 } from "~/payments/errors.server";
 import { getPaymentGateway } from "~/payments/index.server";
-import { getOrderForUser, ORDER_NOT_FOUND, type OrderJson } from "../orders.server";
+import { getOrderForUser, ORDER_NOT_FOUND, orderOwnerMatch, type OrderJson } from "../orders.server";
+import { cartOwnerMatch, type CartOwner } from "../cart-owner.server";
+import { ownerOfBuyer, type CheckoutBuyer } from "./create.server";
 import {
   applyProviderCapture,
   confirmCapture,
@@ -31,6 +33,7 @@ import {
   PROVIDER_ID_PATTERN,
 } from "./refusals.server";
 import {
+  cartOwnerOfOrder,
   readOrderState,
   reserveStock,
   shortageMessage,
@@ -118,16 +121,17 @@ type Begun =
   | { kind: "reserved"; order: ReservedOrder };
 
 /** Step 1: one short transaction, no provider call. */
-async function beginCapture(userId: string, paymentId: string, orderId: string | null): Promise<Begun> {
+async function beginCapture(owner: CartOwner, paymentId: string, orderId: string | null): Promise<Begun> {
   const { sequelize } = getDb();
   return sequelize
     .transaction(async (transaction): Promise<Begun> => {
-      const order = await readOrderState({ paymentId, userId }, transaction);
+      const order = await readOrderState({ paymentId, owner }, transaction);
       if (!order) {
-        if (orderId) {
+        const match = orderOwnerMatch(owner);
+        if (orderId && match.value) {
           const [own] = await sequelize.query<{ id: string }>(
-            "SELECT id FROM orders WHERE id = :orderId AND user_id = :userId",
-            { replacements: { orderId, userId }, type: QueryTypes.SELECT, transaction },
+            `SELECT o.id FROM orders o WHERE o.id = :orderId AND ${match.where}`,
+            { replacements: { orderId, owner: match.value }, type: QueryTypes.SELECT, transaction },
           );
           if (own) throw badRequest(CHECKOUT_TEXT.paymentMismatch);
         }
@@ -238,10 +242,11 @@ async function refuseShortage(order: OrderState, shortage: Shortage, inputPayerI
       );
       if (shortage.kind === "discount") {
         // The shopper checks out again without the code: it leaves their cart with this order.
+        const cart = cartOwnerMatch(cartOwnerOfOrder(order), "carts", ":owner");
         await getDb().sequelize.query(
           `UPDATE carts SET discount_code = NULL, updated_at = now()
-            WHERE user_id = :userId AND lower(discount_code) = lower(:code)`,
-          { replacements: { userId: order.userId, code: shortage.code }, transaction },
+            WHERE ${cart.where} AND lower(discount_code) = lower(:code)`,
+          { replacements: { owner: cart.value, code: shortage.code }, transaction },
         );
       }
     })
@@ -311,11 +316,12 @@ async function awaitSettlement(order: OrderState, inputPayerId: string | null): 
  * answers status "pending".
  */
 export async function captureOrderPayment(
-  user: { id: string },
+  buyer: CheckoutBuyer,
   input: CaptureOrderInput,
 ): Promise<CaptureOutcome> {
+  const owner = ownerOfBuyer(buyer);
   const { paymentId, payerId, orderId } = parseCaptureInput(input);
-  const begun = await beginCapture(user.id, paymentId, orderId);
+  const begun = await beginCapture(owner, paymentId, orderId);
   let settlement: Settlement;
   switch (begun.kind) {
     case "paid":
@@ -337,7 +343,7 @@ export async function captureOrderPayment(
   }
   if (settlement.kind === "paid" && !settlement.alreadyPaid) recordCheckoutOutcome("captured");
   // Read after the commit: what the shopper sees is what was stored.
-  const order = await getOrderForUser(user.id, settlement.orderId);
+  const order = await getOrderForUser(owner, settlement.orderId);
   return settlement.kind === "paid"
     ? { status: "paid", order, alreadyPaid: settlement.alreadyPaid }
     : { status: "pending", order };
@@ -353,19 +359,15 @@ export interface PaymentOrderState {
 }
 
 /**
- * The shopper's order paid by provider order `paymentId` (the return and
+ * The buyer's order paid by provider order `paymentId` (the return and
  * cancel pages: without JavaScript there is no stored order id), or null.
  */
 export async function findOrderByPayment(
-  userId: string,
+  owner: CartOwner,
   paymentId: unknown,
 ): Promise<PaymentOrderState | null> {
   if (typeof paymentId !== "string" || !PROVIDER_ID_PATTERN.test(paymentId)) return null;
-  const row = await getDb().models.Order.findOne({
-    where: { paymentId, userId },
-    attributes: ["id", "paymentStatus", "orderStatus", "totalAmount"],
-    raw: true,
-  });
+  const row = await readOrderState({ paymentId, owner });
   if (!row) return null;
   return {
     orderId: row.id,

@@ -3,12 +3,16 @@ import { z } from "zod";
 import { ADDRESS_FIELDS } from "~/lib/shared/address-schema";
 import { getConfig } from "~/lib/server/config.server";
 import { getDb } from "~/models/db.server";
-import { badRequest, conflict } from "~/lib/server/errors.server";
+import { badRequest, conflict, notFound } from "~/lib/server/errors.server";
 import { centsToDecimal, formatPrice, parseCents, toCents } from "~/lib/shared/money";
 import type { AddressSnapshot } from "~/models/index.server";
 import { getPaymentGateway } from "~/payments/index.server";
-import { getAddress, parseAddressInput } from "../addresses.server";
+import { ADDRESS_NOT_FOUND, getAddress, parseAddressInput } from "../addresses.server";
 import { getOrderForUser, type OrderJson } from "../orders.server";
+import { isGuestCart, type CartOwner, type GuestCart } from "../cart-owner.server";
+import { newGuestToken } from "../guest-order-token.server";
+import { emailField } from "~/lib/shared/schemas";
+import { GUEST_ORDER_TEXT } from "~/lib/shared/guest-orders";
 import { bridgeUrlFor, RETURN_PATH, type PaymentReturn } from "../payment-return.server";
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
@@ -54,6 +58,34 @@ export interface CreateOrderInput {
   discountCode?: unknown;
   /** An external client's own return pages, checked (payment-return.server.ts). */
   paymentReturn?: PaymentReturn;
+  /** A guest's email: the confirmation and the order's private link go there (guests only). */
+  email?: unknown;
+  /** The "Email me about my cart and offers" box (default false), kept on the order. */
+  marketingConsent?: unknown;
+}
+
+/** Who checks out: a shopper (their account's cart), or a visitor of the open storefront (their guest cart). */
+export type CheckoutBuyer = { id: string } | GuestCart;
+
+/** The buyer as the cart and order services name an owner. */
+export function ownerOfBuyer(buyer: CheckoutBuyer): CartOwner {
+  return "guestCartId" in buyer ? { guestCartId: buyer.guestCartId } : buyer.id;
+}
+
+/** A guest's email (lower-case) and consent, or the 400 that names the field. */
+function parseGuestContact(input: CreateOrderInput): { email: string; marketingConsent: boolean } {
+  const email = emailField.safeParse(isBlank(input.email) ? undefined : input.email);
+  if (!email.success) {
+    const message = isBlank(input.email) ? GUEST_ORDER_TEXT.emailRequired : email.error.issues[0]!.message;
+    throw badRequest(message, { email: [message] });
+  }
+  const consent = input.marketingConsent ?? false;
+  if (typeof consent !== "boolean") {
+    throw badRequest(GUEST_ORDER_TEXT.marketingConsent, {
+      marketingConsent: [GUEST_ORDER_TEXT.marketingConsent],
+    });
+  }
+  return { email: email.data, marketingConsent: consent };
 }
 
 export interface CreatedOrder {
@@ -102,15 +134,17 @@ function parseExpectedTotal(value: unknown): number | null {
 
 /** The delivery address as the order keeps it (a snapshot: later edits do not change the order). */
 async function resolveAddress(
-  userId: string,
+  owner: CartOwner,
   input: CreateOrderInput,
   transaction: Transaction,
 ): Promise<AddressSnapshot> {
   const info = isRecord(input.addressInfo) ? input.addressInfo : {};
   const addressId = isBlank(input.addressId) ? info.addressId : input.addressId;
   if (!isBlank(addressId)) {
+    // A guest has no saved addresses: any id is as unknown as somebody else's.
+    if (isGuestCart(owner)) throw notFound(ADDRESS_NOT_FOUND);
     // Somebody else's address answers 404, like an unknown one.
-    const saved = await getAddress(userId, addressId, transaction);
+    const saved = await getAddress(owner, addressId, transaction);
     return {
       addressId: saved._id,
       address: saved.address,
@@ -167,15 +201,23 @@ function appUrl(path: string): string {
  * invalid totalAmount; 404 somebody else's address; 409 a line above the
  * stock or a totalAmount that is not the catalogue's; 502 the provider failed
  * (the order is then removed: it was never payable).
+ *
+ * A guest (docs/decisions/0044-guest-checkout.md) checks out the same way from their guest cart, with an
+ * email (400 without a valid one) and the address inline: the order has no user, the email lower-case, and
+ * the hash of a random token as the key of its private link (mailed once the order is paid). Nothing of
+ * any account is read or written, even when the email has one.
  */
 export async function createOrderFromCart(
-  user: { id: string },
+  buyer: CheckoutBuyer,
   input: CreateOrderInput,
 ): Promise<CreatedOrder> {
+  const owner = ownerOfBuyer(buyer);
+  const guest = isGuestCart(owner) ? parseGuestContact(input) : null;
   const expectedCents = parseExpectedTotal(input.totalAmount);
   const choice: PricingChoice = {
     shippingMethodId: input.shippingMethodId,
     discountCode: input.discountCode,
+    ...(guest ? { guestEmail: guest.email } : {}),
   };
   // A client of the spec's API knows only items: it sends neither field (docs/decisions/0020).
   const specClient = input.shippingMethodId === undefined && input.discountCode === undefined;
@@ -185,11 +227,11 @@ export async function createOrderFromCart(
     .transaction(async (transaction) => {
       // The cart row first (the house's lock order), then its lines: the order is
       // built from exactly what is in the cart now, priced by the one money rule.
-      const untaxed = await priceCart(user.id, choice, transaction);
+      const untaxed = await priceCart(owner, choice, transaction);
       const cartId = untaxed.cartId;
       if (!untaxed.lines.length) throw badRequest(CHECKOUT_TEXT.emptyCart);
 
-      const addressInfo = await resolveAddress(user.id, input, transaction);
+      const addressInfo = await resolveAddress(owner, input, transaction);
       // The destination's rates, read on this transaction: one consistent set for the whole order.
       const pricing = await withTax(
         untaxed,
@@ -212,7 +254,15 @@ export async function createOrderFromCart(
       const method = pricing.shippingMethod;
       const order = await models.Order.create(
         {
-          userId: user.id,
+          userId: isGuestCart(owner) ? null : owner,
+          // The token itself goes only into the mail of the paid order (a new one, guest-order-token.server.ts).
+          ...(guest
+            ? {
+                guestEmail: guest.email,
+                guestTokenHash: newGuestToken().hash,
+                marketingConsent: guest.marketingConsent,
+              }
+            : {}),
           cartId,
           addressInfo,
           orderStatus: "pending",
@@ -287,6 +337,6 @@ export async function createOrderFromCart(
   return {
     orderId: prepared.orderId,
     approvalURL: payment.approvalUrl,
-    order: await getOrderForUser(user.id, prepared.orderId),
+    order: await getOrderForUser(owner, prepared.orderId),
   };
 }

@@ -5,6 +5,8 @@ import { lineName } from "~/lib/shared/variants";
 import type { PaymentLineItem } from "~/payments/gateway.server";
 import { paymentUnitsOf, type PaymentMoney } from "~/lib/shared/order-money";
 import { releaseDiscountUse, reserveDiscountUse, type DiscountRunOut } from "../discounts.server";
+import type { CartOwner } from "../cart-owner.server";
+import { orderOwnerMatch } from "../orders.server";
 
 /** An order line as the payment provider lists it: named with its size and colour, its SKU the variant's. */
 export function paymentItemOf(
@@ -50,7 +52,9 @@ export function paymentItemsOf(lines: readonly PaymentLine[], money: PaymentMone
 
 export interface OrderState {
   id: string;
-  userId: string;
+  /** Null for a guest's order: its cart is `cartId` (the guest cart it was bought from). */
+  userId: string | null;
+  cartId: string | null;
   paymentId: string | null;
   payerId: string | null;
   captureId: string | null;
@@ -67,24 +71,35 @@ export interface OrderState {
   captureStartedAt: Date | null;
 }
 
-const ORDER_STATE_COLUMNS = `id, user_id AS "userId", payment_id AS "paymentId", payer_id AS "payerId",
+const ORDER_STATE_COLUMNS = `id, user_id AS "userId", cart_id AS "cartId", payment_id AS "paymentId", payer_id AS "payerId",
   capture_id AS "captureId", payment_status AS "paymentStatus", order_status AS "orderStatus",
   total_amount AS "totalAmount", order_date AS "orderDate", capture_started_at AS "captureStartedAt",
   CASE WHEN capture_started_at IS NULL THEN NULL
        ELSE 'capture-' || id || '-' || (extract(epoch FROM capture_started_at) * 1000000)::bigint
   END AS "captureRequestId"`;
 
-/** Reads one order, locked FOR UPDATE when `transaction` is given. */
+/** Reads one order (by id, or by its payment and its buyer), locked FOR UPDATE when `transaction` is given. */
 export async function readOrderState(
-  where: { id: string } | { paymentId: string; userId: string },
+  where: { id: string } | { paymentId: string; owner: CartOwner },
   transaction?: Transaction,
 ): Promise<OrderState | null> {
-  const condition = "id" in where ? "id = :id" : "payment_id = :paymentId AND user_id = :userId";
+  const match = "id" in where ? null : orderOwnerMatch(where.owner);
+  if (match && match.value === null) return null;
+  const condition = match ? `o.payment_id = :paymentId AND ${match.where}` : "o.id = :id";
   const [row] = await getDb().sequelize.query<OrderState>(
-    `SELECT ${ORDER_STATE_COLUMNS} FROM orders WHERE ${condition} ${transaction ? "FOR UPDATE" : ""}`,
-    { replacements: where, type: QueryTypes.SELECT, transaction },
+    `SELECT ${ORDER_STATE_COLUMNS} FROM orders o WHERE ${condition} ${transaction ? "FOR UPDATE" : ""}`,
+    {
+      replacements: "id" in where ? { id: where.id } : { paymentId: where.paymentId, owner: match!.value },
+      type: QueryTypes.SELECT,
+      transaction,
+    },
   );
   return row ?? null;
+}
+
+/** The cart an order was bought from, as the cart services name its owner (the account's, or the guest cart). */
+export function cartOwnerOfOrder(order: Pick<OrderState, "userId" | "cartId">): CartOwner {
+  return order.userId ?? { guestCartId: order.cartId };
 }
 
 /** Updates the order row (and its update date); `set` is trusted SQL with named replacements. */

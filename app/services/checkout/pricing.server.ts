@@ -90,6 +90,8 @@ export interface PricingChoice {
   shippingMethodId?: unknown;
   /** A code; undefined: the cart's own code; blank: none. */
   discountCode?: unknown;
+  /** A guest's email at checkout: their uses of a code count by it (a shopper's by their account). */
+  guestEmail?: string;
 }
 
 export interface CartPricing {
@@ -171,7 +173,11 @@ export async function priceCart(
   let money = computeOrderMoney(lineMoney, shipping, null);
   if (requestedCode !== null) {
     const row = await findDiscountCode(requestedCode, transaction);
-    const customer = isGuestCart(owner) ? null : owner;
+    const customer = !isGuestCart(owner)
+      ? owner
+      : choice.guestEmail
+        ? { guestEmail: choice.guestEmail }
+        : null;
     discountRefusal = await discountCodeRefusal(requestedCode, row, customer, new Date(), transaction);
     if (!discountRefusal && row) {
       const rule = discountRuleOf(row);

@@ -10,7 +10,9 @@ import {
   lockConflictAsAppError,
   type CheckoutRefusal,
 } from "./refusals.server";
+import { cartOwnerMatch } from "../cart-owner.server";
 import {
+  cartOwnerOfOrder,
   orderedVariantIds,
   readOrderState,
   reserveStock,
@@ -88,9 +90,10 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
             : refusal(orderId, 409, CHECKOUT_TEXT.closed, "closed"),
         };
       }
-      // The house's lock order: the cart row before the products.
-      await sequelize.query("SELECT id FROM carts WHERE user_id = :userId FOR UPDATE", {
-        replacements: { userId: order.userId },
+      // The house's lock order: the cart row before the products (a guest's: the cart it was bought from).
+      const cart = cartOwnerMatch(cartOwnerOfOrder(order), "c", ":owner");
+      await sequelize.query(`SELECT c.id FROM carts c WHERE ${cart.where} FOR UPDATE`, {
+        replacements: { owner: cart.value },
         type: QueryTypes.SELECT,
         transaction,
       });
@@ -116,8 +119,8 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
       if (variantIds.length) {
         await sequelize.query(
           `DELETE FROM cart_items ci USING carts c
-            WHERE ci.cart_id = c.id AND c.user_id = :userId AND ci.variant_id IN (:variantIds)`,
-          { replacements: { userId: order.userId, variantIds }, transaction },
+            WHERE ci.cart_id = c.id AND ${cart.where} AND ci.variant_id IN (:variantIds)`,
+          { replacements: { owner: cart.value, variantIds }, transaction },
         );
       }
       // The confirmation mail commits with the confirmation, or not at all (the outbox).

@@ -5,6 +5,8 @@ import { trackingUrl } from "~/lib/shared/tracking";
 import { getDb } from "~/models/db.server";
 import type { AddressSnapshot, OrderStatus, PaymentStatus } from "~/models/index.server";
 import { enqueueMail, type MailKind } from "./outbox.server";
+import { FIND_GUEST_ORDER_PATH, GUEST_BUYER_NAME, guestOrderPath } from "~/lib/shared/guest-orders";
+import { issueGuestOrderToken } from "../guest-order-token.server";
 import {
   orderMailFor,
   returnMailFor,
@@ -48,6 +50,8 @@ interface OrderMailRow {
   addressInfo: AddressSnapshot;
   email: string;
   userName: string;
+  /** A guest's order: its link is the private one (a new token), or "Find my order" (docs/decisions/0044). */
+  guest: boolean;
   trackingNumber: string | null;
   carrier: string | null;
 }
@@ -56,14 +60,16 @@ async function loadOrder(orderId: string, transaction: Transaction) {
   const { sequelize } = getDb();
   const [order] = await sequelize.query<OrderMailRow>(
     `SELECT o.id, o.order_status AS "orderStatus", o.payment_status AS "paymentStatus",
-            o.total_amount AS "totalAmount", o.address_info AS "addressInfo", u.email, u.user_name AS "userName",
+            o.total_amount AS "totalAmount", o.address_info AS "addressInfo",
+            COALESCE(u.email, o.guest_email) AS email, COALESCE(u.user_name, :guestName) AS "userName",
+            o.user_id IS NULL AS "guest",
             o.tracking_number AS "trackingNumber", o.carrier,
             o.subtotal, o.shipping_amount AS "shippingAmount", o.discount_amount AS "discountAmount",
             o.shipping_method_name AS "shippingMethodName", o.discount_code AS "discountCode",
             o.tax_amount AS "taxAmount", o.prices_include_tax AS "pricesIncludeTax"
-       FROM orders o JOIN users u ON u.id = o.user_id
+       FROM orders o LEFT JOIN users u ON u.id = o.user_id
       WHERE o.id = :orderId`,
-    { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+    { replacements: { orderId, guestName: GUEST_BUYER_NAME }, type: QueryTypes.SELECT, transaction },
   );
   if (!order) throw new Error(`Order ${orderId} not found for its mail`);
   const items = await sequelize.query<OrderMailItem>(
@@ -79,6 +85,18 @@ function trackingOf(order: OrderMailRow): NonNullable<OrderMailData["tracking"]>
     carrier: order.carrier,
     url: trackingUrl(order.carrier, order.trackingNumber),
   };
+}
+
+/**
+ * Where a mail sends the buyer to see the order: a shopper to their account's page; a guest, in the
+ * confirmation, to the order's private page under a new token (the link lives only in mails), and in
+ * later mails to "Find my order", so that each mail does not void the confirmation's link.
+ */
+async function orderLinkFor(event: OrderMailEvent, order: OrderMailRow, transaction: Transaction) {
+  const appUrl = getConfig().appUrl;
+  if (!order.guest) return `${appUrl}/shop/account/orders/${order.id}`;
+  const token = event === "confirmed" ? await issueGuestOrderToken(order.id, transaction) : null;
+  return `${appUrl}${token ? guestOrderPath(token) : FIND_GUEST_ORDER_PATH}`;
 }
 
 async function enqueueOrderMail(
@@ -102,7 +120,7 @@ async function enqueueOrderMail(
       discountCode: order.discountCode,
     },
     address: order.addressInfo,
-    orderLink: `${getConfig().appUrl}/shop/account/orders/${order.id}`,
+    orderLink: await orderLinkFor(event, order, transaction),
     tracking: order.trackingNumber || order.carrier ? trackingOf(order) : null,
   };
   return enqueueMail(
@@ -179,19 +197,20 @@ const RETURN_KIND_OF: Record<ReturnType, Partial<Record<ReturnMailEvent, MailKin
 export async function enqueueReturnMail(
   event: ReturnMailEvent,
   to: string,
-  data: Omit<ReturnMailData, "orderLink">,
+  data: Omit<ReturnMailData, "orderLink"> & { guest: boolean },
   transaction: Transaction,
 ): Promise<boolean> {
   const kind = RETURN_KIND_OF[data.type][event];
   if (!kind) throw new Error(`A ${data.type} return has no "${event}" mail`);
+  const { guest, ...mail } = data;
   return enqueueMail(
     {
       kind,
       to,
-      dedupeKey: `return:${data.returnId}:${event}`,
+      dedupeKey: `return:${mail.returnId}:${event}`,
       ...returnMailFor(event, {
-        ...data,
-        orderLink: `${getConfig().appUrl}/shop/account/orders/${data.orderId}`,
+        ...mail,
+        orderLink: `${getConfig().appUrl}${guest ? FIND_GUEST_ORDER_PATH : `/shop/account/orders/${data.orderId}`}`,
       }),
     },
     transaction,

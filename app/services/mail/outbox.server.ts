@@ -14,6 +14,7 @@ export type MailKind =
   | "password-reset"
   | "password-changed"
   | "order-confirmed"
+  | "guest-order-link"
   | "order-in-shipping"
   | "order-tracking"
   | "order-delivered"

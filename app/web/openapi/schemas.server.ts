@@ -227,7 +227,11 @@ export const taxLineSchema = z
 export const orderSchema = z
   .object({
     _id: uuid,
-    userId: uuid,
+    userId: uuid.nullable().meta({ description: "null for a guest's order (see guestEmail)" }),
+    guestEmail: z.string().nullable().meta({
+      format: "email",
+      description: "The email a guest gave at checkout; null for a shopper's order",
+    }),
     cartId: uuid.nullable(),
     cartItems: z.array(
       z.object({
@@ -278,7 +282,7 @@ export const orderSchema = z
     orderUpdateDate: timestamp,
     paymentId: z.string().nullable().meta({ description: "The payment provider's order id" }),
     payerId: z.string().nullable(),
-    userName: z.string(),
+    userName: z.string().meta({ description: "The customer's user name; \"Guest\" for a guest's order" }),
     trackingNumber: z.string().nullable().meta({ description: "Set by the admin when the order ships" }),
     carrier: z.enum(CARRIERS).nullable(),
     trackingUrl: z
@@ -304,7 +308,7 @@ export const returnSchema = z
   .object({
     _id: uuid,
     orderId: uuid,
-    userId: uuid,
+    userId: uuid.nullable().meta({ description: "null for a guest's return" }),
     userName: z.string(),
     email: z.string(),
     type: z.enum(RETURN_TYPES).meta({ description: "refund, or exchange (another size; no money moves)" }),
