@@ -1,3 +1,4 @@
+import { MARKETING_CONSENT_FIELD, MARKETING_CONSENT_LABEL } from "~/lib/shared/marketing-consent";
 import {
   ADDRESS_FIELDS,
   ADDRESS_LABELS,
@@ -101,16 +102,23 @@ export function GuestDetails({ form, values, errors }: GuestDetailsProps) {
           error={errors[field]?.[0] ?? errors[`addressInfo.${field}`]?.[0]}
         />
       ))}
-      <label className="guest-details__consent">
-        <input
-          type="checkbox"
-          name="marketingConsent"
-          value="on"
-          form={form}
-          defaultChecked={values.marketingConsent}
-        />{" "}
-        Email me about my cart and offers
-      </label>
+      <MarketingConsentBox form={form} defaultChecked={values.marketingConsent} />
     </div>
+  );
+}
+
+/** The unticked consent box of the checkout, for a guest and a shopper alike. */
+export function MarketingConsentBox({ form, defaultChecked }: { form?: string; defaultChecked?: boolean }) {
+  return (
+    <label className="guest-details__consent">
+      <input
+        type="checkbox"
+        name={MARKETING_CONSENT_FIELD}
+        value="on"
+        form={form}
+        defaultChecked={defaultChecked}
+      />{" "}
+      {MARKETING_CONSENT_LABEL}
+    </label>
   );
 }

@@ -19,7 +19,8 @@ import { useHydrated } from "~/lib/shared/use-hydrated";
 import { handleAddressAction, isAddressIntent, loadAddressManager } from "~/web/address-actions.server";
 import { requireBuyer } from "~/web/checkout-buyer.server";
 import { runOrRefuse } from "~/web/form-action.server";
-import { GuestDetails, type GuestDetailsValues } from "~/components/GuestDetails";
+import { GuestDetails, MarketingConsentBox, type GuestDetailsValues } from "~/components/GuestDetails";
+import { MARKETING_CONSENT_FIELD } from "~/lib/shared/marketing-consent";
 import { ADDRESS_FIELDS } from "~/lib/shared/address-rules";
 import { formatPrice } from "~/lib/shared/money";
 import { submitOrRedirect } from "~/web/form-action.server";
@@ -128,6 +129,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return submitOrRedirect(request, `/shop/checkout${query ? `?${query}` : ""}`, async () => {
     const created = await createOrderFromCart(user, {
       addressId: typeof addressId === "string" ? addressId : undefined,
+      marketingConsent: formData.get(MARKETING_CONSENT_FIELD) === "on",
       totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
       // The page knows about delivery and codes: its total is always the full one.
       shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
@@ -155,7 +157,7 @@ async function guestCheckout(
   };
   const values: GuestDetailsValues = {
     email: text("email"),
-    marketingConsent: formData.get("marketingConsent") === "on",
+    marketingConsent: formData.get(MARKETING_CONSENT_FIELD) === "on",
     address: Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(field)])),
   };
   return runOrRefuse(
@@ -369,6 +371,8 @@ export default function CheckoutPage() {
                 Update total
               </button>
             ) : null}
+            {/* A guest's box is beside their details. */}
+            {guest ? null : <MarketingConsentBox />}
             {/* What the shopper sees: a price changed since answers 409 instead of charging more. */}
             <input type="hidden" name="totalAmount" value={summary.totalAmount.toFixed(2)} />
             {hydrated ? <input type="hidden" name="enhanced" value="1" /> : null}

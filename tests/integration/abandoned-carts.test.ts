@@ -142,6 +142,44 @@ describe("marketing consent", () => {
     expect(row).toEqual({ cartId: guestCart.cartId, email: "guest@example.com" });
   });
 
+  it("a ticked box at checkout is a consent given at checkout, kept with the order; an unticked one withdraws nothing", async () => {
+    const ticked = await createShopper();
+    const product = await createProduct({ title: "Consent scarf", price: "20.00" });
+    await addToCart(ticked.id, product.id, 1);
+    const created = await createOrderFromCart(ticked, {
+      addressId: (await saveAddress(ticked.id))._id,
+      marketingConsent: true,
+    });
+    expect(await getMarketingConsent({ userId: ticked.id })).toMatchObject({
+      consent: true,
+      source: "checkout",
+    });
+    const [order] = await select<{ marketingConsent: boolean }>(
+      `SELECT marketing_consent AS "marketingConsent" FROM orders WHERE id = :id`,
+      { id: created.orderId },
+    );
+    expect(order!.marketingConsent).toBe(true);
+
+    const earlier = await createShopper();
+    await recordMarketingConsent({ userId: earlier.id }, true, "account");
+    await addToCart(earlier.id, product.id, 1);
+    await createOrderFromCart(earlier, {
+      addressId: (await saveAddress(earlier.id))._id,
+      marketingConsent: false,
+    });
+    expect(await getMarketingConsent({ userId: earlier.id })).toMatchObject({
+      consent: true,
+      source: "account",
+    });
+
+    await expect(
+      createOrderFromCart(earlier, {
+        addressId: (await saveAddress(earlier.id))._id,
+        marketingConsent: "yes",
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
   it("refuses a holder without an account or a valid email (400)", async () => {
     await expect(recordMarketingConsent({ email: "not-an-email" }, true, "checkout")).rejects.toMatchObject({
       status: 400,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { flag } from "./delivery-schemas";
+import { MARKETING_CONSENT_LABEL } from "./marketing-consent";
 
 /**
  * Marketing consent and abandoned-cart mails (API.md, "Abandoned-cart mails"): the input schema, the
@@ -11,7 +12,7 @@ export const CONSENT_SOURCES = ["checkout", "account", "api", "unsubscribe"] as 
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
 export const MARKETING_TEXT = {
-  consentLabel: "Email me about my cart and offers",
+  consentLabel: MARKETING_CONSENT_LABEL,
   consentGiven: "You will get mails about your cart and offers",
   consentWithdrawn: "You will no longer get mails about your cart and offers",
   consentInvalid: "consent must be true or false",

@@ -2,6 +2,7 @@ import type { Transaction } from "sequelize";
 import { z } from "zod";
 import { ADDRESS_FIELDS } from "~/lib/shared/address-schema";
 import { getConfig } from "~/lib/server/config.server";
+import { recordMarketingConsent } from "~/services/marketing-consent.server";
 import { getDb } from "~/models/db.server";
 import { badRequest, conflict, notFound } from "~/lib/server/errors.server";
 import { centsToDecimal, formatPrice, parseCents, toCents } from "~/lib/shared/money";
@@ -72,6 +73,17 @@ export function ownerOfBuyer(buyer: CheckoutBuyer): CartOwner {
   return "guestCartId" in buyer ? { guestCartId: buyer.guestCartId } : buyer.id;
 }
 
+/** The "Email me about my cart and offers" box: false unless ticked, or the 400 that names the field. */
+function parseMarketingConsent(input: CreateOrderInput): boolean {
+  const consent = input.marketingConsent ?? false;
+  if (typeof consent !== "boolean") {
+    throw badRequest(GUEST_ORDER_TEXT.marketingConsent, {
+      marketingConsent: [GUEST_ORDER_TEXT.marketingConsent],
+    });
+  }
+  return consent;
+}
+
 /** A guest's email (lower-case) and consent, or the 400 that names the field. */
 function parseGuestContact(input: CreateOrderInput): { email: string; marketingConsent: boolean } {
   const email = emailField.safeParse(isBlank(input.email) ? undefined : input.email);
@@ -79,13 +91,7 @@ function parseGuestContact(input: CreateOrderInput): { email: string; marketingC
     const message = isBlank(input.email) ? GUEST_ORDER_TEXT.emailRequired : email.error.issues[0]!.message;
     throw badRequest(message, { email: [message] });
   }
-  const consent = input.marketingConsent ?? false;
-  if (typeof consent !== "boolean") {
-    throw badRequest(GUEST_ORDER_TEXT.marketingConsent, {
-      marketingConsent: [GUEST_ORDER_TEXT.marketingConsent],
-    });
-  }
-  return { email: email.data, marketingConsent: consent };
+  return { email: email.data, marketingConsent: parseMarketingConsent(input) };
 }
 
 export interface CreatedOrder {
@@ -213,6 +219,7 @@ export async function createOrderFromCart(
 ): Promise<CreatedOrder> {
   const owner = ownerOfBuyer(buyer);
   const guest = isGuestCart(owner) ? parseGuestContact(input) : null;
+  const marketingConsent = guest ? guest.marketingConsent : parseMarketingConsent(input);
   const expectedCents = parseExpectedTotal(input.totalAmount);
   const choice: PricingChoice = {
     shippingMethodId: input.shippingMethodId,
@@ -260,9 +267,9 @@ export async function createOrderFromCart(
             ? {
                 guestEmail: guest.email,
                 guestTokenHash: newGuestToken().hash,
-                marketingConsent: guest.marketingConsent,
               }
             : {}),
+          marketingConsent,
           cartId,
           addressInfo,
           orderStatus: "pending",
@@ -288,6 +295,16 @@ export async function createOrderFromCart(
         },
         { transaction },
       );
+      // A ticked box is a consent given at checkout, kept with the order's transaction; an unticked one
+      // withdraws nothing the buyer agreed to before.
+      if (marketingConsent) {
+        await recordMarketingConsent(
+          guest ? { email: guest.email, cartId } : { userId: owner as string },
+          true,
+          "checkout",
+          transaction,
+        );
+      }
       await models.OrderItem.bulkCreate(
         lines.map((line, index) => ({
           orderId: order.id,
