@@ -1,6 +1,7 @@
 import { type APIRequestContext, request as playwrightRequest, type Page } from "@playwright/test";
 import { GUEST_ORDER_TEXT } from "../../app/lib/shared/guest-orders";
 import { DEMO_ADMIN, expect, test } from "./support/fixtures";
+import { setStorefront, VARIANTS } from "./support/open-storefront";
 import { waitForMail } from "./support/mail";
 import { seedProduct } from "./support/storefront";
 
@@ -37,19 +38,6 @@ async function adminApi(): Promise<APIRequestContext> {
   return api;
 }
 
-async function setStorefront(storefront: "open" | "members") {
-  const api = await adminApi();
-  try {
-    const current = (await (await api.get("/api/admin/settings")).json()) as { data: { version: number } };
-    const changed = await api.put("/api/admin/settings", {
-      data: { storefront, guestCheckout: storefront === "open", version: current.data.version },
-    });
-    expect(changed.status(), await changed.text()).toBe(200);
-  } finally {
-    await api.dispose();
-  }
-}
-
 /** The owner marks the order delivered (as returns.spec.ts does): a return needs a delivered order. */
 async function markDelivered(orderId: string) {
   const api = await adminApi();
@@ -63,7 +51,7 @@ async function markDelivered(orderId: string) {
   }
 }
 
-test.beforeAll(() => setStorefront("open"));
+test.beforeAll(() => setStorefront("open", true));
 test.afterAll(() => setStorefront("members"));
 
 /** The path of the private order link in a mail's text (the mail's host is the app's configured URL). */
@@ -92,21 +80,9 @@ async function findMyOrder(page: Page, email: string, orderNumber: string) {
   await expect(page.getByTestId("lookup-sent")).toHaveText(GUEST_ORDER_TEXT.lookupSent);
 }
 
-const VARIANTS = [
-  { javaScriptEnabled: true, width: 1280 },
-  { javaScriptEnabled: false, width: 1280 },
-  { javaScriptEnabled: true, width: 375 },
-  { javaScriptEnabled: false, width: 375 },
-] as const;
-
-for (const { javaScriptEnabled, width } of VARIANTS) {
-  const name = `${javaScriptEnabled ? "with" : "without"} JavaScript at ${width} px`;
+for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
   test.describe(name, () => {
-    test.use({
-      javaScriptEnabled,
-      viewport: { width, height: width === 375 ? 812 : 900 },
-      ...(width === 375 ? { hasTouch: true, deviceScaleFactor: 2 } : {}),
-    });
+    test.use(use);
 
     test("a visitor buys as a guest, opens the order by the mailed link, finds it again and asks a return", async ({
       page,
