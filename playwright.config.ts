@@ -18,12 +18,12 @@ const MOBILE_SPECS =
 /** The phone specs that the desktop projects leave out (the others run on both). */
 const PHONE_ONLY_SPECS = /storefront-mobile\.spec\.ts$/;
 /**
- * The open storefront's spec opens the store for visitors, a setting of the whole server that every other spec
- * expects closed: it runs in a project of its own, which `npm run test:e2e` runs alone after the others (a
- * project's `dependencies` would run the other projects' every test before it, even for this one file). It
- * sets its own viewports.
+ * The open storefront's and guest checkout's specs open the store for visitors, a setting of the whole server
+ * that every other spec expects closed: they run in a project of their own, which `npm run test:e2e` runs alone
+ * after the others (a project's `dependencies` would run the other projects' every test before it, even for
+ * these files). They set their own viewports.
  */
-const OPEN_STOREFRONT_SPEC = /open-storefront\.spec\.ts$/;
+const OPEN_STOREFRONT_SPEC = /(open-storefront|guest-checkout)\.spec\.ts$/;
 const PHONE = {
   ...devices["Desktop Chrome"],
   viewport: { width: 375, height: 812 },

@@ -23,6 +23,7 @@ import {
   returnRequestOf,
   returnWindowOf,
 } from "~/web/order-returns-page.server";
+import orderStyles from "~/styles/orders.css?url";
 import orderReturnStyles from "~/styles/order-returns.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -35,7 +36,11 @@ export const shouldRevalidate = revalidateAfterRefusal;
  * `no-referrer`, and `noindex`. An unknown (or replaced) token answers 404 with the way to "Find my order".
  */
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: orderReturnStyles }];
+// The order's details are styled by orders.css, which the account's pages get from their layout (shop.account).
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: orderStyles },
+  { rel: "stylesheet", href: orderReturnStyles },
+];
 
 export const headers = () => GUEST_ORDER_HEADERS;
 

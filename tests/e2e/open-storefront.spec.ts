@@ -1,5 +1,6 @@
-import { request as playwrightRequest, type Page } from "@playwright/test";
-import { DEMO_ADMIN, expect, registerShopper, submitSignIn, test } from "./support/fixtures";
+import { type Page } from "@playwright/test";
+import { expect, registerShopper, submitSignIn, test } from "./support/fixtures";
+import { setStorefront, VARIANTS } from "./support/open-storefront";
 import { productCards, seedProduct } from "./support/storefront";
 
 /**
@@ -17,20 +18,6 @@ test.describe.configure({ mode: "serial" });
 
 const SHOTS = "/work/notes/shots";
 
-async function setStorefront(storefront: "open" | "members") {
-  const api = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL });
-  try {
-    expect((await api.post("/api/auth/login", { data: DEMO_ADMIN })).status()).toBe(200);
-    const current = (await (await api.get("/api/admin/settings")).json()) as { data: { version: number } };
-    const changed = await api.put("/api/admin/settings", {
-      data: { storefront, guestCheckout: false, version: current.data.version },
-    });
-    expect(changed.status(), await changed.text()).toBe(200);
-  } finally {
-    await api.dispose();
-  }
-}
-
 test.beforeAll(() => setStorefront("open"));
 test.afterAll(() => setStorefront("members"));
 
@@ -38,21 +25,9 @@ const signInLink = (page: Page) =>
   page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true });
 const cartLines = (page: Page) => page.getByTestId("cart-line");
 
-const VARIANTS = [
-  { javaScriptEnabled: true, width: 1280 },
-  { javaScriptEnabled: false, width: 1280 },
-  { javaScriptEnabled: true, width: 375 },
-  { javaScriptEnabled: false, width: 375 },
-] as const;
-
-for (const { javaScriptEnabled, width } of VARIANTS) {
-  const name = `${javaScriptEnabled ? "with" : "without"} JavaScript at ${width} px`;
+for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
   test.describe(name, () => {
-    test.use({
-      javaScriptEnabled,
-      viewport: { width, height: width === 375 ? 812 : 900 },
-      ...(width === 375 ? { hasTouch: true, deviceScaleFactor: 2 } : {}),
-    });
+    test.use(use);
 
     test("a stranger browses, fills a cart, signs in and the cart follows", async ({ page }) => {
       const title = `Open Tote ${javaScriptEnabled ? "Js" : "Plain"} ${width}`;
