@@ -8,12 +8,12 @@ import {
   type MetaFunction,
   useLoaderData,
 } from "react-router";
-import { isAppError } from "~/lib/server/errors.server";
 import { formatPrice } from "~/lib/shared/money";
 import { shortOrderNumber } from "~/lib/shared/order-options";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 import { lineName } from "~/lib/shared/variants";
 import { listAbandonedCarts } from "~/services/abandoned-carts.server";
+import { runOrRefuse } from "~/web/form-action.server";
 import { reportPeriodOf } from "~/services/reports.server";
 import { requireArea } from "~/web/auth.server";
 import adminStyles from "~/styles/admin.css?url";
@@ -37,17 +37,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireArea(request, "orders");
   const params = new URL(request.url).searchParams;
   const query = { from: params.get("from"), to: params.get("to") };
-  try {
-    const period = reportPeriodOf(query);
-    return data({ period, carts: await listAbandonedCarts(period), error: null });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    const period = reportPeriodOf({});
-    return data(
-      { period, carts: await listAbandonedCarts(period), error: error.message },
-      { status: error.status },
-    );
-  }
+  return runOrRefuse(
+    async () => {
+      const period = reportPeriodOf(query);
+      return data({ period, carts: await listAbandonedCarts(period), error: null });
+    },
+    async (error) => {
+      const period = reportPeriodOf({});
+      return data(
+        { period, carts: await listAbandonedCarts(period), error: error.message },
+        { status: error.status },
+      );
+    },
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: "Abandoned carts · ECommerce Shopping" }];

@@ -17,7 +17,7 @@ const route = apiRoute({
     tag: "Orders",
     summary: "A guest's order, by the token of its private link",
     description:
-      "No sign-in: the token from the confirmation mail is the key. Answers `Cache-Control: private, no-store` and `Referrer-Policy: no-referrer`.",
+      "No sign-in: the token from the confirmation mail is the key. Answers `Cache-Control: private, no-store` and `Referrer-Policy: same-origin`.",
     access: "public",
     success: { 200: { description: "The order and its returns", schema: guestOrderEnvelope } },
     errors: { 404: "Unknown (or replaced) token" },

@@ -5,7 +5,7 @@ import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 import { requireOwnData } from "~/web/auth.server";
 import { EXCHANGE_TEXT, requestExchange } from "~/services/exchange-request.server";
 
-const exchangeRequestBody = z.object({
+export const exchangeRequestBody = z.object({
   userId: z.string().optional().meta({ description: "The caller's id (optional)" }),
   orderId: z.string().meta({ format: "uuid" }),
   items: z

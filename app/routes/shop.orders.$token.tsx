@@ -33,7 +33,7 @@ export const shouldRevalidate = revalidateAfterRefusal;
  * A guest's order behind its private link (API.md, "Open storefront and guest checkout"; docs/decisions/0044):
  * no sign-in, the token is the key. Status, lines, money, tracking, returns and the return form, by the
  * shopper's rules. Nothing here may be kept by a shared cache or leak the URL: `private, no-store`,
- * `no-referrer`, and `noindex`. An unknown (or replaced) token answers 404 with the way to "Find my order".
+ * `same-origin` (no other site sees the token), and `noindex`. An unknown (or replaced) token answers 404 with the way to "Find my order".
  */
 
 // The order's details are styled by orders.css, which the account's pages get from their layout (shop.account).
@@ -86,7 +86,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [
   { title: "Your order · ECommerce Shopping" },
   { name: "robots", content: "noindex" },
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];
 
 export default function GuestOrderPage() {

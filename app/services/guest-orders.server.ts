@@ -1,3 +1,4 @@
+import { requestExchange } from "./exchange-request.server";
 import { QueryTypes } from "sequelize";
 import { z } from "zod";
 import { getConfig } from "~/lib/server/config.server";
@@ -35,6 +36,13 @@ export async function requestGuestReturn(token: unknown, input: unknown): Promis
   const { order } = await getGuestOrder(token);
   const body = (input ?? {}) as Record<string, unknown>;
   return requestReturn({ guestOrderId: order._id }, { ...body, orderId: order._id });
+}
+
+/** A guest's exchange (the shopper's rules, requestExchange) for the order behind the token. */
+export async function requestGuestExchange(token: unknown, input: unknown): Promise<ReturnJson> {
+  const { order } = await getGuestOrder(token);
+  const body = (input ?? {}) as Record<string, unknown>;
+  return requestExchange({ guestOrderId: order._id }, { ...body, orderId: order._id });
 }
 
 /** "Find my order"'s body: the email given at checkout and the order's id or its number (first 8 digits). */

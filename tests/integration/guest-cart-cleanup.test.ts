@@ -23,9 +23,10 @@ const sql = <T extends object>(query: string, replacements: Record<string, unkno
 async function guestCart(daysAgo: number, lineDaysAgo = daysAgo): Promise<string> {
   const product = await createProduct({ totalStock: 10 });
   const { cartId } = await addToCart({ guestCartId: null }, product.id, 1);
+  // The lines first: a change of a line moves its cart's last change to now (a trigger), dating included.
   await sql(
-    `UPDATE carts SET updated_at = now() - make_interval(days => :daysAgo) WHERE id = :cartId;
-     UPDATE cart_items SET updated_at = now() - make_interval(days => :lineDaysAgo) WHERE cart_id = :cartId`,
+    `UPDATE cart_items SET updated_at = now() - make_interval(days => :lineDaysAgo) WHERE cart_id = :cartId;
+     UPDATE carts SET updated_at = now() - make_interval(days => :daysAgo) WHERE id = :cartId`,
     { cartId, daysAgo, lineDaysAgo },
   );
   return cartId;

@@ -8,6 +8,7 @@ import { action as createApi } from "../../app/routes/api.shop.order.create";
 import { action as captureApi } from "../../app/routes/api.shop.order.capture";
 import { loader as guestOrderApi } from "../../app/routes/api.shop.guest-orders.$token";
 import { action as guestReturnApi } from "../../app/routes/api.shop.guest-orders.$token.return";
+import { action as guestExchangeApi } from "../../app/routes/api.shop.guest-orders.$token.exchange";
 import { action as lookupApi } from "../../app/routes/api.shop.guest-orders.lookup";
 import { loader as adminOrderApi } from "../../app/routes/api.admin.orders.details.$id";
 import { loader as adminOrdersApi } from "../../app/routes/api.admin.orders.get";
@@ -20,7 +21,16 @@ import { createShippingMethod } from "../../app/services/shipping.server";
 import { GUEST_ORDER_TEXT } from "../../app/lib/shared/guest-orders";
 import { createTestUser, resetDatabase } from "../support/database";
 import { callRoute, cookieFrom, sessionCookieFor } from "../support/requests";
-import { createAdmin, createProduct, HOME, payerAnswers, putInCart, stockOf } from "./checkout-support";
+import {
+  createAdmin,
+  createProduct,
+  createProductWithVariants,
+  HOME,
+  payerAnswers,
+  putInCart,
+  stockOf,
+  variantStock,
+} from "./checkout-support";
 
 /**
  * Guest checkout (API.md, "Open storefront and guest checkout"; docs/decisions/0044): a visitor of the open
@@ -276,7 +286,7 @@ describe("capturing a guest order", () => {
 });
 
 describe("the order's private link", () => {
-  it("shows the order by its token with private, no-store and no-referrer; an unknown or malformed token is 404", async () => {
+  it("shows the order by its token with private, no-store and a same-origin referrer policy; an unknown or malformed token is 404", async () => {
     const tee = await createProduct({ title: "Tee", price: "25.00", totalStock: 4 });
     const { created } = await guestPurchase(tee.id, 1);
     const token = tokenIn((await outbox())[0]!.text);
@@ -288,7 +298,7 @@ describe("the order's private link", () => {
       totalAmount: 25,
     });
     expect(shown.response.headers.get("Cache-Control")).toBe("private, no-store");
-    expect(shown.response.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(shown.response.headers.get("Referrer-Policy")).toBe("same-origin");
     expect((await guestOrder("A".repeat(43))).status).toBe(404);
     expect((await guestOrder("short")).status).toBe(404);
   });
@@ -318,6 +328,57 @@ describe("the order's private link", () => {
     const mails = await outbox();
     expect(mails.at(-1)).toMatchObject({ kind: "return-requested", recipient: "guest.buyer@example.com" });
     expect((await guestOrder(token)).body.returns).toHaveLength(1);
+  });
+});
+
+describe("a guest's exchange", () => {
+  it("swaps a size of a delivered guest order by the shopper's rules: the new size held at once, no money moved", async () => {
+    const { product, bySize } = await createProductWithVariants([
+      { size: "M", totalStock: 2 },
+      { size: "L", totalStock: 1 },
+    ]);
+    const cookie = (
+      await callRoute(addApi, "/api/shop/cart/add", {
+        method: "POST",
+        json: { userId: "guest", productId: product.id, variantId: bySize.M!.id, quantity: 1 },
+      })
+    ).headers
+      .getSetCookie()
+      .map((header) => header.split(";")[0])
+      .join("; ");
+    const created = await create(guestBody(), cookie);
+    expect(created.status).toBe(201);
+    const approved = await payerAnswers(created.body.data.paymentId, "approve");
+    const paid = await capture(
+      {
+        userId: "guest",
+        orderId: created.body.orderId,
+        paymentId: approved.token,
+        payerId: approved.PayerID,
+      },
+      cookie,
+    );
+    expect(paid.status).toBe(200);
+    await updateOrderStatus(created.body.orderId, { orderStatus: "delivered" });
+    const token = tokenIn((await outbox())[0]!.text);
+    const ask = (to: string, json: Json) =>
+      callRoute(guestExchangeApi, `/api/shop/guest-orders/${to}/exchange`, {
+        method: "POST",
+        json,
+        params: { token: to },
+      }).then(answer);
+    const item = { variantId: bySize.M!.id, quantity: 1, newVariantId: bySize.L!.id, reason: "too_small" };
+
+    expect((await ask("A".repeat(43), { items: [item] })).status).toBe(404);
+    const asked = await ask(token, { items: [item] });
+    expect(asked.status).toBe(201);
+    expect(asked.body.data).toMatchObject({ type: "exchange", userId: null, status: "requested" });
+    expect(asked.body.data.items[0]).toMatchObject({ newVariantId: bySize.L!.id, newSize: "L" });
+    expect((await variantStock(product.id)).bySize).toEqual({ M: 1, L: 0 });
+    const order = (await guestOrder(token)).body;
+    expect(order.totalAmount ?? order.data?.totalAmount).toBe(created.body.data.totalAmount);
+    // Never more than was bought: the one unit is already in the exchange.
+    expect((await ask(token, { items: [item] })).status).toBe(400);
   });
 });
 
