@@ -10,6 +10,7 @@ import { loader as guestOrderApi } from "../../app/routes/api.shop.guest-orders.
 import { action as guestReturnApi } from "../../app/routes/api.shop.guest-orders.$token.return";
 import { action as guestExchangeApi } from "../../app/routes/api.shop.guest-orders.$token.exchange";
 import { action as lookupApi } from "../../app/routes/api.shop.guest-orders.lookup";
+import { action as registerApi } from "../../app/routes/api.auth.register";
 import { loader as adminOrderApi } from "../../app/routes/api.admin.orders.details.$id";
 import { loader as adminOrdersApi } from "../../app/routes/api.admin.orders.get";
 import { loader as exportApi } from "../../app/routes/api.admin.orders.export";
@@ -497,5 +498,54 @@ describe("guests racing shoppers", () => {
     expect(captured.filter((one) => one.status === 200)).toHaveLength(1);
     expect(captured.filter((one) => one.status === 409)).toHaveLength(2);
     expect(await stockOf(tee.id)).toBe(0);
+  });
+});
+
+describe("one customer per email", () => {
+  it("two guest checkouts and a registration with one email at once: one account, two paid guest orders, neither joined to it", async () => {
+    const tee = await createProduct({ title: "Racing tee", price: "20.00", totalStock: 5 });
+    const carts = await Promise.all([1, 2].map(() => guestCartWith(tee.id, 1)));
+    const buyAsGuest = async (cookie: string) => {
+      const created = await create(guestBody(), cookie);
+      expect(created.status).toBe(201);
+      const approved = await payerAnswers(created.body.data.paymentId, "approve");
+      const captured = await capture(
+        {
+          userId: "guest",
+          orderId: created.body.orderId,
+          paymentId: approved.token,
+          payerId: approved.PayerID,
+        },
+        cookie,
+      );
+      expect(captured.status).toBe(200);
+      return created.body.orderId as string;
+    };
+    const [first, second, registered] = await Promise.all([
+      buyAsGuest(carts[0]!),
+      buyAsGuest(carts[1]!),
+      callRoute(registerApi, "/api/auth/register", {
+        json: { userName: "Racing Buyer", email: EMAIL, password: "secret-pass-1" },
+        context: { clientIp: "203.0.113.77" },
+      }),
+    ]);
+    expect(registered.status).toBe(201);
+
+    const users = await getDb().sequelize.query<{ id: string; userName: string }>(
+      `SELECT id, user_name AS "userName" FROM users WHERE lower(email) = lower(:email)`,
+      { replacements: { email: EMAIL }, type: QueryTypes.SELECT },
+    );
+    expect(users).toEqual([{ id: expect.any(String), userName: "Racing Buyer" }]);
+    const orders = await getDb().sequelize.query<{
+      id: string;
+      userId: string | null;
+      paymentStatus: string;
+    }>(
+      `SELECT id, user_id AS "userId", payment_status AS "paymentStatus" FROM orders
+        WHERE guest_email = :email ORDER BY id`,
+      { replacements: { email: EMAIL.toLowerCase() }, type: QueryTypes.SELECT },
+    );
+    expect(orders.map((order) => order.id).sort()).toEqual([first, second].sort());
+    expect(orders.every((order) => order.userId === null && order.paymentStatus === "paid")).toBe(true);
   });
 });
