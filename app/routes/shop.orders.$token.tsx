@@ -23,6 +23,7 @@ import {
   returnRequestOf,
   returnWindowOf,
 } from "~/web/order-returns-page.server";
+import checkoutStyles from "~/styles/checkout.css?url";
 import orderStyles from "~/styles/orders.css?url";
 import orderReturnStyles from "~/styles/order-returns.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
@@ -36,8 +37,10 @@ export const shouldRevalidate = revalidateAfterRefusal;
  * `same-origin` (no other site sees the token), and `noindex`. An unknown (or replaced) token answers 404 with the way to "Find my order".
  */
 
-// The order's details are styled by orders.css, which the account's pages get from their layout (shop.account).
+// The order's details are styled by orders.css, which the account's pages get from their layout (shop.account);
+// the page's frame (.shop-page) by checkout.css, as the other pages a buyer reaches from checkout.
 export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: checkoutStyles },
   { rel: "stylesheet", href: orderStyles },
   { rel: "stylesheet", href: orderReturnStyles },
 ];
