@@ -71,13 +71,8 @@ interface DueSecond {
   email: string;
 }
 
-interface LineRow {
-  productId: string;
-  variantId: string;
-  title: string;
-  size: string | null;
-  colour: string | null;
-  quantity: number;
+/** A cart line as the mail reads it: the item the back office lists, with today's price pair and stock. */
+interface LineRow extends Omit<AbandonedCartItemJson, "price"> {
   price: string;
   salePrice: string | null;
   totalStock: number;
