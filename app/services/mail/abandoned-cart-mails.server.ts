@@ -71,13 +71,8 @@ interface DueSecond {
   email: string;
 }
 
-interface LineRow {
-  productId: string;
-  variantId: string;
-  title: string;
-  size: string | null;
-  colour: string | null;
-  quantity: number;
+/** A cart line as the mail reads it: the item the back office lists, with today's price pair and stock. */
+interface LineRow extends Omit<AbandonedCartItemJson, "price"> {
   price: string;
   salePrice: string | null;
   totalStock: number;
@@ -159,7 +154,7 @@ export function abandonedCartMail(input: {
 ${list}
 </ul>
 ${button(input.restoreUrl, "Back to my cart")}
-<p>Or copy this address into your browser: ${escapeHtml(input.restoreUrl)}</p>
+<p style="overflow-wrap: anywhere; word-break: break-all;">Or copy this address into your browser: ${escapeHtml(input.restoreUrl)}</p>
 <p style="color: #555; font-size: 0.85rem;">You get this mail because you agreed to mails about your cart.
 <a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe</a> in one click.</p>`,
   );
