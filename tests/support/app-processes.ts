@@ -54,6 +54,9 @@ export async function ensureFreshBuild(buildDir = TEST_BUILD_DIR): Promise<void>
   }
 }
 
+/** How long a stopped server may take before it is reported and killed (its own limit is 10 s). */
+const STOP_GRACE_MS = 30_000;
+
 export interface AppProcess {
   name: string;
   base: string;
@@ -132,6 +135,16 @@ export function startAppProcess(name: string, port: number, env: Record<string, 
     otherOutput,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
+      // The server gives itself 10 s to finish (server/index.ts); one still running long after that is
+      // reported with what it last said, then killed, so that a stuck stop fails no test's teardown.
+      const late = await Promise.race([exited.then(() => false), delay(STOP_GRACE_MS, true, { ref: false })]);
+      if (late && child.exitCode === null) {
+        console.warn(
+          `${name} (pid ${child.pid}) had not stopped ${STOP_GRACE_MS / 1000} s after SIGTERM: killing it. Its last output:\n` +
+            [...logs.slice(-10).map((line) => JSON.stringify(line)), ...otherOutput.slice(-10)].join("\n"),
+        );
+        child.kill("SIGKILL");
+      }
       await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
