@@ -1,5 +1,9 @@
 import { Form } from "react-router";
-import { MARKETING_INTENT, MARKETING_TEXT, type MarketingConsentJson } from "~/lib/shared/abandoned-carts";
+import {
+  MARKETING_CONSENT_LABEL,
+  MARKETING_INTENT,
+  type MarketingConsentJson,
+} from "~/lib/shared/marketing-consent";
 
 /**
  * The account page's marketing consent: one box and a button, a plain form that works without JavaScript
@@ -30,7 +34,7 @@ export function MarketingConsentForm({
               defaultChecked={consent.consent}
               data-testid="marketing-consent"
             />{" "}
-            {MARKETING_TEXT.consentLabel}
+            {MARKETING_CONSENT_LABEL}
           </label>
           {consent.changedAt ? (
             <p className="account-settings__text">

@@ -13,7 +13,8 @@ import {
 import { AccountSettings } from "~/components/AccountSettings";
 import { AccountTabs } from "~/components/AccountTabs";
 import { MarketingConsentForm } from "~/components/MarketingConsentForm";
-import { MARKETING_INTENT, MARKETING_TEXT } from "~/lib/shared/abandoned-carts";
+import { MARKETING_INTENT } from "~/lib/shared/marketing-consent";
+import { MARKETING_TEXT } from "~/lib/shared/abandoned-carts";
 import { getMarketingConsent, setAccountMarketingConsent } from "~/services/marketing-consent.server";
 import { runOrRefuse } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
@@ -32,7 +33,8 @@ import { submitOrRedirect } from "~/web/form-action.server";
 import { listOrdersForUser } from "~/services/orders.server";
 import { requestGuestOrderClaim } from "~/services/guest-order-claims.server";
 import { currentStoreSettings } from "~/services/store-settings.server";
-import { GUEST_ORDER_CLAIM_INTENT, GUEST_ORDER_CLAIM_TEXT } from "~/lib/shared/guest-order-claims";
+import { GUEST_ORDER_CLAIM_TEXT } from "~/lib/shared/guest-order-claims";
+import { GUEST_ORDER_CLAIM_BUTTON, GUEST_ORDER_CLAIM_INTENT } from "~/lib/shared/guest-order-claim-form";
 import checkoutStyles from "~/styles/checkout.css?url";
 import orderStyles from "~/styles/orders.css?url";
 import twoFactorStyles from "~/styles/two-factor.css?url";
@@ -170,7 +172,7 @@ export default function AccountPage() {
             <Form method="post" className="account-panel__guest-claim">
               <input type="hidden" name="intent" value={GUEST_ORDER_CLAIM_INTENT} />
               <button type="submit" className="sf-button">
-                {GUEST_ORDER_CLAIM_TEXT.button}
+                {GUEST_ORDER_CLAIM_BUTTON}
               </button>
             </Form>
           ) : null}

@@ -2,14 +2,18 @@ import { z } from "zod";
 import { flag } from "./delivery-schemas";
 import { MARKETING_CONSENT_LABEL } from "./marketing-consent";
 
+// The consent's words and shapes live without zod, for the pages' bundles; the server's imports find them here too.
+export {
+  CONSENT_SOURCES,
+  MARKETING_INTENT,
+  type ConsentSource,
+  type MarketingConsentJson,
+} from "./marketing-consent";
+
 /**
  * Marketing consent and abandoned-cart mails (API.md, "Abandoned-cart mails"): the input schema, the
  * sources a consent comes from, the links' paths, the words and the JSON views, defined once. Safe in the browser.
  */
-
-/** Where a consent was given or withdrawn; every change is kept with it. */
-export const CONSENT_SOURCES = ["checkout", "account", "api", "unsubscribe"] as const;
-export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
 export const MARKETING_TEXT = {
   consentLabel: MARKETING_CONSENT_LABEL,
@@ -27,13 +31,6 @@ export const MARKETING_TEXT = {
 export const marketingConsentSchema = z.object({
   consent: flag(false, "consent").meta({ description: "Whether the person agrees to cart and offer mails" }),
 });
-
-export interface MarketingConsentJson {
-  consent: boolean;
-  /** When the consent now in force was given or withdrawn; null: never asked (the default, no consent). */
-  changedAt: string | null;
-  source: ConsentSource | null;
-}
 
 /** The restore link's path: the token alone names the cart whose items come back. */
 export const RESTORE_PATH = "/shop/cart/restore";
@@ -65,6 +62,3 @@ export interface AbandonedCartJson {
   restoredAt: string | null;
   recoveredOrderId: string | null;
 }
-
-/** The account page's consent form's `intent`. */
-export const MARKETING_INTENT = "marketing-consent";

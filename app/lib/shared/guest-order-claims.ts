@@ -1,3 +1,5 @@
+import { GUEST_ORDER_CLAIM_BUTTON } from "./guest-order-claim-form";
+
 /**
  * Claiming guest orders (API.md, "Open storefront and guest checkout", "One customer per email"): the link's
  * path, its life and the words the page, the API and the mail share. The rules live in
@@ -10,11 +12,10 @@ export const GUEST_ORDER_CLAIM_PATH = "/account/claim-guest-orders";
 /** How long a mailed link stays valid. */
 export const GUEST_ORDER_CLAIM_HOURS = 24;
 
-/** The order history's form that asks for the link (its `intent`). */
-export const GUEST_ORDER_CLAIM_INTENT = "claim-guest-orders";
+export { GUEST_ORDER_CLAIM_INTENT } from "./guest-order-claim-form";
 
 export const GUEST_ORDER_CLAIM_TEXT = {
-  button: "Find orders I placed as a guest",
+  button: GUEST_ORDER_CLAIM_BUTTON,
   requested: `If you placed orders as a guest with your account's email address, we have sent a link to that address. Open it within ${GUEST_ORDER_CLAIM_HOURS} hours while signed in to add those orders to your order history.`,
   unknownLink: "This link is not valid. Ask for a new one from your order history.",
   expiredLink: "This link has expired. Ask for a new one from your order history.",
