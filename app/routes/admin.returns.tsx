@@ -135,7 +135,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         },
         by,
       );
-      return redirectWithFlash(request, `${PAGE}${url.search}`, {
+      // Back to the list as filtered, without the filter form's empty fields (an unset type sends `type=`).
+      const kept = new URLSearchParams([...url.searchParams].filter(([, value]) => value !== ""));
+      return redirectWithFlash(request, kept.size ? `${PAGE}?${kept}` : PAGE, {
         type: "success",
         message: doneMessage(updated),
       });
