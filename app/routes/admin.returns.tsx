@@ -8,6 +8,7 @@ import {
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
+  redirect,
   useActionData,
   useLoaderData,
   useNavigation,
@@ -28,6 +29,7 @@ import {
   RETURNS_PAGING,
 } from "~/services/returns.server";
 import { updateReturn } from "~/services/return-decision.server";
+import { listAddressOf } from "~/web/admin-form.server";
 import { auditByOf } from "~/web/audit.server";
 import { requireArea } from "~/web/auth.server";
 import { runOrRefuse } from "~/web/form-action.server";
@@ -103,7 +105,10 @@ async function refusalOf(returnId: string, error: string) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireArea(request, "returns");
-  const params = new URL(request.url).searchParams;
+  const url = new URL(request.url);
+  const address = listAddressOf(url);
+  if (address !== url.pathname + url.search) throw redirect(address);
+  const params = url.searchParams;
   // A hand-edited URL still shows a list: an unknown status means all of them, a bad page the first.
   const status = parseReturnStatusFilter(params.get("status"));
   const type = parseReturnTypeFilter(params.get("type"));
@@ -135,9 +140,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         },
         by,
       );
-      // Back to the list as filtered, without the filter form's empty fields (an unset type sends `type=`).
-      const kept = new URLSearchParams([...url.searchParams].filter(([, value]) => value !== ""));
-      return redirectWithFlash(request, kept.size ? `${PAGE}?${kept}` : PAGE, {
+      return redirectWithFlash(request, listAddressOf(new URL(PAGE + url.search, url)), {
         type: "success",
         message: doneMessage(updated),
       });

@@ -166,3 +166,13 @@ export async function recordAction<Row extends { _id: string }, Created extends 
     },
   );
 }
+
+/**
+ * A filtered list's address without the filter form's empty fields: a GET form
+ * sends every field, so "All types" arrives as `type=`. The list redirects to
+ * this shorter address, and its actions return to it.
+ */
+export function listAddressOf(url: URL): string {
+  const kept = new URLSearchParams([...url.searchParams].filter(([, value]) => value !== ""));
+  return kept.size ? `${url.pathname}?${kept}` : url.pathname;
+}

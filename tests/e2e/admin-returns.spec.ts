@@ -185,7 +185,7 @@ test.describe("the admin's returns", () => {
       await expect(returns.getByTestId(`order-return-${returnId}`)).toContainText("Refunded");
       await expect(returns.getByRole("link", { name: "See in Returns" })).toHaveAttribute(
         "href",
-        "/admin/returns?status=refunded",
+        "/admin/returns?status=refunded&type=refund",
       );
 
       // The orders list filters by the new payment status.

@@ -168,6 +168,14 @@ describe("/admin/returns: the list", () => {
     expect(unknown.returns).toHaveLength(2);
   });
 
+  it("sends the filter form's empty fields away: ?type=&status=requested redirects to ?status=requested", async () => {
+    const withEmptyType = await listPage("?type=&status=requested");
+    expect(withEmptyType.status).toBe(302);
+    expect(withEmptyType.headers.get("Location")).toBe("/admin/returns?status=requested");
+    const allEmpty = await listPage("?type=&status=");
+    expect(allEmpty.headers.get("Location")).toBe("/admin/returns");
+  });
+
   it("pages the list: page and limit from the URL, a bad page falls back to the first", async () => {
     const order = await deliveredOrder();
     const first = await requested(order.orderId, order.variantM.id);
@@ -199,6 +207,13 @@ describe("/admin/returns: the moves", () => {
     const [entry] = await historyOf("order", order.orderId);
     expect(entry).toMatchObject({ actor: { id: admin.id, userName: "Ada Admin" } });
     expect(Object.values(entry!.changes)).toContainEqual(["requested", "approved"]);
+  });
+
+  it("returns to the list as filtered, without the filter form's empty fields", async () => {
+    const order = await deliveredOrder();
+    const created = await requested(order.orderId, order.variantM.id);
+    const response = await post({ intent: "approve", returnId: created._id }, "?type=&status=requested");
+    expect(response.headers.get("Location")).toBe("/admin/returns?status=requested");
   });
 
   it("rejects a requested return and an approved one", async () => {
