@@ -12,7 +12,7 @@ import {
   useLoaderData,
   useNavigate,
 } from "react-router";
-import { useEffect, type ChangeEvent } from "react";
+import { useEffect, type ChangeEvent, type FocusEvent } from "react";
 import { AddressManager, addressManagerLinks } from "~/components/AddressManager";
 import { Picture } from "~/components/Picture";
 import { useHydrated } from "~/lib/shared/use-hydrated";
@@ -27,7 +27,9 @@ import { submitOrRedirect } from "~/web/form-action.server";
 import { redirectWithFlash } from "~/web/session.server";
 import { getPaymentGateway } from "~/payments/index.server";
 import { CURRENT_ORDER_ID_KEY } from "~/lib/shared/checkout";
-import { createOrderFromCart, getCheckoutSummary } from "~/services/checkout.server";
+import { sameDestinationOfPincodes } from "~/services/address-destination.server";
+import { createOrderFromCart, getCheckoutSummary, type CheckoutSummary } from "~/services/checkout.server";
+import type { AppError } from "~/lib/server/errors.server";
 import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
 import { shippingLabel } from "~/lib/shared/order-money";
 import { toCents } from "~/lib/shared/money";
@@ -58,19 +60,31 @@ const CHECKOUT_INTENT = "checkout";
 const CHOSEN_ADDRESS_PARAM = "addressId";
 /** The chosen delivery option travels in the URL: the page's total is priced with it. */
 const SHIPPING_PARAM = "shippingMethodId";
+/**
+ * A visitor's postcode travels in the URL (with JavaScript) so that their total is taxed where it goes: the
+ * only part of their address that does (the rest would put their details in the address bar and the logs).
+ */
+const PINCODE_PARAM = "pincode";
+/** Without JavaScript, a visitor's "Update total" posts the form (a GET would put their details in the URL). */
+const QUOTE_FIELD = "quote";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, guest } = await requireBuyer(request);
   const params = new URL(request.url).searchParams;
   if (!user) {
-    // A visitor (guest checkout): details typed on this page; the tax is added once the address is known.
-    const summary = await getCheckoutSummary(guest, { shippingMethodId: params.get(SHIPPING_PARAM) });
+    // A visitor (guest checkout): details typed on this page; the tax is added once the postcode is known.
+    const pincode = params.get(PINCODE_PARAM) ?? "";
+    const summary = await getCheckoutSummary(guest, {
+      shippingMethodId: params.get(SHIPPING_PARAM),
+      pincode,
+    });
     return data({
       guest: true,
       addresses: [],
       editing: null,
       summary,
       selectedId: null,
+      pincode,
       simulator: getPaymentGateway().name === "simulator",
     });
   }
@@ -88,6 +102,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...addressManager,
     summary,
     selectedId,
+    pincode: "",
     simulator: getPaymentGateway().name === "simulator",
   });
 }
@@ -101,6 +116,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (isDiscountIntent(formData)) {
     return handleDiscountAction(request, user?.id ?? guest!, formData, `${url.pathname}${url.search}`);
+  }
+  if (!user && formData.get(QUOTE_FIELD) !== null) {
+    return guestQuote(guestDetailsOf(formData), guest!, formData.get(SHIPPING_PARAM));
   }
   if (formData.get("intent") !== CHECKOUT_INTENT) {
     return redirectWithFlash(request, "/shop/checkout", {
@@ -125,7 +143,17 @@ export async function action({ request }: ActionFunctionArgs) {
   if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);
   if (typeof shippingMethodId === "string" && shippingMethodId) back.set(SHIPPING_PARAM, shippingMethodId);
   const query = back.toString();
-  if (!user) return guestCheckout(formData, guest!, shippingMethodId, totalAmount);
+  if (!user) {
+    const values = guestDetailsOf(formData);
+    // A total taxed for another postcode than the one sent is not the one to hold the order to.
+    const shownPincode = String(formData.get("shownPincode") ?? "");
+    const sameDestination = sameDestinationOfPincodes(shownPincode, values.address?.pincode ?? "");
+    return guestCheckout(values, guest!, {
+      shippingMethodId,
+      totalAmount: sameDestination ? totalAmount : null,
+      enhanced: formData.get("enhanced") === "1",
+    });
+  }
   return submitOrRedirect(request, `/shop/checkout${query ? `?${query}` : ""}`, async () => {
     const created = await createOrderFromCart(user, {
       addressId: typeof addressId === "string" ? addressId : undefined,
@@ -141,45 +169,76 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+type GuestCart = Exclude<Awaited<ReturnType<typeof requireBuyer>>["guest"], null>;
+
+/** A refusal of a visitor's form: the page again with what was typed and each field's message. */
+function refuseGuest(values: GuestDetailsValues) {
+  return (error: AppError) =>
+    data(
+      { guestRefusal: { message: error.message, errors: error.fieldErrors ?? {}, values } },
+      { status: error.status },
+    );
+}
+
+/** What a visitor typed on the page. */
+function guestDetailsOf(formData: FormData): GuestDetailsValues {
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  return {
+    email: text("email"),
+    marketingConsent: formData.get(MARKETING_CONSENT_FIELD) === "on",
+    address: Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(field)])),
+  };
+}
+
+/** A visitor's "Update total" without JavaScript: the page again, with what was typed, taxed for its postcode. */
+async function guestQuote(
+  values: GuestDetailsValues,
+  guest: GuestCart,
+  shippingMethodId: FormDataEntryValue | null,
+) {
+  const pincode = values.address?.pincode ?? "";
+  return runOrRefuse(async () => {
+    const summary = await getCheckoutSummary(guest, { shippingMethodId, pincode });
+    return data({ guestQuote: { values, summary, pincode } });
+  }, refuseGuest(values));
+}
+
 /**
  * A visitor's checkout: their details from the form, the order as a shopper's. A refusal comes back to
  * the page with what was typed and the field errors (without JavaScript too), never lost in a redirect.
  */
 async function guestCheckout(
-  formData: FormData,
-  guest: Exclude<Awaited<ReturnType<typeof requireBuyer>>["guest"], null>,
-  shippingMethodId: FormDataEntryValue | null,
-  totalAmount: FormDataEntryValue | null,
+  values: GuestDetailsValues,
+  guest: GuestCart,
+  sent: {
+    shippingMethodId: FormDataEntryValue | null;
+    totalAmount: FormDataEntryValue | null;
+    enhanced: boolean;
+  },
 ) {
-  const text = (name: string) => {
-    const value = formData.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const values: GuestDetailsValues = {
-    email: text("email"),
-    marketingConsent: formData.get(MARKETING_CONSENT_FIELD) === "on",
-    address: Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(field)])),
-  };
-  return runOrRefuse(
-    async () => {
-      const created = await createOrderFromCart(guest, {
-        email: values.email,
-        marketingConsent: values.marketingConsent,
-        addressInfo: values.address,
-        totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
-        shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
-      });
-      if (formData.get("enhanced") === "1") {
-        return data({ approvalURL: created.approvalURL, orderId: created.orderId });
-      }
-      return redirect(created.approvalURL);
-    },
-    (error) =>
-      data(
-        { guestRefusal: { message: error.message, errors: error.fieldErrors ?? {}, values } },
-        { status: error.status },
-      ),
-  );
+  const { shippingMethodId, totalAmount } = sent;
+  return runOrRefuse(async () => {
+    const created = await createOrderFromCart(guest, {
+      email: values.email,
+      marketingConsent: values.marketingConsent ?? false,
+      addressInfo: values.address,
+      totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
+      shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
+    });
+    if (sent.enhanced) return data({ approvalURL: created.approvalURL, orderId: created.orderId });
+    return redirect(created.approvalURL);
+  }, refuseGuest(values));
+}
+
+/** The query a form on the page comes back to: the delivery option and a visitor's postcode it was priced with. */
+function pricedWith(shippingMethodId: string | null, pincode: string): string {
+  const query = new URLSearchParams();
+  if (shippingMethodId) query.set(SHIPPING_PARAM, shippingMethodId);
+  if (pincode) query.set(PINCODE_PARAM, pincode);
+  return query.size ? `?${query}` : "";
 }
 
 export const meta: MetaFunction = () => [{ title: "Checkout · ECommerce Shopping" }];
@@ -188,6 +247,12 @@ interface GuestRefusal {
   message: string;
   errors: Record<string, string[]>;
   values: GuestDetailsValues;
+}
+
+interface GuestQuote {
+  values: GuestDetailsValues;
+  summary: CheckoutSummary;
+  pincode: string;
 }
 
 interface CheckoutAnswer {
@@ -213,8 +278,14 @@ function useCheckoutSubmission() {
 }
 
 export default function CheckoutPage() {
-  const { guest, addresses, editing, summary, selectedId, simulator } = useLoaderData<typeof loader>();
+  const page = useLoaderData<typeof loader>();
+  const { guest, addresses, editing, selectedId, simulator } = page;
   const actionData = useActionData<typeof action>();
+  // A visitor's "Update total" without JavaScript answers the page's money for their postcode.
+  const quote: GuestQuote | null =
+    actionData && "guestQuote" in actionData ? (actionData.guestQuote as GuestQuote) : null;
+  const summary = quote?.summary ?? page.summary;
+  const shownPincode = quote?.pincode ?? page.pincode;
   const hydrated = useHydrated();
   const { fetcher, processing } = useCheckoutSubmission();
   // A refused guest checkout answers the form (the fetcher's with JavaScript, the page's without).
@@ -231,9 +302,16 @@ export default function CheckoutPage() {
     const chosen = form ? new FormData(form) : null;
     const address = chosen?.get(CHOSEN_ADDRESS_PARAM);
     const method = chosen?.get(SHIPPING_PARAM);
+    const pincode = chosen?.get(PINCODE_PARAM);
     if (typeof address === "string" && address) next.set(CHOSEN_ADDRESS_PARAM, address);
     if (typeof method === "string" && method) next.set(SHIPPING_PARAM, method);
+    if (guest && typeof pincode === "string" && pincode.trim()) next.set(PINCODE_PARAM, pincode.trim());
     navigate(`?${next.toString()}`, { replace: true, preventScrollReset: true });
+  };
+  /** A visitor's postcode, once typed, taxes the total (the field is left, not at each key). */
+  const leavePincode = (event: FocusEvent<HTMLElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (target.name === PINCODE_PARAM && target.value.trim() !== shownPincode) reprice(target.form);
   };
   const chooseAddress = (event: ChangeEvent<HTMLElement>) => {
     const target = event.target as HTMLInputElement;
@@ -245,7 +323,7 @@ export default function CheckoutPage() {
       <h1 className="page-heading">Checkout</h1>
       <div className="checkout" style={{ marginTop: "1.25rem" }}>
         {guest ? (
-          <section aria-labelledby="checkout-address-heading">
+          <section aria-labelledby="checkout-address-heading" onBlur={leavePincode}>
             <h2 className="checkout__heading" id="checkout-address-heading">
               Your details
             </h2>
@@ -263,7 +341,7 @@ export default function CheckoutPage() {
             ) : null}
             <GuestDetails
               form={CHECKOUT_FORM_ID}
-              values={guestRefusal?.values ?? {}}
+              values={guestRefusal?.values ?? quote?.values ?? {}}
               errors={guestRefusal?.errors ?? {}}
             />
           </section>
@@ -347,7 +425,7 @@ export default function CheckoutPage() {
             </fieldset>
           ) : null}
           <DiscountCodeForm
-            action={`/shop/checkout${summary.shippingMethodId ? `?${SHIPPING_PARAM}=${summary.shippingMethodId}` : ""}`}
+            action={`/shop/checkout${pricedWith(summary.shippingMethodId, shownPincode)}`}
             discount={summary.discount}
             discountAmount={summary.discountAmount}
             error={discountError}
@@ -359,6 +437,7 @@ export default function CheckoutPage() {
             <input type="hidden" name="intent" value={CHECKOUT_INTENT} />
             <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
             <input type="hidden" name="shownAddressId" value={selectedId ?? ""} />
+            <input type="hidden" name="shownPincode" value={shownPincode} />
             {/* Not for a guest: a GET of this form would put their email and address in the URL. */}
             {!hydrated && !guest && (summary.shippingMethods.length > 1 || addresses.length > 0) ? (
               // Without JavaScript the summary is repriced and taxed by reloading the page with the choices.
@@ -366,6 +445,18 @@ export default function CheckoutPage() {
                 type="submit"
                 formMethod="get"
                 formAction="/shop/checkout"
+                className="sf-button sf-button--block"
+              >
+                Update total
+              </button>
+            ) : null}
+            {!hydrated && guest ? (
+              // A visitor's details go by POST: the page comes back with them, taxed for the postcode.
+              <button
+                type="submit"
+                name={QUOTE_FIELD}
+                value="1"
+                formNoValidate
                 className="sf-button sf-button--block"
               >
                 Update total

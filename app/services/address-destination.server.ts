@@ -71,3 +71,20 @@ export function parseDestinationFields(
   }
   return { ok: true, value: destination };
 }
+
+/**
+ * Where an address typed with only its postcode is taxed, as an order to it
+ * would be (the shop's country; a US region from the ZIP code): the guest
+ * checkout shows the tax once the postcode is typed. Null for a blank one.
+ */
+export function destinationOfPincode(pincode: string): Destination | null {
+  if (!pincode.trim()) return null;
+  const parsed = parseDestinationFields({}, pincode);
+  return parsed.ok ? parsed.value : null;
+}
+
+/** Whether orders to two typed postcodes are taxed for one destination. */
+export function sameDestinationOfPincodes(first: string, second: string): boolean {
+  const [a, b] = [destinationOfPincode(first), destinationOfPincode(second)];
+  return a === b || (a !== null && b !== null && a.country === b.country && a.region === b.region);
+}

@@ -316,7 +316,7 @@ export async function mailReturn(
       guest: found.userId === null,
       returnId,
       orderId: found.orderId,
-      userName: found.userName,
+      userName: found.userId === null ? null : found.userName,
       items: found.items.map((item) => ({
         title: item.title,
         quantity: item.quantity,

@@ -17,6 +17,8 @@ async function askForResetLink(page: Page, email: string) {
   await page.goto("/auth/login");
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await expect(page).toHaveURL(/\/auth\/forgot-password$/);
+  // With JavaScript the address changes before the new page is drawn: the sign-in form has an Email box too.
+  await expect(page.getByRole("heading", { name: "Forgot your password?", level: 1 })).toBeVisible();
   await page.getByRole("textbox", { name: "Email" }).fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByTestId("reset-requested")).toHaveText(REQUESTED);

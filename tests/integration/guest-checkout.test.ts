@@ -233,6 +233,8 @@ describe("capturing a guest order", () => {
     const mails = await outbox();
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ kind: "order-confirmed", recipient: "guest.buyer@example.com" });
+    // A guest gave no name: the mail greets them without one.
+    expect(mails[0]!.text.startsWith("Hello,\n")).toBe(true);
     const token = tokenIn(mails[0]!.text);
     expect(token).toHaveLength(43);
     const [row] = await getDb().sequelize.query<{ hash: string }>(
@@ -328,6 +330,7 @@ describe("the order's private link", () => {
     });
     const mails = await outbox();
     expect(mails.at(-1)).toMatchObject({ kind: "return-requested", recipient: "guest.buyer@example.com" });
+    expect(mails.at(-1)!.text.startsWith("Hello,\n")).toBe(true);
     expect((await guestOrder(token)).body.returns).toHaveLength(1);
   });
 });

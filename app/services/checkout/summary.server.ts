@@ -5,6 +5,7 @@ import type { AppliedDiscountJson, ShippingMethodJson } from "~/lib/shared/deliv
 import { centsToNumber, toCents } from "~/lib/shared/money";
 import { taxLinesJson, type TaxLineJson } from "~/lib/shared/order-tax";
 import { variantLabel } from "~/lib/shared/variants";
+import { destinationOfPincode } from "../address-destination.server";
 import { getAddress } from "../addresses.server";
 import { priceCart, withTax, type CartPricing, type PricedLine, type PricingChoice } from "./pricing.server";
 
@@ -105,6 +106,8 @@ export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
 export interface SummaryChoice extends PricingChoice {
   /** One of the shopper's addresses: the summary is taxed for it (somebody else's answers 404). */
   addressId?: unknown;
+  /** A visitor's typed postcode: their cart is taxed where an order to it would be. */
+  pincode?: unknown;
 }
 
 /**
@@ -117,7 +120,7 @@ export async function getCheckoutSummary(
   choice: SummaryChoice = {},
 ): Promise<CheckoutSummary> {
   let pricing = await priceCart(owner, choice);
-  // A saved address is a shopper's; a visitor's cart is priced before its address is known.
+  // A saved address is a shopper's; a visitor's cart is taxed once its postcode is typed.
   if (
     !isGuestCart(owner) &&
     choice.addressId !== undefined &&
@@ -126,6 +129,9 @@ export async function getCheckoutSummary(
   ) {
     const address = await getAddress(owner, choice.addressId);
     pricing = await withTax(pricing, { country: address.country, region: address.region });
+  } else if (isGuestCart(owner) && typeof choice.pincode === "string") {
+    const destination = destinationOfPincode(choice.pincode);
+    if (destination) pricing = await withTax(pricing, destination);
   }
   return checkoutSummaryOf(pricing);
 }

@@ -107,7 +107,7 @@ async function enqueueOrderMail(
 ): Promise<boolean> {
   const data: OrderMailData = {
     orderId: order.id,
-    userName: order.userName,
+    userName: order.guest ? null : order.userName,
     items,
     totalAmount: order.totalAmount,
     money: {

@@ -103,11 +103,21 @@ ${button(input.forgotLink, "Choose a new password")}`,
   return { subject, text, html };
 }
 
+/** "Hello Sam," or, to a guest who gave no name, "Hello,". */
+function greetingText(name: string | null): string {
+  return name ? `Hello ${name},` : "Hello,";
+}
+
+function greetingHtml(name: string | null): string {
+  return `<p>${escapeHtml(greetingText(name))}</p>`;
+}
+
 // --- Orders -----------------------------------------------------------------------
 
 export interface OrderMailData {
   orderId: string;
-  userName: string;
+  /** The shopper's name; null for a guest, who gave none. */
+  userName: string | null;
   items: OrderMailItem[];
   totalAmount: string;
   /** The parts of the total; absent: the total is the items' sum. */
@@ -250,7 +260,7 @@ function orderMail(
 ): RenderedMail {
   const tracking = options.tracking ? trackingLines(order) : [];
   const text = [
-    `Hello ${order.userName},`,
+    greetingText(order.userName),
     "",
     ...introduction,
     ...(tracking.length ? ["", ...tracking] : []),
@@ -259,7 +269,7 @@ function orderMail(
   ].join("\n");
   const html = htmlDocument(
     subject,
-    `<p>Hello ${escapeHtml(order.userName)},</p>
+    `${greetingHtml(order.userName)}
 ${introduction.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
 ${options.tracking && order.tracking ? `${trackingHtml(order)}\n` : ""}${orderHtml(order)}`,
   );
@@ -323,7 +333,8 @@ export interface ReturnMailData {
   tracking: OrderMailData["tracking"];
   returnId: string;
   orderId: string;
-  userName: string;
+  /** The shopper's name; null for a guest, who gave none. */
+  userName: string | null;
   items: ReturnMailItem[];
   /** Set once received: the lines' refunds and the delivery's, when refunded with them. */
   refundCents: number | null;
@@ -415,7 +426,7 @@ export function returnMailFor(event: ReturnMailEvent, data: ReturnMailData): Ren
     );
   }
   const text = [
-    `Hello ${data.userName},`,
+    greetingText(data.userName),
     "",
     ...introduction,
     "",
@@ -428,7 +439,7 @@ export function returnMailFor(event: ReturnMailEvent, data: ReturnMailData): Ren
   ].join("\n");
   const html = htmlDocument(
     subject,
-    `<p>Hello ${escapeHtml(data.userName)},</p>
+    `${greetingHtml(data.userName)}
 ${introduction.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
 <p>Order number: <strong>${escapeHtml(data.orderId)}</strong></p>
 <ul>

@@ -1,0 +1,222 @@
+import path from "node:path";
+import { QueryTypes } from "sequelize";
+import { settleWorkAfterAnswers } from "../app/lib/server/after-answer.server";
+import { closeDb, getDb, setDatabaseUrl, setQueryListener } from "../app/models/db.server";
+import { startEmbeddedPostgres } from "../app/models/embedded-postgres.server";
+import { removeAbandonedGuestCarts } from "../app/services/guest-cart-cleanup.server";
+import {
+  claimGuestOrders,
+  guestOrdersWaiting,
+  requestGuestOrderClaim,
+} from "../app/services/guest-order-claims.server";
+import { newGuestToken } from "../app/services/guest-order-token.server";
+import { getGuestOrder, lookupGuestOrder } from "../app/services/guest-orders.server";
+import { enqueueAbandonedCartMails } from "../app/services/mail/abandoned-cart-mails.server";
+import { storefrontVersions, updateStoreSettings } from "../app/services/store-settings.server";
+import { migrateToLatest } from "../db/migrator";
+import { seedOrders } from "../db/seed/orders";
+import { seedDemoCatalog, seedLargeCatalog } from "../db/seed/seed";
+import { writeResultsSection } from "./results-file";
+import { loadAverage } from "./stats";
+
+/**
+ * `npm run bench:guest-plans`: the plans of the reads that visitors, guests and the shop's own rounds run
+ * since the storefront opened, on a shop of BENCH_PRODUCTS (100,000) generated products beside the demo
+ * catalogue, BENCH_ORDERS (20,000) orders of which every other one is a guest's, and BENCH_GUEST_CARTS
+ * (20,000) visitors' carts, some a month old. Each read is run through the service a page or a round calls,
+ * its statements caught as they are sent, then `EXPLAIN (ANALYZE, BUFFERS)` for a read (`EXPLAIN` alone for a
+ * write, which is not run twice): the top plan node, the indexes used, any sequential scan and the time.
+ * A read a visitor triggers must not scan a table that grows with the shop. Run on demand, never in CI; its
+ * PostgreSQL (BENCH_GUEST_DATA_DIR, default .data-bench-guest) is kept, so only the first run seeds (minutes).
+ * Results go to bench/RESULTS.md as "Guest and open-storefront reads at 100,000 products".
+ */
+
+const DATA_DIR = path.resolve(process.env.BENCH_GUEST_DATA_DIR ?? ".data-bench-guest");
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 20_000);
+const GUEST_CARTS = Number(process.env.BENCH_GUEST_CARTS ?? 20_000);
+const HEADING = "## Guest and open-storefront reads at 100,000 products";
+
+const log = (message: string) => console.log(`[bench:guest-plans] ${message}`);
+
+async function count(table: string): Promise<number> {
+  const [row] = await getDb().sequelize.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`, {
+    type: QueryTypes.SELECT,
+  });
+  return row!.n;
+}
+
+async function ensureData(): Promise<void> {
+  const { sequelize } = getDb();
+  if ((await count("products")) === 0) {
+    await seedDemoCatalog(getDb(), log);
+    await seedLargeCatalog(getDb(), PRODUCTS, log);
+  }
+  const orders = await count("orders");
+  if (orders < ORDERS) {
+    await seedOrders(getDb(), ORDERS - orders, log);
+    // Every other order becomes a guest's: no account, the email it was bought with, a token's hash.
+    await sequelize.query(`
+      WITH picked AS (
+        SELECT o.id, u.email, row_number() OVER (ORDER BY o.id) AS n FROM orders o JOIN users u ON u.id = o.user_id
+      )
+      UPDATE orders o
+         SET user_id = NULL, guest_email = 'guest-' || (picked.n % 5000) || '@example.com',
+             guest_token_hash = encode(sha256(o.id::text::bytea), 'hex')
+        FROM picked WHERE picked.id = o.id AND picked.n % 2 = 0`);
+  }
+  const guestCarts = await sequelize.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM carts WHERE user_id IS NULL",
+    { type: QueryTypes.SELECT },
+  );
+  if (guestCarts[0]!.n < GUEST_CARTS) {
+    // Visitors' carts of the last 60 days, one line each (a product of the generated catalogue).
+    await sequelize.query(
+      `WITH made AS (
+         INSERT INTO carts (user_id, created_at, updated_at)
+         SELECT NULL, now() - (n % 60) * interval '1 day', now() - (n % 60) * interval '1 day'
+           FROM generate_series(1, :missing) n
+         RETURNING id, updated_at
+       )
+       INSERT INTO cart_items (cart_id, product_id, variant_id, quantity, created_at, updated_at)
+       SELECT made.id, v.product_id, v.id, 1, made.updated_at, made.updated_at
+         FROM made CROSS JOIN LATERAL (
+           SELECT id, product_id FROM product_variants ORDER BY id LIMIT 1 OFFSET (abs(hashtext(made.id::text)) % 1000)
+         ) v`,
+      { replacements: { missing: GUEST_CARTS - guestCarts[0]!.n } },
+    );
+  }
+  await sequelize.query("ANALYZE");
+}
+
+interface Caught {
+  what: string;
+  sql: string;
+}
+
+/** Runs `task` and keeps the statements it sent, named `what`. */
+async function catching(what: string, task: () => Promise<unknown>, into: Caught[]): Promise<void> {
+  const sent: string[] = [];
+  setQueryListener((logged) => {
+    const sql = logged.replace(/^Execut\w+ \([^)]*\): /, "").replace(/;\s*$/, "");
+    if (!/^(START TRANSACTION|COMMIT|ROLLBACK|SET |SAVEPOINT|RELEASE)/i.test(sql.trim())) sent.push(sql);
+  });
+  try {
+    await task();
+    await settleWorkAfterAnswers();
+  } finally {
+    setQueryListener(undefined);
+  }
+  into.push(...sent.map((sql) => ({ what, sql })));
+}
+
+const namesIn = (plan: string[], pattern: RegExp) => [
+  ...new Set(plan.flatMap((line) => [...line.matchAll(pattern)].map((match) => match[1]!))),
+];
+
+async function planRow({ what, sql }: Caught): Promise<string> {
+  const read = /^\s*(SELECT|WITH)/i.test(sql) && !/\bFOR (NO KEY )?UPDATE\b/i.test(sql);
+  const shortSql = sql.replace(/\s+/g, " ").slice(0, 90).replace(/\|/g, "\\|");
+  if (/\$\d/.test(sql)) return `| ${what} | \`${shortSql}…\` | bound parameters: not replayed | | | |`;
+  const rows = await getDb().sequelize.query<{ "QUERY PLAN": string }>(
+    `EXPLAIN ${read ? "(ANALYZE, BUFFERS)" : ""} ${sql}`,
+    { type: QueryTypes.SELECT },
+  );
+  const plan = rows.map((row) => row["QUERY PLAN"]);
+  const indexes = namesIn(plan, /using (\w+)/gi);
+  const seqScans = namesIn(plan, /Seq Scan on (\w+)/g);
+  const time = read
+    ? (plan.find((line) => line.startsWith("Execution Time")) ?? "").replace("Execution Time: ", "")
+    : "not run (a write)";
+  const top = (plan[0] ?? "").replace(/\s+\(cost.*$/, "").trim();
+  return `| ${what} | \`${shortSql}…\` | ${top} | ${indexes.map((name) => `\`${name}\``).join(", ") || "none"} | ${seqScans.join(", ") || "none"} | ${time} |`;
+}
+
+async function main() {
+  const embedded = await startEmbeddedPostgres({ dataDir: DATA_DIR, log });
+  setDatabaseUrl(embedded.url);
+  try {
+    await migrateToLatest(getDb().sequelize, log);
+    await ensureData();
+    await updateStoreSettings({ storefront: "open", guestCheckout: true, abandonedCartMails: true });
+    const { sequelize } = getDb();
+    const sizes = {
+      products: await count("products"),
+      orders: await count("orders"),
+      guestOrders: (
+        await sequelize.query<{ n: number }>("SELECT count(*)::int AS n FROM orders WHERE user_id IS NULL", {
+          type: QueryTypes.SELECT,
+        })
+      )[0]!.n,
+      carts: await count("carts"),
+    };
+
+    // A guest order with a token we know (the stored hash is of it), and a person whose email has guest orders.
+    const { token, hash } = newGuestToken();
+    const [guest] = await sequelize.query<{ id: string; email: string }>(
+      `UPDATE orders SET guest_token_hash = :hash
+        WHERE id = (SELECT id FROM orders WHERE user_id IS NULL AND payment_status <> 'pending' ORDER BY id LIMIT 1)
+        RETURNING id, guest_email AS email`,
+      { replacements: { hash }, type: QueryTypes.SELECT },
+    );
+    const [person] = await sequelize.query<{ id: string; email: string; userName: string }>(
+      `INSERT INTO users (user_name, email, password_hash, role) VALUES ('Plan Person', :email, 'x', 'user')
+       ON CONFLICT ((lower(email))) DO UPDATE SET user_name = EXCLUDED.user_name
+       RETURNING id, email, user_name AS "userName"`,
+      { replacements: { email: guest!.email }, type: QueryTypes.SELECT },
+    );
+    const user = { id: person!.id, email: person!.email, userName: person!.userName, role: "user" as const };
+
+    const caught: Caught[] = [];
+    await catching("the order's private link", () => getGuestOrder(token), caught);
+    await catching(
+      "find my order",
+      () => lookupGuestOrder({ email: guest!.email, orderId: guest!.id.slice(0, 8).toUpperCase() }, "bench"),
+      caught,
+    );
+    await catching("claim: ask for the link", () => requestGuestOrderClaim(user), caught);
+    const [claimMail] = await sequelize.query<{ text: string }>(
+      "SELECT text_body AS text FROM mail_outbox WHERE kind LIKE '%claim%' ORDER BY created_at DESC LIMIT 1",
+      { type: QueryTypes.SELECT },
+    );
+    const claimToken = /claim-guest-orders\/([A-Za-z0-9_-]+)/.exec(claimMail?.text ?? "")?.[1];
+    if (claimToken) {
+      await catching("claim: the link's page", () => guestOrdersWaiting(claimToken, user), caught);
+      await catching(
+        "claim: join the orders",
+        () =>
+          claimGuestOrders(claimToken, user, { actor: { id: user.id, userName: user.userName }, ip: null }),
+        caught,
+      );
+    }
+    await catching(
+      "shared page: settings and catalogue version (ETag, 304)",
+      () => storefrontVersions(),
+      caught,
+    );
+    await catching("visitors' carts clean-up", () => removeAbandonedGuestCarts({ maxBatches: 1 }), caught);
+    await catching("abandoned-cart sender", () => enqueueAbandonedCartMails(), caught);
+
+    const rows: string[] = [];
+    for (const statement of caught) rows.push(await planRow(statement));
+    const body = `Run ${new Date().toISOString()} (\`npm run bench:guest-plans\`), load average ${loadAverage()}:
+${sizes.products} products, ${sizes.orders} orders (${sizes.guestOrders} guests'), ${sizes.carts} carts. Each
+statement as the service sent it, then its plan: a read run with \`EXPLAIN (ANALYZE, BUFFERS)\`, a write only
+planned.
+
+| Read | Statement | Top node | Indexes | Sequential scans | Time |
+| --- | --- | --- | --- | --- | --- |
+${rows.join("\n")}
+`;
+    console.log(body);
+    if (process.env.BENCH_WRITE !== "false") writeResultsSection(HEADING, body);
+  } finally {
+    await closeDb();
+    await embedded.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
