@@ -197,6 +197,24 @@ describe("Exchange for another size on the order page", () => {
   });
 });
 
+/** The order's one S exchanged for M, and its parcel received (the replacement not sent yet). */
+async function exchangeSForM(orderId: string, tee: Awaited<ReturnType<typeof deliveredOrder>>["tee"]) {
+  const exchange = await requestExchange(
+    { userId: shopper.id },
+    {
+      orderId,
+      items: [
+        { variantId: tee.bySize.S!.id, quantity: 1, newVariantId: tee.bySize.M!.id, reason: "too_small" },
+      ],
+    },
+  );
+  await updateReturn(exchange._id, { status: "received" });
+  return exchange;
+}
+
+const shipReplacement = (exchangeId: string) =>
+  updateReturn(exchangeId, { status: "shipped", trackingNumber: "1Z42", carrier: "UPS" });
+
 describe("a line's exchanged units and its replacement on the order page", () => {
   it("counts a line's units in exchanges apart from those returned for their money", async () => {
     const { orderId, tee } = await deliveredOrder(3);
@@ -229,20 +247,13 @@ describe("a line's exchanged units and its replacement on the order page", () =>
   it("offers a shipped replacement on the Return items form, and its return from the page refunds the price paid for the original", async () => {
     const { orderId, tee } = await deliveredOrder();
     const M = tee.bySize.M!.id;
-    const exchange = await requestExchange(
-      { userId: shopper.id },
-      {
-        orderId,
-        items: [{ variantId: tee.bySize.S!.id, quantity: 1, newVariantId: M, reason: "too_small" }],
-      },
-    );
-    await updateReturn(exchange._id, { status: "received" });
+    const exchange = await exchangeSForM(orderId, tee);
     // The one unit is exchanged and its replacement not sent yet: nothing to return.
     const waiting = await renderOrder(orderId);
     expect(waiting.querySelector('[data-testid="return-line"]')).toBeNull();
     expect(waiting.querySelector('[data-testid="return-line-replacement"]')).toBeNull();
 
-    await updateReturn(exchange._id, { status: "shipped", trackingNumber: "1Z42", carrier: "UPS" });
+    await shipReplacement(exchange._id);
     const shipped = await renderOrder(orderId);
     expect(shipped.querySelector('[data-testid="return-line"]')).toBeNull();
     const line = shipped.querySelector('[data-testid="return-line-replacement"]')!;
@@ -273,15 +284,8 @@ describe("a line's exchanged units and its replacement on the order page", () =>
   it("answers a replacement's quantity above what was sent next to its own line", async () => {
     const { orderId, tee } = await deliveredOrder();
     const M = tee.bySize.M!.id;
-    const exchange = await requestExchange(
-      { userId: shopper.id },
-      {
-        orderId,
-        items: [{ variantId: tee.bySize.S!.id, quantity: 1, newVariantId: M, reason: "too_small" }],
-      },
-    );
-    await updateReturn(exchange._id, { status: "received" });
-    await updateReturn(exchange._id, { status: "shipped", trackingNumber: "1Z42", carrier: "UPS" });
+    const exchange = await exchangeSForM(orderId, tee);
+    await shipReplacement(exchange._id);
     const form = { intent: "return", [`sent-${M}-quantity`]: "2", [`sent-${M}-reason`]: "changed_mind" };
     const { document, status } = await renderShopPageAfterPost(
       pathOf(orderId),
