@@ -2,31 +2,14 @@ import { Form, Link, useNavigation } from "react-router";
 import { lineName, variantLabel } from "~/lib/shared/variants";
 import { BackInStockForm } from "./BackInStockForm";
 import { ReturnReasonOptions } from "./OrderReturns";
+import { EXCHANGE_INTENT, type ExchangeChoice, type ReturnFormReply } from "~/lib/shared/order-return-form";
 
 /**
- * "Exchange for another size" under a delivered line of the shopper's order: the product's other sizes
+ * "Exchange for another size" under a delivered line of an order (the shopper's or a guest's): the product's other sizes
  * and colours (a sold-out one shown as such, with the back-in-stock form beside the list), how many and
  * why. The page opens it at a URL (`?exchange=<line>`), so it works without JavaScript; it posts to the
  * page's action, which answers a refusal with what was sent and why, next to the field.
  */
-
-export const EXCHANGE_INTENT = "exchange";
-/** The search parameter naming the line whose exchange form is open (its position in the order). */
-export const EXCHANGE_PARAM = "exchange";
-
-export interface ExchangeChoice {
-  _id: string;
-  size: string | null;
-  colour: string | null;
-  totalStock: number;
-}
-
-/** What the page's action answers when it refuses an exchange: the values sent, and why. */
-export interface ExchangeFormReply {
-  values: Record<string, string>;
-  fieldErrors: Record<string, string[]>;
-  formError: string | null;
-}
 
 interface ExchangeFormProps {
   lineIndex: number;
@@ -39,7 +22,7 @@ interface ExchangeFormProps {
   /** The page with this form open (the back-in-stock form comes back to it), and without it. */
   openAt: string;
   closeTo: string;
-  reply: ExchangeFormReply | null;
+  reply: ReturnFormReply | null;
 }
 
 export function ExchangeLink({ to }: { to: string }) {

@@ -8,7 +8,7 @@ import { OrderStatusBadge } from "./OrderStatusBadge";
 import { Picture } from "./Picture";
 
 /** What the details view needs: plain data, so the admin and the shopper's history share it. */
-interface OrderDetailsData {
+export interface OrderDetailsData {
   _id: string;
   orderDate: string;
   totalAmount: number;
@@ -32,8 +32,10 @@ interface OrderDetailsData {
     title: string;
     quantity: number;
     price: number;
-    /** Units of the line in returns that were not rejected (absent: an order before returns). */
+    /** Units of the line in returns and exchanges that were not rejected (absent: an order before returns). */
     returnedQuantity?: number;
+    /** Of those, the units in exchanges (absent: an order before exchanges). */
+    exchangedQuantity?: number;
     /** The line's tax (absent: an order before tax). */
     taxAmount?: number;
     /** The variant as it was when the order was made (null where the product had none). */
@@ -66,9 +68,13 @@ interface OrderDetailsProps {
   customerName: string;
   /** Below the details: the admin's status form; the shopper's Pay now and Cancel order. */
   children?: ReactNode;
-  /** Under a line (by its position): the shopper's "Exchange for another size". */
+  /** Under a line (by its position): the shopper's or a guest's "Exchange for another size". */
   lineExtra?: (index: number) => ReactNode;
 }
+
+/** A line's units in returns for their money (returnedQuantity counts what exchanges hold too). */
+const returnedUnits = (line: OrderDetailsData["cartItems"][number]) =>
+  (line.returnedQuantity ?? 0) - (line.exchangedQuantity ?? 0);
 
 /** An order's details (SPEC §2): summary, items, shipping info. */
 export function OrderDetails({ order, customerName, children, lineExtra }: OrderDetailsProps) {
@@ -185,8 +191,11 @@ export function OrderDetails({ order, customerName, children, lineExtra }: Order
               {item.colour ? <span>Colour: {colourLabel(item.colour)}</span> : null}
               {item.sku ? <span>SKU: {item.sku}</span> : null}
               <span>Quantity: {item.quantity}</span>
-              {item.returnedQuantity ? (
-                <span data-testid="line-returned">{item.returnedQuantity} returned</span>
+              {returnedUnits(item) ? (
+                <span data-testid="line-returned">{returnedUnits(item)} returned</span>
+              ) : null}
+              {item.exchangedQuantity ? (
+                <span data-testid="line-exchanged">{item.exchangedQuantity} exchanged</span>
               ) : null}
               <span>Price: {formatPrice(item.price)}</span>
               {item.taxAmount ? <span data-testid="line-tax">Tax: {formatPrice(item.taxAmount)}</span> : null}

@@ -2,6 +2,13 @@ import { Form, useNavigation } from "react-router";
 import { formatPrice } from "~/lib/shared/money";
 import { RETURN_REASONS, RETURN_REASON_LABELS, statusLabelOf } from "~/lib/shared/returns";
 import { lineName, variantLabel } from "~/lib/shared/variants";
+import {
+  RETURN_INTENT,
+  returnFieldName,
+  type OrderReturnData,
+  type ReturnFormLine,
+  type ReturnFormReply,
+} from "~/lib/shared/order-return-form";
 
 /**
  * The shopper's side of returns on an order's details: the returns already
@@ -11,29 +18,6 @@ import { lineName, variantLabel } from "~/lib/shared/variants";
  * the page's action, which answers its refusals with the values sent and an
  * error per line, so it explains itself with or without JavaScript.
  */
-
-interface ReturnLineData {
-  title: string;
-  size: string | null;
-  colour: string | null;
-  quantity: number;
-  returnedQuantity: number;
-  /** False for a line that names no product any more: nothing to return it against. */
-  returnable: boolean;
-}
-
-export {
-  RETURN_INTENT,
-  returnFieldName,
-  type OrderReturnData,
-  type ReturnFormReply,
-} from "~/lib/shared/order-return-form";
-import {
-  RETURN_INTENT,
-  returnFieldName,
-  type OrderReturnData,
-  type ReturnFormReply,
-} from "~/lib/shared/order-return-form";
 
 /**
  * The order's returns and exchanges, newest first: status in words, lines (an exchange's with the size
@@ -116,7 +100,8 @@ export function ReturnReasonOptions() {
 }
 
 interface ReturnRequestFormProps {
-  lines: ReturnLineData[];
+  /** The order's lines, then the replacements shipped exchanges sent; a line with nothing left is left out. */
+  lines: ReturnFormLine[];
   /** The window's last day, as the shopper reads it ("24 December 2026"). */
   openUntil: string;
   reply: ReturnFormReply | null;
@@ -124,7 +109,8 @@ interface ReturnRequestFormProps {
 
 /**
  * "Return items": per line a quantity (0 to what is left of it) and a reason;
- * one submit. Lines left at 0 are not part of the request.
+ * one submit. Lines left at 0 are not part of the request. A replacement an
+ * exchange sent is a line of its own, named as sent.
  */
 export function ReturnRequestForm({ lines, openUntil, reply }: ReturnRequestFormProps) {
   const navigation = useNavigation();
@@ -142,16 +128,20 @@ export function ReturnRequestForm({ lines, openUntil, reply }: ReturnRequestForm
           </p>
         ) : null}
         <div className="order-return-form__lines">
-          {lines.map((line, index) => {
-            const left = line.quantity - line.returnedQuantity;
-            if (!line.returnable || left <= 0) return null;
-            const quantityName = returnFieldName(index, "quantity");
-            const reasonName = returnFieldName(index, "reason");
+          {lines.map((line) => {
+            const { left } = line;
+            if (left <= 0) return null;
+            const quantityName = returnFieldName(line.key, "quantity");
+            const reasonName = returnFieldName(line.key, "reason");
             const quantityError = reply?.fieldErrors[quantityName]?.[0];
             const reasonError = reply?.fieldErrors[reasonName]?.[0];
             return (
-              <fieldset key={index} className="order-return-form__line" data-testid="return-line">
-                <legend>{lineName(line)}</legend>
+              <fieldset
+                key={line.key}
+                className="order-return-form__line"
+                data-testid={line.replacement ? "return-line-replacement" : "return-line"}
+              >
+                <legend>{line.replacement ? `${lineName(line)}, sent in exchange` : lineName(line)}</legend>
                 <div className="sf-field">
                   <label htmlFor={quantityName} className="sf-field__label">
                     Quantity to return (up to {left})

@@ -1,18 +1,19 @@
-import { orderEnvelope } from "~/web/openapi/answers.server";
+import { orderDetailsEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import { getOrderDetails } from "~/services/orders.server";
+import { listReturnsForOrder } from "~/services/returns.server";
 
 const route = apiRoute({
   GET: apiOperation({
     tag: "Admin",
     summary: "Any order",
     access: "orders",
-    success: { 200: { description: "The order", schema: orderEnvelope } },
+    success: { 200: { description: "The order, its returns and exchanges", schema: orderDetailsEnvelope } },
     errors: { 404: "Unknown order" },
     handler: async ({ params }) => {
       const order = await getOrderDetails(params.id ?? "");
-      return apiJson({ success: true, data: order });
+      return apiJson({ success: true, data: order, returns: await listReturnsForOrder(order._id) });
     },
   }),
 });

@@ -1,21 +1,20 @@
-import { dataEnvelope, orderSchema } from "~/web/openapi/schemas.server";
+import { orderDetailsEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
 
 import { getOrderForUser } from "~/services/orders.server";
+import { listReturnsForOrder } from "~/services/returns.server";
 
-const orderEnvelope = dataEnvelope(orderSchema);
-
-// GET → one of the caller's orders; anybody else's (or an unknown or malformed id) is 404.
+// GET → one of the caller's orders with its returns and exchanges; anybody else's (or an unknown or malformed id) is 404.
 const route = apiRoute({
   GET: apiOperation({
     tag: "Orders",
     summary: "One of the caller's orders",
     access: "shopper",
-    success: { 200: { description: "The order", schema: orderEnvelope } },
+    success: { 200: { description: "The order, its returns and exchanges", schema: orderDetailsEnvelope } },
     errors: { 403: "An admin (use the admin route)", 404: "Not one of the caller's orders" },
     handler: async ({ params, caller }) => {
-      const user = caller;
-      return apiJson({ success: true, data: await getOrderForUser(user.id, params.orderId ?? "") });
+      const order = await getOrderForUser(caller.id, params.orderId ?? "");
+      return apiJson({ success: true, data: order, returns: await listReturnsForOrder(order._id) });
     },
   }),
 });

@@ -8,20 +8,25 @@ import {
   type MetaFunction,
   useActionData,
   useLoaderData,
+  useParams,
 } from "react-router";
-import { OrderDetails } from "~/components/OrderDetails";
-import { OrderReturnsList, ReturnRequestForm } from "~/components/OrderReturns";
+import { OrderDetailsWithReturns } from "~/components/OrderDetailsWithReturns";
 import { withImageSizes } from "~/services/images.server";
 import { isAppError } from "~/lib/server/errors.server";
-import { FIND_GUEST_ORDER_PATH, GUEST_BUYER_NAME } from "~/lib/shared/guest-orders";
-import { getGuestOrder, requestGuestReturn } from "~/services/guest-orders.server";
+import { FIND_GUEST_ORDER_PATH, GUEST_BUYER_NAME, guestOrderPath } from "~/lib/shared/guest-orders";
+import { EXCHANGE_PARAM } from "~/lib/shared/order-return-form";
+import { productPathWithVariant } from "~/lib/shared/stock-alerts";
+import { getGuestOrder, requestGuestExchange, requestGuestReturn } from "~/services/guest-orders.server";
+import { handleAlertIntent, isAlertIntent } from "~/web/alert-actions.server";
+import { requireShopper } from "~/web/auth.server";
+import { submitOrRedirect } from "~/web/form-action.server";
 import { GUEST_ORDER_HEADERS } from "~/web/guest-order-headers.server";
-import { redirectWithFlash } from "~/web/session.server";
+import { getSessionUser, redirectWithFlash } from "~/web/session.server";
 import {
-  orderReturnsOf,
-  returnFormReply,
-  returnRequestOf,
-  returnWindowOf,
+  isOrderReturnsIntent,
+  ORDER_RETURNS_PAGE_TEXT,
+  orderReturnsAction,
+  orderReturnsPageData,
 } from "~/web/order-returns-page.server";
 import checkoutStyles from "~/styles/checkout.css?url";
 import orderStyles from "~/styles/orders.css?url";
@@ -32,9 +37,11 @@ export const shouldRevalidate = revalidateAfterRefusal;
 
 /**
  * A guest's order behind its private link (API.md, "Open storefront and guest checkout"; docs/decisions/0044):
- * no sign-in, the token is the key. Status, lines, money, tracking, returns and the return form, by the
- * shopper's rules. Nothing here may be kept by a shared cache or leak the URL: `private, no-store`,
- * `same-origin` (no other site sees the token), and `noindex`. An unknown (or replaced) token answers 404 with the way to "Find my order".
+ * no sign-in, the token is the key. Status, lines, money, tracking, returns and exchanges, the return form and
+ * "Exchange for another size", by the shopper's rules and with the shopper's page's forms
+ * (app/web/order-returns-page.server.ts). Nothing here may be kept by a shared cache or leak the URL:
+ * `private, no-store`, `same-origin` (no other site sees the token), and `noindex`. An unknown (or replaced)
+ * token answers 404 with the way to "Find my order".
  */
 
 // The order's details are styled by orders.css, which the account's pages get from their layout (shop.account);
@@ -47,17 +54,17 @@ export const links: LinksFunction = () => [
 
 export const headers = () => GUEST_ORDER_HEADERS;
 
-const RETURN_REQUESTED = "Return requested: we emailed you what happens next";
-const CHOOSE_REASON = "Choose why you return it";
-
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
-    const { order: found, returns } = await getGuestOrder(params.token);
-    const order = { ...found, cartItems: await withImageSizes(found.cartItems) };
-    return data(
-      { order, returns: orderReturnsOf(returns), returnWindow: returnWindowOf(found) },
-      { headers: GUEST_ORDER_HEADERS },
-    );
+    const [{ order: found, returns }, viewer] = await Promise.all([
+      getGuestOrder(params.token),
+      getSessionUser(request),
+    ]);
+    const [cartItems, page] = await Promise.all([
+      withImageSizes(found.cartItems),
+      orderReturnsPageData(request, found, returns, viewer?.id ?? null),
+    ]);
+    return data({ order: { ...found, cartItems }, page }, { headers: GUEST_ORDER_HEADERS });
   } catch (error) {
     if (!isAppError(error) || error.status !== 404) throw error;
     throw data({ notFound: true }, { status: 404, headers: GUEST_ORDER_HEADERS });
@@ -66,23 +73,38 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { order } = await getGuestOrder(params.token).catch((error: unknown) => {
-    if (isAppError(error) && error.status === 404) throw data({ notFound: true }, { status: 404 });
+    if (isAppError(error) && error.status === 404)
+      throw data({ notFound: true }, { status: 404, headers: GUEST_ORDER_HEADERS });
     throw error;
   });
   const formData = await readForm(request);
-  const { request: returnRequest, values, lineOf } = returnRequestOf(order, formData);
-  try {
-    await requestGuestReturn(params.token, { items: returnRequest.items });
-  } catch (error) {
-    if (!isAppError(error) || error.status >= 500) throw error;
-    return data(
-      { returnForm: returnFormReply(error, values, lineOf, CHOOSE_REASON) },
-      { status: error.status, headers: GUEST_ORDER_HEADERS },
+  const intent = formData.get("intent");
+  const here = guestOrderPath(params.token ?? "");
+  if (isAlertIntent(intent)) {
+    // An alert belongs to an account: a visitor without one signs in and lands on the product page with that
+    // size chosen, where its own form asks for it (and the sign-in's address never carries the token).
+    const variantId = formData.get("variantId");
+    const user = await requireShopper(
+      request,
+      productPathWithVariant(
+        String(formData.get("productId") ?? ""),
+        typeof variantId === "string" ? variantId : null,
+      ),
     );
+    const line = new URL(request.url).searchParams.get(EXCHANGE_PARAM);
+    return handleAlertIntent(request, user, formData, line ? `${here}?${EXCHANGE_PARAM}=${line}` : here);
   }
-  return redirectWithFlash(request, new URL(request.url).pathname, {
-    type: "success",
-    message: RETURN_REQUESTED,
+  return submitOrRedirect(request, here, async () => {
+    if (isOrderReturnsIntent(intent)) {
+      return orderReturnsAction(request, formData, {
+        order,
+        here,
+        askReturn: (body) => requestGuestReturn(params.token, body),
+        askExchange: (body) => requestGuestExchange(params.token, body),
+        headers: GUEST_ORDER_HEADERS,
+      });
+    }
+    return redirectWithFlash(request, here, { type: "error", message: ORDER_RETURNS_PAGE_TEXT.unknownForm });
   });
 }
 
@@ -93,34 +115,19 @@ export const meta: MetaFunction = () => [
 ];
 
 export default function GuestOrderPage() {
-  const { order, returns, returnWindow } = useLoaderData<typeof loader>();
+  const { order, page } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const returnReply = actionData && "returnForm" in actionData ? actionData.returnForm : null;
+  const { token } = useParams();
   return (
     <div className="shop-page" data-testid="guest-order">
       <h1 className="page-heading">Your order</h1>
-      <OrderDetails order={order} customerName={order.guestEmail ?? GUEST_BUYER_NAME}>
-        <OrderReturnsList returns={returns} />
-        {returnWindow.open ? (
-          <ReturnRequestForm
-            key={returns.length}
-            lines={order.cartItems.map((line) => ({
-              title: line.title,
-              size: line.size,
-              colour: line.colour,
-              quantity: line.quantity,
-              returnedQuantity: line.returnedQuantity,
-              returnable: Boolean(line.variantId || line.productId),
-            }))}
-            openUntil={returnWindow.until}
-            reply={returnReply}
-          />
-        ) : returnWindow.closed ? (
-          <p className="order-return-form__closed" data-testid="returns-closed">
-            {returnWindow.closed}
-          </p>
-        ) : null}
-      </OrderDetails>
+      <OrderDetailsWithReturns
+        order={order}
+        customerName={order.guestEmail ?? GUEST_BUYER_NAME}
+        here={guestOrderPath(token ?? "")}
+        page={page}
+        actionData={actionData}
+      />
       <p className="checkout__hint">Keep the email with this link: it is the only way to this page.</p>
     </div>
   );

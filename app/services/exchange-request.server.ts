@@ -188,10 +188,10 @@ export async function requestExchange(owner: ReturnOwner, input: unknown): Promi
 /**
  * What the order page offers in exchange for a line of `variantId`: the product's other sizes and
  * colours with their stock (a sold-out one too, to ask for a back-in-stock alert), and the alerts the
- * shopper already waits for. A product since removed offers nothing.
+ * shopper already waits for (none for a visitor without an account). A product since removed offers nothing.
  */
 export async function exchangeChoices(
-  userId: string,
+  userId: string | null,
   productId: string,
   variantId: string,
 ): Promise<{
@@ -200,7 +200,7 @@ export async function exchangeChoices(
 }> {
   const [product, shopper] = await Promise.all([
     getProduct(productId),
-    shopperProductState(userId, productId),
+    userId ? shopperProductState(userId, productId) : { waitingVariantIds: [] },
   ]);
   const choices = (product?.variants ?? [])
     .filter((variant) => variant._id !== variantId)

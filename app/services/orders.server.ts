@@ -43,8 +43,13 @@ export interface OrderItemJson {
   discountAmount: number;
   /** The line's tax, all rates together. */
   taxAmount: number;
-  /** Units of the line in returns that were not rejected (requested, approved, received or refunded). */
+  /**
+   * Units of the line in returns and exchanges that were not rejected (requested, approved, received,
+   * refunded or shipped): what is no longer the shopper's to return or exchange.
+   */
   returnedQuantity: number;
+  /** Of `returnedQuantity`, the units sent back for another size (exchanges). */
+  exchangedQuantity: number;
 }
 
 export interface OrderJson {
@@ -138,6 +143,7 @@ interface OrderItemRow {
   discountCents: number;
   taxCents: number;
   returnedQuantity: number;
+  exchangedQuantity: number;
 }
 
 export const ORDER_COLUMNS = `
@@ -172,6 +178,7 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
       discountAmount: centsToNumber(item.discountCents),
       taxAmount: centsToNumber(item.taxCents),
       returnedQuantity: item.returnedQuantity,
+      exchangedQuantity: item.exchangedQuantity,
     })),
     // Orders placed before addresses had a country read as they would be written now.
     addressInfo: { ...row.addressInfo, ...destinationOf(row.addressInfo, getConfig().shopCountry) },
@@ -216,11 +223,14 @@ export async function itemsOf(orderIds: string[]): Promise<Map<string, OrderItem
   const rows = await getDb().sequelize.query<OrderItemRow>(
     `SELECT oi.order_id AS "orderId", oi.product_id AS "productId", oi.variant_id AS "variantId", oi.sku,
             oi.size, oi.colour, oi.title, oi.image, oi.price, oi.quantity, oi.discount_cents AS "discountCents",
-            oi.tax_cents AS "taxCents",
-            COALESCE((SELECT sum(ri.quantity) FROM order_return_items ri
-                        JOIN order_returns r ON r.id = ri.return_id AND r.status <> 'rejected'
-                       WHERE ri.order_item_id = oi.id AND ri.returned_variant_id IS NULL), 0)::int AS "returnedQuantity"
-       FROM order_items oi WHERE oi.order_id IN (:orderIds)
+            oi.tax_cents AS "taxCents", held.returned AS "returnedQuantity", held.exchanged AS "exchangedQuantity"
+       FROM order_items oi
+       CROSS JOIN LATERAL (
+         SELECT COALESCE(sum(ri.quantity), 0)::int AS returned,
+                COALESCE(sum(ri.quantity) FILTER (WHERE r.type = 'exchange'), 0)::int AS exchanged
+           FROM order_return_items ri JOIN order_returns r ON r.id = ri.return_id AND r.status <> 'rejected'
+          WHERE ri.order_item_id = oi.id AND ri.returned_variant_id IS NULL) held
+      WHERE oi.order_id IN (:orderIds)
       ORDER BY oi.order_id, oi.title, oi.id`,
     { replacements: { orderIds }, type: QueryTypes.SELECT },
   );

@@ -255,10 +255,11 @@ export interface ReturnableLine {
 }
 
 /**
- * Inside `transaction` (the order locked): the order's lines and what returns and exchanges already hold
- * of each, then the replacements that shipped exchanges sent (one row per line and variant sent).
+ * Inside `transaction` (the order locked; without one, a page's read): the order's lines and what returns
+ * and exchanges already hold of each, then the replacements that shipped exchanges sent (one row per line
+ * and variant sent).
  */
-export async function returnableLines(orderId: string, transaction: Transaction): Promise<ReturnableLine[]> {
+export async function returnableLines(orderId: string, transaction?: Transaction): Promise<ReturnableLine[]> {
   return getDb().sequelize.query<ReturnableLine>(
     `WITH held AS (
        SELECT ri.order_item_id, ri.returned_variant_id, ri.new_variant_id, ri.new_size, ri.new_colour,
@@ -289,6 +290,39 @@ export async function returnableLines(orderId: string, transaction: Transaction)
       GROUP BY l.id, l.product_id, l.title, l.price_cents, l.discount_cents, l.tax_cents, l.received, x.new_variant_id
       ORDER BY "returnedVariantId" NULLS FIRST, title, id`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+  );
+}
+
+/** A replacement a shipped exchange sent for a line of the order, as the order pages offer it for return. */
+export interface ReturnableReplacement {
+  /** The variant sent, which a return of it names. */
+  variantId: string;
+  productId: string | null;
+  title: string;
+  size: string | null;
+  colour: string | null;
+  /** Units sent, and those of them not yet in a return (or an exchange) that was not rejected. */
+  quantity: number;
+  left: number;
+}
+
+/** The order's replacements (returnableLines' second part), for the return form of its pages. */
+export async function listReturnableReplacements(orderId: string): Promise<ReturnableReplacement[]> {
+  if (!isUuid(orderId)) return [];
+  return (await returnableLines(orderId)).flatMap((line) =>
+    line.returnedVariantId === null
+      ? []
+      : [
+          {
+            variantId: line.returnedVariantId,
+            productId: line.productId,
+            title: line.title,
+            size: line.size,
+            colour: line.colour,
+            quantity: line.quantity,
+            left: Math.max(0, line.quantity - line.inReturns),
+          },
+        ],
   );
 }
 

@@ -88,6 +88,7 @@ describe("create: the order is built from the cart and the catalogue", () => {
           discountAmount: 0,
           taxAmount: 0,
           returnedQuantity: 0,
+          exchangedQuantity: 0,
           ...variantFields(jacketVariant!),
         },
         {
@@ -99,6 +100,7 @@ describe("create: the order is built from the cart and the catalogue", () => {
           discountAmount: 0,
           taxAmount: 0,
           returnedQuantity: 0,
+          exchangedQuantity: 0,
           ...variantFields(socksVariant!),
         },
       ]),

@@ -1,12 +1,8 @@
-import { JSDOM } from "jsdom";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { Outlet, createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import * as orderPage from "../../app/routes/shop.account.orders.$orderId";
-import * as shopLayout from "../../app/routes/shop";
+import { ORDER_RETURNS_PAGE_TEXT } from "../../app/web/order-returns-page.server";
 import * as adminReturnsPage from "../../app/routes/admin.returns";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { getOrderForUser } from "../../app/services/orders.server";
@@ -17,8 +13,8 @@ import { EXCHANGE_TEXT, requestExchange } from "../../app/services/exchange-requ
 import type { ReturnJson } from "../../app/lib/shared/returns";
 import { updateReturn } from "../../app/services/return-decision.server";
 import { resetDatabase } from "../support/database";
-import { renderShopPage } from "../support/render-page";
-import { buildRequest, callRoute, testRequestContext } from "../support/requests";
+import { renderShopPage, renderShopPageAfterPost } from "../support/render-page";
+import { callRoute } from "../support/requests";
 import { flashOf } from "./cart-support";
 import { flashOf as adminFlashOf, formRequest, jsonRequest, run } from "./admin-support";
 import {
@@ -47,8 +43,8 @@ beforeEach(async () => {
   shopper = await createShopper("Sam Shopper");
 });
 
-/** A delivered order of one $20 Swap Tee in S; M in stock, L sold out. */
-async function deliveredOrder() {
+/** A delivered order of `quantity` $20 Swap Tee in S; M in stock (one), L sold out. */
+async function deliveredOrder(quantity = 1) {
   const tee = await createProductWithVariants(
     [
       { size: "S", totalStock: 5 },
@@ -57,7 +53,7 @@ async function deliveredOrder() {
     ],
     { title: "Swap Tee", price: "20.00" },
   );
-  await putInCart(shopper.id, tee.product.id, 1, tee.bySize.S!.id);
+  await putInCart(shopper.id, tee.product.id, quantity, tee.bySize.S!.id);
   const address = await saveAddress(shopper.id);
   const created = await createOrderFromCart(shopper, { addressId: address._id });
   await payerAnswers(created.order.paymentId!, "approve");
@@ -80,35 +76,18 @@ function postExchange(orderId: string, form: Record<string, string>) {
 }
 
 /** The page a browser without JavaScript gets back after posting `form` and being refused. */
-async function renderAfterPost(orderId: string, form: Record<string, string>) {
-  const routes = [
+function renderAfterPost(orderId: string, form: Record<string, string>) {
+  return renderShopPageAfterPost(
+    `${pathOf(orderId)}?exchange=0`,
+    orderPage,
+    shopper.cookie,
+    "account/orders/:orderId",
     {
-      id: "routes/shop",
-      path: "/shop",
-      loader: shopLayout.loader as never,
-      element: createElement(Outlet),
-      children: [
-        {
-          id: "page",
-          path: "account/orders/:orderId",
-          loader: orderPage.loader as never,
-          action: orderPage.action as never,
-          Component: orderPage.default,
-        },
-      ],
+      intent: "exchange",
+      line: "0",
+      ...form,
     },
-  ];
-  const handler = createStaticHandler(routes);
-  const request = buildRequest(`${pathOf(orderId)}?exchange=0`, {
-    cookie: shopper.cookie,
-    form: { intent: "exchange", line: "0", ...form },
-  });
-  const context = await handler.query(request, { requestContext: testRequestContext() });
-  if (context instanceof Response) throw new Error(`the page answered ${context.status}`);
-  if (context.errors) throw new Error(`the page failed: ${JSON.stringify(context.errors)}`);
-  const router = createStaticRouter(handler.dataRoutes, context);
-  const html = renderToStaticMarkup(createElement(StaticRouterProvider, { router, context, hydrate: false }));
-  return { document: new JSDOM(html).window.document, status: context.statusCode };
+  );
 }
 
 describe("Exchange for another size on the order page", () => {
@@ -211,10 +190,118 @@ describe("Exchange for another size on the order page", () => {
     const select = noReason.document.querySelector<HTMLSelectElement>('select[name="reason"]')!;
     expect(select.getAttribute("aria-invalid")).toBe("true");
     expect(noReason.document.getElementById(select.getAttribute("aria-describedby")!)!.textContent).toBe(
-      orderPage.CHOOSE_REASON,
+      ORDER_RETURNS_PAGE_TEXT.chooseReason,
     );
     const chosen = noReason.document.querySelector<HTMLInputElement>(`input[value="${tee.bySize.M!.id}"]`)!;
     expect(chosen.checked).toBe(true);
+  });
+});
+
+/** The order's one S exchanged for M, and its parcel received (the replacement not sent yet). */
+async function exchangeSForM(orderId: string, tee: Awaited<ReturnType<typeof deliveredOrder>>["tee"]) {
+  const exchange = await requestExchange(
+    { userId: shopper.id },
+    {
+      orderId,
+      items: [
+        { variantId: tee.bySize.S!.id, quantity: 1, newVariantId: tee.bySize.M!.id, reason: "too_small" },
+      ],
+    },
+  );
+  await updateReturn(exchange._id, { status: "received" });
+  return exchange;
+}
+
+const shipReplacement = (exchangeId: string) =>
+  updateReturn(exchangeId, { status: "shipped", trackingNumber: "1Z42", carrier: "UPS" });
+
+describe("a line's exchanged units and its replacement on the order page", () => {
+  it("counts a line's units in exchanges apart from those returned for their money", async () => {
+    const { orderId, tee } = await deliveredOrder(3);
+    await requestExchange(
+      { userId: shopper.id },
+      {
+        orderId,
+        items: [
+          { variantId: tee.bySize.S!.id, quantity: 1, newVariantId: tee.bySize.M!.id, reason: "too_small" },
+        ],
+      },
+    );
+    const exchangedOnly = await renderOrder(orderId);
+    expect(exchangedOnly.querySelector('[data-testid="line-exchanged"]')!.textContent).toBe("1 exchanged");
+    expect(exchangedOnly.querySelector('[data-testid="line-returned"]')).toBeNull();
+
+    await requestReturn(shopper.id, {
+      orderId,
+      items: [{ variantId: tee.bySize.S!.id, quantity: 1, reason: "damaged" }],
+    });
+    const both = await renderOrder(orderId);
+    expect(both.querySelector('[data-testid="line-returned"]')!.textContent).toBe("1 returned");
+    expect(both.querySelector('[data-testid="line-exchanged"]')!.textContent).toBe("1 exchanged");
+    expect((await getOrderForUser(shopper.id, orderId)).cartItems[0]).toMatchObject({
+      returnedQuantity: 2,
+      exchangedQuantity: 1,
+    });
+  });
+
+  it("offers a shipped replacement on the Return items form, and its return from the page refunds the price paid for the original", async () => {
+    const { orderId, tee } = await deliveredOrder();
+    const M = tee.bySize.M!.id;
+    const exchange = await exchangeSForM(orderId, tee);
+    // The one unit is exchanged and its replacement not sent yet: nothing to return.
+    const waiting = await renderOrder(orderId);
+    expect(waiting.querySelector('[data-testid="return-line"]')).toBeNull();
+    expect(waiting.querySelector('[data-testid="return-line-replacement"]')).toBeNull();
+
+    await shipReplacement(exchange._id);
+    const shipped = await renderOrder(orderId);
+    expect(shipped.querySelector('[data-testid="return-line"]')).toBeNull();
+    const line = shipped.querySelector('[data-testid="return-line-replacement"]')!;
+    expect(line.querySelector("legend")!.textContent).toBe("Swap Tee (M), sent in exchange");
+    const quantity = line.querySelector<HTMLInputElement>('input[type="number"]')!;
+    expect(quantity.max).toBe("1");
+    const reason = line.querySelector<HTMLSelectElement>("select")!;
+
+    const response = await callRoute(orderPage.action, pathOf(orderId), {
+      cookie: shopper.cookie,
+      form: { intent: "return", [quantity.name]: "1", [reason.name]: "changed_mind" },
+      params: { orderId },
+    });
+    expect(response.status).toBe(302);
+    expect(await flashOf(response)).toEqual({
+      type: "success",
+      message: ORDER_RETURNS_PAGE_TEXT.returnRequested,
+    });
+    const [back] = (await listReturnsForOrder(orderId)).filter((entry) => entry.type === "refund");
+    expect(back!.items).toMatchObject([{ variantId: M, size: "M", quantity: 1, reason: "changed_mind" }]);
+    expect((await updateReturn(back!._id, { status: "received" })).refundAmount).toBe(20);
+    expect((await variantStock(tee.product.id)).bySize).toMatchObject({ M: 1 });
+    // Nothing of the line is left to return: the form is gone.
+    const done = await renderOrder(orderId);
+    expect(done.querySelector('[data-testid="return-line-replacement"]')).toBeNull();
+  });
+
+  it("answers a replacement's quantity above what was sent next to its own line", async () => {
+    const { orderId, tee } = await deliveredOrder();
+    const M = tee.bySize.M!.id;
+    const exchange = await exchangeSForM(orderId, tee);
+    await shipReplacement(exchange._id);
+    const form = { intent: "return", [`sent-${M}-quantity`]: "2", [`sent-${M}-reason`]: "changed_mind" };
+    const { document, status } = await renderShopPageAfterPost(
+      pathOf(orderId),
+      orderPage,
+      shopper.cookie,
+      "account/orders/:orderId",
+      form,
+    );
+    expect(status).toBe(400);
+    const quantity = document.querySelector<HTMLInputElement>(`input[name="sent-${M}-quantity"]`)!;
+    expect(quantity.value).toBe("2");
+    expect(quantity.getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById(quantity.getAttribute("aria-describedby")!)!.textContent).toBe(
+      'You can return at most 1 of "Swap Tee (M)".',
+    );
+    expect((await listReturnsForOrder(orderId)).map((entry) => entry.type)).toEqual(["exchange"]);
   });
 });
 

@@ -1,13 +1,9 @@
-import { JSDOM } from "jsdom";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { Outlet, createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import * as orderPage from "../../app/routes/shop.account.orders.$orderId";
-import * as shopLayout from "../../app/routes/shop";
+import { ORDER_RETURNS_PAGE_TEXT } from "../../app/web/order-returns-page.server";
 import * as shopInfoPage from "../../app/routes/shop.pages.$slug";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { getOrderForUser } from "../../app/services/orders.server";
@@ -15,8 +11,8 @@ import { updateOrderStatus } from "../../app/services/order-status.server";
 import { listReturnsForOrder } from "../../app/services/returns.server";
 import { updateReturn } from "../../app/services/return-decision.server";
 import { resetDatabase } from "../support/database";
-import { renderShopPage } from "../support/render-page";
-import { buildRequest, callRoute, testRequestContext } from "../support/requests";
+import { renderShopPage, renderShopPageAfterPost } from "../support/render-page";
+import { callRoute } from "../support/requests";
 import { flashOf } from "./cart-support";
 import {
   createProductWithVariants,
@@ -77,38 +73,9 @@ function renderOrder(orderId: string, cookie = shopper.cookie) {
   return renderShopPage(pathOf(orderId), orderPage, cookie, "account/orders/:orderId");
 }
 
-/**
- * The page as a browser without JavaScript receives it after posting `form`
- * to the page's action and being answered with the page itself (a refusal):
- * the action runs, then the loaders, and the component renders with both.
- */
-async function renderAfterPost(orderId: string, form: Record<string, string>) {
-  const routes = [
-    {
-      id: "routes/shop",
-      path: "/shop",
-      loader: shopLayout.loader as never,
-      element: createElement(Outlet),
-      children: [
-        {
-          id: "page",
-          path: "account/orders/:orderId",
-          loader: orderPage.loader as never,
-          action: orderPage.action as never,
-          Component: orderPage.default,
-        },
-      ],
-    },
-  ];
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(buildRequest(pathOf(orderId), { cookie: shopper.cookie, form }), {
-    requestContext: testRequestContext(),
-  });
-  if (context instanceof Response) throw new Error(`the page answered ${context.status}`);
-  if (context.errors) throw new Error(`the page failed: ${JSON.stringify(context.errors)}`);
-  const router = createStaticRouter(handler.dataRoutes, context);
-  const html = renderToStaticMarkup(createElement(StaticRouterProvider, { router, context, hydrate: false }));
-  return { document: new JSDOM(html).window.document, status: context.statusCode };
+/** The page as a browser without JavaScript receives it after posting `form` and being refused. */
+function renderAfterPost(orderId: string, form: Record<string, string>) {
+  return renderShopPageAfterPost(pathOf(orderId), orderPage, shopper.cookie, "account/orders/:orderId", form);
 }
 
 function postReturn(orderId: string, form: Record<string, string>, cookie = shopper.cookie) {
@@ -194,7 +161,10 @@ describe("requesting a return from the order page", () => {
     });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(pathOf(orderId));
-    expect(await flashOf(response)).toEqual({ type: "success", message: orderPage.RETURN_REQUESTED });
+    expect(await flashOf(response)).toEqual({
+      type: "success",
+      message: ORDER_RETURNS_PAGE_TEXT.returnRequested,
+    });
 
     const returns = await listReturnsForOrder(orderId);
     expect(returns).toHaveLength(1);
@@ -256,7 +226,7 @@ describe("requesting a return from the order page", () => {
     const reason = document.querySelector<HTMLSelectElement>(`select[name="line-${lineOf("S")}-reason"]`)!;
     expect(reason.getAttribute("aria-invalid")).toBe("true");
     expect(document.getElementById(reason.getAttribute("aria-describedby")!)!.textContent).toBe(
-      orderPage.CHOOSE_REASON,
+      ORDER_RETURNS_PAGE_TEXT.chooseReason,
     );
     expect(
       document.querySelector<HTMLInputElement>(`input[name="line-${lineOf("S")}-quantity"]`)!.value,

@@ -45,6 +45,18 @@ export const productBodySchema = z.object({
 
 export const orderEnvelope = dataEnvelope(orderSchema);
 
+/**
+ * An order's details as its owner, a guest's link and the admin read them: the order, and beside it its
+ * returns and exchanges, each with its items and status (API.md, "Size exchanges").
+ */
+export const orderDetailsEnvelope = z.object({
+  success: z.literal(true),
+  data: orderSchema,
+  returns: z.array(returnSchema).meta({
+    description: "The order's returns and exchanges (`type`), newest first, each with its items and status",
+  }),
+});
+
 /** The `version` an admin edit was based on: optional, and without it the edit applies as the spec's clients expect. */
 export const editVersion = z.int().min(1).optional().meta({
   description: "The version the edit was based on: 409 when the thing changed since; omit to apply anyway",

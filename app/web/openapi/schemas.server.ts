@@ -248,7 +248,11 @@ export const orderSchema = z
           description: "The line's share of the order's discount (the shares add up to discountAmount)",
         }),
         returnedQuantity: z.int().min(0).meta({
-          description: "Units of the line in returns that were not rejected",
+          description:
+            "Units of the line in returns and exchanges that were not rejected (what may no longer be returned or exchanged)",
+        }),
+        exchangedQuantity: z.int().min(0).meta({
+          description: "Of returnedQuantity, the units in exchanges (sent back for another size or colour)",
         }),
         taxAmount: money.meta({ description: "The line's tax, all rates together" }),
       }),
