@@ -4,7 +4,7 @@ import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-po
 import { updateStoreSettings } from "../../app/services/store-settings.server";
 import {
   ensureFreshBuild,
-  freePort,
+  portFromEnv,
   startAppProcess,
   waitUntilHealthy,
   type AppProcess,
@@ -27,12 +27,6 @@ const databaseName = `shop_nginx_${process.pid}`;
 const adminUrl = adminDatabaseUrl();
 const databaseUrl = databaseUrlNamed(databaseName);
 
-/** A port for each server: the ones the environment names (a developer's own), else free ones. */
-async function portFrom(variable: string): Promise<number> {
-  const named = Number(process.env[variable]);
-  return Number.isInteger(named) && named > 0 ? named : freePort();
-}
-
 let shop: AppProcess;
 let nginx: NginxProcess;
 let productId: string;
@@ -41,7 +35,7 @@ beforeAll(async () => {
   await ensureFreshBuild();
   await dropDatabase(adminUrl, databaseName);
   await ensureDatabaseExists(adminUrl, databaseName);
-  const [shopPort, nginxPort] = [await portFrom("TEST_SHOP_PORT"), await portFrom("TEST_NGINX_PORT")];
+  const [shopPort, nginxPort] = [await portFromEnv("TEST_SHOP_PORT"), await portFromEnv("TEST_NGINX_PORT")];
   shop = startAppProcess("nginx-shop", shopPort, {
     DATABASE_URL: databaseUrl,
     SESSION_SECRET,
