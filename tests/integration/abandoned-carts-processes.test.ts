@@ -1,7 +1,6 @@
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
-import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
+import { getDb } from "../../app/models/db.server";
 import { addToCart } from "../../app/services/cart-lines.server";
 import { recordMarketingConsent } from "../../app/services/marketing-consent.server";
 import {
@@ -13,7 +12,7 @@ import {
 } from "../support/app-processes";
 import { createTestUser } from "../support/database";
 import { startSmtpServer, type TestSmtpServer } from "../support/mail";
-import { adminDatabaseUrl, databaseUrlNamed } from "../support/worker-database";
+import { processDatabase } from "../support/process-database";
 import { createProductRow } from "./admin-support";
 
 /**
@@ -30,9 +29,7 @@ const CARTS = 12;
 const MAIL_POLL_SECONDS = 1;
 const SECOND_AFTER_SECONDS = 3;
 
-const databaseName = `shop_abandoned_${process.pid}`;
-const adminUrl = adminDatabaseUrl();
-const databaseUrl = databaseUrlNamed(databaseName);
+const database = processDatabase("abandoned");
 
 let smtp: TestSmtpServer;
 let a: AppProcess;
@@ -40,12 +37,11 @@ let b: AppProcess;
 
 beforeAll(async () => {
   await ensureFreshBuild();
-  await dropDatabase(adminUrl, databaseName);
-  await ensureDatabaseExists(adminUrl, databaseName);
+  await database.create();
   smtp = await startSmtpServer(await portFromEnv("TEST_SMTP_PORT"));
   const [portA, portB] = [await portFromEnv("TEST_SHOP_PORT"), await portFromEnv("TEST_SHOP_B_PORT")];
   const shared = {
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: database.url,
     SESSION_SECRET: "abandoned-processes-session-secret-0123",
     APP_URL: `http://127.0.0.1:${portA}`,
     SMTP_URL: smtp.url,
@@ -57,18 +53,15 @@ beforeAll(async () => {
   a = startAppProcess("abandoned-a", portA, shared);
   b = startAppProcess("abandoned-b", portB, shared);
   await Promise.all([waitUntilHealthy(a), waitUntilHealthy(b)]);
-  // This file's own fixtures go to the processes' database.
-  await closeDb();
-  setDatabaseUrl(databaseUrl);
+  await database.use();
 }, 300_000);
 
 afterAll(async () => {
   // The processes first (each is killed if it has not stopped 30 s after SIGTERM), so that no sender is
   // still talking to the SMTP server or the database when those go.
   await Promise.all([a?.stop(), b?.stop()]);
-  await closeDb();
   await smtp?.stop();
-  await dropDatabase(adminUrl, databaseName);
+  await database.drop();
 }, 60_000);
 
 async function select<T extends object>(sql: string) {
