@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import type { APIRequestContext } from "@playwright/test";
 import { signInAsAdmin } from "./support/admin";
 import { expect, registerShopper, signIn, test, toast } from "./support/fixtures";
 import { waitForMail } from "./support/mail";
@@ -8,11 +9,28 @@ import { isNoJs, seedProduct } from "./support/storefront";
  * An abandoned cart end to end, with JavaScript and without: the shopper agrees to cart mails on the account
  * page, leaves a cart (the e2e server calls a cart abandoned after 2 s), the mail sender writes the mail, its
  * restore link puts the items back and opens the cart, the shopper pays through the simulator, and the back
- * office counts the order as recovered. The mail and the restored cart are photographed at 375 and 1280 px.
+ * office counts the order as recovered. Beside it another shopper leaves a cart that is mailed and never
+ * restored. The mail, the restored cart and the back office's list (with the carts and empty) are photographed
+ * at 375 and 1280 px, the list with and without JavaScript.
  */
 
 const SHOTS = "/work/notes/shots";
 const PAYMENT_STEP = { timeout: 15_000 };
+
+/**
+ * A shopper who agrees to cart mails through the API and leaves `quantity` of `productId` in the cart, in a
+ * context of its own (`request` keeps its session). Returns the email.
+ */
+async function leaveCart(request: APIRequestContext, userName: string, productId: string, quantity: number) {
+  const shopper = await registerShopper(request, { userName });
+  expect((await request.post("/api/auth/login", { data: shopper })).status()).toBe(200);
+  const consent = await request.put("/api/account/marketing", { data: { consent: true } });
+  expect(consent.status(), await consent.text()).toBe(200);
+  const added = await request.post("/api/shop/cart/add", { data: { productId, quantity } });
+  expect(added.status(), await added.text()).toBe(200);
+  return shopper.email;
+}
+
 const HOME = {
   address: "10 Downing Street",
   city: "London",
@@ -30,6 +48,9 @@ test.describe("abandoned-cart mails", () => {
   }) => {
     const title = `Abandoned Scarf ${Date.now()}`;
     const productId = seedProduct(title, 20);
+    // The other shopper's cart is mailed while this test goes on; its link is never opened.
+    const browsing = await browser.newContext();
+    const browsingEmail = await leaveCart(browsing.request, "Window Shopper", productId, 1);
     const shopper = await registerShopper(page.request, { userName: "Cart Leaver" });
     await signIn(page, shopper);
     await expect(page).toHaveURL(/\/shop\/home$/);
@@ -115,8 +136,41 @@ test.describe("abandoned-cart mails", () => {
       .data.recovered;
     expect(recovered.orders).toBeGreaterThanOrEqual(1);
     expect(recovered.revenue).toBeGreaterThan(0);
+    await waitForMail("abandoned-cart", browsingEmail, 60_000);
+    await browsing.close();
     await adminPage.goto("/admin/abandoned-carts");
-    await expect(adminPage.getByTestId("abandoned-carts-table")).toContainText(shopper.email);
+    const table = adminPage.getByTestId("abandoned-carts-table");
+    await expect(table).toContainText(shopper.email);
+    const recoveredRow = table.getByRole("row").filter({ hasText: shopper.email });
+    await expect(recoveredRow).toContainText(`${title} × 2`);
+    await expect(recoveredRow).toContainText("$24.00");
+    await expect(recoveredRow.getByRole("link", { name: /^#/ })).toHaveAttribute(
+      "href",
+      `/admin/orders/${orderId}`,
+    );
+    const mailedRow = table.getByRole("row").filter({ hasText: browsingEmail });
+    await expect(mailedRow).toContainText("Not opened");
+    await expect(mailedRow).toContainText("$12.00");
+    const mode = isNoJs() ? "nojs" : "js";
+    // This context is not the test's own, whose pages wait for hydration after each goto.
+    const hydrated = () => adminPage.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    if (!isNoJs()) await hydrated();
+    for (const width of [375, 1280]) {
+      await adminPage.setViewportSize({ width, height: 900 });
+      await adminPage.screenshot({ path: `${SHOTS}/abandoned-admin-${width}-${mode}.png`, fullPage: true });
+    }
+    // Days without a mailed cart say so instead of showing an empty table.
+    await adminPage.goto("/admin/abandoned-carts?from=2020-01-01&to=2020-01-31");
+    await expect(adminPage.getByText("No cart was mailed on these days.")).toBeVisible();
+    await expect(adminPage.getByTestId("abandoned-carts-table")).toHaveCount(0);
+    if (!isNoJs()) await hydrated();
+    for (const width of [375, 1280]) {
+      await adminPage.setViewportSize({ width, height: 900 });
+      await adminPage.screenshot({
+        path: `${SHOTS}/abandoned-admin-empty-${width}-${mode}.png`,
+        fullPage: true,
+      });
+    }
     await adminContext.close();
   });
 });

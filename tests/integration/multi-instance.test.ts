@@ -2,9 +2,7 @@ import http from "node:http";
 import sharp from "sharp";
 import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminDatabaseUrl, databaseUrlNamed } from "../support/worker-database";
-import { closeDb, getDb, setDatabaseUrl } from "../../app/models/db.server";
-import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
+import { getDb } from "../../app/models/db.server";
 import { LOGIN_LIMITS } from "../../app/services/rate-limit.server";
 import { migrations } from "../../db/migrations/index";
 import { KEEP_ALIVE_TIMEOUT_MS } from "../../server/http-server";
@@ -16,6 +14,7 @@ import {
   type AppProcess,
 } from "../support/app-processes";
 import { createTestUser } from "../support/database";
+import { processDatabase } from "../support/process-database";
 import { startLocalS3, type LocalS3 } from "../support/s3";
 import { createOrderRow, createProductRow, PNG_BYTES } from "./admin-support";
 
@@ -27,9 +26,7 @@ import { createOrderRow, createProductRow, PNG_BYTES } from "./admin-support";
 const METRICS_TOKEN = "multi-instance-metrics-token";
 const CLIENT_IP = "203.0.113.7";
 
-const databaseName = `shop_multi_${process.pid}`;
-const adminUrl = adminDatabaseUrl();
-const databaseUrl = databaseUrlNamed(databaseName);
+const database = processDatabase("multi");
 
 let s3: LocalS3;
 let a: AppProcess;
@@ -37,12 +34,11 @@ let b: AppProcess;
 
 beforeAll(async () => {
   await ensureFreshBuild();
-  await dropDatabase(adminUrl, databaseName);
-  await ensureDatabaseExists(adminUrl, databaseName);
+  await database.create();
   s3 = await startLocalS3(await freePort());
   const [portA, portB] = [await freePort(), await freePort()];
   const shared = {
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: database.url,
     SESSION_SECRET: "multi-instance-session-secret-0123",
     APP_URL: `http://127.0.0.1:${portA}`,
     TRUST_PROXY: "true",
@@ -56,16 +52,13 @@ beforeAll(async () => {
   a = startAppProcess("a", portA, { ...shared, METRICS_TOKEN });
   b = startAppProcess("b", portB, shared);
   await Promise.all([waitUntilHealthy(a), waitUntilHealthy(b)]);
-  // This file's own queries (fixtures) go to the instances' database.
-  await closeDb();
-  setDatabaseUrl(databaseUrl);
+  await database.use();
 }, 300_000);
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
-  await closeDb();
   await s3?.close();
-  await dropDatabase(adminUrl, databaseName);
+  await database.drop();
 }, 60_000);
 
 function call(app: AppProcess, path: string, init: RequestInit & { cookie?: string } = {}) {

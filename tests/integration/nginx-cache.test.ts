@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, setDatabaseUrl } from "../../app/models/db.server";
-import { dropDatabase, ensureDatabaseExists } from "../../app/models/embedded-postgres.server";
 import { updateStoreSettings } from "../../app/services/store-settings.server";
 import {
   ensureFreshBuild,
-  freePort,
+  portFromEnv,
   startAppProcess,
   waitUntilHealthy,
   type AppProcess,
@@ -12,7 +10,7 @@ import {
 import { createTestUser } from "../support/database";
 import { startNginx, type NginxProcess } from "../support/nginx";
 import { createProduct } from "../support/storefront";
-import { adminDatabaseUrl, databaseUrlNamed } from "../support/worker-database";
+import { processDatabase } from "../support/process-database";
 
 /**
  * The shipped nginx configuration (deploy/nginx/shop.conf) in front of a real shop process: the anonymous
@@ -23,15 +21,7 @@ import { adminDatabaseUrl, databaseUrlNamed } from "../support/worker-database";
 const PAGE_CACHE_SECONDS = 2;
 const SESSION_SECRET = "nginx-cache-session-secret-0123";
 
-const databaseName = `shop_nginx_${process.pid}`;
-const adminUrl = adminDatabaseUrl();
-const databaseUrl = databaseUrlNamed(databaseName);
-
-/** A port for each server: the ones the environment names (a developer's own), else free ones. */
-async function portFrom(variable: string): Promise<number> {
-  const named = Number(process.env[variable]);
-  return Number.isInteger(named) && named > 0 ? named : freePort();
-}
+const database = processDatabase("nginx");
 
 let shop: AppProcess;
 let nginx: NginxProcess;
@@ -39,11 +29,10 @@ let productId: string;
 
 beforeAll(async () => {
   await ensureFreshBuild();
-  await dropDatabase(adminUrl, databaseName);
-  await ensureDatabaseExists(adminUrl, databaseName);
-  const [shopPort, nginxPort] = [await portFrom("TEST_SHOP_PORT"), await portFrom("TEST_NGINX_PORT")];
+  await database.create();
+  const [shopPort, nginxPort] = [await portFromEnv("TEST_SHOP_PORT"), await portFromEnv("TEST_NGINX_PORT")];
   shop = startAppProcess("nginx-shop", shopPort, {
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: database.url,
     SESSION_SECRET,
     APP_URL: `http://127.0.0.1:${nginxPort}`,
     TRUST_PROXY: "true",
@@ -51,8 +40,7 @@ beforeAll(async () => {
     PAGE_CACHE_SECONDS: String(PAGE_CACHE_SECONDS),
   });
   await waitUntilHealthy(shop);
-  await closeDb();
-  setDatabaseUrl(databaseUrl);
+  await database.use();
   await updateStoreSettings({ storefront: "open" });
   productId = (await createProduct({ title: "Cache test tee", price: "19.99" })).id;
   nginx = await startNginx(nginxPort, shopPort);
@@ -61,8 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await nginx?.stop();
   await shop?.stop();
-  await closeDb();
-  await dropDatabase(adminUrl, databaseName);
+  await database.drop();
 }, 60_000);
 
 async function get(url: string, cookie?: string) {

@@ -87,6 +87,15 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * The port the environment variable `variable` names (a developer's own, when several people test on one
+ * machine), else a free one.
+ */
+export async function portFromEnv(variable: string): Promise<number> {
+  const named = Number(process.env[variable]);
+  return Number.isInteger(named) && named > 0 ? named : freePort();
+}
+
+/**
  * Starts the compiled server with `env` on `port` (one process unless `env`
  * sets WEB_CONCURRENCY); wait for it with waitUntilHealthy.
  */

@@ -101,7 +101,8 @@ export interface TestSmtpServer {
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
 }
 
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/** Listens on `port` (0: one the system chooses). */
+export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const create = () =>
     new SMTPServer({
@@ -119,20 +120,20 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       },
     });
   let server = create();
-  const listen = (port: number) =>
+  const listen = (at: number) =>
     new Promise<number>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => resolve((server.server.address() as AddressInfo).port));
+      server.listen(at, "127.0.0.1", () => resolve((server.server.address() as AddressInfo).port));
     });
-  const port = await listen(0);
+  const listening = await listen(port);
   return {
-    port,
-    url: `smtp://127.0.0.1:${port}`,
+    port: listening,
+    url: `smtp://127.0.0.1:${listening}`,
     received,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
     async start() {
       server = create();
-      await listen(port);
+      await listen(listening);
     },
     async waitFor(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
