@@ -2,6 +2,7 @@ import { QueryTypes } from "sequelize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { addToCart } from "../../app/services/cart-lines.server";
+import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { recordMarketingConsent } from "../../app/services/marketing-consent.server";
 import {
   ensureFreshBuild,
@@ -14,6 +15,7 @@ import { createTestUser } from "../support/database";
 import { startSmtpServer, type TestSmtpServer } from "../support/mail";
 import { processDatabase } from "../support/process-database";
 import { createProductRow } from "./admin-support";
+import { payerAnswers, saveAddress } from "./checkout-support";
 
 /**
  * Two real shop processes (A and B) on one PostgreSQL database, both running the mail sender every second
@@ -81,7 +83,7 @@ function each(emails: readonly string[], times: number): Record<string, number> 
 }
 
 describe("abandoned-cart mails with two shop processes sending at once", () => {
-  it("each consenting cart gets exactly one first mail and one second mail at the SMTP server and in the database, none twice; a cart without consent gets none", async () => {
+  it("each consenting cart gets exactly one first mail and one second mail at the SMTP server and in the database, none twice; a cart without consent or paid for gets none", async () => {
     const consenting: string[] = [];
     const userIds: string[] = [];
     for (let i = 0; i < CARTS; i += 1) {
@@ -93,16 +95,30 @@ describe("abandoned-cart mails with two shop processes sending at once", () => {
     }
     const refusing = await createTestUser();
     await addToCart(refusing.id, (await createProductRow()).id, 1);
+    // A consenting shopper who paid for their cart (the capture takes the bought lines out of it).
+    const paying = await createTestUser();
+    await addToCart(paying.id, (await createProductRow({ title: "Bought Scarf", price: "20.00" })).id, 1);
+    const created = await createOrderFromCart(paying, { addressId: (await saveAddress(paying.id))._id });
+    const approved = await payerAnswers(created.order.paymentId!, "approve");
+    await captureOrderPayment(paying, {
+      orderId: created.orderId,
+      paymentId: approved.token,
+      payerId: approved.PayerID,
+    });
+    userIds.push(paying.id);
     // Consent last, all at once: the carts older than ABANDONED_CART_AFTER are due together, so both
     // processes' senders find the same carts due in the same seconds.
     await Promise.all(userIds.map((userId) => recordMarketingConsent({ userId }, true, "account")));
 
-    await smtp.waitFor(CARTS * 2, 60_000);
+    await smtp.waitFor(CARTS * 2 + 1, 60_000); // and the paying shopper's confirmation
     // A few more rounds of both senders after the last mail: none may find anything left to send.
     await new Promise((resolve) => setTimeout(resolve, 3 * MAIL_POLL_SECONDS * 1000));
 
-    const received = smtp.received;
-    expect(received.map((mail) => mail.to).filter((to) => to.includes(refusing.email))).toEqual([]);
+    // The paying shopper's order confirmation is no abandoned-cart mail.
+    const received = smtp.received.filter((mail) => [FIRST_SUBJECT, SECOND_SUBJECT].includes(mail.subject));
+    for (const nobody of [refusing.email, paying.email]) {
+      expect(received.map((mail) => mail.to).filter((to) => to.includes(nobody))).toEqual([]);
+    }
     const firsts = received.filter((mail) => mail.subject === FIRST_SUBJECT).map((mail) => mail.to);
     const seconds = received.filter((mail) => mail.subject === SECOND_SUBJECT).map((mail) => mail.to);
     expect(countsOf(firsts)).toEqual(each(consenting, 1));
