@@ -85,6 +85,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       summary,
       selectedId: null,
       pincode,
+      discountAction: discountActionOf(summary.shippingMethodId, pincode),
       simulator: getPaymentGateway().name === "simulator",
     });
   }
@@ -103,6 +104,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     summary,
     selectedId,
     pincode: "",
+    discountAction: discountActionOf(summary.shippingMethodId, ""),
     simulator: getPaymentGateway().name === "simulator",
   });
 }
@@ -233,12 +235,15 @@ async function guestCheckout(
   }, refuseGuest(values));
 }
 
-/** The query a form on the page comes back to: the delivery option and a visitor's postcode it was priced with. */
-function pricedWith(shippingMethodId: string | null, pincode: string): string {
+/**
+ * Where the discount code form posts: the page with the delivery option and a visitor's postcode it was priced
+ * with, so that it comes back priced the same (written by the server: the page's script has no use for it).
+ */
+function discountActionOf(shippingMethodId: string | null, pincode: string): string {
   const query = new URLSearchParams();
   if (shippingMethodId) query.set(SHIPPING_PARAM, shippingMethodId);
   if (pincode) query.set(PINCODE_PARAM, pincode);
-  return query.size ? `?${query}` : "";
+  return query.size ? `/shop/checkout?${query}` : "/shop/checkout";
 }
 
 export const meta: MetaFunction = () => [{ title: "Checkout · ECommerce Shopping" }];
@@ -282,16 +287,15 @@ export default function CheckoutPage() {
   const { guest, addresses, editing, selectedId, simulator } = page;
   const actionData = useActionData<typeof action>();
   // A visitor's "Update total" without JavaScript answers the page's money for their postcode.
-  const quote: GuestQuote | null =
-    actionData && "guestQuote" in actionData ? (actionData.guestQuote as GuestQuote) : null;
+  // What the page's own forms answered: a visitor's "Update total" without JavaScript, or a refusal.
+  const answered = actionData as { guestQuote?: GuestQuote; guestRefusal?: GuestRefusal } | undefined;
+  const quote = answered?.guestQuote;
   const summary = quote?.summary ?? page.summary;
   const shownPincode = quote?.pincode ?? page.pincode;
   const hydrated = useHydrated();
   const { fetcher, processing } = useCheckoutSubmission();
   // A refused guest checkout answers the form (the fetcher's with JavaScript, the page's without).
-  const guestRefusal: GuestRefusal | null =
-    fetcher.data?.guestRefusal ??
-    (actionData && "guestRefusal" in actionData ? (actionData.guestRefusal as GuestRefusal) : null);
+  const guestRefusal = fetcher.data?.guestRefusal ?? answered?.guestRefusal;
   const addressForm = actionData && "addressForm" in actionData ? actionData.addressForm : null;
   const discountError =
     actionData && "discountError" in actionData ? String(actionData.discountError) : summary.discountRefusal;
@@ -305,7 +309,8 @@ export default function CheckoutPage() {
     const pincode = chosen?.get(PINCODE_PARAM);
     if (typeof address === "string" && address) next.set(CHOSEN_ADDRESS_PARAM, address);
     if (typeof method === "string" && method) next.set(SHIPPING_PARAM, method);
-    if (guest && typeof pincode === "string" && pincode.trim()) next.set(PINCODE_PARAM, pincode.trim());
+    // Only a visitor's form has a postcode.
+    if (typeof pincode === "string" && pincode.trim()) next.set(PINCODE_PARAM, pincode.trim());
     navigate(`?${next.toString()}`, { replace: true, preventScrollReset: true });
   };
   /** A visitor's postcode, once typed, taxes the total (the field is left, not at each key). */
@@ -321,7 +326,7 @@ export default function CheckoutPage() {
   return (
     <div className="shop-page">
       <h1 className="page-heading">Checkout</h1>
-      <div className="checkout" style={{ marginTop: "1.25rem" }}>
+      <div className="checkout">
         {guest ? (
           <section aria-labelledby="checkout-address-heading" onBlur={leavePincode}>
             <h2 className="checkout__heading" id="checkout-address-heading">
@@ -425,7 +430,9 @@ export default function CheckoutPage() {
             </fieldset>
           ) : null}
           <DiscountCodeForm
-            action={`/shop/checkout${pricedWith(summary.shippingMethodId, shownPincode)}`}
+            // (After a visitor's "Update total" without JavaScript too: applying a code loads the page
+            // again, which keeps nothing typed, so the postcode it would keep is not worth the page's bytes.)
+            action={page.discountAction}
             discount={summary.discount}
             discountAmount={summary.discountAmount}
             error={discountError}
@@ -438,25 +445,15 @@ export default function CheckoutPage() {
             <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
             <input type="hidden" name="shownAddressId" value={selectedId ?? ""} />
             <input type="hidden" name="shownPincode" value={shownPincode} />
-            {/* Not for a guest: a GET of this form would put their email and address in the URL. */}
-            {!hydrated && !guest && (summary.shippingMethods.length > 1 || addresses.length > 0) ? (
-              // Without JavaScript the summary is repriced and taxed by reloading the page with the choices.
+            {!hydrated && (guest || summary.shippingMethods.length > 1 || addresses.length > 0) ? (
+              // Without JavaScript the summary is repriced and taxed by loading the page again: a shopper's
+              // choices by GET; a visitor's details by POST, which come back with the page (a GET would put
+              // their email and address in the URL).
               <button
                 type="submit"
-                formMethod="get"
-                formAction="/shop/checkout"
-                className="sf-button sf-button--block"
-              >
-                Update total
-              </button>
-            ) : null}
-            {!hydrated && guest ? (
-              // A visitor's details go by POST: the page comes back with them, taxed for the postcode.
-              <button
-                type="submit"
-                name={QUOTE_FIELD}
-                value="1"
-                formNoValidate
+                {...(guest
+                  ? { name: QUOTE_FIELD, value: "1", formNoValidate: true }
+                  : { formMethod: "get", formAction: "/shop/checkout" })}
                 className="sf-button sf-button--block"
               >
                 Update total
