@@ -21,7 +21,8 @@ const PHONE_ONLY_SPECS = /storefront-mobile\.spec\.ts$/;
  * The open storefront's and guest checkout's specs open the store for visitors, a setting of the whole server
  * that every other spec expects closed: they run in a project of their own, which `npm run test:e2e` runs alone
  * after the others (a project's `dependencies` would run the other projects' every test before it, even for
- * these files). They set their own viewports.
+ * these files), with one worker: each spec opens the store in its beforeAll and closes it in its afterAll, so
+ * two side by side would close it under each other. They set their own viewports.
  */
 const OPEN_STOREFRONT_SPEC = /(open-storefront|guest-checkout)\.spec\.ts$/;
 const PHONE = {
