@@ -2,7 +2,7 @@ import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   // The browser build's files are served under /build/ (server/app.ts), fingerprinted and cached for a year.
   base: "/build/",
   // public/ is served by the HTTP server itself (catalogue art, the favicon), not copied into the build.
@@ -11,8 +11,9 @@ export default defineConfig({
   build: {
     sourcemap: false,
     // Terser's output is a few per cent smaller than esbuild's, and every storefront page is held to 120 KB of
-    // JavaScript (docs/decisions/0008); it costs the build a few seconds.
-    minify: "terser",
+    // JavaScript (docs/decisions/0008); it costs the build a few seconds. The server's build is never sent
+    // anywhere: unminified, its stack traces and CPU profiles name the shop's own functions.
+    minify: isSsrBuild ? false : "terser",
     terserOptions: { compress: { passes: 2 } },
     rollupOptions: {
       onwarn(warning, warn) {
@@ -25,4 +26,4 @@ export default defineConfig({
     },
   },
   plugins: [reactRouter()],
-});
+}));

@@ -10,6 +10,8 @@ import { NonceProvider } from "./lib/shared/nonce";
 import { PageScriptsStarterProvider } from "./lib/shared/page-scripts";
 import { PAGE_SCRIPTS_STARTER } from "./lib/server/page-scripts.server";
 import { requestInfoOf } from "./web/request.server";
+import { cachedStylesheetsOf, rememberedStylesheetsCookie } from "./web/cached-styles.server";
+import { getConfig } from "./lib/server/config.server";
 import { ServerMarkupProvider } from "./lib/shared/server-markup";
 import { keptMarkup } from "./lib/server/server-markup.server";
 
@@ -50,8 +52,11 @@ export default function handleRequest(
           body.on("data", (chunk: Buffer) => chunks.push(chunk));
           body.on("end", () => {
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            const styles = inlineStylesOf(routerContext, cachedStylesheetsOf(request));
+            const remembered = rememberedStylesheetsCookie(styles.sentAsText, request, secureCookies());
+            if (remembered) responseHeaders.append("Set-Cookie", remembered);
             resolve(
-              new Response(documentBytes(Buffer.concat(chunks), inlineStylesOf(routerContext)), {
+              new Response(documentBytes(Buffer.concat(chunks), styles.css), {
                 headers: responseHeaders,
                 status,
               }),
@@ -108,3 +113,5 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     "Request failed",
   );
 };
+
+const secureCookies = () => getConfig().secureCookies;

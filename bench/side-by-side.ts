@@ -132,6 +132,33 @@ export async function signIn(server: Server, account: { email: string; password:
     .join("; ");
 }
 
+/**
+ * The cookies of a shopper who has been here before: `cookie` plus what the shop's pages set in their browser on
+ * a first visit to each of `paths` (today's shop remembers which stylesheets the browser holds, so that its next
+ * pages import them from the cache instead of carrying their text: docs/decisions/0050). A shop that sets
+ * nothing gets `cookie` back.
+ */
+export async function returningShopper(
+  server: Server,
+  cookie: string,
+  paths: readonly string[],
+): Promise<string> {
+  const cookies = new Map(
+    cookie.split("; ").map((pair) => [pair.slice(0, pair.indexOf("=")), pair] as const),
+  );
+  for (const path of paths) {
+    const response = await fetch(`${server.base}${path}`, {
+      headers: { Cookie: [...cookies.values()].join("; ") },
+    });
+    await response.arrayBuffer();
+    for (const set of response.headers.getSetCookie()) {
+      const pair = set.split(";")[0]!;
+      cookies.set(pair.slice(0, pair.indexOf("=")), pair);
+    }
+  }
+  return [...cookies.values()].join("; ");
+}
+
 export async function stop(server: Server) {
   if (server.process.exitCode !== null) return;
   const exited = new Promise((resolve) => server.process.once("exit", resolve));

@@ -345,4 +345,34 @@ test.describe("the page's stylesheets", () => {
     await expect(inline).toHaveAttribute("media", "not all");
     await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
   });
+
+  test("once loaded, are imported from the browser's cache by the shopper's next pages, which keep their look", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    const inline = page.locator("style[data-inline-styles]");
+    await page.goto("/shop/listing");
+    await expect(inline).toHaveAttribute("media", "not all");
+    await page.reload();
+    expect(await inline.textContent()).toMatch(/^@import url\("\/build\/assets\/app-[^"]+\.css"\);/);
+    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
+    await expect(page.locator(".product-card").first()).toBeVisible();
+    // Hydrated, the page links the same files, and the imported copy gives way to them.
+    await expect(inline).toHaveAttribute("media", "not all");
+    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
+  });
+});
+
+test.describe("a shopper's next page", () => {
+  test("imports the stylesheets the first one carried and keeps its look, with or without JavaScript", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    await page.goto("/shop/listing");
+    await page.goto("/shop/listing?sortBy=price-lowtohigh");
+    const inline = page.locator("style[data-inline-styles]");
+    expect(await inline.textContent()).toMatch(/^@import url\("\/build\/assets\/app-[^"]+\.css"\);/);
+    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
+    await expect(page.locator(".shop-header")).toHaveCSS("position", "sticky");
+  });
 });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNTS } from "../../db/seed/seed";
 import {
   TEST_BUILD_DIR,
   ensureFreshBuild,
@@ -16,21 +17,45 @@ import {
  * once React has hydrated the page (docs/decisions/0024, tests/e2e/shell.spec.ts).
  */
 
+const ASSETS = () => path.join(TEST_BUILD_DIR, "client", "assets");
+
+/** The address of the build's stylesheet whose name starts with `name` (/build/assets/app-XXXX.css). */
+function builtStylesheetHref(name: string): string {
+  const file = readdirSync(ASSETS()).find((candidate) =>
+    new RegExp(`^${name}-[A-Za-z0-9_-]{8}\\.css$`).test(candidate),
+  );
+  if (!file) throw new Error(`no ${name}-*.css in ${ASSETS()}`);
+  return `/build/assets/${file}`;
+}
+
 /** The text of the build's stylesheet whose name starts with `name` (app-XXXX.css). */
 function builtStylesheet(name: string): string {
-  const folder = path.join(TEST_BUILD_DIR, "client", "assets");
-  const file = readdirSync(folder).find((candidate) =>
-    new RegExp(`^${name}-[A-Za-z0-9_-]+\\.css$`).test(candidate),
-  );
-  if (!file) throw new Error(`no ${name}-*.css in ${folder}`);
-  return readFileSync(path.join(folder, file), "utf8");
+  return readFileSync(path.join(ASSETS(), path.basename(builtStylesheetHref(name))), "utf8");
+}
+
+/** The head's inline style element: its text. */
+function inlineStyleOf(html: string): string {
+  const [head] = html.split("<body");
+  const style = /<style nonce="[^"]+" data-inline-styles="">([\s\S]*?)<\/style>/.exec(head!);
+  if (!style) throw new Error("no inline <style> in the head");
+  return style[1]!;
+}
+
+/** `name=value` of the cookie `name` the answer sets, or null. */
+function setCookieOf(response: Response, name: string): string | null {
+  const found = response.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`));
+  return found ? found.split(";")[0]! : null;
 }
 
 let app: AppProcess;
 
 beforeAll(async () => {
   await ensureFreshBuild();
-  app = startAppProcess("inline-styles", await freePort(), { LOG_REQUESTS: "false" });
+  const port = await freePort();
+  app = startAppProcess("inline-styles", port, {
+    LOG_REQUESTS: "false",
+    APP_URL: `http://127.0.0.1:${port}`,
+  });
   await waitUntilHealthy(app);
 }, 300_000);
 
@@ -75,3 +100,69 @@ describe("a page's first paint", () => {
     expect(html.length).toBeLessThan(20_000);
   });
 });
+
+describe("a returning shopper's pages", () => {
+  let session: string;
+
+  beforeAll(async () => {
+    const shopper = DEMO_ACCOUNTS.find((account) => account.role === "user")!;
+    const response = await fetch(`${app.base}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: shopper.email, password: shopper.password }),
+    });
+    expect(response.status).toBe(200);
+    session = setCookieOf(response, "__session")!;
+  });
+
+  /** A page asked with `cookies`, and the cookies a browser sends next (with the `cached_styles` it was given). */
+  async function visit(path: string, cookies: string) {
+    const response = await fetch(`${app.base}${path}`, { headers: { Cookie: cookies } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const earned = setCookieOf(response, "cached_styles");
+    const kept = cookies.split("; ").filter((cookie) => !cookie.startsWith("cached_styles="));
+    return { response, html, earned, next: earned ? [...kept, earned].join("; ") : cookies };
+  }
+
+  it("import the stylesheets an earlier page carried, instead of carrying their text again", async () => {
+    const first = await visit("/shop/listing", session);
+    expect(inlineStyleOf(first.html)).toContain(builtStylesheet("storefront"));
+    expect(first.earned).not.toBeNull();
+
+    const next = await visit("/shop/listing", first.next);
+    expect(next.response.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(next.earned, "nothing new to remember").toBeNull();
+    expect(inlineStyleOf(next.html)).toBe(
+      `@import url("${builtStylesheetHref("app")}");\n@import url("${builtStylesheetHref("storefront")}");`,
+    );
+    expect(next.html).not.toContain(builtStylesheet("storefront"));
+    expect(first.html.length - next.html.length).toBeGreaterThan(
+      builtStylesheet("app").length + builtStylesheet("storefront").length - 200,
+    );
+  });
+
+  it("carry the text of a sheet no earlier page carried, after importing the ones before it", async () => {
+    const listing = await visit("/shop/listing", session);
+    const home = await visit("/shop/home", listing.next);
+    expect(inlineStyleOf(home.html)).toBe(
+      `@import url("${builtStylesheetHref("app")}");\n@import url("${builtStylesheetHref("storefront")}");\n${builtStylesheet("home")}`,
+    );
+    expect(home.earned).toContain(stylesheetFingerprintOf("home"));
+    const again = await visit("/shop/home", home.next);
+    expect(inlineStyleOf(again.html)).not.toContain(builtStylesheet("home"));
+  });
+
+  it("are not what a visitor without a session gets: the cookie alone changes nothing, and no page sets it", async () => {
+    const listing = await visit("/shop/listing", session);
+    const cachedStyles = listing.next.split("; ").find((cookie) => cookie.startsWith("cached_styles="))!;
+    const login = await visit("/auth/login", cachedStyles);
+    expect(inlineStyleOf(login.html)).toContain(builtStylesheet("app"));
+    expect(login.earned).toBeNull();
+  });
+});
+
+/** The fingerprint in the name of the build's stylesheet `name`. */
+function stylesheetFingerprintOf(name: string): string {
+  return /-([A-Za-z0-9_-]{8})\.css$/.exec(builtStylesheetHref(name))![1]!;
+}
