@@ -14,6 +14,7 @@ import { cachedStylesheetsOf, rememberedStylesheetsCookie } from "./web/cached-s
 import { getConfig } from "./lib/server/config.server";
 import { ServerMarkupProvider } from "./lib/shared/server-markup";
 import { keptMarkup } from "./lib/server/server-markup.server";
+import { renderWithin } from "./lib/server/render-deadline.server";
 
 /** How long a render may take before it is aborted (React Router reads this export). */
 export const streamTimeout = 10_000;
@@ -32,9 +33,10 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = requestInfoOf(loadContext)?.cspNonce ?? "";
-  return new Promise<Response>((resolve, reject) => {
+  let abort = () => {};
+  const rendered = new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
-    const { pipe, abort } = renderToPipeableStream(
+    const { pipe, abort: abortRender } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <InlineStylesProvider value={INLINE_STYLES_MARK}>
           <ServerMarkupProvider value={keptMarkup}>
@@ -72,8 +74,9 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000).unref();
+    abort = abortRender;
   });
+  return renderWithin(streamTimeout + 1000, rendered, () => abort());
 }
 
 /**
