@@ -1,0 +1,115 @@
+import type { MigrationFn } from "umzug";
+import type { QueryInterface } from "sequelize";
+import { auditEntities } from "./audit-entities";
+
+/**
+ * Gift cards and store credit (docs/decisions/0049-gift-cards-and-store-credit-on-one-ledger.md).
+ *
+ * - `stored_value_accounts`: a balance that pays for orders. A gift card (`kind = 'giftCard'`) is found by
+ *   the SHA-256 of its code (the code itself is never stored) and shown by its last four characters; store
+ *   credit (`kind = 'storeCredit'`) belongs to one account and has no code. Personal data: the recipient's
+ *   email, name and the buyer's message and name, in their own columns.
+ * - `stored_value_entries`: the ledger. Every change of a balance is one entry, and only an entry changes a
+ *   balance: the entry's trigger adds its amount to its account's row (which the CHECK keeps at or above
+ *   zero) and records the balance after it; a direct UPDATE of `balance` is refused. So the balance is always
+ *   the sum of its ledger, whoever writes. Entries are never changed.
+ */
+
+const up = `
+CREATE TABLE stored_value_accounts (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  kind varchar(12) NOT NULL CHECK (kind IN ('giftCard', 'storeCredit')),
+  code_hash char(64) UNIQUE,
+  last4 char(4),
+  owner_user_id uuid UNIQUE REFERENCES users (id) ON DELETE CASCADE,
+  balance numeric(10, 2) NOT NULL DEFAULT 0 CHECK (balance >= 0),
+  initial_amount numeric(10, 2) NOT NULL DEFAULT 0 CHECK (initial_amount >= 0),
+  recipient_email varchar(254) CHECK (recipient_email = lower(recipient_email)),
+  recipient_name varchar(100),
+  sender_name varchar(100),
+  message varchar(300),
+  order_id uuid REFERENCES orders (id) ON DELETE SET NULL,
+  disabled boolean NOT NULL DEFAULT false,
+  expires_at timestamptz,
+  version integer NOT NULL DEFAULT 1 CHECK (version >= 1),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  CHECK ((kind = 'giftCard') = (code_hash IS NOT NULL AND last4 IS NOT NULL AND recipient_email IS NOT NULL)),
+  CHECK ((kind = 'storeCredit') = (owner_user_id IS NOT NULL))
+);
+CREATE INDEX stored_value_accounts_last4_idx ON stored_value_accounts (last4) WHERE kind = 'giftCard';
+CREATE INDEX stored_value_accounts_recipient_idx ON stored_value_accounts (recipient_email) WHERE kind = 'giftCard';
+CREATE INDEX stored_value_accounts_order_idx ON stored_value_accounts (order_id) WHERE order_id IS NOT NULL;
+
+CREATE TABLE stored_value_entries (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  account_id uuid NOT NULL REFERENCES stored_value_accounts (id) ON DELETE CASCADE,
+  at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  amount numeric(10, 2) NOT NULL CHECK (amount <> 0),
+  balance_after numeric(10, 2) NOT NULL DEFAULT 0,
+  kind varchar(10) NOT NULL CHECK (kind IN ('issued', 'spent', 'restored', 'refunded', 'adjusted', 'credited')),
+  reason varchar(300) NOT NULL,
+  order_id uuid REFERENCES orders (id) ON DELETE SET NULL,
+  actor_id uuid,
+  actor_name varchar(100) NOT NULL
+);
+CREATE INDEX stored_value_entries_account_idx ON stored_value_entries (account_id, id);
+CREATE INDEX stored_value_entries_order_idx ON stored_value_entries (order_id) WHERE order_id IS NOT NULL;
+CREATE INDEX stored_value_entries_at_idx ON stored_value_entries (at);
+
+CREATE FUNCTION stored_value_entry_applies() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE stored_value_accounts SET balance = balance + NEW.amount, updated_at = now()
+   WHERE id = NEW.account_id
+  RETURNING balance INTO NEW.balance_after;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'stored value account % does not exist', NEW.account_id USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER stored_value_entry_applies BEFORE INSERT ON stored_value_entries
+  FOR EACH ROW EXECUTE FUNCTION stored_value_entry_applies();
+
+CREATE FUNCTION stored_value_entries_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF (OLD.account_id, OLD.amount, OLD.balance_after, OLD.at, OLD.kind, OLD.reason)
+     IS DISTINCT FROM (NEW.account_id, NEW.amount, NEW.balance_after, NEW.at, NEW.kind, NEW.reason) THEN
+    RAISE EXCEPTION 'stored_value_entries are never changed: write a new entry instead';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER stored_value_entries_kept BEFORE UPDATE ON stored_value_entries
+  FOR EACH ROW EXECUTE FUNCTION stored_value_entries_kept();
+
+-- Only the ledger moves a balance: the entry's trigger runs the UPDATE one level down.
+CREATE FUNCTION stored_value_balance_by_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' AND NEW.balance <> 0 THEN
+    RAISE EXCEPTION 'a stored value account starts at 0: its first ledger entry gives it its balance';
+  END IF;
+  IF TG_OP = 'UPDATE' AND NEW.balance IS DISTINCT FROM OLD.balance AND pg_trigger_depth() < 2 THEN
+    RAISE EXCEPTION 'a balance changes only by a ledger entry (stored_value_entries)';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER stored_value_balance_by_ledger BEFORE INSERT OR UPDATE ON stored_value_accounts
+  FOR EACH ROW EXECUTE FUNCTION stored_value_balance_by_ledger();
+`;
+
+const down = `
+DROP TABLE IF EXISTS stored_value_entries;
+DROP TABLE IF EXISTS stored_value_accounts;
+DROP FUNCTION IF EXISTS stored_value_entry_applies();
+DROP FUNCTION IF EXISTS stored_value_entries_kept();
+DROP FUNCTION IF EXISTS stored_value_balance_by_ledger();
+`;
+
+export const giftCardsUp: MigrationFn<QueryInterface> = async ({ context }) => {
+  await context.sequelize.query(up);
+  await auditEntities(context, (entities) => [...new Set([...entities, "giftCard"])]);
+};
+
+export const giftCardsDown: MigrationFn<QueryInterface> = async ({ context }) => {
+  await auditEntities(context, (entities) => entities.filter((entity) => entity !== "giftCard"));
+  await context.sequelize.query(down);
+};
