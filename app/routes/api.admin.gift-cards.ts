@@ -13,12 +13,9 @@ const route = apiRoute({
     summary: "Find gift cards by the code's last four characters or the recipient's email",
     access: "giftCards",
     query: z.object({
-      q: z
-        .string()
-        .optional()
-        .meta({
-          description: "The last four characters, or part of the recipient's email; none: the newest",
-        }),
+      q: z.string().optional().meta({
+        description: "The last four characters, or part of the recipient's email; none: the newest",
+      }),
     }),
     success: {
       200: { description: "At most 100 cards, newest first", schema: dataEnvelope(z.array(giftCardSchema)) },

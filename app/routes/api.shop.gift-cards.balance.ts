@@ -13,11 +13,9 @@ const route = apiRoute({
     summary: "What a gift card can pay now, by its code",
     access: "public",
     query: z.object({
-      code: z
-        .string()
-        .meta({
-          description: "The card's code as mailed (XXXX-XXXX-XXXX-XXXX; case and dashes do not matter)",
-        }),
+      code: z.string().meta({
+        description: "The card's code as mailed (XXXX-XXXX-XXXX-XXXX; case and dashes do not matter)",
+      }),
     }),
     success: {
       200: {

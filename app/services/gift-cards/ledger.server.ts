@@ -69,7 +69,10 @@ export interface LockedAccount {
  * Locks accounts by id, in id order (two spenders of the same cards never wait for each other in a circle),
  * `FOR NO KEY UPDATE`: the balance is no key, and ledger entries may still reference the row.
  */
-export async function lockAccounts(transaction: Transaction, ids: readonly string[]): Promise<LockedAccount[]> {
+export async function lockAccounts(
+  transaction: Transaction,
+  ids: readonly string[],
+): Promise<LockedAccount[]> {
   if (!ids.length) return [];
   const rows = await getDb().sequelize.query<{
     id: string;
