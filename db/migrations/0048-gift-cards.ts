@@ -13,6 +13,8 @@ import { auditEntities } from "./audit-entities";
  *   balance: the entry's trigger adds its amount to its account's row (which the CHECK keeps at or above
  *   zero) and records the balance after it; a direct UPDATE of `balance` is refused. So the balance is always
  *   the sum of its ledger, whoever writes. Entries are never changed.
+ * - `cart_gift_cards`: the cards applied to a cart, in order. `orders.gift_card_amount` and `order_payments`:
+ *   what cards and credit pay of an order, each payment planned at create and taken with the stock.
  */
 
 const up = `
@@ -94,9 +96,39 @@ BEGIN
 END $$;
 CREATE TRIGGER stored_value_balance_by_ledger BEFORE INSERT OR UPDATE ON stored_value_accounts
   FOR EACH ROW EXECUTE FUNCTION stored_value_balance_by_ledger();
+
+-- The cards a cart will pay with, in the order they were applied.
+CREATE TABLE cart_gift_cards (
+  cart_id uuid NOT NULL REFERENCES carts (id) ON DELETE CASCADE,
+  account_id uuid NOT NULL REFERENCES stored_value_accounts (id) ON DELETE CASCADE,
+  added_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (cart_id, account_id)
+);
+CREATE INDEX cart_gift_cards_account_idx ON cart_gift_cards (account_id);
+
+-- What cards and store credit pay of an order (the rest is PayPal's), and each of those payments: planned at
+-- create, taken (a ledger entry) with the stock, given back with it, refunded in part or whole.
+ALTER TABLE orders ADD COLUMN gift_card_amount numeric(10, 2) NOT NULL DEFAULT 0
+  CHECK (gift_card_amount >= 0 AND gift_card_amount <= total_amount);
+CREATE TABLE order_payments (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  order_id uuid NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+  position smallint NOT NULL,
+  method varchar(12) NOT NULL CHECK (method IN ('giftCard', 'storeCredit')),
+  account_id uuid REFERENCES stored_value_accounts (id) ON DELETE SET NULL,
+  last4 char(4),
+  amount numeric(10, 2) NOT NULL CHECK (amount > 0),
+  refunded_amount numeric(10, 2) NOT NULL DEFAULT 0 CHECK (refunded_amount >= 0 AND refunded_amount <= amount),
+  taken boolean NOT NULL DEFAULT false,
+  UNIQUE (order_id, position)
+);
+CREATE INDEX order_payments_account_idx ON order_payments (account_id);
 `;
 
 const down = `
+DROP TABLE IF EXISTS order_payments;
+ALTER TABLE orders DROP COLUMN IF EXISTS gift_card_amount;
+DROP TABLE IF EXISTS cart_gift_cards;
 DROP TABLE IF EXISTS stored_value_entries;
 DROP TABLE IF EXISTS stored_value_accounts;
 DROP FUNCTION IF EXISTS stored_value_entry_applies();

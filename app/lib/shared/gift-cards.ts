@@ -56,6 +56,10 @@ export const GIFT_CARD_TEXT = {
   oneChange: "Send one change: adjust with a reason, disabled, or expiresAt",
   reasonRequired: "reason is required with an adjustment",
   tooMany: `A cart takes at most ${GIFT_CARDS_PER_CART} gift cards`,
+  nothingLeft: "This gift card has nothing left to pay with",
+  applied: "Gift card applied",
+  removed: "Gift card removed",
+  codeRequired: "code is required: the gift card's code",
   tooLarge: `A gift card is at most $${GIFT_CARD_MAX_CENTS / 100}`,
 } as const;
 

@@ -220,3 +220,20 @@ export const ledgerEntrySchema = z
     actor: z.string().meta({ description: "Who made the change: a person's name, or system" }),
   })
   .meta({ id: "LedgerEntry" });
+
+/** The cart with the gift cards applied to it (the gift card calls' answer). */
+export const cartWithGiftCardsEnvelope = dataEnvelope(
+  cartSchema.extend({
+    giftCards: z
+      .array(
+        z.object({
+          last4: z.string().length(4),
+          balance: money.meta({ description: "What the card can pay now" }),
+          amountApplied: money.meta({
+            description: "What it would pay of the cart's total as priced now (tax is added at checkout)",
+          }),
+        }),
+      )
+      .meta({ description: "The cards applied, in the order they are spent (at most 5)" }),
+  }),
+);
