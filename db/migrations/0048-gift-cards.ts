@@ -123,9 +123,18 @@ CREATE TABLE order_payments (
   UNIQUE (order_id, position)
 );
 CREATE INDEX order_payments_account_idx ON order_payments (account_id);
+
+-- A return refunded as store credit, and how each return's refund is split (fixed when it is received):
+-- PayPal's share of it, and what PayPal itself refunds (0 when the share became store credit).
+ALTER TABLE order_returns
+  ADD COLUMN refund_to varchar(12) NOT NULL DEFAULT 'original' CHECK (refund_to IN ('original', 'storeCredit')),
+  ADD COLUMN provider_share_cents integer CHECK (provider_share_cents >= 0),
+  ADD COLUMN provider_refund_cents integer CHECK (provider_refund_cents >= 0);
 `;
 
 const down = `
+ALTER TABLE order_returns DROP COLUMN IF EXISTS refund_to, DROP COLUMN IF EXISTS provider_share_cents,
+  DROP COLUMN IF EXISTS provider_refund_cents;
 DROP TABLE IF EXISTS order_payments;
 ALTER TABLE orders DROP COLUMN IF EXISTS gift_card_amount;
 DROP TABLE IF EXISTS cart_gift_cards;

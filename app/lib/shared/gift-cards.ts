@@ -164,3 +164,16 @@ export interface GiftCardBalanceJson {
   balance: number;
   expiresAt: string | null;
 }
+
+/** Where a return's refund goes: back the way the order was paid, or the shopper's store credit. */
+export const REFUND_TO = ["original", "storeCredit"] as const;
+export type RefundTo = (typeof REFUND_TO)[number];
+
+export function isRefundTo(value: unknown): value is RefundTo {
+  return typeof value === "string" && (REFUND_TO as readonly string[]).includes(value);
+}
+
+export const RETURN_REFUND_TO_TEXT = {
+  invalid: `refundTo must be one of: ${REFUND_TO.join(", ")}`,
+  guest: "Guests cannot hold store credit: choose the original payment",
+} as const;

@@ -305,11 +305,9 @@ export const orderSchema = z
     disputeStatus: z.enum(["open", "resolved"]).nullable().meta({
       description: "A payment dispute at the provider: while open, refunds and return receipts answer 409",
     }),
-    giftCardAmount: money
-      .optional()
-      .meta({
-        description: "What gift cards and store credit pay of the total; PayPal is asked for the rest",
-      }),
+    giftCardAmount: money.optional().meta({
+      description: "What gift cards and store credit pay of the total; PayPal is asked for the rest",
+    }),
     payments: z
       .array(
         z.object({
@@ -332,6 +330,12 @@ export const returnSchema = z
     email: z.string(),
     type: z.enum(RETURN_TYPES).meta({ description: "refund, or exchange (another size; no money moves)" }),
     status: z.enum(RETURN_STATUSES),
+    refundTo: z
+      .enum(["original", "storeCredit"])
+      .optional()
+      .meta({
+        description: "Where the refund goes: the original payment (default) or the shopper's store credit",
+      }),
     items: z.array(
       z.object({
         variantId: uuid.nullable(),
