@@ -12,6 +12,8 @@ import { issueGiftCard, updateGiftCard } from "../../app/services/gift-cards/car
 import { applyGiftCardToCart } from "../../app/services/gift-cards/cart-cards.server";
 import { addStoreCredit } from "../../app/services/gift-cards/store-credit.server";
 import { GIFT_CARD_TEXT } from "../../app/lib/shared/gift-cards";
+import { salesReport } from "../../app/services/reports.server";
+import { getConfig } from "../../app/lib/server/config.server";
 import { resetDatabase } from "../support/database";
 import { callRoute } from "../support/requests";
 import {
@@ -234,6 +236,24 @@ describe("paying with cards", () => {
       ["credited", 20],
       ["spent", -20],
     ]);
+  });
+});
+
+describe("the sales report", () => {
+  it("counts goods paid with a card as revenue, and reports what cards paid and what live cards still owe", async () => {
+    const today = new Date().toLocaleDateString("en-CA", { timeZone: getConfig().shopTimeZone });
+    const before = await salesReport({ from: today, to: today });
+    const { shopper, address } = await shopperWith("40.00");
+    const card = await aCard(100);
+    const disabled = await aCard(70);
+    await updateGiftCard(disabled.id, { disabled: true });
+    await applyGiftCardToCart(shopper.id, card.code, who(shopper));
+    const created = await createOrderFromCart(shopper, { addressId: address._id });
+    expect(created.paid).toBe(true);
+    const report = await salesReport({ from: today, to: today });
+    expect(report.revenue - before.revenue).toBe(40);
+    // Issued by an admin, not sold: not in `sold`; the disabled card owes nothing.
+    expect(report.giftCards).toEqual({ sold: 0, redeemed: 40, outstanding: 60 });
   });
 });
 
