@@ -6,6 +6,7 @@ import { action as applyApi } from "../../app/routes/api.shop.cart.gift-card";
 import { action as removeApi } from "../../app/routes/api.shop.cart.gift-card.$userId.$last4";
 import { action as createApi } from "../../app/routes/api.shop.order.create";
 import { loader as storeCreditApi } from "../../app/routes/api.account.store-credit";
+import { action as cartPage, loader as cartPageLoader } from "../../app/routes/shop.cart";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { SYSTEM_CHANGE } from "../../app/services/audit.server";
 import { issueGiftCard, updateGiftCard } from "../../app/services/gift-cards/cards.server";
@@ -134,6 +135,33 @@ describe("applying cards to the cart", () => {
     const nothing = await apply(card.code);
     expect(nothing.status).toBe(400);
     expect(((await nothing.json()) as { message: string }).message).toBe(GIFT_CARD_TEXT.nothingLeft);
+  });
+});
+
+describe("the cart page's gift card forms, without JavaScript", () => {
+  it("applies a code, shows what the card pays, refuses a wrong one beside the field, and removes it", async () => {
+    const { shopper } = await shopperWith("80.00");
+    const card = await aCard(25);
+    const post = (form: Record<string, string>) =>
+      callRoute(cartPage, "/shop/cart", { form, cookie: shopper.cookie });
+    const applied = await post({ intent: "giftCardApply", code: card.code.toLowerCase() });
+    expect(applied.status).toBe(302);
+    const page = (await (
+      await callRoute(cartPageLoader, "/shop/cart", { cookie: shopper.cookie })
+    ).json()) as {
+      giftCards: { last4: string; balance: number; amountApplied: number }[];
+    };
+    expect(page.giftCards).toEqual([{ last4: card.last4, balance: 25, amountApplied: 25 }]);
+    const wrong = await post({ intent: "giftCardApply", code: "QQQQ-QQQQ-QQQQ-QQQQ" });
+    expect(wrong.status).toBe(404);
+    expect(await wrong.json()).toEqual({ giftCardError: GIFT_CARD_TEXT.notFound });
+    expect((await post({ intent: "giftCardRemove", last4: card.last4 })).status).toBe(302);
+    const after = (await (
+      await callRoute(cartPageLoader, "/shop/cart", { cookie: shopper.cookie })
+    ).json()) as {
+      giftCards: unknown[];
+    };
+    expect(after.giftCards).toEqual([]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { amount, dateTime, flag } from "./delivery-schemas";
 import { emailField } from "./schemas";
+import { centsToNumber, toCents } from "./money";
+import { allocateOverBalances } from "./payment-split";
 
 /**
  * Gift cards and store credit (API.md, "Gift cards and store credit"): the codes' shape, the limits, the
@@ -177,3 +179,29 @@ export const RETURN_REFUND_TO_TEXT = {
   invalid: `refundTo must be one of: ${REFUND_TO.join(", ")}`,
   guest: "Guests cannot hold store credit: choose the original payment",
 } as const;
+
+/** The cart and checkout pages' gift card forms post one of these intents. */
+export const GIFT_CARD_INTENTS = { apply: "giftCardApply", remove: "giftCardRemove" } as const;
+
+/** A card on the cart as the pages show it (the API's `giftCards`). */
+export interface CartGiftCardView {
+  last4: string;
+  balance: number;
+  amountApplied: number;
+}
+
+/** What each applied card would pay of `totalCents`, in order (allocateOverBalances): the pages' and API's view. */
+export function appliedGiftCards(
+  cards: readonly { last4: string; balance: number }[],
+  totalCents: number,
+): CartGiftCardView[] {
+  const { parts } = allocateOverBalances(
+    totalCents,
+    cards.map((card) => toCents(card.balance)),
+  );
+  return cards.map((card, index) => ({
+    last4: card.last4,
+    balance: card.balance,
+    amountApplied: centsToNumber(parts[index]!),
+  }));
+}

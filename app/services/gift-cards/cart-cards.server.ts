@@ -1,8 +1,12 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { badRequest, notFound } from "~/lib/server/errors.server";
-import { GIFT_CARD_TEXT, GIFT_CARDS_PER_CART } from "~/lib/shared/gift-cards";
+import {
+  appliedGiftCards,
+  GIFT_CARD_TEXT,
+  GIFT_CARDS_PER_CART,
+  type CartGiftCardView,
+} from "~/lib/shared/gift-cards";
 import { centsToNumber, toCents } from "~/lib/shared/money";
-import { allocateOverBalances } from "~/lib/shared/payment-split";
 import { getDb } from "~/models/db.server";
 import { cartOwnerMatch, type CartOwner } from "../cart-owner.server";
 import { getCart, type CartJson } from "../cart.server";
@@ -16,12 +20,6 @@ import type { BalanceToSpend } from "./order-payments.server";
  * Gift cards applied to a cart (API.md, "Gift cards and store credit"): at most five, in the order applied;
  * the checkout spends them in that order. Each change locks the cart row first, as every writer of a cart does.
  */
-
-export interface CartGiftCardJson {
-  last4: string;
-  balance: number;
-  amountApplied: number;
-}
 
 interface AppliedRow {
   accountId: string;
@@ -111,17 +109,12 @@ export async function cartBalancesToSpend(
 export async function cartGiftCardsJson(
   cartId: string | null,
   totalCents: number,
-): Promise<CartGiftCardJson[]> {
+): Promise<CartGiftCardView[]> {
   const balances = await cartBalancesToSpend(cartId);
-  const { parts } = allocateOverBalances(
+  return appliedGiftCards(
+    balances.map((balance) => ({ last4: balance.last4!, balance: centsToNumber(balance.balanceCents) })),
     totalCents,
-    balances.map((balance) => balance.balanceCents),
   );
-  return balances.map((balance, index) => ({
-    last4: balance.last4!,
-    balance: centsToNumber(balance.balanceCents),
-    amountApplied: centsToNumber(parts[index]!),
-  }));
 }
 
 /**
@@ -130,7 +123,7 @@ export async function cartGiftCardsJson(
  */
 export async function cartWithGiftCards(
   owner: CartOwner,
-): Promise<CartJson & { giftCards: CartGiftCardJson[] }> {
+): Promise<CartJson & { giftCards: CartGiftCardView[] }> {
   const [cart, pricing] = await Promise.all([getCart(owner), priceCart(owner, {})]);
   return { ...cart, giftCards: await cartGiftCardsJson(pricing.cartId, pricing.money.totalCents) };
 }
