@@ -44,7 +44,14 @@ export function GiftCardForm({ action, cards, error }: GiftCardFormProps) {
         </Form>
       ))}
       {cards.length < GIFT_CARDS_PER_CART ? (
-        <Form method="post" action={action} preventScrollReset className="discount-code__form">
+        // Keyed by the cards applied: a card taken clears the field (its code is not left on the screen).
+        <Form
+          key={cards.map((card) => card.last4).join()}
+          method="post"
+          action={action}
+          preventScrollReset
+          className="discount-code__form"
+        >
           <label htmlFor="gift-card-input" className="visually-hidden">
             Gift card code
           </label>
