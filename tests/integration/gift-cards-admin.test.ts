@@ -11,6 +11,7 @@ import { giftCardCodeHash } from "../../app/lib/server/gift-card-codes.server";
 import { GIFT_CARD_TEXT, GIFT_CARD_WRONG_CODES_PER_HOUR } from "../../app/lib/shared/gift-cards";
 import { SETTINGS_TEXT } from "../../app/lib/shared/store-settings";
 import { createTestUser, resetDatabase } from "../support/database";
+import { mailedCode } from "./gift-card-support";
 import { callRoute, sessionCookieFor } from "../support/requests";
 import { auditEntries, backOffice } from "./staff-support";
 
@@ -62,19 +63,6 @@ const balanceOf = (code: string, options: { clientIp?: string; cookie?: string }
     context: { clientIp: options.clientIp ?? "203.0.113.7" },
     cookie: options.cookie,
   });
-
-/** The code as the recipient's mail shows it: the only place it is written in full. */
-async function mailedCode(recipient: string): Promise<string> {
-  const [mail] = await getDb().sequelize.query<{ text: string; html: string; kind: string }>(
-    `SELECT text_body AS text, html_body AS html, kind FROM mail_outbox WHERE recipient = $1 ORDER BY created_at`,
-    { bind: [recipient], type: QueryTypes.SELECT },
-  );
-  expect(mail?.kind).toBe("gift-card");
-  const code = /Your code: ([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})/.exec(mail!.text)?.[1];
-  expect(code).toBeDefined();
-  expect(mail!.html).toContain(code);
-  return code!;
-}
 
 async function ledgerSumAndBalance(id: string) {
   const [row] = await getDb().sequelize.query<{ sum: string; balance: string }>(

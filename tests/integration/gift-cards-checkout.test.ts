@@ -9,13 +9,14 @@ import { loader as storeCreditApi } from "../../app/routes/api.account.store-cre
 import { action as cartPage, loader as cartPageLoader } from "../../app/routes/shop.cart";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { SYSTEM_CHANGE } from "../../app/services/audit.server";
-import { issueGiftCard, updateGiftCard } from "../../app/services/gift-cards/cards.server";
+import { updateGiftCard } from "../../app/services/gift-cards/cards.server";
 import { applyGiftCardToCart } from "../../app/services/gift-cards/cart-cards.server";
 import { addStoreCredit } from "../../app/services/gift-cards/store-credit.server";
 import { GIFT_CARD_TEXT } from "../../app/lib/shared/gift-cards";
 import { salesReport } from "../../app/services/reports.server";
 import { getConfig } from "../../app/lib/server/config.server";
 import { resetDatabase } from "../support/database";
+import { balanceAndLedger, issuedCard } from "./gift-card-support";
 import { callRoute } from "../support/requests";
 import {
   cartOf,
@@ -44,34 +45,9 @@ beforeEach(async () => {
   setPaymentGateway(undefined);
 });
 
-let cardCounter = 0;
-
-/** A card of `amount` dollars and its code, as its recipient's mail shows it. */
-async function aCard(amount: number): Promise<{ id: string; code: string; last4: string }> {
-  cardCounter += 1;
-  const recipientEmail = `card-${cardCounter}-${Date.now()}@example.com`;
-  const card = await issueGiftCard({ amount, recipientEmail, note: "test" });
-  const [mail] = await getDb().sequelize.query<{ text: string }>(
-    `SELECT text_body AS text FROM mail_outbox WHERE recipient = $1`,
-    { bind: [recipientEmail], type: QueryTypes.SELECT },
-  );
-  const code = /Your code: (\S+)/.exec(mail!.text)![1]!;
-  return { id: card._id, code, last4: card.last4 };
-}
+const aCard = issuedCard;
 
 const who = (shopper: TestShopper) => ({ clientKey: `test-${shopper.id}`, userId: shopper.id });
-
-async function balanceAndLedger(id: string) {
-  const [row] = await getDb().sequelize.query<{ balance: string; sum: string; kinds: string[] }>(
-    `SELECT a.balance,
-            (SELECT COALESCE(sum(amount), 0) FROM stored_value_entries e WHERE e.account_id = a.id) AS sum,
-            (SELECT array_agg(kind ORDER BY id) FROM stored_value_entries e WHERE e.account_id = a.id) AS kinds
-       FROM stored_value_accounts a WHERE a.id = $1`,
-    { bind: [id], type: QueryTypes.SELECT },
-  );
-  expect(Number(row!.sum)).toBe(Number(row!.balance));
-  return { balance: Number(row!.balance), kinds: row!.kinds };
-}
 
 async function shopperWith(price: string, stock = 10) {
   const shopper = await createShopper();

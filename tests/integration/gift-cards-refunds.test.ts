@@ -3,7 +3,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
-import { issueGiftCard } from "../../app/services/gift-cards/cards.server";
 import { applyGiftCardToCart } from "../../app/services/gift-cards/cart-cards.server";
 import { getStoreCredit } from "../../app/services/gift-cards/store-credit.server";
 import { updateOrderStatus } from "../../app/services/order-status.server";
@@ -11,6 +10,7 @@ import { requestReturn } from "../../app/services/return-request.server";
 import { updateReturn } from "../../app/services/return-decision.server";
 import { RETURN_REFUND_TO_TEXT } from "../../app/lib/shared/gift-cards";
 import { resetDatabase } from "../support/database";
+import { balanceAndLedger, issuedCard } from "./gift-card-support";
 import {
   createProduct,
   createShopper,
@@ -33,28 +33,8 @@ beforeEach(async () => {
   setPaymentGateway(undefined);
 });
 
-let counter = 0;
-
-async function aCard(amount: number) {
-  counter += 1;
-  const recipientEmail = `refund-card-${counter}-${Date.now()}@example.com`;
-  const card = await issueGiftCard({ amount, recipientEmail, note: "test" });
-  const [mail] = await getDb().sequelize.query<{ text: string }>(
-    `SELECT text_body AS text FROM mail_outbox WHERE recipient = $1`,
-    { bind: [recipientEmail], type: QueryTypes.SELECT },
-  );
-  return { id: card._id, code: /Your code: (\S+)/.exec(mail!.text)![1]!, last4: card.last4 };
-}
-
-async function balanceOf(id: string) {
-  const [row] = await getDb().sequelize.query<{ balance: string; sum: string }>(
-    `SELECT a.balance, (SELECT sum(amount) FROM stored_value_entries WHERE account_id = a.id) AS sum
-       FROM stored_value_accounts a WHERE a.id = $1`,
-    { bind: [id], type: QueryTypes.SELECT },
-  );
-  expect(Number(row!.sum)).toBe(Number(row!.balance));
-  return Number(row!.balance);
-}
+const aCard = issuedCard;
+const balanceOf = async (id: string) => (await balanceAndLedger(id)).balance;
 
 /** A delivered order of `quantity` units at `price`, paid by the card (`cardAmount`) and PayPal for the rest. */
 async function deliveredOrder(shopper: TestShopper, price: string, quantity: number, cardAmount: number) {
