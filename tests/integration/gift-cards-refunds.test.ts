@@ -2,6 +2,8 @@ import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
+import { refundFromDashboard } from "../../app/payments/simulator-dashboard.server";
+import { sendSimulatorEvent } from "../../app/web/payment-webhook.server";
 import { captureOrderPayment, createOrderFromCart } from "../../app/services/checkout.server";
 import { applyGiftCardToCart } from "../../app/services/gift-cards/cart-cards.server";
 import { getStoreCredit } from "../../app/services/gift-cards/store-credit.server";
@@ -146,5 +148,22 @@ describe("refunds of orders paid partly by a card", () => {
       expect(Math.round((await balanceOf(order.card.id)) * 100)).toBe(cardCents);
       expect((await simulatorRecord(order.paymentId!))!.refundedCents).toBe(totalCents - cardCents);
     }
+  });
+});
+
+describe("a refund made in PayPal's dashboard", () => {
+  it("touches PayPal's part only: the card keeps what it paid, and a later return's split counts it as PayPal's", async () => {
+    const shopper = await createShopper();
+    // $100.00 × 3: the card paid $100.00, PayPal $200.00.
+    const order = await deliveredOrder(shopper, "100.00", 3, 100);
+    const captureId = (await simulatorRecord(order.paymentId!))!.captureId!;
+    await sendSimulatorEvent(await refundFromDashboard(captureId, 15_000));
+    expect(await balanceOf(order.card.id)).toBe(0);
+
+    // One unit back: in proportion, $33.33 to the card and $66.67 to PayPal, which has $50.00 left…
+    // so PayPal takes what it has left and the card the rest.
+    await returnUnits(shopper, order, 1);
+    expect(await balanceOf(order.card.id)).toBe(50);
+    expect((await simulatorRecord(order.paymentId!))!.refundedCents).toBe(20_000);
   });
 });

@@ -26,13 +26,20 @@ export async function splitReturnRefund(
   },
 ): Promise<{ providerRefundCents: number }> {
   const { sequelize } = getDb();
+  // PayPal's share so far: the other returns' shares, and what was refunded outside any return (PayPal's
+  // dashboard: all of it PayPal's) — the order's refunded amount less the finished returns' refunds.
   const [order] = await sequelize.query<{ providerPaid: string; providerShared: string }>(
     `SELECT o.total_amount - o.gift_card_amount AS "providerPaid",
-            COALESCE((SELECT sum(COALESCE(r.provider_share_cents, r.refund_cents + r.shipping_refund_cents))
-                        FROM order_returns r
-                       WHERE r.order_id = o.id AND r.id <> $2 AND r.status IN ('received', 'refunded')), 0) / 100.0
+            (COALESCE(shares.cents, 0) + round(o.refunded_amount * 100) - COALESCE(finished.cents, 0)) / 100.0
               AS "providerShared"
-       FROM orders o WHERE o.id = $1`,
+       FROM orders o
+       CROSS JOIN LATERAL (
+         SELECT sum(COALESCE(r.provider_share_cents, r.refund_cents + r.shipping_refund_cents)) AS cents
+           FROM order_returns r WHERE r.order_id = o.id AND r.id <> $2 AND r.status IN ('received', 'refunded')) shares
+       CROSS JOIN LATERAL (
+         SELECT sum(r.refund_cents + r.shipping_refund_cents) AS cents
+           FROM order_returns r WHERE r.order_id = o.id AND r.status = 'refunded') finished
+      WHERE o.id = $1`,
     { bind: [refund.orderId, refund.returnId], type: QueryTypes.SELECT, transaction },
   );
   const payments = await sequelize.query<{
