@@ -1,4 +1,4 @@
-import { Radio, Stack, TextInput } from "@mantine/core";
+import { Stack, TextInput } from "@mantine/core";
 import type { SentValues } from "~/lib/shared/admin-form";
 import {
   GIFT_CARD_MAX_CENTS,
@@ -61,14 +61,16 @@ function ChangeFields({ field }: RecordFormFields) {
         <legend>Change</legend>
         <Stack gap="xs">
           {GIFT_CARD_CHANGES.map((option) => (
-            <Radio
-              key={option.value}
-              id={`${change.id}-${option.value}`}
-              name="change"
-              value={option.value}
-              defaultChecked={change.defaultValue === option.value}
-              label={option.label}
-            />
+            <label key={option.value} htmlFor={`${change.id}-${option.value}`} className="gift-card-change">
+              <input
+                type="radio"
+                id={`${change.id}-${option.value}`}
+                name="change"
+                value={option.value}
+                defaultChecked={change.defaultValue === option.value}
+              />{" "}
+              {option.label}
+            </label>
           ))}
         </Stack>
         {change.error ? <p className="field-error">{change.error}</p> : null}
