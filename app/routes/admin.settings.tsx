@@ -43,7 +43,8 @@ function inputOf(formData: FormData) {
     storefront: String(formData.get("storefront") ?? ""),
     guestCheckout: formData.get("guestCheckout") === "on" ? "true" : "false",
     abandonedCartMails: formData.get("abandonedCartMails") === "on" ? "true" : "false",
-    giftCardAmounts: String(formData.get("giftCardAmounts") ?? ""),
+    // A form without the field (a page from before it) leaves the amounts as they are; an empty one stops sales.
+    ...(formData.has("giftCardAmounts") ? { giftCardAmounts: String(formData.get("giftCardAmounts")) } : {}),
     version: String(formData.get("version") ?? ""),
   };
 }

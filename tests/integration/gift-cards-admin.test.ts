@@ -6,6 +6,7 @@ import { action as cardApi, loader as cardApiGet } from "../../app/routes/api.ad
 import { loader as amountsApi } from "../../app/routes/api.shop.gift-cards";
 import { loader as balanceApi } from "../../app/routes/api.shop.gift-cards.balance";
 import { action as settingsApi } from "../../app/routes/api.admin.settings";
+import { action as settingsPage } from "../../app/routes/admin.settings";
 import { action as cardsPage, loader as cardsPageLoader } from "../../app/routes/admin.gift-cards";
 import { giftCardCodeHash } from "../../app/lib/server/gift-card-codes.server";
 import { GIFT_CARD_TEXT, GIFT_CARD_WRONG_CODES_PER_HOUR } from "../../app/lib/shared/gift-cards";
@@ -333,6 +334,26 @@ describe("the amounts on sale", () => {
     expect(((await refused.json()) as { message: string }).message).toBe(SETTINGS_TEXT.giftCardAmounts);
     expect((await put({ giftCardAmounts: [] })).status).toBe(200);
     expect(await amounts()).toEqual([]);
+  });
+});
+
+describe("the amounts on the settings page, without JavaScript", () => {
+  it("sets them from the form's text, stops sales with an empty field, and keeps them when a form has no field", async () => {
+    const amounts = async () =>
+      (
+        (await (await callRoute(amountsApi, "/api/shop/gift-cards")).json()) as {
+          data: { amounts: number[] };
+        }
+      ).data.amounts;
+    const post = (form: Record<string, string>) =>
+      callRoute(settingsPage, "/admin/settings", { form: { storefront: "members", ...form }, cookie: admin });
+    expect((await post({ giftCardAmounts: "10, 20 35" })).status).toBe(302);
+    expect(await amounts()).toEqual([10, 20, 35]);
+    expect((await post({})).status).toBe(302);
+    expect(await amounts()).toEqual([10, 20, 35]);
+    expect((await post({ giftCardAmounts: "" })).status).toBe(302);
+    expect(await amounts()).toEqual([]);
+    expect((await post({ giftCardAmounts: "5, lots" })).status).toBe(400);
   });
 });
 
