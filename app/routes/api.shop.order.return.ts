@@ -27,13 +27,10 @@ export const returnRequestBody = z.object({
       }),
     )
     .meta({ minItems: 1 }),
-  refundTo: z
-    .enum(REFUND_TO)
-    .optional()
-    .meta({
-      description:
-        "original (default): back the way the order was paid; storeCredit: the caller's store credit",
-    }),
+  refundTo: z.enum(REFUND_TO).optional().meta({
+    description:
+      "original (default): back the way the order was paid; storeCredit: the caller's store credit",
+  }),
 });
 
 /**

@@ -330,12 +330,9 @@ export const returnSchema = z
     email: z.string(),
     type: z.enum(RETURN_TYPES).meta({ description: "refund, or exchange (another size; no money moves)" }),
     status: z.enum(RETURN_STATUSES),
-    refundTo: z
-      .enum(["original", "storeCredit"])
-      .optional()
-      .meta({
-        description: "Where the refund goes: the original payment (default) or the shopper's store credit",
-      }),
+    refundTo: z.enum(["original", "storeCredit"]).optional().meta({
+      description: "Where the refund goes: the original payment (default) or the shopper's store credit",
+    }),
     items: z.array(
       z.object({
         variantId: uuid.nullable(),
