@@ -14,7 +14,7 @@ const executablePath =
 
 /** The specs of the shop on a phone (docs/architecture.md, rule 12, phone first): the phone projects run them at 375×812. */
 const MOBILE_SPECS =
-  /(storefront-mobile|storefront-variants|product-gallery|stock-alerts|exchanges)\.spec\.ts$/;
+  /(storefront-mobile|storefront-variants|product-gallery|stock-alerts|exchanges|gift-cards)\.spec\.ts$/;
 /** The phone specs that the desktop projects leave out (the others run on both). */
 const PHONE_ONLY_SPECS = /storefront-mobile\.spec\.ts$/;
 /**

@@ -7,6 +7,13 @@ import { datePart } from "./OrderTable";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import { Picture } from "./Picture";
 
+/** How each part of an order's payment is named. */
+const PAID_WITH: Record<string, string> = {
+  giftCard: "Gift card",
+  storeCredit: "Store credit",
+  paypal: "PayPal",
+};
+
 /** What the details view needs: plain data, so the admin and the shopper's history share it. */
 export interface OrderDetailsData {
   _id: string;
@@ -24,6 +31,8 @@ export interface OrderDetailsData {
   pricesIncludeTax?: boolean;
   paymentMethod: string;
   paymentStatus: string;
+  /** How the total was paid: gift cards and store credit, then PayPal (absent: PayPal alone). */
+  payments?: { method: string; last4?: string; amount: number }[];
   /** Money sent back so far (returns, or a rejection's full refund). */
   refundedAmount?: number;
   orderStatus: string;
@@ -136,6 +145,17 @@ export function OrderDetails({ order, customerName, children, lineExtra }: Order
           <dt>Payment method</dt>
           <dd>{order.paymentMethod}</dd>
         </div>
+        {order.payments?.some((payment) => payment.method !== "paypal")
+          ? order.payments.map((payment) => (
+              <div key={`${payment.method}${payment.last4 ?? ""}`}>
+                <dt>
+                  {PAID_WITH[payment.method] ?? payment.method}
+                  {payment.last4 ? ` ending ${payment.last4}` : ""}
+                </dt>
+                <dd data-testid="order-payment">{formatPrice(payment.amount)}</dd>
+              </div>
+            ))
+          : null}
         <div>
           <dt>Payment Status</dt>
           <dd data-payment-status={order.paymentStatus}>{paymentStatusLabel(order.paymentStatus)}</dd>

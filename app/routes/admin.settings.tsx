@@ -1,4 +1,4 @@
-import { Button, Checkbox, Radio, Stack, Text, Title } from "@mantine/core";
+import { Button, Checkbox, Radio, Stack, Text, TextInput, Title } from "@mantine/core";
 import {
   type ActionFunctionArgs,
   data,
@@ -43,6 +43,8 @@ function inputOf(formData: FormData) {
     storefront: String(formData.get("storefront") ?? ""),
     guestCheckout: formData.get("guestCheckout") === "on" ? "true" : "false",
     abandonedCartMails: formData.get("abandonedCartMails") === "on" ? "true" : "false",
+    // A form without the field (a page from before it) leaves the amounts as they are; an empty one stops sales.
+    ...(formData.has("giftCardAmounts") ? { giftCardAmounts: String(formData.get("giftCardAmounts")) } : {}),
     version: String(formData.get("version") ?? ""),
   };
 }
@@ -76,6 +78,7 @@ function formValues(settings: StoreSettingsJson): SentValues {
     storefront: settings.storefront,
     guestCheckout: settings.guestCheckout ? "on" : "",
     abandonedCartMails: settings.abandonedCartMails ? "on" : "",
+    giftCardAmounts: settings.giftCardAmounts.join(", "),
     version: String(settings.version),
   };
 }
@@ -93,6 +96,7 @@ export default function AdminSettings() {
   const storefront = field("storefront");
   const guest = field.box("guestCheckout");
   const abandonedCartMails = field.box("abandonedCartMails");
+  const giftCardAmounts = field("giftCardAmounts");
   return (
     <section className="admin-page">
       <div className="admin-card">
@@ -139,6 +143,12 @@ export default function AdminSettings() {
               {...abandonedCartMails}
               label="Abandoned-cart mails"
               description="A cart left untouched gets at most two reminder mails, only when its owner agreed to them."
+            />
+            <TextInput
+              {...giftCardAmounts}
+              label="Gift card amounts"
+              description="The amounts shoppers may choose, in dollars, separated by commas (empty: gift cards are not sold)"
+              inputMode="decimal"
             />
             <Text size="sm" c="dimmed">
               Version {settings.version}, last changed{" "}

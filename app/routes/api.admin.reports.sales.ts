@@ -77,6 +77,13 @@ const salesReportSchema = z.object({
       description:
         "Orders paid in the period within 7 days after their cart's abandoned-cart restore link was opened",
     }),
+  giftCards: z
+    .object({
+      sold: money.meta({ description: "Cards sold in the period (not revenue: the goods they pay for are)" }),
+      redeemed: money.meta({ description: "What cards paid in the period, less what went back to them" }),
+      outstanding: money.meta({ description: "Every live card's balance now" }),
+    })
+    .meta({ description: "Gift cards" }),
 });
 
 // GET ?from=YYYY-MM-DD&to=YYYY-MM-DD → the sales report of those shop days (default: the last 30).

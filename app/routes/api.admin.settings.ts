@@ -11,6 +11,7 @@ const settingsSchema = z
     storefront: z.enum(STOREFRONT_MODES),
     guestCheckout: z.boolean(),
     abandonedCartMails: z.boolean(),
+    giftCardAmounts: z.array(z.number()).meta({ description: "Gift card amounts on sale (empty: not sold)" }),
     version: z.int().min(1),
     updatedAt: dateTime,
   })
@@ -22,7 +23,7 @@ const settingsEnvelope = dataEnvelope(settingsSchema);
 const route = apiRoute({
   GET: apiOperation({
     tag: "Admin",
-    summary: "The store's settings: who may browse, whether guests may buy, abandoned-cart mails",
+    summary: "The store's settings: who may browse, whether guests may buy, abandoned-cart mails, gift cards",
     access: "settings",
     success: { 200: { description: "Every setting, defaults filled in", schema: settingsEnvelope } },
     errors: {},
@@ -35,7 +36,7 @@ const route = apiRoute({
     body: storeSettingsFields.partial().extend({ version: editVersion }),
     success: { 200: { description: "Every setting after the change", schema: settingsEnvelope } },
     errors: {
-      400: "A value out of its list, guest checkout without the open storefront, or malformed JSON (`errors` names the field)",
+      400: "A value out of its list, guest checkout without the open storefront, a gift card amount out of range, or malformed JSON (`errors` names the field)",
       409: "Changed by someone else since `version`",
     },
     handler: async ({ context, caller, input }) => {

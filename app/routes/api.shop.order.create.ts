@@ -11,9 +11,14 @@ import { readPaymentReturn, paymentReturnSchema } from "~/services/payment-retur
 const orderCreatedSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  approvalURL: z
-    .string()
-    .meta({ format: "uri", description: "Send the shopper here to approve the payment" }),
+  approvalURL: z.string().optional().meta({
+    format: "uri",
+    description: "Send the shopper here to approve the payment (absent when `paid`)",
+  }),
+  paid: z
+    .boolean()
+    .optional()
+    .meta({ description: "true: gift cards and store credit paid the whole total; no approval, no capture" }),
   orderId: z.string().meta({ format: "uuid" }),
   data: orderSchema,
 });
@@ -52,6 +57,10 @@ const orderCreateBodySchema = paymentReturnSchema.extend({
     .string()
     .optional()
     .meta({ description: "A discount code; default: the one on the cart; empty: none" }),
+  useStoreCredit: z
+    .boolean()
+    .optional()
+    .meta({ description: "Spend the caller's store credit first (default false)" }),
 });
 
 /**
@@ -83,7 +92,7 @@ const route = apiRoute({
       401: "Not signed in, and guest checkout is off (or a visitor named an account)",
       403: "Signed in as an admin, or the `userId` is not the caller's",
       404: "Not one of the caller's addresses",
-      409: "Stock or prices changed",
+      409: "Stock or prices changed, or a gift card's balance changed",
       502: "The payment provider failed",
     },
     handler: async ({ request, caller, input }) => {
@@ -98,8 +107,21 @@ const route = apiRoute({
         totalAmount: body.totalAmount,
         shippingMethodId: body.shippingMethodId,
         discountCode: body.discountCode,
+        useStoreCredit: body.useStoreCredit,
         paymentReturn,
       });
+      if (created.paid) {
+        return apiJson(
+          {
+            success: true,
+            message: "Order paid with gift cards and store credit",
+            paid: true,
+            orderId: created.orderId,
+            data: created.order,
+          },
+          { status: 201 },
+        );
+      }
       return apiJson(
         {
           success: true,

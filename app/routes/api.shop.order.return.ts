@@ -1,4 +1,5 @@
 import { RETURN_REASONS } from "~/lib/shared/returns";
+import { REFUND_TO } from "~/lib/shared/gift-cards";
 import { z } from "zod";
 import { returnEnvelope } from "~/web/openapi/answers.server";
 import { apiJson, apiRoute, apiOperation } from "~/web/api.server";
@@ -26,6 +27,10 @@ export const returnRequestBody = z.object({
       }),
     )
     .meta({ minItems: 1 }),
+  refundTo: z.enum(REFUND_TO).optional().meta({
+    description:
+      "original (default): back the way the order was paid; storeCredit: the caller's store credit",
+  }),
 });
 
 /**

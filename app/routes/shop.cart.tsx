@@ -13,6 +13,9 @@ import checkoutStyles from "~/styles/checkout.css?url";
 import { getCheckoutSummary } from "~/services/checkout.server";
 import { getConfig } from "~/lib/server/config.server";
 import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/web/discount-actions.server";
+import { handleGiftCardAction, isGiftCardIntent, type GiftCardRefusal } from "~/web/gift-card-actions.server";
+import { GiftCardForm } from "~/components/GiftCardForm";
+import { appliedGiftCards } from "~/lib/shared/gift-cards";
 import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
@@ -26,7 +29,7 @@ import {
   unitPriceCents,
   type CartIntent,
 } from "~/lib/shared/cart";
-import { centsToNumber } from "~/lib/shared/money";
+import { centsToNumber, toCents } from "~/lib/shared/money";
 import { computeOrderMoney } from "~/lib/shared/order-money";
 import { parsePositiveInteger, withParam } from "~/lib/shared/listing-params";
 import { CHOOSE_VARIANT_PARAM, isChooseRefusal } from "~/lib/shared/product-display";
@@ -97,6 +100,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       },
       discountRefusal: null,
       hasItems: cart.items.length > 0,
+      giftCards: appliedGiftCards(cart.giftCards ?? [], money.totalCents),
     });
   }
   const summary = await getCheckoutSummary(owner);
@@ -112,6 +116,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
     discountRefusal: summary.discountRefusal,
     hasItems: summary.items.length > 0,
+    giftCards: appliedGiftCards(
+      cart.giftCards ?? [],
+      toCents(summary.subtotal) - toCents(summary.discountAmount),
+    ),
   });
 }
 
@@ -165,7 +173,8 @@ async function applyIntent(
 
 export async function action({
   request,
-}: ActionFunctionArgs): Promise<Response | PageData<CartActionData | DiscountRefusal>> {
+  context,
+}: ActionFunctionArgs): Promise<Response | PageData<CartActionData | DiscountRefusal | GiftCardRefusal>> {
   const formData = await readForm(request);
   const redirectField = formData.get("redirectTo");
   const redirectTo = redirectField === null ? null : safeRedirect(redirectField, CART_ACTION_PATH);
@@ -174,6 +183,9 @@ export async function action({
   // A visitor of the open storefront fills the cart its cookie names (a new one at the first add).
   const owner: CartOwner = user ? user.id : await guestCartOf(request);
   if (isDiscountIntent(formData)) return handleDiscountAction(request, owner, formData, CART_ACTION_PATH);
+  if (isGiftCardIntent(formData)) {
+    return handleGiftCardAction(request, context, owner, formData, CART_ACTION_PATH);
+  }
   const intent = formData.get("intent");
   const productId = formData.get("productId");
   const variantId = formData.get("variantId");
@@ -218,7 +230,7 @@ export const meta: MetaFunction = () => [{ title: "Your Cart · ECommerce Shoppi
 
 export default function CartPage() {
   const cart = useShopCart();
-  const { money, discountRefusal, hasItems } = useLoaderData<typeof loader>();
+  const { money, discountRefusal, hasItems, giftCards } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const discountError =
     actionData && "discountError" in actionData ? actionData.discountError : discountRefusal;
@@ -236,6 +248,11 @@ export default function CartPage() {
             discount={money.discount}
             discountAmount={money.discountAmount}
             error={discountError}
+          />
+          <GiftCardForm
+            action={CART_ACTION_PATH}
+            cards={giftCards}
+            error={actionData && "giftCardError" in actionData ? actionData.giftCardError : null}
           />
           <MoneySummary money={money} withShipping={false} beforeDelivery />
         </div>

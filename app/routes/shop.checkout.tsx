@@ -164,11 +164,17 @@ export async function action({ request }: ActionFunctionArgs) {
       // The page knows about delivery and codes: its total is always the full one.
       shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
     });
+    const next = nextPageOf(created);
     if (formData.get("enhanced") === "1") {
-      return data({ approvalURL: created.approvalURL, orderId: created.orderId });
+      return data({ approvalURL: next, orderId: created.orderId });
     }
-    return redirect(created.approvalURL);
+    return redirect(next);
   });
+}
+
+/** Where the buyer goes next: PayPal's approval, or (gift cards paid it all) the order's success page. */
+function nextPageOf(created: { approvalURL: string | null; orderId: string }): string {
+  return created.approvalURL ?? `/shop/payment-success?orderId=${created.orderId}`;
 }
 
 type GuestCart = Exclude<Awaited<ReturnType<typeof requireBuyer>>["guest"], null>;
@@ -230,8 +236,9 @@ async function guestCheckout(
       totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
       shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
     });
-    if (sent.enhanced) return data({ approvalURL: created.approvalURL, orderId: created.orderId });
-    return redirect(created.approvalURL);
+    const next = nextPageOf(created);
+    if (sent.enhanced) return data({ approvalURL: next, orderId: created.orderId });
+    return redirect(next);
   }, refuseGuest(values));
 }
 

@@ -60,6 +60,7 @@ interface CartRow {
   totalStock: number | null;
   notices: string[] | null;
   discountCode: string | null;
+  giftCards: { last4: string; balance: string | number }[] | null;
 }
 
 /**
@@ -73,7 +74,12 @@ const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", ci.va
             ${VARIANT_PRICE.price} AS price, ${VARIANT_PRICE.salePrice} AS "salePrice",
             ci.quantity, v.total_stock AS "totalStock",
             (SELECT array_agg(n.message ORDER BY n.created_at, n.id) FROM cart_notices n WHERE n.cart_id = c.id)
-              AS notices, c.discount_code AS "discountCode"`;
+              AS notices, c.discount_code AS "discountCode",
+            (SELECT json_agg(json_build_object('last4', a.last4, 'balance',
+                      CASE WHEN a.disabled OR a.expires_at <= now() THEN 0 ELSE a.balance END)
+                    ORDER BY g.added_at, a.id)
+               FROM cart_gift_cards g JOIN stored_value_accounts a ON a.id = g.account_id
+              WHERE g.cart_id = c.id) AS "giftCards"`;
 const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci
               JOIN product_variants v ON v.id = ci.variant_id
               JOIN products p ON p.id = ci.product_id
@@ -124,6 +130,14 @@ function cartViewOf(userId: string, rows: CartRow[]): CartView {
     items,
     notices: rows[0]?.notices ?? [],
     discountCode: rows[0]?.discountCode ?? null,
+    ...(rows[0]?.giftCards
+      ? {
+          giftCards: rows[0].giftCards.map((card) => ({
+            last4: card.last4,
+            balance: decimalToNumber(card.balance),
+          })),
+        }
+      : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { QueryTypes } from "sequelize";
 import { getDb } from "~/models/db.server";
 import { notFound } from "~/lib/server/errors.server";
 import { getConfig } from "~/lib/server/config.server";
-import { centsToNumber, decimalToNumber } from "~/lib/shared/money";
+import { centsToNumber, decimalToNumber, toCents } from "~/lib/shared/money";
 import { trackingUrl } from "~/lib/shared/tracking";
 import { isUuid } from "~/lib/shared/uuid";
 import { returnWindowEnd } from "~/lib/shared/returns";
@@ -12,6 +12,7 @@ import type { TaxLineJson } from "~/lib/shared/order-tax";
 import { destinationOf } from "~/lib/server/regions.server";
 import { GUEST_BUYER_NAME } from "~/lib/shared/guest-orders";
 import { isGuestCart, type CartOwner } from "./cart-owner.server";
+import { paymentsJsonOf, type OrderPaymentJson } from "./gift-cards/order-payments.server";
 
 /**
  * Orders as the admin and the shopper read them (SPEC §3 field names). A
@@ -95,6 +96,10 @@ export interface OrderJson {
   returnableUntil: string | null;
   /** A payment dispute (chargeback) at the provider: open blocks refunds and return receipts. */
   disputeStatus: "open" | "resolved" | null;
+  /** What gift cards and store credit pay of the total (the rest is PayPal's). */
+  giftCardAmount: number;
+  /** How the total is paid: each card (by its last four) and the store credit, then PayPal's part. */
+  payments?: OrderPaymentJson[];
 }
 
 export interface OrderRow {
@@ -127,6 +132,7 @@ export interface OrderRow {
   refundedAmount: string;
   deliveredAt: Date | null;
   disputeStatus: "open" | "resolved" | null;
+  giftCardAmount: string;
 }
 
 interface OrderItemRow {
@@ -157,9 +163,9 @@ export const ORDER_COLUMNS = `
   o.shipping_method_name AS "shippingMethodName", o.shipping_method_price AS "shippingMethodPrice",
   o.discount_code AS "discountCode", o.refunded_amount AS "refundedAmount", o.delivered_at AS "deliveredAt",
   o.tax_amount AS "taxAmount", o.tax_lines AS "taxLines", o.prices_include_tax AS "pricesIncludeTax",
-  o.dispute_status AS "disputeStatus"`;
+  o.dispute_status AS "disputeStatus", o.gift_card_amount AS "giftCardAmount"`;
 
-export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
+export function toOrderJson(row: OrderRow, items: OrderItemRow[], payments?: OrderPaymentJson[]): OrderJson {
   return {
     _id: row.id,
     userId: row.userId,
@@ -213,6 +219,8 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[]): OrderJson {
         ? returnWindowEnd(row.deliveredAt, getConfig().returnWindowDays).toISOString()
         : null,
     disputeStatus: row.disputeStatus ?? null,
+    giftCardAmount: decimalToNumber(row.giftCardAmount),
+    ...(payments ? { payments } : {}),
   };
 }
 
@@ -262,7 +270,10 @@ export async function queryOrders(
     },
   );
   const items = await itemsOf(rows.map((row) => row.id));
-  return rows.map((row) => toOrderJson(row, items.get(row.id) ?? []));
+  const payments = await paymentsJsonOf(
+    rows.map((row) => ({ id: row.id, totalCents: toCents(row.totalAmount) })),
+  );
+  return rows.map((row) => toOrderJson(row, items.get(row.id) ?? [], payments.get(row.id)));
 }
 
 /** Any order, for the admin. */

@@ -4,6 +4,7 @@ import { getDb } from "~/models/db.server";
 import { tooManyRequests } from "~/lib/server/errors.server";
 import { recordRateLimitRefusal } from "~/lib/server/metrics.server";
 import { processSingleton } from "~/lib/server/process-singleton.server";
+import { GIFT_CARD_WRONG_CODES_PER_HOUR } from "~/lib/shared/gift-cards";
 
 /**
  * Sign-in and sign-up throttling, stored in PostgreSQL (table rate_limits) so
@@ -25,6 +26,8 @@ import { processSingleton } from "~/lib/server/process-singleton.server";
  * - registration per client: REGISTER_LIMIT_PER_HOUR (default 10) accounts an hour.
  * - "Find my order" (a guest's link mailed again): per client and per email, so that neither one client
  *   probing many orders nor many clients flooding one inbox gets far (GUEST_LOOKUP_LIMITS).
+ * - Gift card codes: wrong codes per client and per account (GIFT_CARD_CODE_LIMITS), taken before the
+ *   code is looked up, as a login's are, and given back when the code was right.
  */
 
 export const LOGIN_LIMITS = {
@@ -40,12 +43,18 @@ export const GUEST_LOOKUP_LIMITS = {
   perEmail: { points: 5, duration: 60 * 60 },
 } as const;
 
+export const GIFT_CARD_CODE_LIMITS = {
+  perClient: { points: GIFT_CARD_WRONG_CODES_PER_HOUR, duration: 60 * 60 },
+  perAccount: { points: GIFT_CARD_WRONG_CODES_PER_HOUR, duration: 60 * 60 },
+} as const;
+
 type LoginLimit = keyof typeof LOGIN_LIMITS;
 
 interface Limiters {
   login: Record<LoginLimit, RateLimiterPostgres>;
   register: RateLimiterPostgres;
   guestLookup: Record<keyof typeof GUEST_LOOKUP_LIMITS, RateLimiterPostgres>;
+  giftCardCode: Record<keyof typeof GIFT_CARD_CODE_LIMITS, RateLimiterPostgres>;
 }
 
 /** A limiter whose counters live in the `rate_limits` table, shared by every app instance. */
@@ -76,16 +85,21 @@ function limiters(): Limiters {
       perClient: postgresLimiter("guest_lookup_ip", GUEST_LOOKUP_LIMITS.perClient),
       perEmail: postgresLimiter("guest_lookup_email", GUEST_LOOKUP_LIMITS.perEmail),
     },
+    giftCardCode: {
+      perClient: postgresLimiter("gift_card_code_ip", GIFT_CARD_CODE_LIMITS.perClient),
+      perAccount: postgresLimiter("gift_card_code_account", GIFT_CARD_CODE_LIMITS.perAccount),
+    },
   }));
 }
 
 /** The one text of a 429, in the JSON API and on the pages (with and without JavaScript). */
-function retryMessage(action: "login" | "registration" | "lookup", seconds: number) {
+function retryMessage(action: "login" | "registration" | "lookup" | "giftCardCode", seconds: number) {
   const minutes = Math.ceil(seconds / 60);
   const what = {
     login: "login attempts",
     registration: "registrations from your network",
     lookup: "order lookups",
+    giftCardCode: "wrong gift card codes",
   }[action];
   return `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
@@ -170,4 +184,39 @@ export async function consumeGuestOrderLookup(clientKey: string, email: string):
     recordRateLimitRefusal("guest-lookup");
     throw tooManyRequests(retryMessage("lookup", seconds), seconds);
   }
+}
+
+/**
+ * Takes one point from this client's and (signed in) this account's gift card allowances before a code is
+ * looked up, or throws a 429 AppError with Retry-After. A right code gives the points back: only wrong codes
+ * count, and parallel guesses can never look up more than the allowance.
+ */
+export async function beginGiftCardCodeAttempt(
+  clientKey: string,
+  userId: string | null,
+): Promise<{ succeeded(): Promise<void> }> {
+  const { giftCardCode } = limiters();
+  const keys = { perClient: clientKey, perAccount: userId };
+  const taken: (keyof typeof GIFT_CARD_CODE_LIMITS)[] = [];
+  for (const name of ["perClient", "perAccount"] as const) {
+    const key = keys[name];
+    if (key === null) continue;
+    try {
+      await giftCardCode[name].consume(key, 1);
+      taken.push(name);
+    } catch (error) {
+      // The refused upsert counted too: give back what this attempt took, as a login does.
+      const counted = error instanceof RateLimiterRes ? [...taken, name] : taken;
+      await Promise.all(counted.map((limit) => giftCardCode[limit].reward(keys[limit]!, 1)));
+      if (!(error instanceof RateLimiterRes)) throw error;
+      const seconds = retrySeconds(error.msBeforeNext);
+      recordRateLimitRefusal("gift-card-code");
+      throw tooManyRequests(retryMessage("giftCardCode", seconds), seconds);
+    }
+  }
+  return {
+    async succeeded() {
+      await Promise.all(taken.map((limit) => giftCardCode[limit].reward(keys[limit]!, 1)));
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { GUEST_BUYER_NAME } from "~/lib/shared/guest-orders";
 import { WAITING_FOR_VARIANT_SQL } from "./stock-alert-demand.server";
 import { recoveredSales } from "./abandoned-carts.server";
+import { giftCardFigures } from "./gift-cards/report.server";
 import { QueryTypes, Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
 import { badRequest, serviceUnavailable } from "~/lib/server/errors.server";
@@ -75,6 +76,8 @@ interface SalesReport extends SalesFigures {
   lowStock: LowStockVariant[];
   /** Orders paid in the period that an abandoned-cart mail's restore link brought back, and their money. */
   recovered: { orders: number; revenue: number };
+  /** Cards sold in the period (not revenue), what cards paid in it, and every live card's balance now. */
+  giftCards: { sold: number; redeemed: number; outstanding: number };
 }
 
 /** How many best sellers and low-stock variants a report lists. */
@@ -191,7 +194,8 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
         );
         const tax = await taxOfPeriods(replacements, transaction);
         const recovered = await recoveredSales(period, transaction);
-        return { days, top, lowStock, tax, recovered };
+        const giftCards = await giftCardFigures(period, transaction);
+        return { days, top, lowStock, tax, recovered, giftCards };
       },
     );
   let rows = await read();
@@ -225,6 +229,7 @@ export async function salesReport(period: ReportPeriod): Promise<SalesReport> {
     })),
     lowStock: rows.lowStock,
     recovered: { orders: rows.recovered.orders, revenue: centsToNumber(rows.recovered.revenueCents) },
+    giftCards: rows.giftCards,
   };
 }
 

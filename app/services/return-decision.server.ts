@@ -1,3 +1,5 @@
+import type { RefundTo } from "~/lib/shared/gift-cards";
+import { splitReturnRefund } from "./gift-cards/refund-split.server";
 import { QueryTypes, type Transaction } from "sequelize";
 import { AppError, badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
 import { getLogger } from "~/lib/server/logger.server";
@@ -146,7 +148,7 @@ export async function updateReturn(
 
       if (!isCaptured(order.paymentStatus)) throw conflict(RETURN_TEXT.notPaid);
       await assertNoOpenDispute(order.id, transaction);
-      await receiveReturn(order.id, returnId, refundShipping, transaction);
+      await receiveReturn(order.id, returnId, refundShipping, transaction, by);
       await audit();
       return true;
     })
@@ -176,6 +178,7 @@ async function receiveReturn(
   returnId: string,
   refundShipping: boolean,
   transaction: Transaction,
+  by: AuditBy,
 ): Promise<void> {
   const { sequelize } = getDb();
   const lines = await returnableLines(orderId, transaction);
@@ -266,6 +269,19 @@ async function receiveReturn(
     })),
     transaction,
   );
+  // Last in the lock order (the balances): the cards' and credit's parts go back now, PayPal's at the refund.
+  const [owner] = await sequelize.query<{ userId: string | null; refundTo: RefundTo }>(
+    `SELECT user_id AS "userId", refund_to AS "refundTo" FROM order_returns WHERE id = :returnId`,
+    { replacements: { returnId }, type: QueryTypes.SELECT, transaction },
+  );
+  await splitReturnRefund(transaction, {
+    orderId,
+    returnId,
+    cents: linesCents + shippingCents,
+    refundTo: owner!.refundTo,
+    userId: owner!.userId,
+    by,
+  });
 }
 
 /**

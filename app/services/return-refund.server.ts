@@ -23,22 +23,29 @@ export async function finishReturnRefund(returnId: string, by: AuditBy = SYSTEM_
     orderId: string;
     status: ReturnStatus;
     cents: number;
+    /** PayPal's part of the refund (the cards' and credit's went back when the return was received). */
+    providerCents: number;
     captureId: string | null;
   }>(
     // An exchange is received without a refund: nothing to finish.
     `SELECT r.order_id AS "orderId", r.status, (r.refund_cents + r.shipping_refund_cents) AS cents,
+            COALESCE(r.provider_refund_cents, r.refund_cents + r.shipping_refund_cents) AS "providerCents",
             o.capture_id AS "captureId"
        FROM order_returns r JOIN orders o ON o.id = r.order_id WHERE r.id = :returnId AND r.type = 'refund'`,
     { replacements: { returnId }, type: QueryTypes.SELECT },
   );
   if (!due || due.status !== "received") return false;
   let providerRefundId: string | null = null;
-  if (due.cents > 0) {
+  if (due.providerCents > 0) {
     if (!due.captureId) {
       getLogger().error({ returnId }, "The return is received but its order has no capture to refund");
       return false;
     }
-    const refund = await getPaymentGateway().refundCapture(due.captureId, due.cents, `return-${returnId}`);
+    const refund = await getPaymentGateway().refundCapture(
+      due.captureId,
+      due.providerCents,
+      `return-${returnId}`,
+    );
     if (refund.status === "FAILED" || refund.status === "CANCELLED") {
       throw new PaymentProviderError(`The provider did not refund return ${returnId} (${refund.status})`);
     }

@@ -1,4 +1,5 @@
 import { QueryTypes, type Transaction } from "sequelize";
+import { isRefundTo, RETURN_REFUND_TO_TEXT, type RefundTo } from "~/lib/shared/gift-cards";
 import { getConfig } from "~/lib/server/config.server";
 import { badRequest, conflict, notFound, type FieldErrors } from "~/lib/server/errors.server";
 import { isCaptured } from "~/lib/shared/order-options";
@@ -41,9 +42,15 @@ interface RequestedItem {
   reason: ReturnReason;
 }
 
-function parseReturnRequest(input: unknown): { orderId: string; items: RequestedItem[] } {
+function parseReturnRequest(input: unknown): {
+  orderId: string;
+  items: RequestedItem[];
+  refundTo: RefundTo;
+} {
   const body = (input ?? {}) as Record<string, unknown>;
   const errors: FieldErrors = {};
+  const refundTo = body.refundTo ?? "original";
+  if (!isRefundTo(refundTo)) errors.refundTo = [RETURN_REFUND_TO_TEXT.invalid];
   const orderId = typeof body.orderId === "string" ? body.orderId.trim() : "";
   if (!isUuid(orderId)) errors.orderId = ["Order id is required"];
   const items: RequestedItem[] = [];
@@ -68,7 +75,7 @@ function parseReturnRequest(input: unknown): { orderId: string; items: Requested
   }
   const problems = Object.values(errors).flat();
   if (problems.length) throw badRequest(problems[0]!, errors);
-  return { orderId, items };
+  return { orderId, items, refundTo: refundTo as RefundTo };
 }
 
 /**
@@ -116,6 +123,9 @@ export async function lockOrderForReturn(
 export async function requestReturn(requester: ReturnRequester, input: unknown): Promise<ReturnJson> {
   const request = parseReturnRequest(input);
   const userId = typeof requester === "string" ? requester : null;
+  if (request.refundTo === "storeCredit" && userId === null) {
+    throw badRequest(RETURN_REFUND_TO_TEXT.guest, { refundTo: [RETURN_REFUND_TO_TEXT.guest] });
+  }
   const returnId = await getDb()
     .sequelize.transaction(async (transaction) => {
       const order = await lockOrderForReturn(
@@ -151,8 +161,12 @@ export async function requestReturn(requester: ReturnRequester, input: unknown):
       if (problems.length) throw badRequest(problems[0]!, errors);
 
       const [created] = await getDb().sequelize.query<{ id: string }>(
-        `INSERT INTO order_returns (order_id, user_id) VALUES (:orderId, :userId) RETURNING id`,
-        { replacements: { orderId: order.id, userId }, type: QueryTypes.SELECT, transaction },
+        `INSERT INTO order_returns (order_id, user_id, refund_to) VALUES (:orderId, :userId, :refundTo) RETURNING id`,
+        {
+          replacements: { orderId: order.id, userId, refundTo: request.refundTo },
+          type: QueryTypes.SELECT,
+          transaction,
+        },
       );
       const picked = [...chosen.values()];
       await getDb().sequelize.query(

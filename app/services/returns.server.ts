@@ -1,3 +1,4 @@
+import type { RefundTo } from "~/lib/shared/gift-cards";
 import { QueryTypes, type Transaction } from "sequelize";
 import { notFound } from "~/lib/server/errors.server";
 import { centsToNumber, toCents } from "~/lib/shared/money";
@@ -65,6 +66,7 @@ interface ReturnRow {
   email: string;
   type: ReturnType;
   status: ReturnStatus;
+  refundTo: RefundTo;
   refundShipping: boolean;
   refundCents: number | null;
   shippingRefundCents: number;
@@ -96,7 +98,7 @@ interface ReturnItemRow {
 
 const RETURN_COLUMNS = `r.id, r.order_id AS "orderId", r.user_id AS "userId",
   COALESCE(u.user_name, :guestName) AS "userName", COALESCE(u.email, o.guest_email) AS email, r.type, r.status,
-  r.refund_shipping AS "refundShipping", r.refund_cents AS "refundCents",
+  r.refund_to AS "refundTo", r.refund_shipping AS "refundShipping", r.refund_cents AS "refundCents",
   r.shipping_refund_cents AS "shippingRefundCents", r.requested_at AS "requestedAt",
   r.decided_at AS "decidedAt", r.received_at AS "receivedAt", r.refunded_at AS "refundedAt",
   r.tracking_number AS "trackingNumber", r.carrier, r.shipped_at AS "shippedAt"`;
@@ -112,6 +114,7 @@ function toReturnJson(row: ReturnRow, items: ReturnItemRow[]): ReturnJson {
     email: row.email,
     type: row.type,
     status: row.status,
+    refundTo: row.refundTo,
     items: items.map((item) => ({
       variantId: item.variantId,
       productId: item.productId,

@@ -32,6 +32,7 @@ import { guestCheckoutExtraDown, guestCheckoutExtraUp } from "./0044-guest-check
 import { guestOrderClaimsDown, guestOrderClaimsUp } from "./0045-guest-order-claims";
 import { exchangesDown, exchangesUp } from "./0046-exchanges";
 import { abandonedCartsDown, abandonedCartsUp } from "./0047-abandoned-carts";
+import { giftCardsDown, giftCardsUp } from "./0048-gift-cards";
 
 /**
  * Every migration in order. Listed by hand (no glob) so that the list is the
@@ -75,4 +76,5 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0045-guest-order-claims", up: guestOrderClaimsUp, down: guestOrderClaimsDown },
   { name: "0046-exchanges", up: exchangesUp, down: exchangesDown },
   { name: "0047-abandoned-carts", up: abandonedCartsUp, down: abandonedCartsDown },
+  { name: "0048-gift-cards", up: giftCardsUp, down: giftCardsDown },
 ];

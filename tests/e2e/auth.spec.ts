@@ -215,6 +215,7 @@ test.describe("sign-in and sign-out", () => {
       "Returns",
       "Delivery",
       "Discounts",
+      "Gift cards",
       "Taxes",
       "Webhooks",
       "Audit log",

@@ -192,6 +192,7 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Returns",
         "Delivery",
         "Discounts",
+        "Gift cards",
         "Taxes",
         "Webhooks",
         "Audit log",

@@ -127,6 +127,7 @@ const UNDOCUMENTED_RULES: Record<string, string> = {
 const BODY_READ_AFTER_LOOKUP = new Set([
   "PUT /api/admin/discounts/{id}",
   "PUT /api/admin/shipping-methods/{id}",
+  "PUT /api/admin/gift-cards/{id}",
 ]);
 
 interface Caller {

@@ -18,6 +18,7 @@ import * as adminAudit from "../../app/routes/admin.audit";
 import * as adminDashboard from "../../app/routes/admin.dashboard";
 import * as adminDiscounts from "../../app/routes/admin.discounts";
 import * as adminFeatures from "../../app/routes/admin.features";
+import * as adminGiftCards from "../../app/routes/admin.gift-cards";
 import * as adminOrder from "../../app/routes/admin.orders.$orderId";
 import * as adminOrders from "../../app/routes/admin.orders";
 import * as adminProducts from "../../app/routes/admin.products";
@@ -84,6 +85,7 @@ const PAGES: [
   ["/admin/webhooks", adminWebhooks, "webhooks"],
   ["/admin/staff", adminStaff, "staff"],
   ["/admin/settings", adminSettings, "settings"],
+  ["/admin/gift-cards", adminGiftCards, "giftCards"],
 ];
 
 const ADMIN_OPERATIONS = shopApi.operations.filter((operation) => areaOf(operation.access));

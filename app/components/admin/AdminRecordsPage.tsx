@@ -93,6 +93,10 @@ interface AdminRecordsPageProps<Row extends { _id: string; version?: number }> {
   rowTestId?: (row: Row) => string;
   /** Links shown before a row's Edit and Delete (a webhook's deliveries). */
   rowLinks?: (row: Row) => ReactNode;
+  /** False when rows are never deleted: no Delete button (a gift card is disabled instead). */
+  deletable?: boolean;
+  /** Shown between the intro and the table (a search form). */
+  filter?: ReactNode;
   /** The forms' id prefix ("tax": "tax-new-name", "tax-ID-name"). */
   formPrefix: string;
   /** A row as its form's values (null: a new one's defaults). */
@@ -156,6 +160,7 @@ export function AdminRecordsPage<Row extends { _id: string; version?: number }>(
         <Text size="sm" c="dimmed" mb="sm" data-testid={props.introTestId}>
           {props.intro}
         </Text>
+        {props.filter}
         <AdminTable
           testId={props.tableTestId}
           rows={rows}
@@ -172,6 +177,7 @@ export function AdminRecordsPage<Row extends { _id: string; version?: number }>(
                   name={rowName(row)}
                   version={row.version}
                   before={props.rowLinks?.(row)}
+                  deletable={props.deletable}
                 />
               ),
             },

@@ -11,6 +11,8 @@ interface RowActionsProps {
   version?: number;
   /** Links shown before Edit (a webhook's deliveries). */
   before?: ReactNode;
+  /** False for rows that are never deleted (a gift card is disabled instead). */
+  deletable?: boolean;
 }
 
 /**
@@ -18,27 +20,29 @@ interface RowActionsProps {
  * "delete" and the version shown), both named after the row for screen
  * readers; no JavaScript needed.
  */
-export function RowActions({ page, id, name, version, before }: RowActionsProps) {
+export function RowActions({ page, id, name, version, before, deletable = true }: RowActionsProps) {
   return (
     <Group gap="xs" wrap="nowrap">
       {before}
       <Link to={`${page}?edit=${id}`} className="admin-btn" aria-label={`Edit ${name}`}>
         Edit
       </Link>
-      <Form method="post" action={page}>
-        <input type="hidden" name="id" value={id} />
-        {version === undefined ? null : <input type="hidden" name="version" value={version} />}
-        <Button
-          type="submit"
-          name="intent"
-          value={RECORD_INTENTS.delete}
-          variant="default"
-          color="red"
-          aria-label={`Delete ${name}`}
-        >
-          Delete
-        </Button>
-      </Form>
+      {deletable ? (
+        <Form method="post" action={page}>
+          <input type="hidden" name="id" value={id} />
+          {version === undefined ? null : <input type="hidden" name="version" value={version} />}
+          <Button
+            type="submit"
+            name="intent"
+            value={RECORD_INTENTS.delete}
+            variant="default"
+            color="red"
+            aria-label={`Delete ${name}`}
+          >
+            Delete
+          </Button>
+        </Form>
+      ) : null}
     </Group>
   );
 }

@@ -15,6 +15,7 @@ export const AUDIT_ENTITIES = [
   "apiKey",
   "twoFactor",
   "settings",
+  "giftCard",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -94,6 +94,8 @@ export interface CartView {
   notices: string[];
   /** The discount code the shopper applied (checked again whenever the cart is priced). */
   discountCode: string | null;
+  /** The gift cards applied, in order, each with what it can pay now (absent: none). */
+  giftCards?: { last4: string; balance: number }[];
 }
 
 /** The cart of nobody yet: a visitor's before the first add, a shopper's before theirs. */

@@ -142,7 +142,7 @@ export const discountCodeSchema = z
   .min(1, { error: "code is required: the discount code" })
   .regex(DISCOUNT_CODE_PATTERN, { error: CODE_INVALID });
 
-function dateTime(what: string) {
+export function dateTime(what: string) {
   const message = `${what} must be a date such as 2026-12-31 or 2026-12-31T23:59:00Z`;
   return z.preprocess(
     blankToUndefined,

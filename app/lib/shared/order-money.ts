@@ -199,15 +199,16 @@ export type PaymentMoney = Pick<
   tax: Pick<OrderTax, "pricesIncludeTax" | "lineTaxCents" | "shippingTaxCents" | "taxCents">;
 };
 
-export function amountBreakdownOf(money: PaymentMoney): AmountBreakdown {
+export function amountBreakdownOf(money: PaymentMoney, paidByBalancesCents = 0): AmountBreakdown {
   const { tax } = money;
   const itemsTax = tax.taxCents - tax.shippingTaxCents;
   return {
     itemTotalCents: money.subtotalCents - (tax.pricesIncludeTax ? itemsTax : 0),
     taxTotalCents: itemsTax,
     shippingCents: money.shippingCents + (tax.pricesIncludeTax ? 0 : tax.shippingTaxCents),
-    discountCents: money.discountCents,
-    totalCents: money.totalCents,
+    // What gift cards and store credit pay is, to the provider, taken off like a discount (decision 0049).
+    discountCents: money.discountCents + paidByBalancesCents,
+    totalCents: money.totalCents - paidByBalancesCents,
   };
 }
 

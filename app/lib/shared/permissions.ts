@@ -19,6 +19,7 @@ export const PERMISSIONS = [
   "webhooks",
   "staff",
   "settings",
+  "giftCards",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -36,6 +37,10 @@ export const PERMISSION_LABELS: Record<Permission, { label: string; description:
   webhooks: { label: "Webhooks", description: "Endpoints that hear about the shop's events" },
   staff: { label: "Staff and API keys", description: "Invite and manage staff, make and revoke API keys" },
   settings: { label: "Settings", description: "Who may browse the shop and whether guests may buy" },
+  giftCards: {
+    label: "Gift cards",
+    description: "Find, issue, adjust, disable and date gift cards; their ledgers",
+  },
 };
 
 /** The permissions an API key may carry: every one but `staff` (a program never manages people or keys). */
@@ -95,6 +100,7 @@ export const ADMIN_MENU: readonly { id: string; label: string; path: string; are
   { id: "returns", label: "Returns", path: "/admin/returns", area: "returns" },
   { id: "shipping", label: "Delivery", path: "/admin/shipping", area: "shipping" },
   { id: "discounts", label: "Discounts", path: "/admin/discounts", area: "discounts" },
+  { id: "giftCards", label: "Gift cards", path: "/admin/gift-cards", area: "giftCards" },
   { id: "taxes", label: "Taxes", path: "/admin/taxes", area: "taxes" },
   { id: "webhooks", label: "Webhooks", path: "/admin/webhooks", area: "webhooks" },
   { id: "audit", label: "Audit log", path: "/admin/audit", area: "audit" },

@@ -107,6 +107,8 @@ export interface ReturnJson {
   email: string;
   type: ReturnType;
   status: ReturnStatus;
+  /** Where the refund goes: back the way the order was paid, or the shopper's store credit. */
+  refundTo: "original" | "storeCredit";
   items: ReturnItemJson[];
   refundShipping: boolean;
   /** Set when received: the lines' refunds plus the delivery's when refunded with it. */

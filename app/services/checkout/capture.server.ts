@@ -163,7 +163,7 @@ async function beginCapture(owner: CartOwner, paymentId: string, orderId: string
 
 /** Step 2 and 3 for an order whose stock is reserved. */
 async function captureReserved(
-  order: { id: string; paymentId: string; captureRequestId: string; totalAmount: string },
+  order: { id: string; paymentId: string; captureRequestId: string; providerAmount: string },
   inputPayerId: string | null,
 ): Promise<Settlement> {
   let captured;
@@ -171,7 +171,7 @@ async function captureReserved(
     captured = await getPaymentGateway().captureOrder({
       providerOrderId: order.paymentId,
       requestId: order.captureRequestId,
-      expectedAmountCents: toCents(order.totalAmount),
+      expectedAmountCents: toCents(order.providerAmount),
       expectedCurrency: "USD",
     });
   } catch (error) {

@@ -21,6 +21,11 @@ import { lineName } from "~/lib/shared/variants";
 import { paymentItemsOf } from "./order-store.server";
 import { amountBreakdownOf, type OrderMoney } from "~/lib/shared/order-money";
 import { taxLinesJson } from "~/lib/shared/order-tax";
+import { cartBalancesToSpend } from "../gift-cards/cart-cards.server";
+import { storeCreditToSpend } from "../gift-cards/store-credit.server";
+import { planPayments, recordPlannedPayments } from "../gift-cards/order-payments.server";
+import { enqueueOrderConfirmedMail } from "../mail/order-mails.server";
+import { reserveStock, shortageMessage, updateOrder } from "./order-store.server";
 import {
   assertPricingAccepted,
   priceCart,
@@ -63,6 +68,8 @@ export interface CreateOrderInput {
   email?: unknown;
   /** The "Email me about my cart and offers" box (default false), kept on the order. */
   marketingConsent?: unknown;
+  /** Spend the shopper's store credit first (default false; guests hold none). */
+  useStoreCredit?: unknown;
 }
 
 /** Who checks out: a shopper (their account's cart), or a visitor of the open storefront (their guest cart). */
@@ -96,10 +103,14 @@ function parseGuestContact(input: CreateOrderInput): { email: string; marketingC
 
 export interface CreatedOrder {
   orderId: string;
-  /** Where the shopper approves the payment (PayPal, or the simulator's page). */
-  approvalURL: string;
+  /** Where the shopper approves the payment (PayPal, or the simulator's page); null when already paid. */
+  approvalURL: string | null;
+  /** Gift cards and store credit paid the whole total: the order is paid and confirmed, PayPal never asked. */
+  paid: boolean;
   order: OrderJson;
 }
+
+const USE_STORE_CREDIT_INVALID = "useStoreCredit must be true or false";
 
 const TOTAL_INVALID = "totalAmount must be an amount such as 109.98";
 
@@ -220,6 +231,10 @@ export async function createOrderFromCart(
   const owner = ownerOfBuyer(buyer);
   const guest = isGuestCart(owner) ? parseGuestContact(input) : null;
   const marketingConsent = guest ? guest.marketingConsent : parseMarketingConsent(input);
+  const useStoreCredit = input.useStoreCredit ?? false;
+  if (typeof useStoreCredit !== "boolean") {
+    throw badRequest(USE_STORE_CREDIT_INVALID, { useStoreCredit: [USE_STORE_CREDIT_INVALID] });
+  }
   const expectedCents = parseExpectedTotal(input.totalAmount);
   const choice: PricingChoice = {
     shippingMethodId: input.shippingMethodId,
@@ -322,9 +337,30 @@ export async function createOrderFromCart(
         })),
         { transaction },
       );
-      return { orderId: order.id, lines, money };
+      // Store credit first, then the cards in the order applied; PayPal for the rest (decision 0049).
+      const balances = [
+        ...(useStoreCredit && !isGuestCart(owner) ? await storeCreditToSpend(owner, transaction) : []),
+        ...(await cartBalancesToSpend(cartId, transaction)),
+      ];
+      const { payments, restCents } = planPayments(totalCents, balances);
+      await recordPlannedPayments(order.id, payments, transaction);
+      const paidByBalancesCents = totalCents - restCents;
+      if (restCents === 0) {
+        await payWithBalancesAlone(order.id, cartId, transaction);
+        return { orderId: order.id, lines, money, paidByBalancesCents, paid: true };
+      }
+      return { orderId: order.id, lines, money, paidByBalancesCents, paid: false };
     })
     .catch(lockConflictAsAppError);
+  if (prepared.paid) {
+    recordCheckoutOutcome("captured");
+    return {
+      orderId: prepared.orderId,
+      approvalURL: null,
+      paid: true,
+      order: await getOrderForUser(owner, prepared.orderId),
+    };
+  }
 
   // The order row is committed before the shopper is sent to approve: the
   // simulator's approval page (and the return page) look it up.
@@ -333,7 +369,7 @@ export async function createOrderFromCart(
     payment = await getPaymentGateway().createOrder({
       orderId: prepared.orderId,
       items: paymentItemsOf(prepared.lines, prepared.money),
-      ...amountBreakdownOf(prepared.money),
+      ...amountBreakdownOf(prepared.money, prepared.paidByBalancesCents),
       currency: "USD",
       // The provider comes back to the bridge, whose link is signed for this order only.
       returnUrl: clientPage(input.paymentReturn?.returnUrl, prepared.orderId) ?? appUrl(RETURN_PATH),
@@ -354,6 +390,37 @@ export async function createOrderFromCart(
   return {
     orderId: prepared.orderId,
     approvalURL: payment.approvalUrl,
+    paid: false,
     order: await getOrderForUser(owner, prepared.orderId),
   };
+}
+
+/**
+ * Inside the order's transaction: the cards and credit pay the whole total, so the order is paid now, as a
+ * capture would confirm it: its stock, code use and balances taken under their locks (a balance spent
+ * meanwhile: 409 "The gift card's balance has changed", nothing kept), confirmed, its lines and cards out of
+ * the cart, the confirmation mail in the outbox.
+ */
+async function payWithBalancesAlone(orderId: string, cartId: string | null, transaction: Transaction) {
+  const shortage = await reserveStock(orderId, transaction);
+  if (shortage) throw conflict(shortageMessage(shortage, false));
+  await updateOrder(
+    orderId,
+    `payment_status = 'paid', order_status = 'confirmed', payment_method = 'giftCard', captured_at = now()`,
+    {},
+    transaction,
+  );
+  if (cartId) {
+    const { sequelize } = getDb();
+    await sequelize.query(
+      `DELETE FROM cart_items WHERE cart_id = :cartId
+          AND variant_id IN (SELECT variant_id FROM order_items WHERE order_id = :orderId AND variant_id IS NOT NULL)`,
+      { replacements: { cartId, orderId }, transaction },
+    );
+    await sequelize.query(`DELETE FROM cart_gift_cards WHERE cart_id = :cartId`, {
+      replacements: { cartId },
+      transaction,
+    });
+  }
+  await enqueueOrderConfirmedMail(orderId, transaction);
 }

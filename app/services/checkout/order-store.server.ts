@@ -7,6 +7,7 @@ import { paymentUnitsOf, type PaymentMoney } from "~/lib/shared/order-money";
 import { releaseDiscountUse, reserveDiscountUse, type DiscountRunOut } from "../discounts.server";
 import type { CartOwner } from "../cart-owner.server";
 import { orderOwnerMatch } from "../orders.server";
+import { giveBackOrderBalances, takeOrderBalances } from "../gift-cards/order-payments.server";
 
 /** An order line as the payment provider lists it: named with its size and colour, its SKU the variant's. */
 export function paymentItemOf(
@@ -45,7 +46,7 @@ export function paymentItemsOf(lines: readonly PaymentLine[], money: PaymentMone
  * Locks are always taken in one order, so that two transactions never wait
  * for each other in a circle: orders row → its order_returns rows → the shopper's carts row → products
  * rows (by id) → product_variants rows (by id) → the order's discount_codes row
- * → cart_items rows. (addToCart takes carts → product_variants too.)
+ * → its gift cards' and store credit's stored_value_accounts rows (by id) → cart_items rows. (addToCart takes carts → product_variants too.)
  * Every query of a transaction runs on that transaction (docs/architecture.md, rule 9),
  * and no provider call happens while one is open.
  */
@@ -61,6 +62,8 @@ export interface OrderState {
   paymentStatus: PaymentStatus;
   orderStatus: OrderStatus;
   totalAmount: string;
+  /** What the payment provider is asked for: the total less what gift cards and store credit pay. */
+  providerAmount: string;
   orderDate: Date;
   /**
    * The capture's idempotency key while capturing: one per attempt, the same
@@ -73,7 +76,7 @@ export interface OrderState {
 
 const ORDER_STATE_COLUMNS = `id, user_id AS "userId", cart_id AS "cartId", payment_id AS "paymentId", payer_id AS "payerId",
   capture_id AS "captureId", payment_status AS "paymentStatus", order_status AS "orderStatus",
-  total_amount AS "totalAmount", order_date AS "orderDate", capture_started_at AS "captureStartedAt",
+  total_amount AS "totalAmount", total_amount - gift_card_amount AS "providerAmount", order_date AS "orderDate", capture_started_at AS "captureStartedAt",
   CASE WHEN capture_started_at IS NULL THEN NULL
        ELSE 'capture-' || id || '-' || (extract(epoch FROM capture_started_at) * 1000000)::bigint
   END AS "captureRequestId"`;
@@ -126,8 +129,9 @@ interface OrderLine {
   quantity: number;
 }
 
-/** Why an order's reservation was refused: a line's stock, or its discount code ran out. */
+/** Why an order's reservation was refused: a line's stock, its discount code ran out, or a card's balance. */
 export type Shortage =
+  | { kind: "giftCard"; message: string }
   | {
       kind: "stock";
       line: OrderLine;
@@ -207,6 +211,12 @@ export async function reserveStock(orderId: string, transaction: Transaction): P
   // The code's row lock comes after the stock's (products → product_variants → discount_codes).
   const runOut = await reserveDiscountUse(orderId, transaction);
   if (runOut) return { kind: "discount", ...runOut };
+  // The balances' locks come last (by id); a balance spent meanwhile leaves nothing taken, the code's use included.
+  const balances = await takeOrderBalances(orderId, transaction);
+  if (balances) {
+    await releaseDiscountUse(orderId, transaction);
+    return { kind: "giftCard", ...balances };
+  }
   if (!variantIds.length) return null;
   const updated = await getDb().sequelize.query<{ id: string }>(
     `UPDATE product_variants v SET total_stock = v.total_stock - n.quantity, updated_at = now()
@@ -225,12 +235,13 @@ export async function reserveStock(orderId: string, transaction: Transaction): P
 
 /**
  * Inside `transaction`: gives the order's units back to the variants that
- * still exist, and its use of a discount code back to the code.
+ * still exist, its use of a discount code back to the code, and what its cards and credit paid back to them.
  */
 export async function returnStock(orderId: string, transaction: Transaction): Promise<void> {
   const { needed, productIds, variantIds } = await neededStock(orderId, transaction);
   await lockStock(productIds, variantIds, transaction);
   await releaseDiscountUse(orderId, transaction);
+  await giveBackOrderBalances(orderId, transaction);
   await addStock(needed, transaction);
 }
 
@@ -290,6 +301,8 @@ export async function orderedVariantIds(orderId: string, transaction: Transactio
 }
 
 export function shortageMessage(shortage: Shortage, refunded: boolean): string {
+  // The contract's own words (API.md): a client tells this refusal by them.
+  if (shortage.kind === "giftCard") return shortage.message;
   if (shortage.kind === "discount") {
     return refunded
       ? `${shortage.message} Your payment was refunded and the order cancelled. You can check out again without the code.`

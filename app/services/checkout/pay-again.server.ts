@@ -34,6 +34,7 @@ interface LockedOrder {
   orderStatus: OrderStatus;
   paymentStatus: PaymentStatus;
   totalAmount: string;
+  giftCardAmount: string;
   subtotal: string;
   shippingAmount: string;
   discountAmount: string;
@@ -46,6 +47,7 @@ async function lockOwnOrder(userId: string, orderId: string, transaction: Transa
   const [order] = await getDb().sequelize.query<LockedOrder>(
     `SELECT id, payment_id AS "paymentId", order_status AS "orderStatus",
             payment_status AS "paymentStatus", total_amount AS "totalAmount", subtotal,
+            gift_card_amount AS "giftCardAmount",
             shipping_amount AS "shippingAmount", discount_amount AS "discountAmount",
             tax_amount AS "taxAmount", shipping_tax_cents AS "shippingTaxCents",
             prices_include_tax AS "pricesIncludeTax"
@@ -102,6 +104,7 @@ export async function payOrderAgain(
     return {
       paymentId: order.paymentId,
       money,
+      paidByBalancesCents: toCents(order.giftCardAmount),
       items: paymentItemsOf(
         lines.map((line) => ({ ...line, unitCents: toCents(line.price) })),
         money,
@@ -113,7 +116,7 @@ export async function payOrderAgain(
   const payment = await getPaymentGateway().createOrder({
     orderId,
     items: before.items,
-    ...amountBreakdownOf(before.money),
+    ...amountBreakdownOf(before.money, before.paidByBalancesCents),
     currency: "USD",
     returnUrl: `${appUrl}/shop/paypal-return`,
     cancelUrl: `${appUrl}/shop/paypal-cancel`,

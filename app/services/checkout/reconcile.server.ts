@@ -72,7 +72,8 @@ interface Candidate {
   paymentId: string | null;
   paymentStatus: PaymentStatus;
   orderStatus: OrderStatus;
-  totalAmount: string;
+  /** What the provider was asked for: the total less what cards and credit pay. */
+  providerAmount: string;
   orderDate: Date;
 }
 
@@ -100,7 +101,8 @@ async function claimCandidates(options: ReconcileOptions): Promise<Candidate[]> 
          LIMIT :batchSize
          FOR UPDATE SKIP LOCKED)
       RETURNING o.id, o.payment_id AS "paymentId", o.payment_status AS "paymentStatus",
-                o.order_status AS "orderStatus", o.total_amount AS "totalAmount", o.order_date AS "orderDate"`,
+                o.order_status AS "orderStatus", o.total_amount - o.gift_card_amount AS "providerAmount",
+                o.order_date AS "orderDate"`,
     {
       replacements: {
         leaseSeconds: (options.leaseMs ?? 60_000) / 1000,
@@ -157,7 +159,7 @@ async function settleCandidate(order: Candidate, options: ReconcileOptions): Pro
   if (order.orderStatus === "rejected") {
     // A refund left halfway: refund what the provider captured (another amount is possible).
     const provider = order.paymentId ? await providerOrderOf(order.paymentId) : null;
-    const captured = provider?.capture?.amountCents ?? toCents(order.totalAmount);
+    const captured = provider?.capture?.amountCents ?? toCents(order.providerAmount);
     return (await finishRefund(order.id, captured)) ? "refunded" : "unchanged";
   }
 

@@ -66,7 +66,7 @@ export async function finishRefund(
     }
     return false;
   }
-  const cents = amountCents ?? toCents(order.totalAmount);
+  const cents = amountCents ?? toCents(order.providerAmount);
   const refund = await getPaymentGateway().refundCapture(order.captureId, cents, `refund-${order.id}`);
   if (refund.status === "FAILED" || refund.status === "CANCELLED") {
     throw new PaymentProviderError(`The provider did not refund order ${order.id} (${refund.status})`);

@@ -78,7 +78,7 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
         return refusal(orderId, 409, CHECKOUT_TEXT.closed, "closed");
       }
       const reserved = order.paymentStatus === "capturing";
-      const mismatch = money.amountCents !== toCents(order.totalAmount) || money.currency !== "USD";
+      const mismatch = money.amountCents !== toCents(order.providerAmount) || money.currency !== "USD";
       if (mismatch || order.orderStatus !== "pending") {
         if (reserved) await returnStock(order.id, transaction);
         await markRefundDue(order.id, money.captureId, money.payerId, transaction);
@@ -123,6 +123,13 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
           { replacements: { owner: cart.value, variantIds }, transaction },
         );
       }
+      // The cards that paid leave the cart with the lines they paid for.
+      await sequelize.query(
+        `DELETE FROM cart_gift_cards g USING carts c
+          WHERE g.cart_id = c.id AND ${cart.where}
+            AND g.account_id IN (SELECT account_id FROM order_payments WHERE order_id = :orderId)`,
+        { replacements: { owner: cart.value, orderId: order.id }, transaction },
+      );
       // The confirmation mail commits with the confirmation, or not at all (the outbox).
       await enqueueOrderConfirmedMail(order.id, transaction);
       return { kind: "paid", orderId, alreadyPaid: false };

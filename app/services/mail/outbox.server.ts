@@ -34,7 +34,8 @@ export type MailKind =
   | "staff-invite"
   | "two-factor-changed"
   | "guest-order-claim"
-  | "abandoned-cart";
+  | "abandoned-cart"
+  | "gift-card";
 
 export interface OutgoingMail {
   kind: MailKind;

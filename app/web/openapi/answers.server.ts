@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from "~/lib/shared/webhooks";
+import { LEDGER_KINDS } from "~/lib/shared/gift-cards";
 import { CODE_MAX_LENGTH } from "~/lib/shared/two-factor";
 import { TAX_APPLIES_TO } from "~/lib/shared/order-tax";
 import { PERMISSIONS } from "~/lib/shared/permissions";
@@ -188,3 +189,51 @@ export const endedSessionsEnvelope = z.object({
   message: z.string(),
   endedSessions: z.number().int().min(0).meta({ description: "How many other sessions ended" }),
 });
+
+export const giftCardSchema = z
+  .object({
+    _id: uuid,
+    last4: z
+      .string()
+      .length(4)
+      .meta({ description: "The code's last four characters: all the shop shows of it" }),
+    balance: money,
+    initialAmount: money,
+    recipientEmail: z.string(),
+    recipientName: z.string().nullable(),
+    orderId: uuid.nullable().meta({ description: "The order that bought it; null when an admin issued it" }),
+    disabled: z.boolean(),
+    expiresAt: dateTime.nullable().meta({ description: "When it stops paying; null: never" }),
+    createdAt: dateTime,
+    version: z.int().min(1),
+  })
+  .meta({ id: "GiftCard" });
+
+export const ledgerEntrySchema = z
+  .object({
+    at: dateTime,
+    amount: money.meta({ description: "Added to the balance (negative: taken)" }),
+    balanceAfter: money,
+    orderId: uuid.nullable(),
+    kind: z.enum(LEDGER_KINDS),
+    reason: z.string(),
+    actor: z.string().meta({ description: "Who made the change: a person's name, or system" }),
+  })
+  .meta({ id: "LedgerEntry" });
+
+/** The cart with the gift cards applied to it (the gift card calls' answer). */
+export const cartWithGiftCardsEnvelope = dataEnvelope(
+  cartSchema.extend({
+    giftCards: z
+      .array(
+        z.object({
+          last4: z.string().length(4),
+          balance: money.meta({ description: "What the card can pay now" }),
+          amountApplied: money.meta({
+            description: "What it would pay of the cart's total as priced now (tax is added at checkout)",
+          }),
+        }),
+      )
+      .meta({ description: "The cards applied, in the order they are spent (at most 5)" }),
+  }),
+);

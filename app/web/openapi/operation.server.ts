@@ -29,6 +29,7 @@ export const API_TAGS = [
   "Delivery and discounts",
   "Admin",
   "Returns",
+  "Gift cards",
   "Webhooks",
   "Back-in-stock alerts and wishlist",
   "Staff and API keys",

@@ -305,6 +305,19 @@ export const orderSchema = z
     disputeStatus: z.enum(["open", "resolved"]).nullable().meta({
       description: "A payment dispute at the provider: while open, refunds and return receipts answer 409",
     }),
+    giftCardAmount: money.optional().meta({
+      description: "What gift cards and store credit pay of the total; PayPal is asked for the rest",
+    }),
+    payments: z
+      .array(
+        z.object({
+          method: z.enum(["giftCard", "storeCredit", "paypal"]),
+          last4: z.string().length(4).optional().meta({ description: "A card's last four characters" }),
+          amount: money,
+        }),
+      )
+      .optional()
+      .meta({ description: "How the total is paid: each card and the store credit in order, then PayPal" }),
   })
   .meta({ id: "Order" });
 
@@ -317,6 +330,9 @@ export const returnSchema = z
     email: z.string(),
     type: z.enum(RETURN_TYPES).meta({ description: "refund, or exchange (another size; no money moves)" }),
     status: z.enum(RETURN_STATUSES),
+    refundTo: z.enum(["original", "storeCredit"]).optional().meta({
+      description: "Where the refund goes: the original payment (default) or the shopper's store credit",
+    }),
     items: z.array(
       z.object({
         variantId: uuid.nullable(),

@@ -1,0 +1,207 @@
+import { z } from "zod";
+import { amount, dateTime, flag } from "./delivery-schemas";
+import { emailField } from "./schemas";
+import { centsToNumber, toCents } from "./money";
+import { allocateOverBalances } from "./payment-split";
+
+/**
+ * Gift cards and store credit (API.md, "Gift cards and store credit"): the codes' shape, the limits, the
+ * inputs, the JSON views and the words, defined here once. The rules (balances, the ledger, who may spend
+ * what) live in app/services/gift-cards/; codes are made and hashed on the server only. Safe in the browser.
+ */
+
+/** Letters and digits without look-alikes (no 0/O, 1/I/L): 16 of them carry 79 random bits. */
+export const GIFT_CARD_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+export const GIFT_CARD_CODE_LENGTH = 16;
+/** How a code is grouped when shown: XXXX-XXXX-XXXX-XXXX. */
+export const GIFT_CARD_CODE_GROUP = 4;
+
+/**
+ * What a shopper typed, as the code it names: case, spaces and dashes do not matter. Null when it cannot
+ * be a code at all (a wrong length or a character outside the alphabet).
+ */
+export function normalizeGiftCardCode(input: unknown): string | null {
+  if (typeof input !== "string") return null;
+  const code = input.toUpperCase().replace(/[\s-]/g, "");
+  if (code.length !== GIFT_CARD_CODE_LENGTH) return null;
+  for (const character of code) if (!GIFT_CARD_CODE_ALPHABET.includes(character)) return null;
+  return code;
+}
+
+/** "ABCDEFGHJKMNPQRS" → "ABCD-EFGH-JKMN-PQRS". */
+export function formatGiftCardCode(code: string): string {
+  return code.match(new RegExp(`.{1,${GIFT_CARD_CODE_GROUP}}`, "g"))!.join("-");
+}
+
+/** The only part of a code shown anywhere but the recipient's mail. */
+export function lastFourOf(code: string): string {
+  return code.slice(-4);
+}
+
+/** The largest card the shop sells or an admin issues, in cents. */
+export const GIFT_CARD_MAX_CENTS = 100_000;
+export const GIFT_CARD_MESSAGE_MAX = 300;
+export const GIFT_CARD_NAME_MAX = 100;
+export const GIFT_CARD_REASON_MAX = 300;
+/** How many cards one cart may carry. */
+export const GIFT_CARDS_PER_CART = 5;
+/** Wrong codes a client (and an account) may try in an hour before the shop answers 429. */
+export const GIFT_CARD_WRONG_CODES_PER_HOUR = 10;
+
+export const GIFT_CARD_TEXT = {
+  notFound: "Gift card not found",
+  issued: "Gift card issued and mailed",
+  updated: "Gift card updated",
+  /** The version check's own word is the audit's; this one is the balance's (a spend raced an edit). */
+  belowZero: "The adjustment would take the balance below zero",
+  balanceChanged: "The gift card's balance has changed",
+  oneChange: "Send one change: adjust with a reason, disabled, or expiresAt",
+  reasonRequired: "reason is required with an adjustment",
+  tooMany: `A cart takes at most ${GIFT_CARDS_PER_CART} gift cards`,
+  nothingLeft: "This gift card has nothing left to pay with",
+  applied: "Gift card applied",
+  removed: "Gift card removed",
+  codeRequired: "code is required: the gift card's code",
+  tooLarge: `A gift card is at most $${GIFT_CARD_MAX_CENTS / 100}`,
+} as const;
+
+function text(what: string, max: number) {
+  return z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .max(max, { error: `${what} must be at most ${max} characters` });
+}
+
+/** A card's amount: positive cents, at most GIFT_CARD_MAX_CENTS. */
+export const giftCardAmount = amount("amount", { positive: true }).refine(
+  (cents) => cents === undefined || cents <= GIFT_CARD_MAX_CENTS,
+  { error: GIFT_CARD_TEXT.tooLarge },
+);
+
+/** An admin's card for customer service: `POST /api/admin/gift-cards`. */
+export const issueGiftCardSchema = z.object({
+  amount: giftCardAmount.refine((cents) => cents !== undefined, { error: "amount is required" }),
+  recipientEmail: emailField,
+  recipientName: text("recipientName", GIFT_CARD_NAME_MAX).optional(),
+  note: text("note", GIFT_CARD_REASON_MAX)
+    .min(1, { error: "note is required: why the card is issued" })
+    .meta({ description: "Why the card is issued (its ledger's first entry)" }),
+});
+export type IssueGiftCardInput = z.output<typeof issueGiftCardSchema>;
+
+/** A signed amount (an adjustment takes money off or adds it), in cents, never 0. */
+const adjustment = z
+  .union([z.number(), z.string()], { error: "adjust must be an amount such as -5 or 10.50" })
+  .transform((value, context) => {
+    const raw = typeof value === "string" ? value.trim() : String(value);
+    const negative = raw.startsWith("-");
+    const cents = amount("adjust").safeParse(negative ? raw.slice(1) : raw);
+    if (!cents.success || !cents.data) {
+      context.addIssue({
+        code: "custom",
+        message: "adjust must be an amount other than 0, such as -5 or 10.50",
+      });
+      return z.NEVER;
+    }
+    return negative ? -cents.data : cents.data;
+  });
+
+/** An admin's change: `PUT /api/admin/gift-cards/{id}`, one of the three at a time. */
+export const updateGiftCardSchema = z
+  .object({
+    adjust: adjustment.optional().meta({ description: "Added to the balance (negative: taken off)" }),
+    reason: text("reason", GIFT_CARD_REASON_MAX).optional(),
+    disabled: flag(false, "disabled").optional(),
+    expiresAt: z
+      .union([z.null(), dateTime("expiresAt")])
+      .optional()
+      .meta({ description: "When the card stops paying (null: never)" }),
+    version: z.coerce.number().int().min(1).optional(),
+  })
+  .superRefine((input, context) => {
+    const changes = [input.adjust, input.disabled, input.expiresAt].filter((value) => value !== undefined);
+    if (changes.length !== 1) context.addIssue({ code: "custom", message: GIFT_CARD_TEXT.oneChange });
+    if (input.adjust !== undefined && !input.reason) {
+      context.addIssue({ code: "custom", path: ["reason"], message: GIFT_CARD_TEXT.reasonRequired });
+    }
+  })
+  .meta({ description: "Exactly one change: `adjust` with `reason`, `disabled`, or `expiresAt`" });
+export type UpdateGiftCardInput = z.output<typeof updateGiftCardSchema>;
+
+/** What a ledger entry records. */
+export const LEDGER_KINDS = ["issued", "spent", "restored", "refunded", "adjusted", "credited"] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export interface LedgerEntryJson {
+  at: string;
+  amount: number;
+  balanceAfter: number;
+  orderId: string | null;
+  kind: LedgerKind;
+  reason: string;
+  actor: string;
+}
+
+export interface GiftCardJson {
+  _id: string;
+  last4: string;
+  balance: number;
+  initialAmount: number;
+  recipientEmail: string;
+  recipientName: string | null;
+  orderId: string | null;
+  disabled: boolean;
+  expiresAt: string | null;
+  createdAt: string;
+  version: number;
+}
+
+export interface GiftCardDetailsJson extends GiftCardJson {
+  ledger: LedgerEntryJson[];
+}
+
+/** What anybody holding the code may read (`GET /api/shop/gift-cards/balance`). */
+export interface GiftCardBalanceJson {
+  last4: string;
+  balance: number;
+  expiresAt: string | null;
+}
+
+/** Where a return's refund goes: back the way the order was paid, or the shopper's store credit. */
+export const REFUND_TO = ["original", "storeCredit"] as const;
+export type RefundTo = (typeof REFUND_TO)[number];
+
+export function isRefundTo(value: unknown): value is RefundTo {
+  return typeof value === "string" && (REFUND_TO as readonly string[]).includes(value);
+}
+
+export const RETURN_REFUND_TO_TEXT = {
+  invalid: `refundTo must be one of: ${REFUND_TO.join(", ")}`,
+  guest: "Guests cannot hold store credit: choose the original payment",
+} as const;
+
+/** The cart and checkout pages' gift card forms post one of these intents. */
+export const GIFT_CARD_INTENTS = { apply: "giftCardApply", remove: "giftCardRemove" } as const;
+
+/** A card on the cart as the pages show it (the API's `giftCards`). */
+export interface CartGiftCardView {
+  last4: string;
+  balance: number;
+  amountApplied: number;
+}
+
+/** What each applied card would pay of `totalCents`, in order (allocateOverBalances): the pages' and API's view. */
+export function appliedGiftCards(
+  cards: readonly { last4: string; balance: number }[],
+  totalCents: number,
+): CartGiftCardView[] {
+  const { parts } = allocateOverBalances(
+    totalCents,
+    cards.map((card) => toCents(card.balance)),
+  );
+  return cards.map((card, index) => ({
+    last4: card.last4,
+    balance: card.balance,
+    amountApplied: centsToNumber(parts[index]!),
+  }));
+}

@@ -1,0 +1,121 @@
+import { type APIRequestContext } from "@playwright/test";
+import { waitForMail } from "./support/mail";
+import { DEMO_ADMIN, expect, registerShopper, signIn, test, toast } from "./support/fixtures";
+
+/**
+ * Gift cards end to end, with JavaScript and without, on a desktop and a phone: the admin issues a card
+ * to a shopper, who receives its code by mail, applies it on the cart page, and pays the rest with PayPal
+ * (the simulator); the order shows what the card and PayPal paid; a return of the order is refunded as
+ * store credit, which the account's store credit shows. Everything else is tested below the browser.
+ */
+
+const PAYMENT_STEP = { timeout: 15_000 };
+const SHIRT = "Regular Fit Oxford Shirt";
+const HOME = {
+  address: "5 Card Lane",
+  city: "Leeds",
+  pincode: "LS1 4AP",
+  phone: "+44 113 496 0000",
+  notes: "Side door",
+};
+
+async function adminApi(playwright: {
+  request: { newContext: (options: object) => Promise<APIRequestContext> };
+}) {
+  const admin = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  expect((await admin.post("/api/auth/login", { data: DEMO_ADMIN })).status()).toBe(200);
+  return admin;
+}
+
+test.describe("gift cards", () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test("a card mailed to a shopper pays part of an order, PayPal the rest; a return becomes store credit", async ({
+    page,
+    playwright,
+  }) => {
+    const project = test.info().project.name;
+    const admin = await adminApi(playwright);
+    const shopper = await registerShopper(page.request, { userName: "Card Holder" });
+    const issued = await admin.post("/api/admin/gift-cards", {
+      data: { amount: 20, recipientEmail: shopper.email, note: "A thank-you" },
+    });
+    expect(issued.status(), await issued.text()).toBe(201);
+    const last4 = ((await issued.json()) as { data: { last4: string } }).data.last4;
+    const mail = await waitForMail("gift-card", shopper.email);
+    const code = /Your code: (\S+)/.exec(mail.text)![1]!;
+    expect(code.slice(-4)).toBe(last4);
+
+    await signIn(page, shopper);
+    await expect(page).toHaveURL(/\/shop\/home$/);
+    const found = await page.request.get(`/api/shop/search/${encodeURIComponent(SHIRT)}`);
+    const shirt = (
+      (await found.json()) as {
+        data: { _id: string; title: string; variants: { _id: string; totalStock: number }[] }[];
+      }
+    ).data.find((product) => product.title === SHIRT)!;
+    const variant = shirt.variants.find((each) => each.totalStock >= 2)!;
+    expect(
+      (
+        await page.request.post("/api/shop/cart/add", {
+          data: { productId: shirt._id, variantId: variant._id, quantity: 1 },
+        })
+      ).status(),
+    ).toBe(200);
+    expect((await page.request.post("/api/shop/address/add", { data: HOME })).status()).toBe(201);
+
+    // The cart page: the code as mailed, in lower case; the card pays its $20.
+    await page.goto("/shop/cart");
+    await page.getByRole("textbox", { name: "Gift card code" }).fill(code.toLowerCase());
+    await page.getByTestId("gift-cards").getByRole("button", { name: "Apply" }).click();
+    await expect(toast(page, "Gift card applied")).toBeVisible();
+    await expect(page.getByTestId("gift-card-applied")).toContainText(`Card ending ${last4} pays $20.00`);
+    await page.screenshot({ path: `/work/notes/shots/gift-cart-${project}.png`, fullPage: true });
+
+    // Checkout: PayPal is asked for the rest only.
+    await page.goto("/shop/checkout");
+    await page.getByRole("radio", { name: `Deliver to ${HOME.address}, ${HOME.city}` }).check();
+    await page.getByRole("button", { name: "Checkout with Paypal" }).click();
+    await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page).toHaveURL(/\/shop\/payment-success\?orderId=[0-9a-f-]{36}$/, PAYMENT_STEP);
+    const orderId = new URL(page.url()).searchParams.get("orderId")!;
+    const order = (
+      (await (await page.request.get(`/api/shop/order/details/${orderId}`)).json()) as {
+        data: { payments: { method: string; amount: number }[] };
+      }
+    ).data;
+    expect(order.payments[0]).toEqual({ method: "giftCard", last4, amount: 20 });
+    expect(order.payments[1]!.method).toBe("paypal");
+
+    await page.goto(`/shop/account/orders/${orderId}`);
+    const details = page.getByRole("dialog", { name: "Order Details" });
+    await expect(details.getByText(`Gift card ending ${last4}`)).toBeVisible();
+    await page.screenshot({ path: `/work/notes/shots/gift-order-${project}.png`, fullPage: true });
+
+    // Delivered, returned as store credit, received: the whole line's price becomes credit.
+    expect(
+      (
+        await admin.put(`/api/admin/orders/update/${orderId}`, { data: { orderStatus: "delivered" } })
+      ).status(),
+    ).toBe(200);
+    const returned = await page.request.post("/api/shop/order/return", {
+      data: {
+        orderId,
+        refundTo: "storeCredit",
+        items: [{ variantId: variant._id, quantity: 1, reason: "too_small" }],
+      },
+    });
+    expect(returned.status(), await returned.text()).toBe(201);
+    const returnId = ((await returned.json()) as { data: { _id: string } }).data._id;
+    const received = await admin.put(`/api/admin/returns/${returnId}`, { data: { status: "received" } });
+    expect(received.status(), await received.text()).toBe(200);
+    const refund = ((await received.json()) as { data: { refundAmount: number; status: string } }).data;
+    expect(refund.status).toBe("refunded");
+    const credit = (await (await page.request.get("/api/account/store-credit")).json()) as {
+      data: { balance: number };
+    };
+    expect(credit.data.balance).toBe(refund.refundAmount);
+    await admin.dispose();
+  });
+});
