@@ -27,7 +27,6 @@ let admin: string;
 
 beforeEach(async () => {
   await resetDatabase();
-  await getDb().sequelize.query(`TRUNCATE stored_value_accounts CASCADE`);
   admin = (await backOffice("admin")).cookie;
 });
 

@@ -41,7 +41,6 @@ import {
 
 beforeEach(async () => {
   await resetDatabase();
-  await getDb().sequelize.query(`TRUNCATE stored_value_accounts CASCADE`);
   setPaymentGateway(undefined);
 });
 

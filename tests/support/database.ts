@@ -8,7 +8,8 @@ export async function resetDatabase(): Promise<void> {
     `TRUNCATE users, sessions, products, carts, cart_items, addresses, orders, order_items,
               reviews, feature_images, rate_limits, payment_simulator_orders, payment_simulator_refunds,
               mail_outbox, password_reset_tokens, uploaded_images, audit_log, shipping_methods, discount_codes,
-              tax_rates, webhook_endpoints, webhook_events, paypal_webhook_events, store_settings
+              tax_rates, webhook_endpoints, webhook_events, paypal_webhook_events, store_settings,
+              stored_value_accounts
               RESTART IDENTITY CASCADE`,
   );
 }
