@@ -1,4 +1,5 @@
 import { QueryTypes } from "sequelize";
+import { sharedByNextRun } from "~/lib/server/next-run.server";
 import { processSingleton } from "~/lib/server/process-singleton.server";
 import { oncePerRequest } from "~/lib/server/request-scope.server";
 import { getDb } from "./db.server";
@@ -11,8 +12,8 @@ import { prepared } from "./prepared-statements.server";
  * variants and their stock, pictures, banners (the listing's counts change with the products). The change and the new version commit
  * together, so every process on every machine sees the new version exactly when it can see the change, by
  * whatever path it came (an admin, a sale, an import, a script, a person at psql). Each request asks for the
- * version once (one tiny statement, or a column of the shopper's statement) and uses a kept read only when it
- * was kept under that same version. A cart, a session, a rate limit, a mail, an order or an audit entry touches
+ * version once (one tiny statement, shared with the requests asking at the same moment, or a column of the
+ * shopper's statement) and uses a kept read only when it was kept under that same version. A cart, a session, a rate limit, a mail, an order or an audit entry touches
  * none of those tables, so a shop that sells keeps its reads between catalogue changes.
  *
  * Where the version cannot be read (the table missing, the database out of reach), nothing is kept.
@@ -40,6 +41,13 @@ async function queryCatalogueVersion(): Promise<string | null> {
   }
 }
 
+/**
+ * The version statement, shared by the requests that ask for it at once (under load, several a statement), each
+ * still getting a version read after it asked: never one older than a change committed before it asked.
+ */
+const sharedCatalogueVersion = () =>
+  processSingleton("catalogue-version-statement", () => sharedByNextRun(queryCatalogueVersion))();
+
 const CATALOGUE_VERSION_KEY = "catalogue-version";
 
 /**
@@ -61,9 +69,9 @@ export function noteCatalogueVersion(version: Promise<string | null | undefined>
 async function catalogueVersion(): Promise<string | null> {
   const noted = await oncePerRequest<Promise<string | null | undefined>>(
     CATALOGUE_VERSION_KEY,
-    queryCatalogueVersion,
+    sharedCatalogueVersion,
   ).catch(() => undefined);
-  return noted === undefined ? queryCatalogueVersion() : noted;
+  return noted === undefined ? sharedCatalogueVersion() : noted;
 }
 
 const keptReads = () =>

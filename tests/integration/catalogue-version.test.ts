@@ -165,6 +165,33 @@ describe("the catalogue's version", () => {
     expect(stale).toEqual([]);
     expect(readsDone).toBeGreaterThan(WRITES);
   });
+
+  it("is read by fewer statements than requests when many ask at once, each still seeing what committed before it asked", async () => {
+    await createProduct({ title: "Parka" });
+    const database = getDb().sequelize;
+    const query = database.query.bind(database);
+    let versionStatements = 0;
+    const spy = vi.spyOn(database, "query").mockImplementation(((text: unknown, options: unknown) => {
+      const statement = typeof text === "string" ? text : (text as { query?: string }).query;
+      if (statement?.includes("AS version")) versionStatements += 1;
+      return query(text as string, options as never);
+    }) as typeof database.query);
+    try {
+      const titles = await Promise.all(Array.from({ length: 20 }, () => runInRequestScope(apiTitles)));
+      expect(titles).toEqual(Array(20).fill(["Parka"]));
+      expect(versionStatements).toBeGreaterThan(0);
+      expect(versionStatements).toBeLessThan(20);
+
+      // A rename committed while others are asking is seen by every request that asks after it.
+      const before = Array.from({ length: 5 }, () => runInRequestScope(apiTitles));
+      await sql("UPDATE products SET title = 'Raincoat'");
+      const after = Array.from({ length: 5 }, () => runInRequestScope(apiTitles));
+      await Promise.all(before);
+      expect(await Promise.all(after)).toEqual(Array(5).fill(["Raincoat"]));
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
 
 describe("two processes on one database", () => {
