@@ -212,6 +212,7 @@ test.describe("sign-in and sign-out", () => {
       "Dashboard",
       "Products",
       "Orders",
+      "Abandoned carts",
       "Returns",
       "Delivery",
       "Discounts",

@@ -189,6 +189,7 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Dashboard",
         "Products",
         "Orders",
+        "Abandoned carts",
         "Returns",
         "Delivery",
         "Discounts",

@@ -97,6 +97,7 @@ export const ADMIN_MENU: readonly { id: string; label: string; path: string; are
   { id: "dashboard", label: "Dashboard", path: "/admin/dashboard", area: null },
   { id: "products", label: "Products", path: "/admin/products", area: "products" },
   { id: "orders", label: "Orders", path: "/admin/orders", area: "orders" },
+  { id: "abandonedCarts", label: "Abandoned carts", path: "/admin/abandoned-carts", area: "orders" },
   { id: "returns", label: "Returns", path: "/admin/returns", area: "returns" },
   { id: "shipping", label: "Delivery", path: "/admin/shipping", area: "shipping" },
   { id: "discounts", label: "Discounts", path: "/admin/discounts", area: "discounts" },
