@@ -61,7 +61,13 @@ export function AccountSettings(props: AccountSettingsProps) {
       </p>
       <section aria-labelledby="settings-user-name-title">
         <h3 id="settings-user-name-title">User name</h3>
-        <Form method="post" preventScrollReset id={nameForm.id} aria-describedby={formErrorOf(nameForm)}>
+        <Form
+          method="post"
+          preventScrollReset
+          noValidate
+          id={nameForm.id}
+          aria-describedby={formErrorOf(nameForm)}
+        >
           <div className="sf-stack">
             <input type="hidden" name="intent" value={ACCOUNT_INTENTS.userName} />
             <FormError errors={nameForm.errors} id={nameForm.errorId} />
@@ -81,6 +87,7 @@ export function AccountSettings(props: AccountSettingsProps) {
         <Form
           method="post"
           preventScrollReset
+          noValidate
           id={passwordForm.id}
           aria-describedby={formErrorOf(passwordForm)}
         >

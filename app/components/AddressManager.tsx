@@ -267,8 +267,9 @@ function AddressForm({
         preventScrollReset
         ref={formRef}
         id={form.id}
-        // Once hydrated the courtesy check speaks instead of the browser's bubbles.
-        noValidate={hydrated}
+        // The server's messages beside the fields (and, with JavaScript, the courtesy check's) instead of the
+        // browser's bubbles, which would stop the form before the server explains.
+        noValidate
         aria-describedby={form.errors?.length ? form.errorId : undefined}
         onBlur={checks.onBlur}
         onInput={(event) => {
