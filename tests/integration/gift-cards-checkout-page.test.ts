@@ -5,6 +5,8 @@ import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
 import { action as checkoutAction, loader as checkoutLoader } from "../../app/routes/shop.checkout";
 import { loader as storeCreditLoader } from "../../app/routes/shop.account_.store-credit";
+import { loader as adminOrderLoader } from "../../app/routes/admin.orders.$orderId";
+import { loader as shopperOrderLoader } from "../../app/routes/shop.account.orders.$orderId";
 import { createOrderFromCart } from "../../app/services/checkout.server";
 import { SYSTEM_CHANGE } from "../../app/services/audit.server";
 import { applyGiftCardToCart } from "../../app/services/gift-cards/cart-cards.server";
@@ -13,9 +15,12 @@ import { addStoreCredit } from "../../app/services/gift-cards/store-credit.serve
 import { GIFT_CARD_TEXT } from "../../app/lib/shared/gift-cards";
 import type { CheckoutPaymentsView } from "../../app/lib/shared/gift-card-view";
 import { resetDatabase } from "../support/database";
-import { callRoute } from "../support/requests";
+import { callRoute, cookieFrom } from "../support/requests";
+import { action as addApi } from "../../app/routes/api.shop.cart.add";
+import { updateStoreSettings } from "../../app/services/store-settings.server";
 import { balanceAndLedger, issuedCard } from "./gift-card-support";
 import {
+  createAdmin,
   createProduct,
   createShopper,
   putInCart,
@@ -103,6 +108,24 @@ describe("the checkout's payments (checkoutPayments)", () => {
       { method: "paypal", amount: shown.paypalAmount },
     ]);
     expect((await simulatorRecord(created.order.paymentId!))!.amountCents).toBe(3_765);
+
+    // The shopper's and the admin's order pages list the same payments.
+    const admin = await createAdmin();
+    const pages = [
+      await callRoute(shopperOrderLoader, `/shop/account/orders/${created.orderId}`, {
+        cookie: shopper.cookie,
+        params: { orderId: created.orderId },
+      }),
+      await callRoute(adminOrderLoader, `/admin/orders/${created.orderId}`, {
+        cookie: admin.cookie,
+        params: { orderId: created.orderId },
+      }),
+    ];
+    for (const page of pages) {
+      expect(((await page.json()) as { order: { payments: unknown[] } }).order.payments).toEqual(
+        created.order.payments,
+      );
+    }
   });
 
   it("offers no credit to a shopper who holds none, nor to a visitor's cart", async () => {
@@ -177,6 +200,51 @@ describe("the checkout page's forms, without JavaScript", () => {
     const order = await getDb().models.Order.findOne({ where: { userId: shopper.id }, raw: true });
     expect((await simulatorRecord(order!.paymentId!))!.amountCents).toBe(3_000);
     expect((await checkoutPage(shopper)).payments.storeCredit).toMatchObject({ available: 10 });
+  });
+});
+
+describe("a visitor's checkout (the open storefront)", () => {
+  it("applies a card on the page and pays with it, the rest by PayPal; no credit is offered", async () => {
+    await updateStoreSettings({ storefront: "open", guestCheckout: true });
+    const shirt = await createProduct({ title: "Shirt", price: "50.00", totalStock: 10 });
+    const added = await callRoute(addApi, "/api/shop/cart/add", {
+      method: "POST",
+      json: { userId: "guest", productId: shirt.id, quantity: 1 },
+    });
+    expect(added.status).toBe(200);
+    const cookie = cookieFrom(added);
+    const card = await issuedCard(20);
+    const applied = await callRoute(checkoutAction, "/shop/checkout", {
+      form: { intent: "giftCardApply", code: card.code },
+      cookie,
+    });
+    expect(applied.status).toBe(302);
+    const page = (await (await callRoute(checkoutLoader, "/shop/checkout", { cookie })).json()) as {
+      payments: CheckoutPaymentsView;
+    };
+    expect(page.payments).toEqual({
+      giftCards: [{ last4: card.last4, balance: 20, amountApplied: 20 }],
+      storeCredit: null,
+      paypalAmount: 30,
+    });
+    const placed = await callRoute(checkoutAction, "/shop/checkout", {
+      form: {
+        intent: "checkout",
+        email: "card.guest@example.com",
+        address: "1 Loockerman St",
+        city: "Dover",
+        pincode: "19901",
+        phone: "555 0100",
+        notes: "-",
+      },
+      cookie,
+    });
+    expect(placed.status).toBe(302);
+    const order = await getDb().models.Order.findOne({
+      where: { guestEmail: "card.guest@example.com" },
+      raw: true,
+    });
+    expect((await simulatorRecord(order!.paymentId!))!.amountCents).toBe(3_000);
   });
 });
 
