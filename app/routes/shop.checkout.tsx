@@ -339,8 +339,9 @@ export default function CheckoutPage() {
   const quote = answered?.guestQuote;
   const summary = quote?.summary ?? page.summary;
   const payments = quote?.payments ?? page.payments;
-  // The cards and the credit pay it all: the order is placed here, and PayPal is never asked.
-  const paidInFull = payments.paypalAmount === 0;
+  // The cards and the credit pay it all: the order is placed here, and PayPal is never asked. (An empty cart's
+  // nothing to pay is no such order: its button stays PayPal's, refused by the server as before.)
+  const paidInFull = summary.totalAmount > 0 && payments.paypalAmount === 0;
   const shownPincode = quote?.pincode ?? page.pincode;
   const hydrated = useHydrated();
   const { fetcher, processing } = useCheckoutSubmission();
