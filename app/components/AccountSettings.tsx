@@ -1,6 +1,6 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "react-router";
 import { ACCOUNT_INTENTS } from "~/lib/shared/account-intents";
+import { plainForm, type FormReply, type PlainFormState } from "./plain-form";
 import { PlainField } from "./PlainField";
 
 /**
@@ -19,7 +19,7 @@ interface AccountSettingsProps {
   email: string;
   otherSessions: number;
   /** The page's last failed submission: which form sent it, and conform's reply. */
-  lastSubmission: { intent: string; result: SubmissionResult<string[]> } | null;
+  lastSubmission: { intent: string; result: FormReply } | null;
 }
 
 function resultFor(props: AccountSettingsProps, intent: string) {
@@ -34,20 +34,25 @@ function FormError({ errors, id }: { errors: string[] | undefined; id: string })
   ) : null;
 }
 
+/** The form's message, when it shows one, describes the form. */
+function formErrorOf(form: PlainFormState): string | undefined {
+  return form.errors?.length ? form.errorId : undefined;
+}
+
 export function AccountSettings(props: AccountSettingsProps) {
   const navigation = useNavigation();
   const busy = (intent: string) =>
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const [nameForm, nameFields] = useForm({
-    id: "account-user-name",
-    lastResult: resultFor(props, ACCOUNT_INTENTS.userName),
+  const [nameForm, nameFields] = plainForm("account-user-name", {
+    names: ["userName"],
+    reply: resultFor(props, ACCOUNT_INTENTS.userName),
     defaultValue: { userName: props.userName },
-    constraint: { userName: { required: true } },
+    required: ["userName"],
   });
-  const [passwordForm, passwordFields] = useForm<{ currentPassword: string; newPassword: string }>({
-    id: "account-password",
-    lastResult: resultFor(props, ACCOUNT_INTENTS.password),
-    constraint: { currentPassword: { required: true }, newPassword: { required: true } },
+  const [passwordForm, passwordFields] = plainForm("account-password", {
+    names: ["currentPassword", "newPassword"],
+    reply: resultFor(props, ACCOUNT_INTENTS.password),
+    required: ["currentPassword", "newPassword"],
   });
   return (
     <div className="sf-stack sf-stack--xl account-settings">
@@ -56,7 +61,13 @@ export function AccountSettings(props: AccountSettingsProps) {
       </p>
       <section aria-labelledby="settings-user-name-title">
         <h3 id="settings-user-name-title">User name</h3>
-        <Form method="post" preventScrollReset {...getFormProps(nameForm)}>
+        <Form
+          method="post"
+          preventScrollReset
+          noValidate
+          id={nameForm.id}
+          aria-describedby={formErrorOf(nameForm)}
+        >
           <div className="sf-stack">
             <input type="hidden" name="intent" value={ACCOUNT_INTENTS.userName} />
             <FormError errors={nameForm.errors} id={nameForm.errorId} />
@@ -73,7 +84,13 @@ export function AccountSettings(props: AccountSettingsProps) {
       </section>
       <section aria-labelledby="settings-password-title">
         <h3 id="settings-password-title">Password</h3>
-        <Form method="post" preventScrollReset {...getFormProps(passwordForm)}>
+        <Form
+          method="post"
+          preventScrollReset
+          noValidate
+          id={passwordForm.id}
+          aria-describedby={formErrorOf(passwordForm)}
+        >
           <div className="sf-stack">
             <input type="hidden" name="intent" value={ACCOUNT_INTENTS.password} />
             <FormError errors={passwordForm.errors} id={passwordForm.errorId} />

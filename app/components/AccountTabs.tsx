@@ -8,6 +8,7 @@ const SECTIONS = [
   { key: "settings", label: "Settings", href: "/shop/account?tab=settings" },
   { key: "wishlist", label: "Wishlist", href: ACCOUNT_WISHLIST_PATH },
   { key: "alerts", label: "Alerts", href: ACCOUNT_ALERTS_PATH },
+  { key: "storeCredit", label: "Store credit", href: "/shop/account/store-credit" },
 ] as const;
 
 export type AccountSection = (typeof SECTIONS)[number]["key"];

@@ -1,4 +1,3 @@
-import { getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, type LinkDescriptor, useActionData, useLocation, useNavigation } from "react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
@@ -13,6 +12,7 @@ import {
 import { useHydrated } from "~/lib/shared/use-hydrated";
 import addressStyles from "~/styles/addresses.css?url";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
+import { useCheckedForm, type FormReply } from "./plain-form";
 import { PlainField } from "./PlainField";
 
 /** The address manager's stylesheet: every route that shows it adds these to its `links`. */
@@ -46,7 +46,7 @@ interface AddressManagerProps {
   addresses: AddressCardData[];
   editing: AddressCardData | null;
   /** conform's reply from the page's action (AddressActionData.addressForm). */
-  lastResult?: SubmissionResult<string[]> | null;
+  lastResult?: FormReply | null;
   /** Cards as a choice: radio inputs named addressId, owned by the form with id `formId`. */
   selectable?: { formId: string; selectedId?: string | null };
 }
@@ -189,25 +189,8 @@ function useCompletedSaves(): number {
   return completed;
 }
 
-/** conform's constraints (required, maxLength) from the rules: the browser's own checks and the asterisks. */
-const ADDRESS_CONSTRAINT = Object.fromEntries(
-  ADDRESS_FIELDS.map((name) => [name, { required: true, maxLength: ADDRESS_MAX_LENGTH[name] }]),
-);
-
-/** The courtesy check as the shopper types (the server checks again with the schema). */
-function validateAddress(formData: FormData) {
-  return parse<FormValues, string[]>(formData, {
-    resolve(payload) {
-      const error = addressFieldErrors(payload);
-      if (Object.keys(error).length) return { error };
-      return {
-        value: Object.fromEntries(
-          [...ADDRESS_FIELDS, "country", "region"].map((name) => [name, String(payload[name] ?? "")]),
-        ) as FormValues,
-      };
-    },
-  });
-}
+/** The form's fields: the five required ones first, then the optional destination. */
+const FORM_FIELDS = [...ADDRESS_FIELDS, "country", "region"] as const;
 
 function AddressForm({
   editing,
@@ -216,7 +199,7 @@ function AddressForm({
   cancelHref,
 }: {
   editing: AddressCardData | null;
-  lastResult?: SubmissionResult<string[]> | null;
+  lastResult?: FormReply | null;
   action: string;
   cancelHref: string;
 }) {
@@ -234,14 +217,13 @@ function AddressForm({
         region: editing.region ?? "",
       }
     : EMPTY;
-  const [form, fields] = useForm<FormValues>({
-    id: `address-form-${editing?._id ?? "new"}`,
-    lastResult,
+  // The courtesy check as the shopper types is the rules' own (the server checks again with the schema).
+  const [form, fields, checks] = useCheckedForm(`address-form-${editing?._id ?? "new"}`, {
+    names: FORM_FIELDS,
+    reply: lastResult,
     defaultValue,
-    constraint: ADDRESS_CONSTRAINT,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateAddress(formData),
+    required: ADDRESS_FIELDS,
+    validate: addressFieldErrors,
   });
   const [complete, setComplete] = useState(() =>
     ADDRESS_FIELDS.every((name) => defaultValue[name].trim() !== ""),
@@ -284,9 +266,18 @@ function AddressForm({
         action={action}
         preventScrollReset
         ref={formRef}
-        onInput={recompute}
+        id={form.id}
+        // The server's messages beside the fields (and, with JavaScript, the courtesy check's) instead of the
+        // browser's bubbles, which would stop the form before the server explains.
+        noValidate
+        aria-describedby={form.errors?.length ? form.errorId : undefined}
+        onBlur={checks.onBlur}
+        onInput={(event) => {
+          checks.onInput(event);
+          recompute();
+        }}
         onChange={recompute}
-        {...getFormProps(form)}
+        onSubmit={checks.onSubmit}
       >
         <div className="sf-stack">
           {form.errors?.length ? (

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { GIFT_CARD_INTENTS, GIFT_CARDS_PER_CART, type CartGiftCardView } from "~/lib/shared/gift-cards";
+import { GIFT_CARD_INTENTS, GIFT_CARDS_PER_CART, type CartGiftCardView } from "~/lib/shared/gift-card-view";
 import { formatPrice } from "~/lib/shared/money";
 
 interface GiftCardFormProps {

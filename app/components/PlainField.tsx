@@ -1,14 +1,13 @@
-import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import type { PlainFieldState } from "./plain-form";
 
 /**
- * A labelled input or textarea bound to a conform field, in plain HTML with
- * the storefront's classes (no Mantine: the storefront's JavaScript budget
- * keeps it off its pages, docs/decisions/0008). Name, id, required, the value
- * sent last time and the error all render on the server, so the form works
- * and explains itself without JavaScript.
+ * A labelled input or textarea in plain HTML with the storefront's classes (no Mantine and no form library:
+ * the storefront's JavaScript budget keeps them off its pages, docs/decisions/0008 and 0052). Name, id,
+ * required, the value sent last time and the error all render on the server, so the form works and explains
+ * itself without JavaScript.
  */
 interface PlainFieldProps {
-  field: FieldMetadata<string>;
+  field: PlainFieldState;
   label: string;
   placeholder?: string;
   type?: "text" | "email" | "password" | "tel";
@@ -30,15 +29,23 @@ export function PlainField({
   rows,
 }: PlainFieldProps) {
   const error = field.errors?.[0];
-  const shared = { placeholder, autoComplete, maxLength };
-  let control;
-  if (rows) {
-    const { key, ...props } = getTextareaProps(field);
-    control = <textarea key={key} {...props} {...shared} rows={rows} className="sf-textarea" />;
-  } else {
-    const { key, ...props } = getInputProps(field, { type });
-    control = <input key={key} {...props} {...shared} inputMode={inputMode} className="sf-input" />;
-  }
+  const shared = {
+    id: field.id,
+    name: field.name,
+    required: field.required || undefined,
+    // A password is never written back into the page.
+    defaultValue: type === "password" ? undefined : field.defaultValue,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? field.errorId : undefined,
+    placeholder,
+    autoComplete,
+    maxLength,
+  };
+  const control = rows ? (
+    <textarea {...shared} rows={rows} className="sf-textarea" />
+  ) : (
+    <input {...shared} type={type} inputMode={inputMode} className="sf-input" />
+  );
   return (
     <div className="sf-field">
       <label htmlFor={field.id} className="sf-field__label">

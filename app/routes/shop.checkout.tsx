@@ -34,6 +34,16 @@ import { DiscountCodeForm, MoneySummary } from "~/components/OrderMoney";
 import { shippingLabel } from "~/lib/shared/order-money";
 import { toCents } from "~/lib/shared/money";
 import { handleDiscountAction, isDiscountIntent } from "~/web/discount-actions.server";
+import { handleGiftCardAction, isGiftCardIntent } from "~/web/gift-card-actions.server";
+import { GiftCardForm } from "~/components/GiftCardForm";
+import { PaymentSplit, StoreCreditBox } from "~/components/CheckoutPayments";
+import {
+  CHECKOUT_PAYMENT_TEXT,
+  USE_STORE_CREDIT_FIELD,
+  type CheckoutPaymentsView,
+} from "~/lib/shared/gift-card-view";
+import { checkoutPayments } from "~/services/gift-cards/checkout-payments.server";
+import type { CartOwner } from "~/services/cart-owner.server";
 import checkoutStyles from "~/styles/checkout.css?url";
 import { revalidateAfterRefusal } from "~/lib/shared/revalidation";
 
@@ -65,6 +75,11 @@ const SHIPPING_PARAM = "shippingMethodId";
  * only part of their address that does (the rest would put their details in the address bar and the logs).
  */
 const PINCODE_PARAM = "pincode";
+/**
+ * Whether the shopper's store credit pays first travels in the URL too: the page's payments are split with it.
+ * The form sends it as the box's value "1".
+ */
+const STORE_CREDIT_PARAM = USE_STORE_CREDIT_FIELD;
 /** Without JavaScript, a visitor's "Update total" posts the form (a GET would put their details in the URL). */
 const QUOTE_FIELD = "quote";
 
@@ -83,9 +98,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       addresses: [],
       editing: null,
       summary,
+      payments: await paymentsOf(guest, summary, false),
       selectedId: null,
       pincode,
-      discountAction: discountActionOf(summary.shippingMethodId, pincode),
+      formsAction: formsActionOf(params),
       simulator: getPaymentGateway().name === "simulator",
     });
   }
@@ -102,14 +118,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     guest: false,
     ...addressManager,
     summary,
+    payments: await paymentsOf(user.id, summary, params.get(STORE_CREDIT_PARAM) === "1"),
     selectedId,
     pincode: "",
-    discountAction: discountActionOf(summary.shippingMethodId, ""),
+    formsAction: formsActionOf(params),
     simulator: getPaymentGateway().name === "simulator",
   });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const { user, guest } = await requireBuyer(request);
   const url = new URL(request.url);
   const formData = await readForm(request);
@@ -118,6 +135,15 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (isDiscountIntent(formData)) {
     return handleDiscountAction(request, user?.id ?? guest!, formData, `${url.pathname}${url.search}`);
+  }
+  if (isGiftCardIntent(formData)) {
+    return handleGiftCardAction(
+      request,
+      context,
+      user?.id ?? guest!,
+      formData,
+      `${url.pathname}${url.search}`,
+    );
   }
   if (!user && formData.get(QUOTE_FIELD) !== null) {
     return guestQuote(guestDetailsOf(formData), guest!, formData.get(SHIPPING_PARAM));
@@ -141,9 +167,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const totalAmount =
     (shippingMethodId ?? "") === shownMethod && sameAddress ? formData.get("totalAmount") : null;
   // A refusal goes back to the page (with the address and delivery still chosen), which shows the current cart and prices.
+  const useStoreCredit = formData.get(STORE_CREDIT_PARAM) === "1";
   const back = new URLSearchParams();
   if (typeof addressId === "string" && addressId) back.set(CHOSEN_ADDRESS_PARAM, addressId);
   if (typeof shippingMethodId === "string" && shippingMethodId) back.set(SHIPPING_PARAM, shippingMethodId);
+  if (useStoreCredit) back.set(STORE_CREDIT_PARAM, "1");
   const query = back.toString();
   if (!user) {
     const values = guestDetailsOf(formData);
@@ -163,6 +191,7 @@ export async function action({ request }: ActionFunctionArgs) {
       totalAmount: typeof totalAmount === "string" ? totalAmount : undefined,
       // The page knows about delivery and codes: its total is always the full one.
       shippingMethodId: typeof shippingMethodId === "string" ? shippingMethodId : "",
+      useStoreCredit,
     });
     const next = nextPageOf(created);
     if (formData.get("enhanced") === "1") {
@@ -210,7 +239,9 @@ async function guestQuote(
   const pincode = values.address?.pincode ?? "";
   return runOrRefuse(async () => {
     const summary = await getCheckoutSummary(guest, { shippingMethodId, pincode });
-    return data({ guestQuote: { values, summary, pincode } });
+    return data({
+      guestQuote: { values, summary, payments: await paymentsOf(guest, summary, false), pincode },
+    });
   }, refuseGuest(values));
 }
 
@@ -243,14 +274,22 @@ async function guestCheckout(
 }
 
 /**
- * Where the discount code form posts: the page with the delivery option and a visitor's postcode it was priced
- * with, so that it comes back priced the same (written by the server: the page's script has no use for it).
+ * Where the discount code and gift card forms post: the page with the choices it was priced with (delivery
+ * option, address, a visitor's postcode, the store credit box), so that it comes back priced the same (written by
+ * the server: the page's script has no use for it).
  */
-function discountActionOf(shippingMethodId: string | null, pincode: string): string {
+function formsActionOf(params: URLSearchParams): string {
   const query = new URLSearchParams();
-  if (shippingMethodId) query.set(SHIPPING_PARAM, shippingMethodId);
-  if (pincode) query.set(PINCODE_PARAM, pincode);
+  for (const name of [SHIPPING_PARAM, CHOSEN_ADDRESS_PARAM, PINCODE_PARAM, STORE_CREDIT_PARAM]) {
+    const value = params.get(name);
+    if (value) query.set(name, value);
+  }
   return query.size ? `/shop/checkout?${query}` : "/shop/checkout";
+}
+
+/** How the summary's total would be paid: the split `create` makes, by the same server function. */
+function paymentsOf(owner: CartOwner, summary: CheckoutSummary, useStoreCredit: boolean) {
+  return checkoutPayments(owner, summary.cartId, toCents(summary.totalAmount), useStoreCredit);
 }
 
 export const meta: MetaFunction = () => [{ title: "Checkout · ECommerce Shopping" }];
@@ -264,6 +303,7 @@ interface GuestRefusal {
 interface GuestQuote {
   values: GuestDetailsValues;
   summary: CheckoutSummary;
+  payments: CheckoutPaymentsView;
   pincode: string;
 }
 
@@ -298,6 +338,10 @@ export default function CheckoutPage() {
   const answered = actionData as { guestQuote?: GuestQuote; guestRefusal?: GuestRefusal } | undefined;
   const quote = answered?.guestQuote;
   const summary = quote?.summary ?? page.summary;
+  const payments = quote?.payments ?? page.payments;
+  // The cards and the credit pay it all: the order is placed here, and PayPal is never asked. (An empty cart's
+  // nothing to pay is no such order: its button stays PayPal's, refused by the server as before.)
+  const paidInFull = summary.totalAmount > 0 && payments.paypalAmount === 0;
   const shownPincode = quote?.pincode ?? page.pincode;
   const hydrated = useHydrated();
   const { fetcher, processing } = useCheckoutSubmission();
@@ -306,6 +350,7 @@ export default function CheckoutPage() {
   const addressForm = actionData && "addressForm" in actionData ? actionData.addressForm : null;
   const discountError =
     actionData && "discountError" in actionData ? String(actionData.discountError) : summary.discountRefusal;
+  const giftCardError = actionData && "giftCardError" in actionData ? String(actionData.giftCardError) : null;
   const navigate = useNavigate();
   /** With JavaScript, a new delivery option or address reprices and taxes the summary at once (the URL keeps them). */
   const reprice = (form: HTMLFormElement | null) => {
@@ -314,6 +359,7 @@ export default function CheckoutPage() {
     const address = chosen?.get(CHOSEN_ADDRESS_PARAM);
     const method = chosen?.get(SHIPPING_PARAM);
     const pincode = chosen?.get(PINCODE_PARAM);
+    if (chosen?.get(STORE_CREDIT_PARAM) === "1") next.set(STORE_CREDIT_PARAM, "1");
     if (typeof address === "string" && address) next.set(CHOSEN_ADDRESS_PARAM, address);
     if (typeof method === "string" && method) next.set(SHIPPING_PARAM, method);
     // Only a visitor's form has a postcode.
@@ -439,20 +485,30 @@ export default function CheckoutPage() {
           <DiscountCodeForm
             // (After a visitor's "Update total" without JavaScript too: applying a code loads the page
             // again, which keeps nothing typed, so the postcode it would keep is not worth the page's bytes.)
-            action={page.discountAction}
+            action={page.formsAction}
             discount={summary.discount}
             discountAmount={summary.discountAmount}
             error={discountError}
           />
+          <GiftCardForm action={page.formsAction} cards={payments.giftCards} error={giftCardError} />
+          {payments.storeCredit ? (
+            <StoreCreditBox
+              credit={payments.storeCredit}
+              form={CHECKOUT_FORM_ID}
+              onChange={(event) => reprice(event.currentTarget.form)}
+            />
+          ) : null}
           <div data-testid="checkout-total">
             <MoneySummary money={summary} withShipping={summary.shippingMethods.length > 0} />
           </div>
+          <PaymentSplit payments={payments} />
           <fetcher.Form method="post" action="/shop/checkout" id={CHECKOUT_FORM_ID}>
             <input type="hidden" name="intent" value={CHECKOUT_INTENT} />
             <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
             <input type="hidden" name="shownAddressId" value={selectedId ?? ""} />
             <input type="hidden" name="shownPincode" value={shownPincode} />
-            {!hydrated && (guest || summary.shippingMethods.length > 1 || addresses.length > 0) ? (
+            {!hydrated &&
+            (guest || summary.shippingMethods.length > 1 || addresses.length > 0 || payments.storeCredit) ? (
               // Without JavaScript the summary is repriced and taxed by loading the page again: a shopper's
               // choices by GET; a visitor's details by POST, which come back with the page (a GET would put
               // their email and address in the URL).
@@ -477,7 +533,13 @@ export default function CheckoutPage() {
               disabled={processing}
               aria-busy={processing || undefined}
             >
-              {processing ? "Processing Paypal Payment..." : "Checkout with Paypal"}
+              {paidInFull
+                ? processing
+                  ? CHECKOUT_PAYMENT_TEXT.placing
+                  : CHECKOUT_PAYMENT_TEXT.placeOrder
+                : processing
+                  ? "Processing Paypal Payment..."
+                  : "Checkout with Paypal"}
             </button>
           </fetcher.Form>
           {simulator ? (

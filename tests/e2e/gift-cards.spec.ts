@@ -6,7 +6,9 @@ import { DEMO_ADMIN, expect, registerShopper, signIn, test, toast } from "./supp
  * Gift cards end to end, with JavaScript and without, on a desktop and a phone: the admin issues a card
  * to a shopper, who receives its code by mail, applies it on the cart page, and pays the rest with PayPal
  * (the simulator); the order shows what the card and PayPal paid; a return of the order is refunded as
- * store credit, which the account's store credit shows. Everything else is tested below the browser.
+ * store credit, which the account's store credit shows. A second card is applied on the checkout page, which
+ * shows what it pays and PayPal the rest; the credit is spent there by its box. Everything else is tested below
+ * the browser.
  */
 
 const PAYMENT_STEP = { timeout: 15_000 };
@@ -19,6 +21,9 @@ const HOME = {
   notes: "Side door",
 };
 
+/** An amount as the pages write it. */
+const money = (amount: number) => `$${amount.toFixed(2)}`;
+
 async function adminApi(playwright: {
   request: { newContext: (options: object) => Promise<APIRequestContext> };
 }) {
@@ -28,7 +33,7 @@ async function adminApi(playwright: {
 }
 
 test.describe("gift cards", () => {
-  test.describe.configure({ timeout: 120_000 });
+  test.describe.configure({ timeout: 240_000 });
 
   test("a card mailed to a shopper pays part of an order, PayPal the rest; a return becomes store credit", async ({
     page,
@@ -54,14 +59,16 @@ test.describe("gift cards", () => {
         data: { _id: string; title: string; variants: { _id: string; totalStock: number }[] }[];
       }
     ).data.find((product) => product.title === SHIRT)!;
-    const variant = shirt.variants.find((each) => each.totalStock >= 2)!;
-    expect(
-      (
-        await page.request.post("/api/shop/cart/add", {
-          data: { productId: shirt._id, variantId: variant._id, quantity: 1 },
-        })
-      ).status(),
-    ).toBe(200);
+    const variant = shirt.variants.find((each) => each.totalStock >= 4)!;
+    const addShirt = async () =>
+      expect(
+        (
+          await page.request.post("/api/shop/cart/add", {
+            data: { productId: shirt._id, variantId: variant._id, quantity: 1 },
+          })
+        ).status(),
+      ).toBe(200);
+    await addShirt();
     expect((await page.request.post("/api/shop/address/add", { data: HOME })).status()).toBe(201);
 
     // The cart page: the code as mailed, in lower case; the card pays its $20.
@@ -116,6 +123,69 @@ test.describe("gift cards", () => {
       data: { balance: number };
     };
     expect(credit.data.balance).toBe(refund.refundAmount);
+
+    // The account's store credit: the balance and the return's entry with its order.
+    await page.goto("/shop/account/store-credit");
+    await expect(page.getByTestId("store-credit-balance")).toHaveText(money(refund.refundAmount));
+    await expect(page.getByTestId("store-credit-entry").first()).toContainText(`Return of order ${orderId}`);
+    await page.screenshot({ path: `/work/notes/shots/giftui-store-credit-${project}.png`, fullPage: true });
+
+    // A second card, applied on the checkout page: it pays its $5, PayPal the rest.
+    const second = await admin.post("/api/admin/gift-cards", {
+      data: { amount: 5, recipientEmail: `second-${shopper.email}`, note: "Another thank-you" },
+    });
+    expect(second.status(), await second.text()).toBe(201);
+    const secondLast4 = ((await second.json()) as { data: { last4: string } }).data.last4;
+    const secondCode = /Your code: (\S+)/.exec(
+      (await waitForMail("gift-card", `second-${shopper.email}`)).text,
+    )![1]!;
+    await addShirt();
+    await page.goto("/shop/checkout");
+    await page.getByRole("radio", { name: `Deliver to ${HOME.address}, ${HOME.city}` }).check();
+    await page.getByTestId("gift-cards").getByRole("textbox", { name: "Gift card code" }).fill(secondCode);
+    await page.getByTestId("gift-cards").getByRole("button", { name: "Apply" }).click();
+    await expect(toast(page, "Gift card applied")).toBeVisible();
+    await expect(page.getByTestId("gift-card-applied")).toContainText(
+      `Card ending ${secondLast4} pays $5.00`,
+    );
+    const split = page.getByTestId("checkout-payments");
+    await expect(split.getByText(`Gift card ending ${secondLast4}`)).toBeVisible();
+    await expect(split.getByTestId("payment-gift-card")).toHaveText("−$5.00");
+    await expect(page.getByTestId("store-credit-box")).toContainText(
+      `Use my store credit (${money(refund.refundAmount)} available)`,
+    );
+    await page.screenshot({ path: `/work/notes/shots/giftui-checkout-card-${project}.png`, fullPage: true });
+    await page.getByRole("radio", { name: `Deliver to ${HOME.address}, ${HOME.city}` }).check();
+    await page.getByRole("button", { name: "Checkout with Paypal" }).click();
+    await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page).toHaveURL(/\/shop\/payment-success\?orderId=[0-9a-f-]{36}$/, PAYMENT_STEP);
+    const secondOrder = new URL(page.url()).searchParams.get("orderId")!;
+    await page.goto(`/shop/account/orders/${secondOrder}`);
+    await expect(
+      page.getByRole("dialog", { name: "Order Details" }).getByText(`Gift card ending ${secondLast4}`),
+    ).toBeVisible();
+
+    // The store credit, spent by ticking its box (without JavaScript, "Update total" splits it anew).
+    await addShirt();
+    await page.goto("/shop/checkout");
+    await page.getByRole("radio", { name: `Deliver to ${HOME.address}, ${HOME.city}` }).check();
+    await page.getByRole("checkbox", { name: /Use my store credit/ }).check();
+    if (project.includes("no-js")) await page.getByRole("button", { name: "Update total" }).click();
+    await expect(page.getByTestId("payment-store-credit")).toHaveText(`−${money(refund.refundAmount)}`);
+    await page.screenshot({
+      path: `/work/notes/shots/giftui-checkout-credit-${project}.png`,
+      fullPage: true,
+    });
+    await page.getByRole("button", { name: /^(Place order|Checkout with Paypal)$/ }).click();
+    await expect(page).toHaveURL(/\/payment-simulator\/|\/shop\/payment-success/, PAYMENT_STEP);
+    if (page.url().includes("/payment-simulator/"))
+      await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page).toHaveURL(/\/shop\/payment-success\?orderId=[0-9a-f-]{36}$/, PAYMENT_STEP);
+    const spent = (await (await page.request.get("/api/account/store-credit")).json()) as {
+      data: { balance: number };
+    };
+    expect(spent.data.balance).toBe(0);
     await admin.dispose();
   });
 });

@@ -105,7 +105,7 @@ test.describe("returns from the order page", () => {
       await page.getByRole("button", { name: "Update total" }).click();
     await expect(page).toHaveURL(/shippingMethodId=/);
     await page.getByRole("textbox", { name: "Discount code" }).fill(code);
-    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByRole("region", { name: "Discount code" }).getByRole("button", { name: "Apply" }).click();
     await expect(page.getByTestId("discount-applied")).toContainText(code);
     await page.getByRole("radio", { name: `Deliver to ${HOME.address}, ${HOME.city}` }).check();
     await page.getByRole("button", { name: "Checkout with Paypal" }).click();

@@ -3,6 +3,9 @@ import { amount, dateTime, flag } from "./delivery-schemas";
 import { emailField } from "./schemas";
 import { centsToNumber, toCents } from "./money";
 import { allocateOverBalances } from "./payment-split";
+import { GIFT_CARDS_PER_CART, type CartGiftCardView } from "./gift-card-view";
+
+export { GIFT_CARD_INTENTS, GIFT_CARDS_PER_CART, type CartGiftCardView } from "./gift-card-view";
 
 /**
  * Gift cards and store credit (API.md, "Gift cards and store credit"): the codes' shape, the limits, the
@@ -43,8 +46,6 @@ export const GIFT_CARD_MAX_CENTS = 100_000;
 export const GIFT_CARD_MESSAGE_MAX = 300;
 export const GIFT_CARD_NAME_MAX = 100;
 export const GIFT_CARD_REASON_MAX = 300;
-/** How many cards one cart may carry. */
-export const GIFT_CARDS_PER_CART = 5;
 /** Wrong codes a client (and an account) may try in an hour before the shop answers 429. */
 export const GIFT_CARD_WRONG_CODES_PER_HOUR = 10;
 
@@ -179,16 +180,6 @@ export const RETURN_REFUND_TO_TEXT = {
   invalid: `refundTo must be one of: ${REFUND_TO.join(", ")}`,
   guest: "Guests cannot hold store credit: choose the original payment",
 } as const;
-
-/** The cart and checkout pages' gift card forms post one of these intents. */
-export const GIFT_CARD_INTENTS = { apply: "giftCardApply", remove: "giftCardRemove" } as const;
-
-/** A card on the cart as the pages show it (the API's `giftCards`). */
-export interface CartGiftCardView {
-  last4: string;
-  balance: number;
-  amountApplied: number;
-}
 
 /** What each applied card would pay of `totalCents`, in order (allocateOverBalances): the pages' and API's view. */
 export function appliedGiftCards(

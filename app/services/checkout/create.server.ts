@@ -21,8 +21,7 @@ import { lineName } from "~/lib/shared/variants";
 import { paymentItemsOf } from "./order-store.server";
 import { amountBreakdownOf, type OrderMoney } from "~/lib/shared/order-money";
 import { taxLinesJson } from "~/lib/shared/order-tax";
-import { cartBalancesToSpend } from "../gift-cards/cart-cards.server";
-import { storeCreditToSpend } from "../gift-cards/store-credit.server";
+import { balancesToSpend } from "../gift-cards/checkout-payments.server";
 import { planPayments, recordPlannedPayments } from "../gift-cards/order-payments.server";
 import { enqueueOrderConfirmedMail } from "../mail/order-mails.server";
 import { reserveStock, shortageMessage, updateOrder } from "./order-store.server";
@@ -338,10 +337,7 @@ export async function createOrderFromCart(
         { transaction },
       );
       // Store credit first, then the cards in the order applied; PayPal for the rest (decision 0049).
-      const balances = [
-        ...(useStoreCredit && !isGuestCart(owner) ? await storeCreditToSpend(owner, transaction) : []),
-        ...(await cartBalancesToSpend(cartId, transaction)),
-      ];
+      const balances = await balancesToSpend(owner, cartId, useStoreCredit, transaction);
       const { payments, restCents } = planPayments(totalCents, balances);
       await recordPlannedPayments(order.id, payments, transaction);
       const paidByBalancesCents = totalCents - restCents;
