@@ -214,9 +214,9 @@ async function eraseEntry(
 /**
  * Erases the account in one transaction (API.md): refused with 409 while an order or a return is in
  * progress; otherwise every entry of the list is erased, last first, and `customer.deleted` is emitted.
- * The person's cart and orders are locked first (the checkout's order: the cart, then the order), so a
- * checkout running beside it either commits first (and the erasure sees its order in progress) or
- * finds its order closed and its session gone.
+ * The person's orders, returns and carts are locked first, in the checkout's order, so a checkout
+ * running beside it either commits first (and the erasure sees its order in progress) or finds its
+ * order closed (cancelled) and its session gone.
  */
 async function erase(userId: string, provenEmail: boolean, by: AuditBy | null): Promise<void> {
   const { sequelize } = getDb();
@@ -225,16 +225,15 @@ async function erase(userId: string, provenEmail: boolean, by: AuditBy | null): 
     const keys = await personOf(userId, provenEmail, transaction);
     if (!keys) throw notFound(PRIVACY_TEXT.notFound);
     const replacements = bindOf(keys);
-    await sequelize.query(
-      `SELECT t.id FROM carts t WHERE ${whereOf(entryOf("carts"), "t")} ORDER BY t.id FOR UPDATE`,
-      {
-        replacements,
-        transaction,
-      },
-    );
+    // The checkout's lock order (order-store.server.ts): orders, their returns, then the carts.
+    for (const table of ["orders", "order_returns", "carts"]) {
+      await sequelize.query(
+        `SELECT t.id FROM ${table} t WHERE ${whereOf(entryOf(table), "t")} ORDER BY t.id FOR UPDATE`,
+        { replacements, transaction },
+      );
+    }
     const [busy] = await sequelize.query<{ busy: boolean }>(
-      `WITH mine AS (SELECT t.* FROM orders t WHERE ${whereOf(entryOf("orders"), "t")} ORDER BY t.id FOR UPDATE)
-       SELECT EXISTS (SELECT 1 FROM mine m WHERE ${ORDER_IN_PROGRESS("m")})
+      `SELECT EXISTS (SELECT 1 FROM orders o WHERE ${whereOf(entryOf("orders"), "o")} AND ${ORDER_IN_PROGRESS("o")})
            OR EXISTS (SELECT 1 FROM order_returns r WHERE ${whereOf(entryOf("order_returns"), "r")} AND ${RETURN_OPEN("r")})
            AS busy`,
       { replacements, type: QueryTypes.SELECT, transaction },
