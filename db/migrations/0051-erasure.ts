@@ -2,10 +2,10 @@ import type { MigrationFn } from "umzug";
 import type { QueryInterface } from "sequelize";
 
 /**
- * An erasure may take a person's values out of the audit log (docs/decisions/0053-what-erasure-keeps.md).
+ * An erasure may take a person's values out of the audit log (docs/decisions/0053-what-erasure-keeps-and-the-one-list.md).
  *
  * The log stays read-only for everything else: an UPDATE passes only inside a transaction that set
- * `shop.erasure` to `on` (SET LOCAL, app/services/privacy/erasure.server.ts), and only when it leaves
+ * `shop.erasure` to `on` (SET LOCAL, app/services/privacy/privacy.server.ts), and only when it leaves
  * what happened as it was (when, who by id, the action, the thing); DELETE is still refused.
  *
  * users.erased_at: when the account was erased. The row stays as an empty shell (orders, returns and
