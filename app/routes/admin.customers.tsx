@@ -134,9 +134,7 @@ export default function AdminCustomers() {
           empty={q ? "No shopper matches." : "No shoppers yet."}
           columns={[
             { header: "Name", cell: (row) => row.userName },
-            { header: "Email", cell: (row) => row.email, style: { overflowWrap: "anywhere" } },
-            { header: "Orders", cell: (row) => row.orders },
-            { header: "Since", cell: (row) => utcText(row.createdAt) },
+            // Beside the name: on a phone the table scrolls sideways, and the actions stay in view.
             {
               header: "Data",
               cell: (row) => (
@@ -154,6 +152,9 @@ export default function AdminCustomers() {
                 </Group>
               ),
             },
+            { header: "Email", cell: (row) => row.email, style: { overflowWrap: "anywhere" } },
+            { header: "Orders", cell: (row) => row.orders },
+            { header: "Since", cell: (row) => utcText(row.createdAt) },
           ]}
         />
         <Pagination
