@@ -14,7 +14,15 @@ import { loader as adminExportApi } from "../../app/routes/api.admin.customers.$
 import { action as adminEraseApi } from "../../app/routes/api.admin.customers.$id.erase";
 import { action as loginApi } from "../../app/routes/api.auth.login";
 import { action as registerApi } from "../../app/routes/api.auth.register";
+import { action as deletePage } from "../../app/routes/shop.account_.delete";
+import { loader as exportPage } from "../../app/routes/shop.account_.data-export";
+import { action as apiTwoFactor } from "../../app/routes/api.account.two-factor";
+import { action as apiConfirm } from "../../app/routes/api.account.two-factor.confirm";
+import { totpCodeAt } from "../../app/lib/server/totp.server";
+import { issueGiftCard } from "../../app/services/gift-cards/cards.server";
+import { recordAudit } from "../../app/services/audit.server";
 import { createTestUser, resetDatabase } from "../support/database";
+import { insertGuestOrder } from "../support/guest-orders";
 import { callRoute, sessionCookieFor } from "../support/requests";
 import { createProduct, payerAnswers, putInCart, saveAddress } from "./checkout-support";
 import { backOffice } from "./staff-support";
@@ -321,5 +329,139 @@ describe("the back office's customers", () => {
       params: { id: user.id },
     });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("what the erasure keeps and whose data it leaves alone", () => {
+  it("asks for the two-factor code when two-factor sign-in is on", async () => {
+    const { user, cookie } = await shopperWithHistory();
+    const started = (await (
+      await callRoute(apiTwoFactor, "/api/account/two-factor", {
+        method: "POST",
+        cookie,
+        json: { password: user.password },
+      })
+    ).json()) as { secret: string };
+    const confirmed = await callRoute(apiConfirm, "/api/account/two-factor/confirm", {
+      cookie,
+      json: { code: totpCodeAt(started.secret, Date.now()) },
+    });
+    expect(confirmed.status).toBe(200);
+    const withoutCode = await deleteOwn(cookie, { password: user.password });
+    expect(withoutCode.status).toBe(400);
+    expect(Object.keys(((await withoutCode.json()) as { errors: object }).errors)).toEqual(["code"]);
+    expect((await deleteOwn(cookie, { password: user.password, code: "000000" })).status).toBe(400);
+    const next = totpCodeAt(started.secret, Date.now() + 30_000);
+    expect((await deleteOwn(cookie, { password: user.password, code: next })).status).toBe(200);
+    expect(await placesHolding(PERSON.email)).toEqual([]);
+  });
+
+  it("keeps a gift card the person bought for someone else with its recipient, and the audit entries' actions", async () => {
+    const { user, cookie, orderId } = await shopperWithHistory();
+    const card = await issueGiftCard({
+      amount: 25,
+      recipientEmail: "friend@example.com",
+      recipientName: "Frida Friend",
+      note: "x",
+    });
+    await sql(
+      `UPDATE stored_value_accounts SET order_id = :orderId, sender_name = :name WHERE id = :id RETURNING id`,
+      {
+        orderId,
+        name: PERSON.userName,
+        id: card._id,
+      },
+    );
+    await getDb().sequelize.transaction((transaction) =>
+      recordAudit(transaction, {
+        actor: { id: null, userName: "system" },
+        ip: null,
+        action: "update",
+        entity: "order",
+        entityId: orderId,
+        changes: { phone: ["+1 000", PERSON.phone], orderStatus: ["confirmed", "delivered"] },
+      }),
+    );
+    expect((await deleteOwn(cookie, { password: user.password })).status).toBe(200);
+    const [kept] = await sql<{
+      recipient_email: string;
+      recipient_name: string;
+      sender_name: string | null;
+      balance: string;
+    }>(
+      `SELECT recipient_email, recipient_name, sender_name, balance FROM stored_value_accounts WHERE id = :id`,
+      { id: card._id },
+    );
+    expect(kept).toEqual({
+      recipient_email: "friend@example.com",
+      recipient_name: "Frida Friend",
+      sender_name: null,
+      balance: "25.00",
+    });
+    const entries = await sql<{ action: string; changes: Record<string, unknown> }>(
+      `SELECT action, changes FROM audit_log WHERE entity = 'order' AND entity_id = :orderId AND changes ? 'phone'`,
+      { orderId },
+    );
+    expect(entries).toEqual([
+      {
+        action: "update",
+        changes: { phone: ["+1 000", "[erased]"], orderStatus: ["confirmed", "delivered"] },
+      },
+    ]);
+    // Outside an erasure the log is as read-only as before.
+    await expect(sql(`UPDATE audit_log SET changes = '{}' RETURNING id`)).rejects.toThrow(
+      /cannot be changed/,
+    );
+  });
+
+  it("takes the guest orders under the email only when the shop knows the mailbox (the admin's erasure)", async () => {
+    const own = await shopperWithHistory();
+    const guestOrder = await insertGuestOrder({ email: PERSON.email, orderStatus: "delivered" });
+    expect((await deleteOwn(own.cookie, { password: own.user.password })).status).toBe(200);
+    const [left] = await sql<{ guest_email: string }>(`SELECT guest_email FROM orders WHERE id = :id`, {
+      id: guestOrder,
+    });
+    expect(left!.guest_email).toBe(PERSON.email);
+
+    const second = await createTestUser({ email: "second@example.com", userName: "Second Person" });
+    const secondGuest = await insertGuestOrder({ email: "second@example.com", orderStatus: "delivered" });
+    const { cookie } = await backOffice("staff", ["customers"]);
+    const erased = await callRoute(adminEraseApi, `/api/admin/customers/${second.id}/erase`, {
+      method: "POST",
+      cookie,
+      params: { id: second.id },
+    });
+    expect(erased.status).toBe(200);
+    expect(await placesHolding("second@example.com")).toEqual([]);
+    const [gone] = await sql<{ address: string; total_amount: string }>(
+      `SELECT address_info->>'address' AS address, total_amount FROM orders WHERE id = :id`,
+      { id: secondGuest },
+    );
+    expect(gone).toEqual({ address: "", total_amount: "25.00" });
+  });
+});
+
+describe("the account page's forms without JavaScript", () => {
+  it("downloads the file from a plain link, and deletes from a plain form that signs out and redirects", async () => {
+    const { user, cookie } = await shopperWithHistory();
+    const file = await callRoute(exportPage, "/shop/account/data-export", { cookie });
+    expect(file.headers.get("Content-Disposition")).toMatch(/^attachment; filename=".+\.json"$/);
+    expect(((await file.json()) as { account: { email: string } }).account.email).toBe(PERSON.email);
+
+    const refused = await callRoute(deletePage, "/shop/account/delete", {
+      cookie,
+      form: { password: "wrong" },
+    });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("Location")).toBe("/shop/account?tab=settings");
+
+    const deleted = await callRoute(deletePage, "/shop/account/delete", {
+      cookie,
+      form: { password: user.password },
+    });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("Location")).toBe("/");
+    expect(deleted.headers.get("Set-Cookie")).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
+    expect(await placesHolding(PERSON.email)).toEqual([]);
   });
 });
