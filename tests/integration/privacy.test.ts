@@ -320,6 +320,21 @@ describe("the back office's customers", () => {
     expect(((await again.json()) as { data: unknown[] }).data).toEqual([]);
   });
 
+  it("answers 404 for a staff account: the customers area reaches shoppers only", async () => {
+    const { user: colleague } = await backOffice("staff", ["orders"]);
+    const { cookie } = await backOffice("staff", ["customers"]);
+    const response = await callRoute(adminEraseApi, `/api/admin/customers/${colleague.id}/erase`, {
+      method: "POST",
+      cookie,
+      params: { id: colleague.id },
+    });
+    expect(response.status).toBe(404);
+    const [still] = await sql<{ email: string }>(`SELECT email FROM users WHERE id = :id`, {
+      id: colleague.id,
+    });
+    expect(still!.email).toBe(colleague.email);
+  });
+
   it("refuses a staff member without the customers permission with 403", async () => {
     const { user } = await shopperWithHistory();
     const { cookie } = await backOffice("staff", ["orders"]);

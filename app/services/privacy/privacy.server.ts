@@ -53,7 +53,11 @@ export const deleteAccountSchema = z.object({
 
 export type DataExport = Record<string, unknown> & { exportedAt: string; account: Record<string, unknown> };
 
-/** The person's keys; null when there is no such account or it is already erased. */
+/**
+ * The person's keys; null when there is no such account or it is already erased. `provenEmail` is the
+ * back office acting on a request by mail, which reaches shoppers only (the customers area): a staff
+ * account is the shop's to close (the staff page), not a customer's to erase.
+ */
 async function personOf(
   userId: string,
   provenEmail: boolean,
@@ -62,7 +66,8 @@ async function personOf(
   if (!isUuid(userId)) return null;
   const { sequelize } = getDb();
   const [user] = await sequelize.query<{ email: string }>(
-    `SELECT email FROM users WHERE id = :userId AND erased_at IS NULL ${transaction ? "FOR UPDATE" : ""}`,
+    `SELECT email FROM users WHERE id = :userId AND erased_at IS NULL ${provenEmail ? "AND role = 'user'" : ""}
+      ${transaction ? "FOR UPDATE" : ""}`,
     { replacements: { userId }, type: QueryTypes.SELECT, transaction },
   );
   if (!user) return null;
