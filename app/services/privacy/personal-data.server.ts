@@ -548,15 +548,14 @@ export function entryOf(table: string): PersonalDataTable {
   return entry;
 }
 
-let aliasCount = 0;
-
 /** The SQL condition that finds the person's rows of `entry` under `alias`. */
 export function whereOf(entry: PersonalDataTable, alias: string): string {
   const find = entry.find;
   if ("userColumn" in find) return `${alias}.${find.userColumn} = :userId`;
   if ("emailColumn" in find) return `${alias}.${find.emailColumn} = :email`;
   if ("where" in find) return find.where(alias);
-  const parentAlias = `p${++aliasCount}`;
+  // One letter more per level: a condition nested in its parent's never reuses an outer alias.
+  const parentAlias = `${alias}p`;
   return `${alias}.${find.column} IN (SELECT ${parentAlias}.${find.parentKey ?? "id"} FROM ${find.parent} ${parentAlias}
            WHERE ${whereOf(entryOf(find.parent), parentAlias)})`;
 }
