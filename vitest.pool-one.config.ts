@@ -6,7 +6,7 @@ import base from "./vitest.config";
  * (docs/architecture.md, rule 9): a query that asks the pool for a second connection
  * while its transaction holds the only one waits for itself, hits the short
  * acquire timeout and fails the test. Only the service suites that exercise
- * transactions (checkout, capture, reconciler, Pay now, order lifecycle and returns
+ * transactions (checkout, capture, reconciler, Pay now, order lifecycle and returns, privacy erasure
  * and its mails, accounts and password reset, staff, cart, addresses, reviews, migrations), to keep the extra CI time small (about
  * 40 s on an idle 2-core machine); the page and API suites call the same
  * services. `npm run test:pool-one`. (The whole suite passes this way too:
@@ -28,6 +28,7 @@ export default defineConfig({
       "tests/integration/checkout-load.test.ts",
       "tests/integration/checkout-states.test.ts",
       "tests/integration/order-lifecycle.test.ts",
+      "tests/integration/privacy.test.ts",
       "tests/integration/returns.test.ts",
       "tests/integration/tax.test.ts",
       "tests/integration/tax-concurrency.test.ts",

@@ -13,6 +13,8 @@ import {
 import { AccountSettings } from "~/components/AccountSettings";
 import { AccountTabs } from "~/components/AccountTabs";
 import { MarketingConsentForm } from "~/components/MarketingConsentForm";
+import { renderToStaticMarkup } from "react-dom/server";
+import { PrivacySettings } from "~/components/PrivacySettings";
 import { MARKETING_INTENT } from "~/lib/shared/marketing-consent";
 import { MARKETING_TEXT } from "~/lib/shared/abandoned-carts";
 import { getMarketingConsent, setAccountMarketingConsent } from "~/services/marketing-consent.server";
@@ -75,6 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       twoFactor: null,
       offerGuestClaim: false,
       marketing: null,
+      privacy: null,
     });
   }
   if (url.pathname === "/shop/account" && url.searchParams.get("tab") === SETTINGS_TAB) {
@@ -91,6 +94,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       twoFactor,
       offerGuestClaim: false,
       marketing,
+      // Rendered here, so that the section's words and forms cost the page's script nothing (it has none).
+      privacy: renderToStaticMarkup(<PrivacySettings twoFactorOn={twoFactor.status.enabled} />),
     });
   }
   const [userOrders, storeSettings] = await Promise.all([listOrdersForUser(user.id), currentStoreSettings()]);
@@ -110,6 +115,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     twoFactor: null,
     offerGuestClaim: storeSettings.storefront === "open",
     marketing: null,
+    privacy: null,
   });
 }
 
@@ -151,7 +157,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: "Account · ECommerce Shopping" }];
 
 export default function AccountPage() {
-  const { tab, orders, addressManager, settings, twoFactor, offerGuestClaim, marketing } =
+  const { tab, orders, addressManager, settings, twoFactor, offerGuestClaim, marketing, privacy } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
@@ -213,6 +219,7 @@ export default function AccountPage() {
               error={actionData && "marketingError" in actionData ? actionData.marketingError : null}
             />
           ) : null}
+          {privacy ? <div dangerouslySetInnerHTML={{ __html: privacy }} /> : null}
         </section>
       ) : null}
       <Outlet />

@@ -13,7 +13,8 @@ import { postgresLimiter } from "./rate-limit.server";
  * - change password, wrong current password per user: a stolen session cannot
  *   guess the password to take the account over;
  * - guest order claim links, per account: a signed-in person cannot flood their
- *   own mailbox (or, having registered a stranger's address, the stranger's).
+ *   own mailbox (or, having registered a stranger's address, the stranger's);
+ * - downloads of one's own data, per account: each one reads every table about the person.
  */
 
 export const ACCOUNT_LIMITS = {
@@ -21,6 +22,7 @@ export const ACCOUNT_LIMITS = {
   resetPerAddress: { points: 3, duration: 60 * 60 },
   passwordChangePerUser: { points: 5, duration: 15 * 60 },
   guestOrderClaimPerUser: { points: 3, duration: 60 * 60 },
+  dataExportPerUser: { points: 5, duration: 60 * 60 },
 } as const;
 
 type LimitName = keyof typeof ACCOUNT_LIMITS;
@@ -31,6 +33,7 @@ function limiters(): Record<LimitName, RateLimiterPostgres> {
     resetPerAddress: postgresLimiter("reset_address", ACCOUNT_LIMITS.resetPerAddress),
     passwordChangePerUser: postgresLimiter("password_change", ACCOUNT_LIMITS.passwordChangePerUser),
     guestOrderClaimPerUser: postgresLimiter("guest_order_claim", ACCOUNT_LIMITS.guestOrderClaimPerUser),
+    dataExportPerUser: postgresLimiter("data_export", ACCOUNT_LIMITS.dataExportPerUser),
   }));
 }
 
@@ -69,6 +72,12 @@ export async function consumePasswordResetRequest(clientKey: string, email: stri
 export async function consumeGuestOrderClaimRequest(userId: string): Promise<void> {
   const wait = await consume(limiters().guestOrderClaimPerUser, userId);
   if (wait > 0) blocked("requests for a link to your guest orders", wait);
+}
+
+/** Counts one download of the person's own data (API.md: at most 5 an hour); throws 429 beyond it. */
+export async function consumeDataExport(userId: string): Promise<void> {
+  const wait = await consume(limiters().dataExportPerUser, userId);
+  if (wait > 0) blocked("downloads of your data", wait);
 }
 
 export interface PasswordChangeAttempt {

@@ -327,6 +327,16 @@ async function removeTwoFactor(transaction: Transaction, userId: string): Promis
   return (removed as { enabledAt: Date | null }[]).some((row) => row.enabledAt !== null);
 }
 
+/**
+ * Asks for the second factor before something only the person may do (deleting the account): nothing
+ * when two-factor sign-in is off, otherwise a right code (400 on `code` without one, 429 beyond the limit).
+ */
+export async function requireSecondFactorIfOn(userId: string, codeInput: unknown): Promise<void> {
+  if (!(await isTwoFactorEnabled(userId))) return;
+  const verdict = await verifySecondFactor(userId, requireCodeText(codeInput));
+  if (verdict !== "accepted") throw refusalOf(verdict);
+}
+
 /** Turns two-factor sign-in off with a current code or an unused backup code. */
 export async function disableTwoFactor(user: SessionUser, codeInput: unknown, by: AuditBy): Promise<void> {
   const code = requireCodeText(codeInput);

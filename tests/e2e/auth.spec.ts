@@ -217,6 +217,7 @@ test.describe("sign-in and sign-out", () => {
       "Delivery",
       "Discounts",
       "Gift cards",
+      "Customers",
       "Taxes",
       "Webhooks",
       "Audit log",

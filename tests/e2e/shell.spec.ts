@@ -194,6 +194,7 @@ test.describe("the admin panel on a 390px wide screen", () => {
         "Delivery",
         "Discounts",
         "Gift cards",
+        "Customers",
         "Taxes",
         "Webhooks",
         "Audit log",

@@ -19,6 +19,8 @@ import * as adminDashboard from "../../app/routes/admin.dashboard";
 import * as adminDiscounts from "../../app/routes/admin.discounts";
 import * as adminFeatures from "../../app/routes/admin.features";
 import * as adminGiftCards from "../../app/routes/admin.gift-cards";
+import * as adminCustomers from "../../app/routes/admin.customers";
+import * as adminCustomerExport from "../../app/routes/admin_.customers.$id.export";
 import * as adminOrder from "../../app/routes/admin.orders.$orderId";
 import * as adminOrders from "../../app/routes/admin.orders";
 import * as adminProducts from "../../app/routes/admin.products";
@@ -86,6 +88,13 @@ const PAGES: [
   ["/admin/staff", adminStaff, "staff"],
   ["/admin/settings", adminSettings, "settings"],
   ["/admin/gift-cards", adminGiftCards, "giftCards"],
+  ["/admin/customers", adminCustomers, "customers"],
+  [
+    "/admin/customers/00000000-0000-4000-8000-000000000000/export",
+    adminCustomerExport,
+    "customers",
+    { id: "00000000-0000-4000-8000-000000000000" },
+  ],
 ];
 
 const ADMIN_OPERATIONS = shopApi.operations.filter((operation) => areaOf(operation.access));

@@ -19,8 +19,20 @@ export const AUDIT_ENTITIES = [
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
-/** create, update, delete; `refund` for money sent back; `promote` for a user made admin; `revoke` for an API key. */
-export const AUDIT_ACTIONS = ["create", "update", "delete", "refund", "promote", "revoke"] as const;
+/**
+ * create, update, delete; `refund` for money sent back; `promote` for a user made admin; `revoke` for an API
+ * key; `export` and `erase` for a shopper's data handed out or erased on their request.
+ */
+export const AUDIT_ACTIONS = [
+  "create",
+  "update",
+  "delete",
+  "refund",
+  "promote",
+  "revoke",
+  "export",
+  "erase",
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** A stale edit's answer (409): the page shows it with a link that reloads the thing. */

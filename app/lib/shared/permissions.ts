@@ -20,6 +20,7 @@ export const PERMISSIONS = [
   "staff",
   "settings",
   "giftCards",
+  "customers",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -40,6 +41,10 @@ export const PERMISSION_LABELS: Record<Permission, { label: string; description:
   giftCards: {
     label: "Gift cards",
     description: "Find, issue, adjust, disable and date gift cards; their ledgers",
+  },
+  customers: {
+    label: "Customers",
+    description: "Find shoppers, download or erase their data on their request",
   },
 };
 
@@ -102,6 +107,7 @@ export const ADMIN_MENU: readonly { id: string; label: string; path: string; are
   { id: "shipping", label: "Delivery", path: "/admin/shipping", area: "shipping" },
   { id: "discounts", label: "Discounts", path: "/admin/discounts", area: "discounts" },
   { id: "giftCards", label: "Gift cards", path: "/admin/gift-cards", area: "giftCards" },
+  { id: "customers", label: "Customers", path: "/admin/customers", area: "customers" },
   { id: "taxes", label: "Taxes", path: "/admin/taxes", area: "taxes" },
   { id: "webhooks", label: "Webhooks", path: "/admin/webhooks", area: "webhooks" },
   { id: "audit", label: "Audit log", path: "/admin/audit", area: "audit" },

@@ -19,6 +19,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "product.deleted",
   "stock.low",
   "stock.back_in_stock",
+  /** An account erased on its owner's request (`data: { id }`): forget what you keep about it. */
+  "customer.deleted",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -35,6 +37,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "product.deleted": "Product deleted",
   "stock.low": "Stock low",
   "stock.back_in_stock": "Back in stock",
+  "customer.deleted": "Customer deleted",
 };
 
 /** Failures in a row after which an endpoint is switched off. */

@@ -30,6 +30,7 @@ export const API_TAGS = [
   "Admin",
   "Returns",
   "Gift cards",
+  "Privacy",
   "Webhooks",
   "Back-in-stock alerts and wishlist",
   "Staff and API keys",
