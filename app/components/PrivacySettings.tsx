@@ -2,8 +2,8 @@ import { DATA_EXPORT_PATH, DELETE_ACCOUNT_PATH } from "~/lib/shared/privacy";
 
 /**
  * "Your data" on the account page: a plain link that downloads the file and a plain form that deletes the
- * account. Both are answered by the server alone (a resource route's attachment, a POST that redirects),
- * so the section adds no script to the page (docs/decisions/0053).
+ * account. Both are answered by the server alone (a resource route's attachment, a POST that redirects), with
+ * or without JavaScript (docs/decisions/0053).
  */
 export function PrivacySettings({ twoFactorOn }: { twoFactorOn: boolean }) {
   return (

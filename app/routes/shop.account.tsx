@@ -13,7 +13,6 @@ import {
 import { AccountSettings } from "~/components/AccountSettings";
 import { AccountTabs } from "~/components/AccountTabs";
 import { MarketingConsentForm } from "~/components/MarketingConsentForm";
-import { renderToStaticMarkup } from "react-dom/server";
 import { PrivacySettings } from "~/components/PrivacySettings";
 import { MARKETING_INTENT } from "~/lib/shared/marketing-consent";
 import { MARKETING_TEXT } from "~/lib/shared/abandoned-carts";
@@ -94,8 +93,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       twoFactor,
       offerGuestClaim: false,
       marketing,
-      // Rendered here, so that the section's words and forms cost the page's script nothing (it has none).
-      privacy: renderToStaticMarkup(<PrivacySettings twoFactorOn={twoFactor.status.enabled} />),
+      privacy: { twoFactorOn: twoFactor.status.enabled },
     });
   }
   const [userOrders, storeSettings] = await Promise.all([listOrdersForUser(user.id), currentStoreSettings()]);
@@ -219,7 +217,7 @@ export default function AccountPage() {
               error={actionData && "marketingError" in actionData ? actionData.marketingError : null}
             />
           ) : null}
-          {privacy ? <div dangerouslySetInnerHTML={{ __html: privacy }} /> : null}
+          {privacy ? <PrivacySettings twoFactorOn={privacy.twoFactorOn} /> : null}
         </section>
       ) : null}
       <Outlet />
