@@ -15,7 +15,7 @@ import { getConfig } from "~/lib/server/config.server";
 import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/web/discount-actions.server";
 import { handleGiftCardAction, isGiftCardIntent, type GiftCardRefusal } from "~/web/gift-card-actions.server";
 import { GiftCardForm } from "~/components/GiftCardForm";
-import { appliedGiftCards } from "~/lib/shared/gift-cards";
+import { appliedGiftCards, payableByBalancesCents } from "~/lib/shared/gift-cards";
 import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
@@ -75,6 +75,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [found, user] = await Promise.all([getSessionUserAndCart(request), shopperOrVisitor(request)]);
   const owner: CartOwner = user ? user.id : await guestCartOf(request);
   const cart = found && user && found.user.id === user.id ? found.cart : await getCartView(owner);
+  const boughtCardsCents = (cart.giftCardLines ?? []).reduce((sum, line) => sum + toCents(line.price), 0);
+  const hasItems = cart.items.length > 0 || boughtCardsCents > 0;
   if (cart.discountCode === null) {
     // No code: the money is the lines' (the same module prices them), with no further query.
     const money = computeOrderMoney(
@@ -86,6 +88,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       })),
       null,
       null,
+      undefined,
+      boughtCardsCents,
     );
     return data({
       money: {
@@ -99,8 +103,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         pricesIncludeTax: getConfig().pricesIncludeTax,
       },
       discountRefusal: null,
-      hasItems: cart.items.length > 0,
-      giftCards: appliedGiftCards(cart.giftCards ?? [], money.totalCents),
+      hasItems,
+      giftCards: appliedGiftCards(cart.giftCards ?? [], payableByBalancesCents(money)),
     });
   }
   const summary = await getCheckoutSummary(owner);
@@ -115,10 +119,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       pricesIncludeTax: summary.pricesIncludeTax,
     },
     discountRefusal: summary.discountRefusal,
-    hasItems: summary.items.length > 0,
+    hasItems,
     giftCards: appliedGiftCards(
       cart.giftCards ?? [],
-      toCents(summary.subtotal) - toCents(summary.discountAmount),
+      payableByBalancesCents({
+        totalCents: toCents(summary.subtotal) - toCents(summary.discountAmount),
+        giftCardCents: boughtCardsCents,
+      }),
     ),
   });
 }

@@ -88,6 +88,10 @@ export async function payOrderAgain(
         WHERE order_id = :orderId ORDER BY title, id`,
       { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
     );
+    const cards = await sequelize.query<{ amount: string }>(
+      `SELECT amount FROM order_gift_card_items WHERE order_id = :orderId ORDER BY position`,
+      { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+    );
     // The same amount and parts as the first approval: the order's stored money, never recomputed.
     const money = {
       subtotalCents: toCents(order.subtotal),
@@ -108,6 +112,7 @@ export async function payOrderAgain(
       items: paymentItemsOf(
         lines.map((line) => ({ ...line, unitCents: toCents(line.price) })),
         money,
+        cards.map((card) => toCents(card.amount)),
       ),
     };
   });
