@@ -11,6 +11,8 @@ import {
   type CartLineView,
 } from "~/lib/shared/cart";
 import { variantLabel } from "~/lib/shared/variants";
+import type { CartGiftCardLineJson } from "~/lib/shared/gift-cards";
+import { toCents } from "~/lib/shared/money";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
 import { Picture } from "./Picture";
 import { useCartSubmit, type ShopCart } from "./useShopCart";
@@ -187,7 +189,39 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
   );
 }
 
+/** A gift card bought: its amount and recipient, and a remove form (the line's `_id` in the product's place). */
+function GiftCardLine({ line, redirectTo }: { line: CartGiftCardLineJson; redirectTo: string }) {
+  const submitCart = useCartSubmit();
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submitCart(event.currentTarget);
+  };
+  const name = `${line.title} for ${line.giftCard.recipientName || line.giftCard.recipientEmail}`;
+  return (
+    <li className="cart-line" data-testid="cart-gift-card-line">
+      <div className="cart-line__image" aria-hidden="true" />
+      <div className="cart-line__main">
+        <h3 className="cart-line__title">{line.title}</h3>
+        <p className="cart-line__variant">
+          For {line.giftCard.recipientName || line.giftCard.recipientEmail}
+        </p>
+      </div>
+      <div className="cart-line__end">
+        <p className="cart-line__total" data-testid="cart-line-total">
+          {formatCents(toCents(line.price))}
+        </p>
+        <CartForm intent="remove" productId={line._id} variantId="" redirectTo={redirectTo} onSubmit={send}>
+          <button type="submit" className="sf-button sf-button--small" aria-label={`Remove ${name}`}>
+            Remove
+          </button>
+        </CartForm>
+      </div>
+    </li>
+  );
+}
+
 export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo: string }) {
+  const hasLines = cart.items.length > 0 || cart.giftCardLines.length > 0;
   return (
     <div className="cart-contents" aria-busy={cart.pending || undefined} data-testid="cart-contents">
       {cart.notices.length ? (
@@ -197,12 +231,15 @@ export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo:
           ))}
         </ul>
       ) : null}
-      {cart.items.length > 0 ? (
+      {hasLines ? (
         <>
           <h2 className="visually-hidden">Items in your cart</h2>
           <ul className="cart-lines" aria-label="Items in your cart">
             {cart.items.map((item) => (
               <CartLine key={item.variantId} item={item} redirectTo={redirectTo} />
+            ))}
+            {cart.giftCardLines.map((line) => (
+              <GiftCardLine key={line._id} line={line} redirectTo={redirectTo} />
             ))}
           </ul>
         </>
@@ -214,7 +251,7 @@ export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo:
           </Link>
         </div>
       )}
-      {cart.items.length > 0 ? (
+      {hasLines ? (
         <div className="cart-summary">
           <p className="cart-total">
             <span>Total</span>
