@@ -355,7 +355,17 @@ export default function CheckoutPage() {
               form={CHECKOUT_FORM_ID}
               values={guestRefusal?.values ?? quote?.values ?? {}}
               errors={guestRefusal?.errors ?? {}}
+              withAddress={!summary.cardsOnly}
             />
+          </section>
+        ) : summary.cardsOnly ? (
+          <section aria-labelledby="checkout-address-heading">
+            <h2 className="checkout__heading" id="checkout-address-heading">
+              Delivery
+            </h2>
+            <p className="checkout__hint" data-testid="checkout-cards-only">
+              Gift cards go by email once your order is paid: no delivery address is needed.
+            </p>
           </section>
         ) : (
           <section aria-labelledby="checkout-address-heading" onChange={chooseAddress}>
@@ -376,7 +386,7 @@ export default function CheckoutPage() {
           <h2 className="checkout__heading" id="checkout-summary-heading">
             Your order
           </h2>
-          {summary.items.length ? (
+          {summary.items.length || summary.giftCardLines.length ? (
             <ul className="checkout-items" aria-label="Cart items">
               {summary.items.map((item) => (
                 <li key={item.variantId} className="checkout-item" data-testid="checkout-item">
@@ -398,6 +408,16 @@ export default function CheckoutPage() {
                     ) : null}
                   </div>
                   <span className="checkout-item__total">{formatPrice(item.lineTotal)}</span>
+                </li>
+              ))}
+              {summary.giftCardLines.map((line) => (
+                <li key={line._id} className="checkout-item" data-testid="checkout-gift-card">
+                  <span aria-hidden="true" />
+                  <div>
+                    <p className="checkout-item__title">Gift card</p>
+                    <p className="checkout-item__meta">For {line.recipient}</p>
+                  </div>
+                  <span className="checkout-item__total">{formatPrice(line.amount)}</span>
                 </li>
               ))}
             </ul>
@@ -452,7 +472,9 @@ export default function CheckoutPage() {
             <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
             <input type="hidden" name="shownAddressId" value={selectedId ?? ""} />
             <input type="hidden" name="shownPincode" value={shownPincode} />
-            {!hydrated && (guest || summary.shippingMethods.length > 1 || addresses.length > 0) ? (
+            {!hydrated &&
+            !summary.cardsOnly &&
+            (guest || summary.shippingMethods.length > 1 || addresses.length > 0) ? (
               // Without JavaScript the summary is repriced and taxed by loading the page again: a shopper's
               // choices by GET; a visitor's details by POST, which come back with the page (a GET would put
               // their email and address in the URL).

@@ -15,7 +15,10 @@ import { salesReport } from "../../app/services/reports.server";
 import { updateStoreSettings } from "../../app/services/store-settings.server";
 import { GIFT_CARD_BUY_TEXT } from "../../app/lib/shared/gift-cards";
 import { getConfig } from "../../app/lib/server/config.server";
+import { action as checkoutAction, loader as checkoutLoader } from "../../app/routes/shop.checkout";
+import { action as buyPage, loader as buyPageLoader } from "../../app/routes/shop.gift-cards";
 import { resetDatabase } from "../support/database";
+import { flashOf, formRequest, jsonRequest, run } from "./admin-support";
 import { callRoute, cookieFrom } from "../support/requests";
 import { balanceAndLedger, issuedCard } from "./gift-card-support";
 import {
@@ -304,5 +307,69 @@ describe("the sales report", () => {
     const report = await salesReport({ from: today, to: today });
     expect(report.revenue - before.revenue).toBeCloseTo(paidForClothes, 2);
     expect(report.giftCards.sold - before.giftCards.sold).toBe(100);
+  });
+});
+
+describe("the pages, without JavaScript", () => {
+  it("the gift card page offers the owner's amounts and adds a card by a plain post, then goes to the cart", async () => {
+    const shopper = await createShopper();
+    const page = await run(buyPageLoader, jsonRequest("/shop/gift-cards", { cookie: shopper.cookie }));
+    expect(((await page.json()) as Json).amounts).toEqual([25, 50, 100]);
+    const posted = await run(
+      buyPage,
+      formRequest(
+        "/shop/gift-cards",
+        { amount: "100", recipientEmail: RECIPIENT, recipientName: "Bo", message: "Enjoy" },
+        shopper.cookie,
+      ),
+    );
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get("Location")).toBe("/shop/cart");
+    expect(await flashOf(posted)).toMatchObject({ message: GIFT_CARD_BUY_TEXT.added });
+    const cart = await callRoute(getCartApi, `/api/shop/cart/get/${shopper.id}`, {
+      cookie: shopper.cookie,
+      params: { userId: shopper.id },
+    }).then(answer);
+    expect(cart.body.data.items.map((item: Json) => item.giftCard)).toEqual([
+      { amount: 100, recipientEmail: "friend@example.com", recipientName: "Bo", message: "Enjoy" },
+    ]);
+  });
+
+  it("the gift card page answers a refused form with 400 and each field's message beside it", async () => {
+    const shopper = await createShopper();
+    const refused = await run(
+      buyPage,
+      formRequest("/shop/gift-cards", { amount: "30", recipientEmail: "nobody" }, shopper.cookie),
+    );
+    expect(refused.status).toBe(400);
+    const { result } = (await refused.json()) as Json;
+    expect(result.error.recipientEmail).toEqual(["Enter a valid email address"]);
+    const wrongAmount = await run(
+      buyPage,
+      formRequest("/shop/gift-cards", { amount: "30", recipientEmail: RECIPIENT }, shopper.cookie),
+    );
+    expect(wrongAmount.status).toBe(400);
+    expect(((await wrongAmount.json()) as Json).result.error.amount).toEqual([
+      "amount must be one of: $25, $50, $100",
+    ]);
+  });
+
+  it("the checkout page skips the address and delivery for cards alone, and 'Checkout with Paypal' goes to the approval page", async () => {
+    const { shopper } = await shopperBuying(25);
+    const page = await run(checkoutLoader, jsonRequest("/shop/checkout", { cookie: shopper.cookie }));
+    const { summary } = (await page.json()) as Json;
+    expect(summary).toMatchObject({
+      cardsOnly: true,
+      shippingMethods: [],
+      shippingAmount: 0,
+      totalAmount: 25,
+    });
+    expect(summary.giftCardLines).toEqual([{ _id: expect.any(String), amount: 25, recipient: "Bo" }]);
+    const response = await run(
+      checkoutAction,
+      formRequest("/shop/checkout", { intent: "checkout", totalAmount: "25.00" }, shopper.cookie),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/\/payment-simulator\/SIM[A-Z0-9]+$/);
   });
 });
