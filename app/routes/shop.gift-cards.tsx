@@ -87,7 +87,7 @@ export default function GiftCardsPage() {
   });
   const chosen = String(fields.amount.initialValue ?? "");
   return (
-    <div className="shop-page gift-card-page" style={{ maxWidth: "34rem" }}>
+    <div style={{ maxWidth: "34rem", margin: "0 auto", padding: "1.5rem 1rem 3rem" }}>
       <h1 className="page-heading">Gift cards</h1>
       {amounts.length === 0 ? (
         <p role="status">{GIFT_CARD_BUY_TEXT.notSold}.</p>
@@ -97,13 +97,21 @@ export default function GiftCardsPage() {
             Send a gift card by email: the recipient gets its code as soon as your order is paid, and spends
             it at checkout.
           </p>
-          <Form method="post" className="sf-form" {...getFormProps(form)}>
+          <Form
+            method="post"
+            style={{ display: "flex", flexDirection: "column", gap: "1rem" }}
+            {...getFormProps(form)}
+          >
             {form.errors?.length ? (
               <p className="form-error" role="alert" id={form.errorId}>
                 {form.errors[0]}
               </p>
             ) : null}
-            <fieldset className="sf-field gift-card-page__amounts" aria-describedby={fields.amount.errorId}>
+            <fieldset
+              className="sf-field"
+              style={{ border: 0, padding: 0, margin: 0 }}
+              aria-describedby={fields.amount.errorId}
+            >
               <legend className="sf-field__label">Amount</legend>
               <div style={{ display: "flex", flexWrap: "wrap", gap: "0.75rem" }}>
                 {amounts.map((amount, index) => (

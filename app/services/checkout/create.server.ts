@@ -18,8 +18,8 @@ import { bridgeUrlFor, RETURN_PATH, type PaymentReturn } from "../payment-return
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { lineName } from "~/lib/shared/variants";
-import { paymentItemsOf } from "./order-store.server";
-import { amountBreakdownOf, type OrderMoney } from "~/lib/shared/order-money";
+import { paymentItemsOf, providerAmountOf } from "./order-store.server";
+import type { OrderMoney } from "~/lib/shared/order-money";
 import { taxLinesJson } from "~/lib/shared/order-tax";
 import { cartBalancesToSpend } from "../gift-cards/cart-cards.server";
 import { storeCreditToSpend } from "../gift-cards/store-credit.server";
@@ -391,8 +391,12 @@ export async function createOrderFromCart(
   try {
     payment = await getPaymentGateway().createOrder({
       orderId: prepared.orderId,
-      items: paymentItemsOf(prepared.lines, prepared.money, prepared.giftCardCents),
-      ...amountBreakdownOf(prepared.money, prepared.paidByBalancesCents),
+      ...providerAmountOf(
+        prepared.orderId,
+        paymentItemsOf(prepared.lines, prepared.money, prepared.giftCardCents),
+        prepared.money,
+        prepared.paidByBalancesCents,
+      ),
       currency: "USD",
       // The provider comes back to the bridge, whose link is signed for this order only.
       returnUrl: clientPage(input.paymentReturn?.returnUrl, prepared.orderId) ?? appUrl(RETURN_PATH),

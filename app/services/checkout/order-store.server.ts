@@ -4,7 +4,7 @@ import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { lineName } from "~/lib/shared/variants";
 import { GIFT_CARD_BUY_TEXT } from "~/lib/shared/gift-cards";
 import type { PaymentLineItem } from "~/payments/gateway.server";
-import { paymentUnitsOf, type PaymentMoney } from "~/lib/shared/order-money";
+import { amountBreakdownOf, paymentUnitsOf, type PaymentMoney } from "~/lib/shared/order-money";
 import { releaseDiscountUse, reserveDiscountUse, type DiscountRunOut } from "../discounts.server";
 import type { CartOwner } from "../cart-owner.server";
 import { orderOwnerMatch } from "../orders.server";
@@ -53,6 +53,36 @@ export function paymentItemsOf(
       ...(itemsTaxed ? { taxCents: 0 } : {}),
     })),
   ];
+}
+
+/** The lines and amount the provider is asked for: PaymentLineItem's and the breakdown's parts. */
+export type ProviderAmount = ReturnType<typeof amountBreakdownOf> & { items: PaymentLineItem[] };
+
+/**
+ * What the provider is asked for when gift cards and store credit pay part of an order: the order's items
+ * with what the balances pay taken off like a discount (decision 0049). PayPal takes no discount above the
+ * item total; when the balances pay more than the items (they paid delivery or tax too), the provider is
+ * asked for what is left as one item of the order, so that its breakdown still adds up.
+ */
+export function providerAmountOf(
+  orderId: string,
+  items: PaymentLineItem[],
+  money: PaymentMoney,
+  paidByBalancesCents: number,
+): ProviderAmount {
+  const breakdown = amountBreakdownOf(money, paidByBalancesCents);
+  if (breakdown.discountCents <= breakdown.itemTotalCents) return { items, ...breakdown };
+  const rest = breakdown.totalCents;
+  return {
+    items: [
+      { name: `Order ${orderId.slice(0, 8)}: the rest after gift cards`, unitAmountCents: rest, quantity: 1 },
+    ],
+    itemTotalCents: rest,
+    taxTotalCents: 0,
+    shippingCents: 0,
+    discountCents: 0,
+    totalCents: rest,
+  };
 }
 
 /**

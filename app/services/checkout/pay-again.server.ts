@@ -1,5 +1,4 @@
-import { paymentItemsOf } from "./order-store.server";
-import { amountBreakdownOf } from "~/lib/shared/order-money";
+import { paymentItemsOf, providerAmountOf } from "./order-store.server";
 import { randomUUID } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
@@ -120,8 +119,7 @@ export async function payOrderAgain(
   const { appUrl } = getConfig();
   const payment = await getPaymentGateway().createOrder({
     orderId,
-    items: before.items,
-    ...amountBreakdownOf(before.money, before.paidByBalancesCents),
+    ...providerAmountOf(orderId, before.items, before.money, before.paidByBalancesCents),
     currency: "USD",
     returnUrl: `${appUrl}/shop/paypal-return`,
     cancelUrl: `${appUrl}/shop/paypal-cancel`,
