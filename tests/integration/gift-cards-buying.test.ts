@@ -160,6 +160,16 @@ describe("POST /api/shop/cart/gift-card-item", () => {
     expect(added.body.data.items).toHaveLength(1);
     const second = await buy({ userId: "guest", amount: 25, recipientEmail: RECIPIENT }, cookie);
     expect(second.body.data.items.map((item: Json) => item.price)).toEqual([100, 25]);
+
+    // A guest's order of cards alone: an email, no address.
+    const created = await callRoute(createApi, "/api/shop/order/create", {
+      method: "POST",
+      json: { userId: "guest", email: "guest.buyer@example.com" },
+      cookie,
+    }).then(answer);
+    expect(created.status).toBe(201);
+    const row = await orderRow(created.body.orderId);
+    expect([row.totalAmount, row.shippingAmount, row.taxAmount].map(Number)).toEqual([125, 0, 0]);
   });
 });
 
