@@ -192,14 +192,9 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
 /** A gift card bought: its amount and recipient, and a remove form (the line's `_id` in the product's place). */
 function GiftCardLine({ line, redirectTo }: { line: CartGiftCardLineJson; redirectTo: string }) {
   const submitCart = useCartSubmit();
-  const send = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    submitCart(event.currentTarget);
-  };
-  const name = `${line.title} for ${line.giftCard.recipientName || line.giftCard.recipientEmail}`;
   return (
     <li className="cart-line" data-testid="cart-gift-card-line">
-      <div className="cart-line__image" aria-hidden="true" />
+      <div className="cart-line__image" />
       <div className="cart-line__main">
         <h3 className="cart-line__title">{line.title}</h3>
         <p className="cart-line__variant">
@@ -207,11 +202,18 @@ function GiftCardLine({ line, redirectTo }: { line: CartGiftCardLineJson; redire
         </p>
       </div>
       <div className="cart-line__end">
-        <p className="cart-line__total" data-testid="cart-line-total">
-          {formatCents(toCents(line.price))}
-        </p>
-        <CartForm intent="remove" productId={line._id} variantId="" redirectTo={redirectTo} onSubmit={send}>
-          <button type="submit" className="sf-button sf-button--small" aria-label={`Remove ${name}`}>
+        <p className="cart-line__total">{formatCents(toCents(line.price))}</p>
+        <CartForm
+          intent="remove"
+          productId={line._id}
+          variantId=""
+          redirectTo={redirectTo}
+          onSubmit={(event) => {
+            event.preventDefault();
+            submitCart(event.currentTarget);
+          }}
+        >
+          <button type="submit" className="sf-button sf-button--small">
             Remove
           </button>
         </CartForm>
