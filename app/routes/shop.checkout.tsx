@@ -407,7 +407,6 @@ export default function CheckoutPage() {
               ))}
               {summary.giftCardLines.map((line) => (
                 <li key={line._id} className="checkout-item">
-                  <span />
                   <p className="checkout-item__title">Gift card for {line.recipient}</p>
                   <span className="checkout-item__total">{formatPrice(line.amount)}</span>
                 </li>
