@@ -359,9 +359,7 @@ export default function CheckoutPage() {
             />
           </section>
         ) : summary.cardsOnly ? (
-          <p className="checkout__hint" data-testid="checkout-cards-only">
-            Gift cards go by email: no address needed.
-          </p>
+          <p className="checkout__hint">Gift cards go by email: no address needed.</p>
         ) : (
           <section aria-labelledby="checkout-address-heading" onChange={chooseAddress}>
             <h2 className="checkout__heading" id="checkout-address-heading">
@@ -458,9 +456,7 @@ export default function CheckoutPage() {
             <input type="hidden" name="shownShippingMethodId" value={summary.shippingMethodId ?? ""} />
             <input type="hidden" name="shownAddressId" value={selectedId ?? ""} />
             <input type="hidden" name="shownPincode" value={shownPincode} />
-            {!hydrated &&
-            !summary.cardsOnly &&
-            (guest || summary.shippingMethods.length > 1 || addresses.length > 0) ? (
+            {!hydrated && (guest || summary.shippingMethods.length > 1 || addresses.length > 0) ? (
               // Without JavaScript the summary is repriced and taxed by loading the page again: a shopper's
               // choices by GET; a visitor's details by POST, which come back with the page (a GET would put
               // their email and address in the URL).
