@@ -358,8 +358,7 @@ export default function CheckoutPage() {
               withAddress={!summary.cardsOnly}
             />
           </section>
-        ) : summary.cardsOnly ? // Gift cards alone go by email: no address (the page's JavaScript budget has no room for a note).
-        null : (
+        ) : summary.cardsOnly ? null : (
           <section aria-labelledby="checkout-address-heading" onChange={chooseAddress}>
             <h2 className="checkout__heading" id="checkout-address-heading">
               Delivery address
@@ -378,7 +377,8 @@ export default function CheckoutPage() {
           <h2 className="checkout__heading" id="checkout-summary-heading">
             Your order
           </h2>
-          {/* Gift cards bought are in the subtotal below (their lines here would pass the page's JavaScript budget). */}
+          {/* Gift cards bought are in the subtotal below, and a cart of them alone has no address section above
+              (they go by email): a line or a note more would pass the page's JavaScript budget. */}
           {summary.items.length || summary.cardsOnly ? (
             <ul className="checkout-items" aria-label="Cart items">
               {summary.items.map((item) => (
