@@ -23,7 +23,7 @@ import { useCartSubmit, type ShopCart } from "./useShopCart";
  * out in the background and the change shows at once (see useShopCart).
  */
 
-function CartForm({
+export function CartForm({
   intent,
   productId,
   variantId,
@@ -187,7 +187,20 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
   );
 }
 
-export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo: string }) {
+export function CartContents({
+  cart,
+  redirectTo,
+  moreLines,
+  moreCents = 0,
+}: {
+  cart: ShopCart;
+  redirectTo: string;
+  /** Lines after the clothes (the cart page's gift cards: the panel of every page leaves them out, for its budget). */
+  moreLines?: ReactNode[];
+  /** What those lines cost, in cents (in the total). */
+  moreCents?: number;
+}) {
+  const hasLines = cart.items.length > 0 || Boolean(moreLines?.length);
   return (
     <div className="cart-contents" aria-busy={cart.pending || undefined} data-testid="cart-contents">
       {cart.notices.length ? (
@@ -197,13 +210,14 @@ export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo:
           ))}
         </ul>
       ) : null}
-      {cart.items.length > 0 ? (
+      {hasLines ? (
         <>
           <h2 className="visually-hidden">Items in your cart</h2>
           <ul className="cart-lines" aria-label="Items in your cart">
             {cart.items.map((item) => (
               <CartLine key={item.variantId} item={item} redirectTo={redirectTo} />
             ))}
+            {moreLines}
           </ul>
         </>
       ) : (
@@ -214,11 +228,11 @@ export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo:
           </Link>
         </div>
       )}
-      {cart.items.length > 0 ? (
+      {hasLines ? (
         <div className="cart-summary">
           <p className="cart-total">
             <span>Total</span>
-            <span data-testid="cart-total">{formatCents(cart.totalCents)}</span>
+            <span data-testid="cart-total">{formatCents(cart.totalCents + moreCents)}</span>
           </p>
           <p className="cart-summary__note" data-testid="cart-tax-note">
             Delivery and tax are shown at checkout.

@@ -23,6 +23,8 @@ interface GuestDetailsProps {
   form: string;
   values: GuestDetailsValues;
   errors: Record<string, string[]>;
+  /** Whether the order is delivered (false: gift cards alone, which need no address). */
+  withAddress?: boolean;
 }
 
 const AUTOCOMPLETE: Record<AddressField, string> = {
@@ -75,7 +77,7 @@ function Field(props: {
   );
 }
 
-export function GuestDetails({ form, values, errors }: GuestDetailsProps) {
+export function GuestDetails({ form, values, errors, withAddress = true }: GuestDetailsProps) {
   return (
     <div className="guest-details" data-testid="guest-details">
       <Field
@@ -89,7 +91,8 @@ export function GuestDetails({ form, values, errors }: GuestDetailsProps) {
         error={errors.email?.[0]}
       />
       <p className="checkout__hint">We email your confirmation and a private link to your order here.</p>
-      {ADDRESS_FIELDS.map((field) => (
+      {/* Gift cards alone go by mail: no address is asked (docs/decisions/0051). */}
+      {(withAddress ? ADDRESS_FIELDS : []).map((field) => (
         <Field
           key={field}
           form={form}

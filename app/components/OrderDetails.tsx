@@ -33,6 +33,14 @@ export interface OrderDetailsData {
   paymentStatus: string;
   /** How the total was paid: gift cards and store credit, then PayPal (absent: PayPal alone). */
   payments?: { method: string; last4?: string; amount: number }[];
+  /** The gift cards the order buys: by recipient, and the card's last four once issued (never its code). */
+  giftCardItems?: {
+    _id: string;
+    amount: number;
+    recipientEmail: string;
+    recipientName: string | null;
+    last4: string | null;
+  }[];
   /** Money sent back so far (returns, or a rejection's full refund). */
   refundedAmount?: number;
   orderStatus: string;
@@ -156,6 +164,15 @@ export function OrderDetails({ order, customerName, children, lineExtra }: Order
               </div>
             ))
           : null}
+        {order.giftCardItems?.map((card) => (
+          <div key={card._id}>
+            <dt>
+              Gift card for {card.recipientName || card.recipientEmail}
+              {card.last4 && ` ending ${card.last4}`}
+            </dt>
+            <dd>{formatPrice(card.amount)}</dd>
+          </div>
+        ))}
         <div>
           <dt>Payment Status</dt>
           <dd data-payment-status={order.paymentStatus}>{paymentStatusLabel(order.paymentStatus)}</dd>

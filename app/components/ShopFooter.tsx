@@ -1,7 +1,7 @@
 import { SHOP_NAME, SHOP_PAGE_LINKS, shopPageHref } from "~/lib/shared/shop-pages";
 import { PlainLink } from "./PlainLink";
 
-/** The shop's footer: its name and the three pages every shop has. */
+/** The shop's footer: its name, the three pages every shop has, and the gift cards. */
 export function ShopFooter() {
   return (
     <footer className="shop-footer">
@@ -15,6 +15,9 @@ export function ShopFooter() {
               <PlainLink to={shopPageHref(page)}>{page.title}</PlainLink>
             </li>
           ))}
+          <li>
+            <PlainLink to="/shop/gift-cards">Gift cards</PlainLink>
+          </li>
         </ul>
       </nav>
     </footer>

@@ -10,7 +10,8 @@ import { removeCartItem } from "~/services/cart-lines.server";
 const route = apiRoute({
   DELETE: apiOperation({
     tag: "Cart",
-    summary: "Remove a product from the cart: every line of it, or with variantId only that line",
+    summary:
+      "Remove a product from the cart: every line of it, or with variantId only that line; or a gift card line by its _id",
     access: "cart",
     query: z.object({
       variantId: z.string().optional().meta({ format: "uuid", description: "Only this variant's line" }),

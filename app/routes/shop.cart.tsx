@@ -15,8 +15,9 @@ import { getConfig } from "~/lib/server/config.server";
 import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/web/discount-actions.server";
 import { handleGiftCardAction, isGiftCardIntent, type GiftCardRefusal } from "~/web/gift-card-actions.server";
 import { GiftCardForm } from "~/components/GiftCardForm";
-import { appliedGiftCards } from "~/lib/shared/gift-cards";
+import { appliedGiftCards, payableByBalancesCents } from "~/lib/shared/gift-cards";
 import { CartContents } from "~/components/CartContents";
+import { GiftCardLine } from "~/components/CartGiftCardLine";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
 import { shopperOrVisitor } from "~/web/auth.server";
@@ -75,6 +76,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [found, user] = await Promise.all([getSessionUserAndCart(request), shopperOrVisitor(request)]);
   const owner: CartOwner = user ? user.id : await guestCartOf(request);
   const cart = found && user && found.user.id === user.id ? found.cart : await getCartView(owner);
+  const boughtCardsCents = (cart.giftCardLines ?? []).reduce((sum, line) => sum + toCents(line.price), 0);
+  const hasItems = cart.items.length > 0 || boughtCardsCents > 0;
   if (cart.discountCode === null) {
     // No code: the money is the lines' (the same module prices them), with no further query.
     const money = computeOrderMoney(
@@ -86,6 +89,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       })),
       null,
       null,
+      undefined,
+      boughtCardsCents,
     );
     return data({
       money: {
@@ -99,8 +104,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         pricesIncludeTax: getConfig().pricesIncludeTax,
       },
       discountRefusal: null,
-      hasItems: cart.items.length > 0,
-      giftCards: appliedGiftCards(cart.giftCards ?? [], money.totalCents),
+      hasItems,
+      giftCardLines: cart.giftCardLines ?? [],
+      giftCards: appliedGiftCards(cart.giftCards ?? [], payableByBalancesCents(money)),
     });
   }
   const summary = await getCheckoutSummary(owner);
@@ -115,10 +121,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       pricesIncludeTax: summary.pricesIncludeTax,
     },
     discountRefusal: summary.discountRefusal,
-    hasItems: summary.items.length > 0,
+    hasItems,
+    giftCardLines: cart.giftCardLines ?? [],
     giftCards: appliedGiftCards(
       cart.giftCards ?? [],
-      toCents(summary.subtotal) - toCents(summary.discountAmount),
+      payableByBalancesCents({
+        totalCents: toCents(summary.subtotal) - toCents(summary.discountAmount),
+        giftCardCents: boughtCardsCents,
+      }),
     ),
   });
 }
@@ -230,7 +240,7 @@ export const meta: MetaFunction = () => [{ title: "Your Cart · ECommerce Shoppi
 
 export default function CartPage() {
   const cart = useShopCart();
-  const { money, discountRefusal, hasItems, giftCards } = useLoaderData<typeof loader>();
+  const { money, discountRefusal, hasItems, giftCards, giftCardLines } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const discountError =
     actionData && "discountError" in actionData ? actionData.discountError : discountRefusal;
@@ -240,7 +250,14 @@ export default function CartPage() {
         Your Cart
       </h1>
       <FlashToast toast={actionData && "toast" in actionData ? actionData.toast : null} />
-      <CartContents cart={cart} redirectTo={CART_ACTION_PATH} />
+      <CartContents
+        cart={cart}
+        redirectTo={CART_ACTION_PATH}
+        moreCents={giftCardLines.reduce((sum, line) => sum + toCents(line.price), 0)}
+        moreLines={giftCardLines.map((line) => (
+          <GiftCardLine key={line._id} line={line} redirectTo={CART_ACTION_PATH} />
+        ))}
+      />
       {hasItems ? (
         <div className="cart-page__money">
           <DiscountCodeForm

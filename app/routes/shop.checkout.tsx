@@ -289,7 +289,11 @@ function formsActionOf(params: URLSearchParams): string {
 
 /** How the summary's total would be paid: the split `create` makes, by the same server function. */
 function paymentsOf(owner: CartOwner, summary: CheckoutSummary, useStoreCredit: boolean) {
-  return checkoutPayments(owner, summary.cartId, toCents(summary.totalAmount), useStoreCredit);
+  const money = {
+    totalCents: toCents(summary.totalAmount),
+    giftCardCents: summary.giftCardLines.reduce((sum, line) => sum + toCents(line.amount), 0),
+  };
+  return checkoutPayments(owner, summary.cartId, money, useStoreCredit);
 }
 
 export const meta: MetaFunction = () => [{ title: "Checkout · ECommerce Shopping" }];
@@ -401,9 +405,10 @@ export default function CheckoutPage() {
               form={CHECKOUT_FORM_ID}
               values={guestRefusal?.values ?? quote?.values ?? {}}
               errors={guestRefusal?.errors ?? {}}
+              withAddress={!summary.cardsOnly}
             />
           </section>
-        ) : (
+        ) : summary.cardsOnly ? null : (
           <section aria-labelledby="checkout-address-heading" onChange={chooseAddress}>
             <h2 className="checkout__heading" id="checkout-address-heading">
               Delivery address
@@ -422,7 +427,9 @@ export default function CheckoutPage() {
           <h2 className="checkout__heading" id="checkout-summary-heading">
             Your order
           </h2>
-          {summary.items.length ? (
+          {/* Gift cards bought are in the subtotal below, and a cart of them alone has no address section above
+              (they go by email): a line or a note more would pass the page's JavaScript budget. */}
+          {summary.items.length || summary.cardsOnly ? (
             <ul className="checkout-items" aria-label="Cart items">
               {summary.items.map((item) => (
                 <li key={item.variantId} className="checkout-item" data-testid="checkout-item">

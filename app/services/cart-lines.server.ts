@@ -152,7 +152,7 @@ export async function addToCart(
  * cart (ON CONFLICT DO UPDATE takes the row lock); a visitor's first add makes theirs, and a cookie naming
  * a cart that is gone (or is not a guest's) starts a new one.
  */
-async function openCart(owner: CartOwner, transaction: Transaction): Promise<string> {
+export async function openCart(owner: CartOwner, transaction: Transaction): Promise<string> {
   const { sequelize } = getDb();
   if (!isGuestCart(owner)) {
     const [cart] = await sequelize.query<{ id: string }>(
@@ -290,7 +290,8 @@ export async function changeCartItemQuantity(
 
 /**
  * Takes a product out of the cart: every line of it, or with `variantId`
- * only that line. Throws AppError 404 when nothing of it is there (or an id is malformed).
+ * only that line; or, named by its `_id` instead of a product, a gift card line.
+ * Throws AppError 404 when nothing of it is there (or an id is malformed).
  */
 export async function removeCartItem(
   owner: CartOwner,
@@ -315,7 +316,7 @@ export async function removeCartItem(
       },
     );
     if (!cart) return [];
-    return sequelize.query<{ productId: string }>(
+    const removed = await sequelize.query<{ productId: string }>(
       `DELETE FROM cart_items ci
         WHERE ci.cart_id = $1 AND ci.product_id = $2
           ${oneLine ? "AND ci.variant_id = $3" : ""}
@@ -325,6 +326,12 @@ export async function removeCartItem(
         type: QueryTypes.SELECT,
         transaction,
       },
+    );
+    if (removed.length || oneLine) return removed;
+    // A gift card line is removed by its `_id` in the product's place (docs/decisions/0051).
+    return sequelize.query<{ productId: string }>(
+      `DELETE FROM cart_gift_card_items WHERE cart_id = $1 AND id = $2 RETURNING id AS "productId"`,
+      { bind: [cart.id, productId], type: QueryTypes.SELECT, transaction },
     );
   });
   if (rows.length === 0) throw notFound(CART_TEXT.itemNotFound);

@@ -14,6 +14,11 @@ import { CATALOGUE_VERSION_SQL } from "~/models/read-cache.server";
 import { prepared } from "~/models/prepared-statements.server";
 import { variantPriceSql } from "~/lib/shared/product";
 import { decimalToNumber } from "~/lib/shared/money";
+import {
+  cartGiftCardLineJson,
+  GIFT_CARD_LINE_JSON_FIELDS,
+  type GiftCardLineRow,
+} from "./gift-cards/card-lines.server";
 import { LIVE_SESSION_USER, SESSION_USER_COLUMNS, toSessionUser, type SessionUser } from "./users.server";
 
 /**
@@ -61,6 +66,7 @@ interface CartRow {
   notices: string[] | null;
   discountCode: string | null;
   giftCards: { last4: string; balance: string | number }[] | null;
+  giftCardLines: GiftCardLineRow[] | null;
 }
 
 /**
@@ -79,7 +85,9 @@ const CART_VIEW_COLUMNS = `c.id AS "cartId", ci.product_id AS "productId", ci.va
                       CASE WHEN a.disabled OR a.expires_at <= now() THEN 0 ELSE a.balance END)
                     ORDER BY g.added_at, a.id)
                FROM cart_gift_cards g JOIN stored_value_accounts a ON a.id = g.account_id
-              WHERE g.cart_id = c.id) AS "giftCards"`;
+              WHERE g.cart_id = c.id) AS "giftCards",
+            (SELECT json_agg(json_build_object(${GIFT_CARD_LINE_JSON_FIELDS}) ORDER BY l.created_at, l.id)
+               FROM cart_gift_card_items l WHERE l.cart_id = c.id) AS "giftCardLines"`;
 const CART_VIEW_JOIN = `LEFT JOIN (cart_items ci
               JOIN product_variants v ON v.id = ci.variant_id
               JOIN products p ON p.id = ci.product_id
@@ -130,6 +138,7 @@ function cartViewOf(userId: string, rows: CartRow[]): CartView {
     items,
     notices: rows[0]?.notices ?? [],
     discountCode: rows[0]?.discountCode ?? null,
+    ...(rows[0]?.giftCardLines ? { giftCardLines: rows[0].giftCardLines.map(cartGiftCardLineJson) } : {}),
     ...(rows[0]?.giftCards
       ? {
           giftCards: rows[0].giftCards.map((card) => ({
@@ -192,8 +201,11 @@ export async function getCart(owner: CartOwner): Promise<CartJson> {
   return {
     _id: view._id,
     userId: view.userId,
-    items: view.items.map(
-      ({ totalStock: _stock, imageWidth: _width, imageHeight: _height, ...item }): CartItemJson => item,
-    ),
+    items: [
+      ...view.items.map(
+        ({ totalStock: _stock, imageWidth: _width, imageHeight: _height, ...item }): CartItemJson => item,
+      ),
+      ...(view.giftCardLines ?? []),
+    ],
   };
 }

@@ -13,6 +13,8 @@ import { destinationOf } from "~/lib/server/regions.server";
 import { GUEST_BUYER_NAME } from "~/lib/shared/guest-orders";
 import { isGuestCart, type CartOwner } from "./cart-owner.server";
 import { paymentsJsonOf, type OrderPaymentJson } from "./gift-cards/order-payments.server";
+import { orderGiftCardLinesOf } from "./gift-cards/order-card-lines.server";
+import type { OrderGiftCardLineJson } from "~/lib/shared/gift-cards";
 
 /**
  * Orders as the admin and the shopper read them (SPEC §3 field names). A
@@ -100,6 +102,8 @@ export interface OrderJson {
   giftCardAmount: number;
   /** How the total is paid: each card (by its last four) and the store credit, then PayPal's part. */
   payments?: OrderPaymentJson[];
+  /** The gift cards the order buys, by recipient, each with its card's last four once issued. */
+  giftCardItems?: OrderGiftCardLineJson[];
 }
 
 export interface OrderRow {
@@ -165,7 +169,12 @@ export const ORDER_COLUMNS = `
   o.tax_amount AS "taxAmount", o.tax_lines AS "taxLines", o.prices_include_tax AS "pricesIncludeTax",
   o.dispute_status AS "disputeStatus", o.gift_card_amount AS "giftCardAmount"`;
 
-export function toOrderJson(row: OrderRow, items: OrderItemRow[], payments?: OrderPaymentJson[]): OrderJson {
+export function toOrderJson(
+  row: OrderRow,
+  items: OrderItemRow[],
+  payments?: OrderPaymentJson[],
+  giftCardItems?: OrderGiftCardLineJson[],
+): OrderJson {
   return {
     _id: row.id,
     userId: row.userId,
@@ -221,6 +230,7 @@ export function toOrderJson(row: OrderRow, items: OrderItemRow[], payments?: Ord
     disputeStatus: row.disputeStatus ?? null,
     giftCardAmount: decimalToNumber(row.giftCardAmount),
     ...(payments ? { payments } : {}),
+    ...(giftCardItems ? { giftCardItems } : {}),
   };
 }
 
@@ -273,7 +283,10 @@ export async function queryOrders(
   const payments = await paymentsJsonOf(
     rows.map((row) => ({ id: row.id, totalCents: toCents(row.totalAmount) })),
   );
-  return rows.map((row) => toOrderJson(row, items.get(row.id) ?? [], payments.get(row.id)));
+  const giftCardItems = await orderGiftCardLinesOf(rows.map((row) => row.id));
+  return rows.map((row) =>
+    toOrderJson(row, items.get(row.id) ?? [], payments.get(row.id), giftCardItems.get(row.id) ?? []),
+  );
 }
 
 /** Any order, for the admin. */

@@ -33,6 +33,7 @@ import { guestOrderClaimsDown, guestOrderClaimsUp } from "./0045-guest-order-cla
 import { exchangesDown, exchangesUp } from "./0046-exchanges";
 import { abandonedCartsDown, abandonedCartsUp } from "./0047-abandoned-carts";
 import { giftCardsDown, giftCardsUp } from "./0048-gift-cards";
+import { giftCardPurchasesDown, giftCardPurchasesUp } from "./0049-gift-card-purchases";
 import { erasureDown, erasureUp } from "./0051-erasure";
 
 /**
@@ -78,5 +79,6 @@ export const migrations: RunnableMigration<QueryInterface>[] = [
   { name: "0046-exchanges", up: exchangesUp, down: exchangesDown },
   { name: "0047-abandoned-carts", up: abandonedCartsUp, down: abandonedCartsDown },
   { name: "0048-gift-cards", up: giftCardsUp, down: giftCardsDown },
+  { name: "0049-gift-card-purchases", up: giftCardPurchasesUp, down: giftCardPurchasesDown },
   { name: "0051-erasure", up: erasureUp, down: erasureDown },
 ];

@@ -1,14 +1,15 @@
 import { type APIRequestContext } from "@playwright/test";
 import { waitForMail } from "./support/mail";
-import { DEMO_ADMIN, expect, registerShopper, signIn, test, toast } from "./support/fixtures";
+import { DEMO_ADMIN, expect, registerShopper, signIn, test, toast, uniqueEmail } from "./support/fixtures";
 
 /**
  * Gift cards end to end, with JavaScript and without, on a desktop and a phone: the admin issues a card
  * to a shopper, who receives its code by mail, applies it on the cart page, and pays the rest with PayPal
  * (the simulator); the order shows what the card and PayPal paid; a return of the order is refunded as
  * store credit, which the account's store credit shows. A second card is applied on the checkout page, which
- * shows what it pays and PayPal the rest; the credit is spent there by its box. Everything else is tested below
- * the browser.
+ * shows what it pays and PayPal the rest; the credit is spent there by its box. A shopper buys a card on the gift
+ * card page and pays for it without an address; its recipient receives the code by mail. Everything else is
+ * tested below the browser.
  */
 
 const PAYMENT_STEP = { timeout: 15_000 };
@@ -187,5 +188,46 @@ test.describe("gift cards", () => {
     };
     expect(spent.data.balance).toBe(0);
     await admin.dispose();
+  });
+
+  test("a card bought on the gift card page is paid without an address and mailed to its recipient", async ({
+    page,
+  }) => {
+    const project = test.info().project.name;
+    const shopper = await registerShopper(page.request, { userName: "Card Buyer" });
+    const recipient = uniqueEmail();
+    await signIn(page, shopper);
+    await expect(page).toHaveURL(/\/shop\/home$/);
+    await page.getByRole("link", { name: "Gift cards" }).click();
+    await expect(page).toHaveURL(/\/shop\/gift-cards$/);
+    for (const [width, height] of [
+      [375, 812],
+      [1280, 900],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.screenshot({ path: `/work/notes/shots/giftbuy-${project}-${width}.png`, fullPage: true });
+    }
+
+    await page.getByRole("radio", { name: "$50" }).check();
+    await page.getByRole("textbox", { name: "Recipient's email" }).fill(recipient);
+    await page.getByRole("textbox", { name: "Recipient's name (optional)" }).fill("Dana");
+    await page.getByRole("textbox", { name: "Message (optional)" }).fill("Happy birthday, Dana!");
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await expect(page).toHaveURL(/\/shop\/cart$/);
+    await expect(toast(page, "Gift card added to your cart")).toBeVisible();
+    await expect(page.getByTestId("cart-gift-card-line").first()).toContainText("For Dana");
+
+    await page.goto("/shop/checkout");
+    await expect(page.getByRole("button", { name: "Checkout with Paypal" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Delivery address" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Checkout with Paypal" }).click();
+    await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page).toHaveURL(/\/shop\/payment-success\?orderId=[0-9a-f-]{36}$/, PAYMENT_STEP);
+
+    const mail = await waitForMail("gift-card", recipient);
+    expect(mail.text).toContain("Card Buyer sent you");
+    expect(mail.text).toContain("Happy birthday, Dana!");
+    expect(mail.text).toMatch(/Your code: [A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}/);
   });
 });

@@ -1,6 +1,7 @@
 import { QueryTypes } from "sequelize";
 import { getDb } from "../../app/models/db.server";
 import { isAppError } from "../../app/lib/server/errors.server";
+import type { CartItemJson, CartJson } from "../../app/lib/shared/cart";
 import { readFlash } from "../../app/web/session.server";
 import { createTestUser } from "../support/database";
 import { buildRequest, cookieFrom, sessionCookieFor } from "../support/requests";
@@ -45,4 +46,9 @@ export async function flashOf(response: Response) {
   const cookie = cookieFrom(response);
   if (!cookie.includes("__flash=")) return null;
   return (await readFlash(buildRequest("/", { cookie }))).flash;
+}
+
+/** The clothes lines of a cart's answer (the gift cards bought stand beside them, docs/decisions/0051). */
+export function clothesOf(cart: CartJson): CartItemJson[] {
+  return cart.items.filter((item): item is CartItemJson => "productId" in item);
 }

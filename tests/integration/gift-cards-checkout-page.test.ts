@@ -10,6 +10,7 @@ import { loader as shopperOrderLoader } from "../../app/routes/shop.account.orde
 import { createOrderFromCart } from "../../app/services/checkout.server";
 import { SYSTEM_CHANGE } from "../../app/services/audit.server";
 import { applyGiftCardToCart } from "../../app/services/gift-cards/cart-cards.server";
+import { addGiftCardToCart } from "../../app/services/gift-cards/card-lines.server";
 import { checkoutPayments } from "../../app/services/gift-cards/checkout-payments.server";
 import { addStoreCredit } from "../../app/services/gift-cards/store-credit.server";
 import { GIFT_CARD_TEXT } from "../../app/lib/shared/gift-cards";
@@ -128,6 +129,26 @@ describe("the checkout's payments (checkoutPayments)", () => {
     }
   });
 
+  it("lets the applied cards pay the clothes but never a gift card bought in the same cart, as create does", async () => {
+    const { shopper, address } = await shopperWith("100.00");
+    await addGiftCardToCart(shopper.id, { amount: 50, recipientEmail: "friend@example.com" });
+    const card = await issuedCard(200);
+    await applyGiftCardToCart(shopper.id, card.code, who(shopper));
+
+    const page = await checkoutPage(shopper, `?addressId=${address._id}`);
+    const clothesCents = Math.round(page.summary.totalAmount * 100) - 5_000;
+    expect(page.payments.giftCards).toEqual([
+      { last4: card.last4, balance: 200, amountApplied: clothesCents / 100 },
+    ]);
+    expect(page.payments.paypalAmount).toBe(50);
+
+    const created = await createOrderFromCart(shopper, { addressId: address._id });
+    expect(created.order.payments).toEqual([
+      { method: "giftCard", last4: card.last4, amount: clothesCents / 100 },
+      { method: "paypal", amount: 50 },
+    ]);
+  });
+
   it("offers no credit to a shopper who holds none, nor to a visitor's cart", async () => {
     const { shopper } = await shopperWith("10.00");
     expect((await checkoutPage(shopper, "?useStoreCredit=1")).payments).toEqual({
@@ -136,7 +157,12 @@ describe("the checkout's payments (checkoutPayments)", () => {
       paypalAmount: 10,
     });
     // A visitor holds no credit, asked for or not.
-    const visitor = await checkoutPayments({ guestCartId: randomUUID() }, null, 1_000, true);
+    const visitor = await checkoutPayments(
+      { guestCartId: randomUUID() },
+      null,
+      { totalCents: 1_000, giftCardCents: 0 },
+      true,
+    );
     expect(visitor).toEqual({ giftCards: [], storeCredit: null, paypalAmount: 10 });
   });
 });

@@ -209,6 +209,12 @@ describe("paying with cards", () => {
     });
     expect(await balanceAndLedger(card.id)).toEqual({ balance: 30, kinds: ["issued", "spent", "restored"] });
     expect(await stockOf(product.id)).toBe(10);
+    // The ledger says what happened, not merely that the order is unpaid.
+    const [restored] = await getDb().sequelize.query<{ reason: string }>(
+      `SELECT reason FROM stored_value_entries WHERE account_id = $1 AND kind = 'restored'`,
+      { bind: [card.id], type: QueryTypes.SELECT },
+    );
+    expect(restored!.reason).toBe(`Payment failed for order ${created.orderId}: balance given back`);
   });
 
   it("spends store credit first when asked, then the cards", async () => {

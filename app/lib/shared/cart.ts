@@ -1,4 +1,5 @@
 import { centsToDecimal, toCents } from "./money";
+import type { CartGiftCardLineJson } from "./gift-cards";
 
 /**
  * The cart's vocabulary, shapes and arithmetic, shared by the server
@@ -75,7 +76,8 @@ export interface CartItemJson {
 export interface CartJson {
   _id: string | null;
   userId: string;
-  items: CartItemJson[];
+  /** The clothes, then the gift cards bought (docs/decisions/0051). */
+  items: (CartItemJson | CartGiftCardLineJson)[];
 }
 
 /** A line with its variant's current stock, for the panel's courtesy check. */
@@ -96,6 +98,8 @@ export interface CartView {
   discountCode: string | null;
   /** The gift cards applied, in order, each with what it can pay now (absent: none). */
   giftCards?: { last4: string; balance: number }[];
+  /** The gift cards bought in this cart, in the order added (absent: none). */
+  giftCardLines?: CartGiftCardLineJson[];
 }
 
 /** The cart of nobody yet: a visitor's before the first add, a shopper's before theirs. */

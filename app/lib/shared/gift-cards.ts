@@ -196,3 +196,57 @@ export function appliedGiftCards(
     amountApplied: centsToNumber(parts[index]!),
   }));
 }
+
+// --- Buying cards -----------------------------------------------------------------------------------------
+
+export const GIFT_CARD_BUY_TEXT = {
+  added: "Gift card added to your cart",
+  removed: "Gift card removed from your cart",
+  notSold: "Gift cards are not sold at the moment",
+  amountRequired: "Choose an amount",
+  /** Gift cards cannot pay for gift cards (API.md): the part of an order cards may pay leaves the cards out. */
+  cardsForCards: "Gift cards cannot pay for gift cards",
+  lineTitle: "Gift card",
+} as const;
+
+/** 400 text for an amount that is not on sale: the owner's list, as it reads. */
+export function giftCardAmountsText(amounts: readonly number[]): string {
+  return `amount must be one of: ${amounts.map((value) => `$${value}`).join(", ")}`;
+}
+
+/**
+ * A gift card bought in the cart (`POST /api/shop/cart/gift-card-item` and the buy page's form). Whether the
+ * amount is one of the owner's is the service's check (the list is a setting).
+ */
+export const buyGiftCardSchema = z.object({
+  amount: giftCardAmount.refine((cents) => cents !== undefined, { error: GIFT_CARD_BUY_TEXT.amountRequired }),
+  recipientEmail: emailField,
+  recipientName: text("recipientName", GIFT_CARD_NAME_MAX).optional(),
+  message: text("message", GIFT_CARD_MESSAGE_MAX).optional(),
+});
+export type BuyGiftCardInput = z.output<typeof buyGiftCardSchema>;
+
+/** A gift card line of a cart: beside the clothes lines in every cart answer (API.md). */
+export interface CartGiftCardLineJson {
+  _id: string;
+  giftCard: { amount: number; recipientEmail: string; recipientName: string | null; message: string | null };
+  title: string;
+  price: number;
+  quantity: 1;
+}
+
+/** A gift card line of an order: its recipient, and once the order is paid the card's last four (never the code). */
+export interface OrderGiftCardLineJson {
+  _id: string;
+  amount: number;
+  recipientEmail: string;
+  recipientName: string | null;
+  message: string | null;
+  /** Null until the order is paid and the card issued. */
+  last4: string | null;
+}
+
+/** What applied cards and store credit may pay of a total: everything but the gift cards bought in it. */
+export function payableByBalancesCents(money: { totalCents: number; giftCardCents: number }): number {
+  return Math.max(0, money.totalCents - money.giftCardCents);
+}

@@ -23,6 +23,9 @@ import { computeOrderTax, NO_TAX, returnedUnitsTaxCents, type OrderTax, type Tax
  *   (order-tax.ts, docs/decisions/0030-tax-per-line-and-rate.md);
  * - total = subtotal − discount + shipping (+ tax when prices do not include
  *   it), never below 0.
+ * - gift cards bought in the order (`giftCardCents`, docs/decisions/0051) are in
+ *   the subtotal and the total at their face value: no discount, delivery or tax
+ *   comes from them, and a minimum or a free delivery counts the goods alone.
  */
 
 export interface MoneyLine {
@@ -54,7 +57,10 @@ export type DiscountRule = {
 type DiscountMiss = { reason: "minimum"; shortByCents: number } | { reason: "noEligibleLines" };
 
 export interface OrderMoney {
+  /** The goods' lines and the gift cards bought. */
   subtotalCents: number;
+  /** The gift cards bought in the order, at face value (in the subtotal and the total). */
+  giftCardCents: number;
   /** Each line's amount (unit × quantity), in the order of the input. */
   lineCents: number[];
   /** The indexes of the lines the discount applied to. */
@@ -113,6 +119,7 @@ export function computeOrderMoney(
   shipping: ShippingChoice | null,
   discount: DiscountRule | null,
   taxContext: TaxContext = NO_TAX,
+  giftCardCents = 0,
 ): OrderMoney {
   for (const line of lines) {
     assertCents(line.unitCents, "A unit price");
@@ -121,7 +128,7 @@ export function computeOrderMoney(
     }
   }
   const lineCents = lines.map((line) => line.unitCents * line.quantity);
-  const subtotalCents = lineCents.reduce((sum, cents) => sum + cents, 0);
+  const goodsCents = lineCents.reduce((sum, cents) => sum + cents, 0);
 
   let eligibleLines: number[] = [];
   let discountCents = 0;
@@ -130,8 +137,8 @@ export function computeOrderMoney(
     assertCents(discount.minSubtotalCents, "A minimum subtotal");
     eligibleLines = lines.flatMap((line, index) => (isEligible(line, discount) ? [index] : []));
     const eligibleCents = eligibleLines.reduce((sum, index) => sum + lineCents[index]!, 0);
-    if (subtotalCents < discount.minSubtotalCents) {
-      discountMiss = { reason: "minimum", shortByCents: discount.minSubtotalCents - subtotalCents };
+    if (goodsCents < discount.minSubtotalCents) {
+      discountMiss = { reason: "minimum", shortByCents: discount.minSubtotalCents - goodsCents };
       eligibleLines = [];
     } else if (eligibleCents === 0) {
       discountMiss = { reason: "noEligibleLines" };
@@ -153,7 +160,7 @@ export function computeOrderMoney(
     discountShares[lineIndex] = split[position]!;
   });
 
-  const afterDiscount = subtotalCents - discountCents;
+  const afterDiscount = goodsCents - discountCents;
   let shippingCents = 0;
   if (shipping && lines.length) {
     assertCents(shipping.priceCents, "A shipping price");
@@ -163,14 +170,15 @@ export function computeOrderMoney(
   const tax = computeOrderTax(lines, lineCents, discountShares, shippingCents, taxContext);
   const addedTax = tax.pricesIncludeTax ? 0 : tax.taxCents;
   return {
-    subtotalCents,
+    subtotalCents: goodsCents + giftCardCents,
+    giftCardCents,
     lineCents,
     eligibleLines,
     discountCents,
     discountShares,
     shippingCents,
     tax,
-    totalCents: Math.max(0, afterDiscount + shippingCents + addedTax),
+    totalCents: Math.max(0, afterDiscount + shippingCents + addedTax) + giftCardCents,
     discountMiss,
   };
 }

@@ -18,13 +18,14 @@ import { bridgeUrlFor, RETURN_PATH, type PaymentReturn } from "../payment-return
 import { CHECKOUT_TEXT, isBlank, isRecord, lockConflictAsAppError } from "./refusals.server";
 import { recordCheckoutOutcome } from "~/lib/server/metrics.server";
 import { lineName } from "~/lib/shared/variants";
-import { paymentItemsOf } from "./order-store.server";
-import { amountBreakdownOf, type OrderMoney } from "~/lib/shared/order-money";
+import { paymentItemsOf, providerAmountOf } from "./order-store.server";
+import type { OrderMoney } from "~/lib/shared/order-money";
 import { taxLinesJson } from "~/lib/shared/order-tax";
 import { balancesToSpend } from "../gift-cards/checkout-payments.server";
 import { planPayments, recordPlannedPayments } from "../gift-cards/order-payments.server";
-import { enqueueOrderConfirmedMail } from "../mail/order-mails.server";
-import { reserveStock, shortageMessage, updateOrder } from "./order-store.server";
+import { recordOrderGiftCardLines } from "../gift-cards/order-card-lines.server";
+import { GIFT_CARD_BUY_TEXT, payableByBalancesCents } from "~/lib/shared/gift-cards";
+import { confirmedOrderEffects, reserveStock, shortageMessage, updateOrder } from "./order-store.server";
 import {
   assertPricingAccepted,
   priceCart,
@@ -178,6 +179,16 @@ async function resolveAddress(
   return { addressId: null, ...parseAddressInput(info) };
 }
 
+/** An order of gift cards alone has nowhere to deliver to: its address is empty (and its destination none). */
+const NO_ADDRESS: AddressSnapshot = {
+  addressId: null,
+  address: "",
+  city: "",
+  pincode: "",
+  phone: "",
+  notes: "",
+};
+
 function stockShortMessage(line: CartLineRow): string {
   const name = lineName(line);
   return line.totalStock > 0
@@ -250,15 +261,19 @@ export async function createOrderFromCart(
       // built from exactly what is in the cart now, priced by the one money rule.
       const untaxed = await priceCart(owner, choice, transaction);
       const cartId = untaxed.cartId;
-      if (!untaxed.lines.length) throw badRequest(CHECKOUT_TEXT.emptyCart);
+      if (!untaxed.lines.length && !untaxed.giftCardLines.length) throw badRequest(CHECKOUT_TEXT.emptyCart);
 
-      const addressInfo = await resolveAddress(owner, input, transaction);
+      // Gift cards alone go by mail: no address, no delivery, no tax (docs/decisions/0051).
+      const cardsOnly = !untaxed.lines.length;
+      const addressInfo = cardsOnly ? NO_ADDRESS : await resolveAddress(owner, input, transaction);
       // The destination's rates, read on this transaction: one consistent set for the whole order.
-      const pricing = await withTax(
-        untaxed,
-        { country: addressInfo.country!, region: addressInfo.region ?? null },
-        transaction,
-      );
+      const pricing = cardsOnly
+        ? untaxed
+        : await withTax(
+            untaxed,
+            { country: addressInfo.country!, region: addressInfo.region ?? null },
+            transaction,
+          );
       const { lines, money } = pricing;
 
       const short = lines.find((line) => line.quantity > line.totalStock);
@@ -272,7 +287,7 @@ export async function createOrderFromCart(
       if (totalCents === 0) throw badRequest(CHECKOUT_TEXT.nothingToPay);
 
       const now = new Date();
-      const method = pricing.shippingMethod;
+      const method = cardsOnly ? null : pricing.shippingMethod;
       const order = await models.Order.create(
         {
           userId: isGuestCart(owner) ? null : owner,
@@ -338,14 +353,22 @@ export async function createOrderFromCart(
       );
       // Store credit first, then the cards in the order applied; PayPal for the rest (decision 0049).
       const balances = await balancesToSpend(owner, cartId, useStoreCredit, transaction);
-      const { payments, restCents } = planPayments(totalCents, balances);
-      await recordPlannedPayments(order.id, payments, transaction);
-      const paidByBalancesCents = totalCents - restCents;
-      if (restCents === 0) {
-        await payWithBalancesAlone(order.id, cartId, transaction);
-        return { orderId: order.id, lines, money, paidByBalancesCents, paid: true };
+      await recordOrderGiftCardLines(order.id, pricing.giftCardLines, transaction);
+      // Gift cards cannot pay for gift cards: the balances pay the rest of the order, never the cards bought.
+      const payableCents = payableByBalancesCents(money);
+      if (payableCents === 0 && balances.some((balance) => balance.balanceCents > 0)) {
+        throw badRequest(GIFT_CARD_BUY_TEXT.cardsForCards);
       }
-      return { orderId: order.id, lines, money, paidByBalancesCents, paid: false };
+      const { payments } = planPayments(payableCents, balances);
+      await recordPlannedPayments(order.id, payments, transaction);
+      const paidByBalancesCents = payments.reduce((sum, payment) => sum + payment.cents, 0);
+      const giftCardCents = pricing.giftCardLines.map((line) => line.cents);
+      const made = { orderId: order.id, lines, giftCardCents, money, paidByBalancesCents };
+      if (paidByBalancesCents === totalCents) {
+        await payWithBalancesAlone(order.id, cartId, transaction);
+        return { ...made, paid: true };
+      }
+      return { ...made, paid: false };
     })
     .catch(lockConflictAsAppError);
   if (prepared.paid) {
@@ -364,8 +387,12 @@ export async function createOrderFromCart(
   try {
     payment = await getPaymentGateway().createOrder({
       orderId: prepared.orderId,
-      items: paymentItemsOf(prepared.lines, prepared.money),
-      ...amountBreakdownOf(prepared.money, prepared.paidByBalancesCents),
+      ...providerAmountOf(
+        prepared.orderId,
+        paymentItemsOf(prepared.lines, prepared.money, prepared.giftCardCents),
+        prepared.money,
+        prepared.paidByBalancesCents,
+      ),
       currency: "USD",
       // The provider comes back to the bridge, whose link is signed for this order only.
       returnUrl: clientPage(input.paymentReturn?.returnUrl, prepared.orderId) ?? appUrl(RETURN_PATH),
@@ -418,5 +445,5 @@ async function payWithBalancesAlone(orderId: string, cartId: string | null, tran
       transaction,
     });
   }
-  await enqueueOrderConfirmedMail(orderId, transaction);
+  await confirmedOrderEffects(orderId, transaction);
 }

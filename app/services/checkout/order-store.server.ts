@@ -2,12 +2,15 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { getDb } from "~/models/db.server";
 import type { OrderStatus, PaymentStatus } from "~/models/index.server";
 import { lineName } from "~/lib/shared/variants";
+import { GIFT_CARD_BUY_TEXT } from "~/lib/shared/gift-cards";
 import type { PaymentLineItem } from "~/payments/gateway.server";
-import { paymentUnitsOf, type PaymentMoney } from "~/lib/shared/order-money";
+import { amountBreakdownOf, paymentUnitsOf, type PaymentMoney } from "~/lib/shared/order-money";
 import { releaseDiscountUse, reserveDiscountUse, type DiscountRunOut } from "../discounts.server";
 import type { CartOwner } from "../cart-owner.server";
 import { orderOwnerMatch } from "../orders.server";
 import { giveBackOrderBalances, takeOrderBalances } from "../gift-cards/order-payments.server";
+import { issueOrderGiftCards } from "../gift-cards/order-card-lines.server";
+import { enqueueOrderConfirmedMail } from "../mail/order-mails.server";
 
 /** An order line as the payment provider lists it: named with its size and colour, its SKU the variant's. */
 export function paymentItemOf(
@@ -29,14 +32,57 @@ type PaymentLine = Parameters<typeof paymentItemOf>[0] & { unitCents: number };
  * whose tax does not divide evenly over its units is listed as two items
  * (paymentUnitsOf), so that Σ unit tax × quantity is the order's items' tax.
  */
-export function paymentItemsOf(lines: readonly PaymentLine[], money: PaymentMoney): PaymentLineItem[] {
+export function paymentItemsOf(
+  lines: readonly PaymentLine[],
+  money: PaymentMoney,
+  /** The gift cards bought, each listed untaxed after the goods (docs/decisions/0051). */
+  giftCardCents: readonly number[] = [],
+): PaymentLineItem[] {
   const itemsTaxed = money.tax.lineTaxCents.some((cents) => cents > 0);
-  return lines.flatMap((line, index) =>
-    paymentUnitsOf(money, index, line.unitCents, line.quantity).map((units) => ({
-      ...paymentItemOf({ ...line, quantity: units.quantity }, units.unitAmountCents),
-      ...(itemsTaxed ? { taxCents: units.unitTaxCents } : {}),
+  return [
+    ...lines.flatMap((line, index) =>
+      paymentUnitsOf(money, index, line.unitCents, line.quantity).map((units) => ({
+        ...paymentItemOf({ ...line, quantity: units.quantity }, units.unitAmountCents),
+        ...(itemsTaxed ? { taxCents: units.unitTaxCents } : {}),
+      })),
+    ),
+    ...giftCardCents.map((cents) => ({
+      name: GIFT_CARD_BUY_TEXT.lineTitle,
+      unitAmountCents: cents,
+      quantity: 1,
+      ...(itemsTaxed ? { taxCents: 0 } : {}),
     })),
-  );
+  ];
+}
+
+/** The lines and amount the provider is asked for: PaymentLineItem's and the breakdown's parts. */
+export type ProviderAmount = ReturnType<typeof amountBreakdownOf> & { items: PaymentLineItem[] };
+
+/**
+ * What the provider is asked for when gift cards and store credit pay part of an order: the order's items
+ * with what the balances pay taken off like a discount (decision 0049). PayPal takes no discount above the
+ * item total; when the balances pay more than the items (they paid delivery or tax too), the provider is
+ * asked for what is left as one item of the order, so that its breakdown still adds up.
+ */
+export function providerAmountOf(
+  orderId: string,
+  items: PaymentLineItem[],
+  money: PaymentMoney,
+  paidByBalancesCents: number,
+): ProviderAmount {
+  const breakdown = amountBreakdownOf(money, paidByBalancesCents);
+  if (breakdown.discountCents <= breakdown.itemTotalCents) return { items, ...breakdown };
+  const rest = breakdown.totalCents;
+  return {
+    items: [
+      { name: `Order ${orderId.slice(0, 8)}: the rest after gift cards`, unitAmountCents: rest, quantity: 1 },
+    ],
+    itemTotalCents: rest,
+    taxTotalCents: 0,
+    shippingCents: 0,
+    discountCents: 0,
+    totalCents: rest,
+  };
 }
 
 /**
@@ -319,4 +365,15 @@ export function shortageMessage(shortage: Shortage, refunded: boolean): string {
   return refunded
     ? `${what} Your payment was refunded and the order cancelled. Your cart is unchanged.`
     : `${what} You were not charged and the order was cancelled. Your cart is unchanged.`;
+}
+
+/**
+ * What an order's payment sets off, in the transaction that confirms it (a capture, a confirmation found
+ * later, the reconciler, an order the cards paid whole), the order row locked: the gift cards it buys are
+ * issued and mailed, and its confirmation mail goes to the outbox. Each happens once: a second confirmation
+ * finds the order paid before it gets here.
+ */
+export async function confirmedOrderEffects(orderId: string, transaction: Transaction): Promise<void> {
+  await issueOrderGiftCards(orderId, transaction);
+  await enqueueOrderConfirmedMail(orderId, transaction);
 }

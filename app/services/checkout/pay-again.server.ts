@@ -1,5 +1,4 @@
-import { paymentItemsOf } from "./order-store.server";
-import { amountBreakdownOf } from "~/lib/shared/order-money";
+import { paymentItemsOf, providerAmountOf } from "./order-store.server";
 import { randomUUID } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { getConfig } from "~/lib/server/config.server";
@@ -88,6 +87,10 @@ export async function payOrderAgain(
         WHERE order_id = :orderId ORDER BY title, id`,
       { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
     );
+    const cards = await sequelize.query<{ amount: string }>(
+      `SELECT amount FROM order_gift_card_items WHERE order_id = :orderId ORDER BY position`,
+      { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+    );
     // The same amount and parts as the first approval: the order's stored money, never recomputed.
     const money = {
       subtotalCents: toCents(order.subtotal),
@@ -108,6 +111,7 @@ export async function payOrderAgain(
       items: paymentItemsOf(
         lines.map((line) => ({ ...line, unitCents: toCents(line.price) })),
         money,
+        cards.map((card) => toCents(card.amount)),
       ),
     };
   });
@@ -115,8 +119,7 @@ export async function payOrderAgain(
   const { appUrl } = getConfig();
   const payment = await getPaymentGateway().createOrder({
     orderId,
-    items: before.items,
-    ...amountBreakdownOf(before.money, before.paidByBalancesCents),
+    ...providerAmountOf(orderId, before.items, before.money, before.paidByBalancesCents),
     currency: "USD",
     returnUrl: `${appUrl}/shop/paypal-return`,
     cancelUrl: `${appUrl}/shop/paypal-cancel`,

@@ -26,6 +26,7 @@ import {
 } from "../discounts.server";
 import { listActiveShippingMethods, SHIPPING_TEXT, shippingChoiceOf } from "../shipping.server";
 import { isBlank } from "./refusals.server";
+import { readCartGiftCardLines, type PricedGiftCardLine } from "../gift-cards/card-lines.server";
 
 /**
  * A cart priced as an order would be now: its lines at catalogue prices, the
@@ -97,6 +98,8 @@ export interface PricingChoice {
 export interface CartPricing {
   cartId: string | null;
   lines: PricedLine[];
+  /** The gift cards bought, at face value: no stock, tax or delivery (docs/decisions/0051). */
+  giftCardLines: PricedGiftCardLine[];
   /** The active delivery options, cheapest first (none: delivery is free). */
   methods: ShippingMethodJson[];
   shippingMethod: ShippingMethodJson | null;
@@ -113,7 +116,12 @@ export interface CartPricing {
   /** The destination the money was taxed for, or null before one is known. */
   destination: TaxDestination | null;
   /** What the money was computed from, so that withTax computes it again with the destination's rates. */
-  moneyInputs: { lines: MoneyLine[]; shipping: ShippingChoice | null; discount: DiscountRule | null };
+  moneyInputs: {
+    lines: MoneyLine[];
+    shipping: ShippingChoice | null;
+    discount: DiscountRule | null;
+    giftCardCents: number;
+  };
 }
 
 const UNKNOWN_SHIPPING = SHIPPING_TEXT.unknownForOrder;
@@ -139,6 +147,8 @@ export async function priceCart(
       )
     : [];
   const lines = cart ? await readCartLines(cart.id, transaction, Boolean(transaction)) : [];
+  const giftCardLines = cart ? await readCartGiftCardLines(cart.id, transaction) : [];
+  const giftCardCents = giftCardLines.reduce((sum, line) => sum + line.cents, 0);
 
   const methods = await listActiveShippingMethods(transaction);
   let shippingMethod = methods[0] ?? null;
@@ -170,7 +180,7 @@ export async function priceCart(
   let discount: DiscountCodeRow | null = null;
   let discountRefusal: string | null = null;
   let discountRule: DiscountRule | null = null;
-  let money = computeOrderMoney(lineMoney, shipping, null);
+  let money = computeOrderMoney(lineMoney, shipping, null, undefined, giftCardCents);
   if (requestedCode !== null) {
     const row = await findDiscountCode(requestedCode, transaction);
     const customer = !isGuestCart(owner)
@@ -181,7 +191,7 @@ export async function priceCart(
     discountRefusal = await discountCodeRefusal(requestedCode, row, customer, new Date(), transaction);
     if (!discountRefusal && row) {
       const rule = discountRuleOf(row);
-      const discounted = computeOrderMoney(lineMoney, shipping, rule);
+      const discounted = computeOrderMoney(lineMoney, shipping, rule, undefined, giftCardCents);
       discountRefusal = lines.length ? discountMoneyRefusal(row.code, discounted) : null;
       if (!discountRefusal) {
         money = discounted;
@@ -193,6 +203,7 @@ export async function priceCart(
   return {
     cartId: cart?.id ?? null,
     lines,
+    giftCardLines,
     methods,
     shippingMethod,
     requestedCode,
@@ -201,7 +212,7 @@ export async function priceCart(
     shippingMethodUnknown,
     money,
     destination: null,
-    moneyInputs: { lines: lineMoney, shipping, discount: discountRule },
+    moneyInputs: { lines: lineMoney, shipping, discount: discountRule, giftCardCents },
   };
 }
 
@@ -216,11 +227,14 @@ export async function withTax(
   transaction?: Transaction,
 ): Promise<CartPricing> {
   const rules = await taxRulesFor(destination, transaction);
-  const { lines, shipping, discount } = pricing.moneyInputs;
-  const money = computeOrderMoney(lines, shipping, discount, {
-    rules,
-    pricesIncludeTax: getConfig().pricesIncludeTax,
-  });
+  const { lines, shipping, discount, giftCardCents } = pricing.moneyInputs;
+  const money = computeOrderMoney(
+    lines,
+    shipping,
+    discount,
+    { rules, pricesIncludeTax: getConfig().pricesIncludeTax },
+    giftCardCents,
+  );
   return { ...pricing, money, destination };
 }
 

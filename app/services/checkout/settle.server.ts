@@ -13,6 +13,7 @@ import {
 import { cartOwnerMatch } from "../cart-owner.server";
 import {
   cartOwnerOfOrder,
+  confirmedOrderEffects,
   orderedVariantIds,
   readOrderState,
   reserveStock,
@@ -21,7 +22,6 @@ import {
   updateOrder,
 } from "./order-store.server";
 import { getLogger } from "~/lib/server/logger.server";
-import { enqueueOrderConfirmedMail } from "../mail/order-mails.server";
 
 /**
  * The end of a capture, one short transaction each: confirm (the money moved)
@@ -130,8 +130,8 @@ export async function confirmCapture(orderId: string, money: CapturedMoney): Pro
             AND g.account_id IN (SELECT account_id FROM order_payments WHERE order_id = :orderId)`,
         { replacements: { owner: cart.value, orderId: order.id }, transaction },
       );
-      // The confirmation mail commits with the confirmation, or not at all (the outbox).
-      await enqueueOrderConfirmedMail(order.id, transaction);
+      // The cards bought and the confirmation mail commit with the confirmation, or not at all (the outbox).
+      await confirmedOrderEffects(order.id, transaction);
       return { kind: "paid", orderId, alreadyPaid: false };
     })
     .catch(lockConflictAsAppError);

@@ -53,6 +53,10 @@ export interface CheckoutSummary {
   discountCode: string | null;
   /** Why that code takes nothing off. */
   discountRefusal: string | null;
+  /** The gift cards bought, at face value (docs/decisions/0051). */
+  giftCardLines: { _id: string; amount: number; recipient: string }[];
+  /** Gift cards alone: no address, no delivery, no tax (the page skips those steps). */
+  cardsOnly: boolean;
 }
 
 function toCheckoutLine(line: PricedLine, taxCents: number | null): CheckoutLine {
@@ -81,6 +85,7 @@ function toCheckoutLine(line: PricedLine, taxCents: number | null): CheckoutLine
 export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
   const { money } = pricing;
   const taxed = pricing.destination !== null;
+  const cardsOnly = pricing.lines.length === 0 && pricing.giftCardLines.length > 0;
   return {
     cartId: pricing.cartId,
     items: pricing.lines.map((line, index) =>
@@ -93,13 +98,19 @@ export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
     taxLines: taxLinesJson(money.tax),
     pricesIncludeTax: getConfig().pricesIncludeTax,
     totalAmount: centsToNumber(money.totalCents),
-    shippingMethods: pricing.methods,
-    shippingMethodId: pricing.shippingMethod?._id ?? null,
+    shippingMethods: cardsOnly ? [] : pricing.methods,
+    shippingMethodId: cardsOnly ? null : (pricing.shippingMethod?._id ?? null),
     discount: pricing.discount
       ? { code: pricing.discount.code, amount: centsToNumber(money.discountCents) }
       : null,
     discountCode: pricing.requestedCode,
     discountRefusal: pricing.discountRefusal,
+    giftCardLines: pricing.giftCardLines.map((line) => ({
+      _id: line.id,
+      amount: centsToNumber(line.cents),
+      recipient: line.recipientName || line.recipientEmail,
+    })),
+    cardsOnly,
   };
 }
 

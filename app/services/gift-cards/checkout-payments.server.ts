@@ -1,6 +1,7 @@
 import type { Transaction } from "sequelize";
 import type { CheckoutPaymentsView } from "~/lib/shared/gift-card-view";
 import { centsToNumber } from "~/lib/shared/money";
+import { payableByBalancesCents } from "~/lib/shared/gift-cards";
 import { allocateOverBalances } from "~/lib/shared/payment-split";
 import { isGuestCart, type CartOwner } from "../cart-owner.server";
 import { cartBalancesToSpend } from "./cart-cards.server";
@@ -26,22 +27,24 @@ export async function balancesToSpend(
 }
 
 /**
- * The checkout page's payments for a total of `totalCents`: each applied card and the store credit with what it
+ * The checkout page's payments for an order's `money`: each applied card and the store credit with what it
  * would pay (the same allocation `create` plans with), and the rest PayPal is asked for. The credit is offered
  * whenever the shopper holds some, used or not.
  */
 export async function checkoutPayments(
   owner: CartOwner,
   cartId: string | null,
-  totalCents: number,
+  money: { totalCents: number; giftCardCents: number },
   useStoreCredit: boolean,
 ): Promise<CheckoutPaymentsView> {
   const offered = await balancesToSpend(owner, cartId, true);
   const spent = offered.filter((balance) => useStoreCredit || balance.method !== "storeCredit");
-  const { parts, restCents } = allocateOverBalances(
-    totalCents,
+  // Gift cards cannot pay for gift cards: the balances pay what `create` lets them, the rest goes to PayPal.
+  const { parts } = allocateOverBalances(
+    payableByBalancesCents(money),
     spent.map((balance) => balance.balanceCents),
   );
+  const restCents = money.totalCents - parts.reduce((sum, part) => sum + part, 0);
   const paid = (index: number) => centsToNumber(parts[index]!);
   const credit = offered.find((balance) => balance.method === "storeCredit");
   const creditIndex = spent.findIndex((balance) => balance.method === "storeCredit");

@@ -156,7 +156,7 @@ export async function giveBackOrderBalances(orderId: string, transaction: Transa
         accountId: payment.accountId!,
         cents,
         kind: "restored",
-        reason: `Order ${orderId} was not paid`,
+        reason: `Payment failed for order ${orderId}: balance given back`,
         orderId,
         by: SYSTEM_CHANGE,
       });

@@ -195,6 +195,21 @@ export const PERSONAL_DATA: readonly PersonalDataTable[] = [
     erase: [{ delete: true }],
   },
   {
+    table: "cart_gift_card_items",
+    find: { parent: "carts", column: "cart_id" },
+    export: {
+      section: "cartGiftCardLines",
+      fields: {
+        cartId: "t.cart_id",
+        amount: "t.amount",
+        recipientEmail: "t.recipient_email",
+        recipientName: "t.recipient_name",
+        message: "t.message",
+      },
+    },
+    erase: [{ delete: true }],
+  },
+  {
     table: "wishlist_items",
     find: { userColumn: "user_id" },
     export: {
@@ -319,6 +334,36 @@ export const PERSONAL_DATA: readonly PersonalDataTable[] = [
     keep: "what was sold, for the accounts and tax; it names nobody",
   },
   {
+    table: "order_gift_card_items",
+    // Cards the person bought (their orders' lines) and cards bought for them by someone else.
+    find: {
+      where: (a) =>
+        `(${a}.order_id IN (SELECT o.id FROM orders o WHERE ${ordersWhere("o")}) OR ${a}.recipient_email = :email)`,
+    },
+    export: {
+      section: "orderGiftCardLines",
+      fields: {
+        orderId: "t.order_id",
+        amount: "t.amount",
+        recipientEmail: "t.recipient_email",
+        recipientName: "t.recipient_name",
+        message: "t.message",
+      },
+    },
+    // The amount stays with the order for the accounts. A card bought for someone else keeps its recipient (that
+    // person's data); the buyer's own words go.
+    erase: [
+      {
+        set: { recipient_email: erasedEmail("t"), recipient_name: "NULL" },
+        where: (a) => `${a}.recipient_email = :email`,
+      },
+      {
+        set: { message: "NULL" },
+        where: (a) => `${a}.order_id IN (SELECT o.id FROM orders o WHERE ${ordersWhere("o")})`,
+      },
+    ],
+  },
+  {
     table: "order_payments",
     find: { parent: "orders", column: "order_id" },
     export: {
@@ -437,7 +482,7 @@ export const PERSONAL_DATA: readonly PersonalDataTable[] = [
         where: (a) => `${a}.recipient_email = :email`,
       },
       {
-        set: { sender_name: "NULL" },
+        set: { sender_name: "NULL", message: "NULL" },
         where: (a) => `${a}.order_id IN (SELECT o.id FROM orders o WHERE ${ordersWhere("o")})`,
       },
     ],

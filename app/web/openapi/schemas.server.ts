@@ -167,6 +167,22 @@ export const productSchema = z
   })
   .meta({ id: "Product" });
 
+/** A gift card bought in the cart (docs/decisions/0051): removed by its `_id` in the product's place. */
+export const cartGiftCardLineSchema = z
+  .object({
+    _id: uuid,
+    giftCard: z.object({
+      amount: money,
+      recipientEmail: z.string(),
+      recipientName: z.string().nullable(),
+      message: z.string().nullable(),
+    }),
+    title: z.string(),
+    price: money,
+    quantity: z.literal(1),
+  })
+  .meta({ id: "CartGiftCardLine" });
+
 export const cartSchema = z
   .object({
     _id: uuid.nullable().meta({ description: "null until the first item is added" }),
@@ -174,18 +190,21 @@ export const cartSchema = z
       .string()
       .meta({ description: "The shopper's id, or \"guest\" for a visitor's cart (the open storefront)" }),
     items: z.array(
-      z.object({
-        productId: uuid.nullable(),
-        variantId: uuid,
-        sku: z.string(),
-        size: sizeValue,
-        colour: colourValue,
-        title: z.string(),
-        image: imageUrl,
-        price: money.meta({ description: "The variant's current price" }),
-        salePrice: money.meta({ description: "The variant's current sale price; 0 when not on sale" }),
-        quantity: z.int().min(1),
-      }),
+      z.union([
+        z.object({
+          productId: uuid.nullable(),
+          variantId: uuid,
+          sku: z.string(),
+          size: sizeValue,
+          colour: colourValue,
+          title: z.string(),
+          image: imageUrl,
+          price: money.meta({ description: "The variant's current price" }),
+          salePrice: money.meta({ description: "The variant's current sale price; 0 when not on sale" }),
+          quantity: z.int().min(1),
+        }),
+        cartGiftCardLineSchema,
+      ]),
     ),
   })
   .meta({ id: "Cart" });
@@ -318,6 +337,23 @@ export const orderSchema = z
       )
       .optional()
       .meta({ description: "How the total is paid: each card and the store credit in order, then PayPal" }),
+    giftCardItems: z
+      .array(
+        z.object({
+          _id: uuid,
+          amount: money,
+          recipientEmail: z.string(),
+          recipientName: z.string().nullable(),
+          message: z.string().nullable(),
+          last4: z
+            .string()
+            .length(4)
+            .nullable()
+            .meta({ description: "The issued card's last four characters; null until the order is paid" }),
+        }),
+      )
+      .optional()
+      .meta({ description: "The gift cards the order buys (in the subtotal and total, untaxed)" }),
   })
   .meta({ id: "Order" });
 
