@@ -3,6 +3,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { signInAsAdmin } from "./support/admin";
 import { expect, registerShopper, signIn, test, toast } from "./support/fixtures";
 import { waitForMail } from "./support/mail";
+import { saveShot, shotPath } from "./support/shots";
 import { isNoJs, seedProduct } from "./support/storefront";
 
 /**
@@ -14,7 +15,6 @@ import { isNoJs, seedProduct } from "./support/storefront";
  * at 375 and 1280 px, the list with and without JavaScript.
  */
 
-const SHOTS = "/work/notes/shots";
 const PAYMENT_STEP = { timeout: 15_000 };
 
 /**
@@ -82,10 +82,11 @@ test.describe("abandoned-cart mails", () => {
       for (const width of [375, 1280]) {
         await viewer.setViewportSize({ width, height: 800 });
         await viewer.setContent(mail.html);
-        await viewer.screenshot({ path: `${SHOTS}/abandoned-mail-${width}.png`, fullPage: true });
+        await saveShot(viewer, `abandoned-mail-${width}.png`);
       }
       await viewer.close();
-      writeFileSync(`${SHOTS}/abandoned-mail.html`, mail.html);
+      const mailFile = shotPath("abandoned-mail.html");
+      if (mailFile) writeFileSync(mailFile, mail.html);
     }
 
     // The shopper emptied the cart meanwhile; the link brings the items back and opens the cart page.
@@ -99,7 +100,7 @@ test.describe("abandoned-cart mails", () => {
     if (!isNoJs()) {
       for (const width of [375, 1280]) {
         await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: `${SHOTS}/abandoned-cart-${width}.png`, fullPage: true });
+        await saveShot(page, `abandoned-cart-${width}.png`);
       }
       await page.setViewportSize({ width: 1280, height: 720 });
     }
@@ -157,7 +158,7 @@ test.describe("abandoned-cart mails", () => {
     if (!isNoJs()) await hydrated();
     for (const width of [375, 1280]) {
       await adminPage.setViewportSize({ width, height: 900 });
-      await adminPage.screenshot({ path: `${SHOTS}/abandoned-admin-${width}-${mode}.png`, fullPage: true });
+      await saveShot(adminPage, `abandoned-admin-${width}-${mode}.png`);
     }
     // Days without a mailed cart say so instead of showing an empty table.
     await adminPage.goto("/admin/abandoned-carts?from=2020-01-01&to=2020-01-31");
@@ -166,10 +167,7 @@ test.describe("abandoned-cart mails", () => {
     if (!isNoJs()) await hydrated();
     for (const width of [375, 1280]) {
       await adminPage.setViewportSize({ width, height: 900 });
-      await adminPage.screenshot({
-        path: `${SHOTS}/abandoned-admin-empty-${width}-${mode}.png`,
-        fullPage: true,
-      });
+      await saveShot(adminPage, `abandoned-admin-empty-${width}-${mode}.png`);
     }
     await adminContext.close();
   });

@@ -1,13 +1,13 @@
-import { mkdirSync } from "node:fs";
 import { type APIRequestContext } from "@playwright/test";
 import { DEMO_ADMIN, expect, registerShopper, signIn, test, toast } from "./support/fixtures";
+import { shotPath } from "./support/shots";
 
 /**
  * A size exchange from the order page, with JavaScript and without, on a desktop and on a phone: a shopper
  * buys one size of a demo product, the admin marks the order delivered, the shopper opens "Exchange for
  * another size" under the line, picks another size and a reason; the admin receives the parcel and ships
  * the new size with its tracking; the order page shows each step. Screenshots of the form and the page go to
- * $EXCHANGE_SHOTS_DIR when it is set.
+ * $SHOTS_DIR when it is set.
  */
 
 const PAYMENT_STEP = { timeout: 15_000 };
@@ -62,11 +62,7 @@ async function twoSizes(request: APIRequestContext) {
 }
 
 function shot(name: string) {
-  const dir = process.env.EXCHANGE_SHOTS_DIR;
-  if (!dir) return null;
-  mkdirSync(dir, { recursive: true });
-  const project = test.info().project.name;
-  return `${dir}/exchange-${name}-${project}.png`;
+  return shotPath(`exchange-${name}-${test.info().project.name}.png`);
 }
 
 test.describe("size exchanges from the order page", () => {

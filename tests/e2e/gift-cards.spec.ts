@@ -1,5 +1,6 @@
 import { type APIRequestContext } from "@playwright/test";
 import { waitForMail } from "./support/mail";
+import { saveShot } from "./support/shots";
 import { DEMO_ADMIN, expect, registerShopper, signIn, test, toast, uniqueEmail } from "./support/fixtures";
 
 /**
@@ -78,7 +79,7 @@ test.describe("gift cards", () => {
     await page.getByTestId("gift-cards").getByRole("button", { name: "Apply" }).click();
     await expect(toast(page, "Gift card applied")).toBeVisible();
     await expect(page.getByTestId("gift-card-applied")).toContainText(`Card ending ${last4} pays $20.00`);
-    await page.screenshot({ path: `/work/notes/shots/gift-cart-${project}.png`, fullPage: true });
+    await saveShot(page, `gift-cart-${project}.png`);
 
     // Checkout: PayPal is asked for the rest only.
     await page.goto("/shop/checkout");
@@ -99,7 +100,7 @@ test.describe("gift cards", () => {
     await page.goto(`/shop/account/orders/${orderId}`);
     const details = page.getByRole("dialog", { name: "Order Details" });
     await expect(details.getByText(`Gift card ending ${last4}`)).toBeVisible();
-    await page.screenshot({ path: `/work/notes/shots/gift-order-${project}.png`, fullPage: true });
+    await saveShot(page, `gift-order-${project}.png`);
 
     // Delivered, returned as store credit, received: the whole line's price becomes credit.
     expect(
@@ -129,7 +130,7 @@ test.describe("gift cards", () => {
     await page.goto("/shop/account/store-credit");
     await expect(page.getByTestId("store-credit-balance")).toHaveText(money(refund.refundAmount));
     await expect(page.getByTestId("store-credit-entry").first()).toContainText(`Return of order ${orderId}`);
-    await page.screenshot({ path: `/work/notes/shots/giftui-store-credit-${project}.png`, fullPage: true });
+    await saveShot(page, `giftui-store-credit-${project}.png`);
 
     // A second card, applied on the checkout page: it pays its $5, PayPal the rest.
     const second = await admin.post("/api/admin/gift-cards", {
@@ -155,7 +156,7 @@ test.describe("gift cards", () => {
     await expect(page.getByTestId("store-credit-box")).toContainText(
       `Use my store credit (${money(refund.refundAmount)} available)`,
     );
-    await page.screenshot({ path: `/work/notes/shots/giftui-checkout-card-${project}.png`, fullPage: true });
+    await saveShot(page, `giftui-checkout-card-${project}.png`);
     await page.getByRole("radio", { name: `Deliver to ${HOME.address}, ${HOME.city}` }).check();
     await page.getByRole("button", { name: "Checkout with Paypal" }).click();
     await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
@@ -174,10 +175,7 @@ test.describe("gift cards", () => {
     await page.getByRole("checkbox", { name: /Use my store credit/ }).check();
     if (project.includes("no-js")) await page.getByRole("button", { name: "Update total" }).click();
     await expect(page.getByTestId("payment-store-credit")).toHaveText(`−${money(refund.refundAmount)}`);
-    await page.screenshot({
-      path: `/work/notes/shots/giftui-checkout-credit-${project}.png`,
-      fullPage: true,
-    });
+    await saveShot(page, `giftui-checkout-credit-${project}.png`);
     await page.getByRole("button", { name: /^(Place order|Checkout with Paypal)$/ }).click();
     await expect(page).toHaveURL(/\/payment-simulator\/|\/shop\/payment-success/, PAYMENT_STEP);
     if (page.url().includes("/payment-simulator/"))
@@ -205,7 +203,7 @@ test.describe("gift cards", () => {
       [1280, 900],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await page.screenshot({ path: `/work/notes/shots/giftbuy-${project}-${width}.png`, fullPage: true });
+      await saveShot(page, `giftbuy-${project}-${width}.png`);
     }
 
     await page.getByRole("radio", { name: "$50" }).check();

@@ -4,6 +4,7 @@ import { DEMO_ADMIN, expect, test } from "./support/fixtures";
 import { setStorefront, VARIANTS } from "./support/open-storefront";
 import { waitForMail } from "./support/mail";
 import { seedProduct } from "./support/storefront";
+import { saveShot } from "./support/shots";
 
 /**
  * Guest checkout (API.md, "Open storefront and guest checkout"; docs/decisions/0044), as a visitor without
@@ -18,8 +19,6 @@ import { seedProduct } from "./support/storefront";
  */
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
-
-const SHOTS = "/work/notes/shots";
 
 // A purchase crosses several pages and a payment capture: give each step time on a busy machine.
 const PAYMENT_STEP = { timeout: 15_000 };
@@ -128,7 +127,7 @@ for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
       await expect(page.getByTestId("summary-tax")).toHaveText("$0.00");
       await expect(delivery).toBeChecked();
       if (javaScriptEnabled) {
-        await page.screenshot({ path: `${SHOTS}/guest-checkout-${width}.png`, fullPage: true });
+        await saveShot(page, `guest-checkout-${width}.png`);
       }
       await page.getByRole("button", { name: "Checkout with Paypal" }).click();
 
@@ -163,7 +162,7 @@ for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
       await expect(order).toContainText(HOME.address);
       await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
       if (javaScriptEnabled) {
-        await page.screenshot({ path: `${SHOTS}/guest-order-${width}.png`, fullPage: true });
+        await saveShot(page, `guest-order-${width}.png`);
       }
 
       // "Find my order": the same answer for an order that does not exist as for this one, whose link is

@@ -2,6 +2,7 @@ import { type Page } from "@playwright/test";
 import { expect, registerShopper, submitSignIn, test } from "./support/fixtures";
 import { setStorefront, VARIANTS } from "./support/open-storefront";
 import { productCards, seedProduct } from "./support/storefront";
+import { saveShot } from "./support/shots";
 
 /**
  * The open storefront (API.md, "Open storefront and guest checkout"), as a stranger meets it: home, the
@@ -15,8 +16,6 @@ import { productCards, seedProduct } from "./support/storefront";
  */
 
 test.describe.configure({ mode: "serial" });
-
-const SHOTS = "/work/notes/shots";
 
 test.beforeAll(() => setStorefront("open"));
 test.afterAll(() => setStorefront("members"));
@@ -38,7 +37,7 @@ for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
       await expect(signInLink(page)).toBeVisible();
       await expect(page.getByLabel("Open the account menu")).toHaveCount(0);
       if (javaScriptEnabled) {
-        await page.screenshot({ path: `${SHOTS}/open-home-${width}.png` });
+        await saveShot(page, `open-home-${width}.png`, { fullPage: false });
       }
 
       await page.goto("/shop/listing?category=accessories");
@@ -65,7 +64,7 @@ for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
       await expect(cartLines(page).first()).toContainText(title);
       await expect(signInLink(page)).toBeVisible();
       if (javaScriptEnabled) {
-        await page.screenshot({ path: `${SHOTS}/open-cart-${width}.png`, fullPage: true });
+        await saveShot(page, `open-cart-${width}.png`);
       }
 
       const shopper = await registerShopper(page.request);

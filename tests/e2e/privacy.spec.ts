@@ -3,15 +3,16 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { signInAsAdmin } from "./support/admin";
 import { expect, registerShopper, signIn, test, toast } from "./support/fixtures";
+import { SHOTS_DIR } from "./support/shots";
 
 /**
  * Privacy (API.md, "Privacy: export and erasure"), with JavaScript and without: the shopper downloads their
  * data from the account page, deletes the account with the password, cannot sign in again, and registers
- * again with the same email to an empty account. With PRIVACY_SHOTS_DIR set, it also saves the account
+ * again with the same email to an empty account. With SHOTS_DIR set, it also saves the account
  * page's section and the admin's customers page at 375 and 1280 px wide.
  */
 
-const shotsDir = process.env.PRIVACY_SHOTS_DIR;
+const shotsDir = SHOTS_DIR;
 
 async function shoot(page: Page, name: string) {
   if (!shotsDir) return;
