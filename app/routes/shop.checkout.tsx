@@ -427,9 +427,7 @@ export default function CheckoutPage() {
           <h2 className="checkout__heading" id="checkout-summary-heading">
             Your order
           </h2>
-          {/* Gift cards bought are in the subtotal below, and a cart of them alone has no address section above
-              (they go by email): a line or a note more would pass the page's JavaScript budget. */}
-          {summary.items.length || summary.cardsOnly ? (
+          {summary.items.length || summary.giftCardLines.length ? (
             <ul className="checkout-items" aria-label="Cart items">
               {summary.items.map((item) => (
                 <li key={item.variantId} className="checkout-item" data-testid="checkout-item">
@@ -451,6 +449,16 @@ export default function CheckoutPage() {
                     ) : null}
                   </div>
                   <span className="checkout-item__total">{formatPrice(item.lineTotal)}</span>
+                </li>
+              ))}
+              {summary.giftCardLines.map((line) => (
+                <li key={line._id} className="checkout-item" data-testid="checkout-gift-card-line">
+                  <span className="checkout-item__card" aria-hidden="true" />
+                  <div>
+                    <p className="checkout-item__title">Gift card</p>
+                    <p className="checkout-item__meta">For {line.recipient}, sent by email</p>
+                  </div>
+                  <span className="checkout-item__total">{formatPrice(line.amount)}</span>
                 </li>
               ))}
             </ul>
