@@ -191,6 +191,8 @@ describe("an order of gift cards", () => {
 
     const approved = await payerAnswers(row.paymentId!, "approve");
     await captureOrderPayment(shopper, { paymentId: approved.token });
+    // Nothing is left to send once the card is mailed: the order is delivered.
+    expect((await orderRow(orderId)).orderStatus).toBe("delivered");
     const [card] = await issuedCardsOf(orderId);
     expect(Number(card!.balance)).toBe(50);
     expect(card!.senderName).toBe("Ann Buyer");
@@ -242,6 +244,12 @@ describe("an order of gift cards", () => {
     expect(created.order.taxAmount).toBe(reference.order.taxAmount);
     expect(created.order.shippingAmount).toBe(reference.order.shippingAmount);
     expect(created.order.subtotal).toBe(105);
+
+    // Paid, the card is mailed but the coat still has to be sent: the order waits for its delivery.
+    const approved = await payerAnswers(created.order.paymentId!, "approve");
+    await captureOrderPayment(shopper, { paymentId: approved.token });
+    expect((await orderRow(created.orderId)).orderStatus).toBe("confirmed");
+    expect(await issuedCardsOf(created.orderId)).toHaveLength(1);
   });
 });
 

@@ -20,6 +20,7 @@ import { action as apiTwoFactor } from "../../app/routes/api.account.two-factor"
 import { action as apiConfirm } from "../../app/routes/api.account.two-factor.confirm";
 import { totpCodeAt } from "../../app/lib/server/totp.server";
 import { issueGiftCard } from "../../app/services/gift-cards/cards.server";
+import { addGiftCardToCart } from "../../app/services/gift-cards/card-lines.server";
 import { recordAudit } from "../../app/services/audit.server";
 import { createTestUser, resetDatabase } from "../support/database";
 import { insertGuestOrder } from "../support/guest-orders";
@@ -427,6 +428,60 @@ describe("what the erasure keeps and whose data it leaves alone", () => {
     await expect(sql(`UPDATE audit_log SET changes = '{}' RETURNING id`)).rejects.toThrow(
       /cannot be changed/,
     );
+  });
+
+  it("exports the gift cards bought and received; erasing keeps a card bought for someone with its recipient, without the buyer's message", async () => {
+    const user = await createTestUser({ email: PERSON.email, userName: PERSON.userName });
+    const cookie = await sessionCookieFor(user.id);
+    const giver = await createTestUser({ email: "giver@example.com", userName: "Gil Giver" });
+    /** An order of one gift card, paid through the simulator (no address: cards go by mail). */
+    const buyCard = async (buyer: typeof user, card: Record<string, unknown>) => {
+      await addGiftCardToCart(buyer.id, { amount: 25, ...card });
+      const created = await createOrderFromCart(buyer, {});
+      const approved = await payerAnswers(created.order.paymentId!, "approve");
+      await captureOrderPayment(buyer, { orderId: created.orderId, paymentId: approved.token });
+      return created.orderId;
+    };
+    const bought = await buyCard(user, {
+      recipientEmail: "friend@example.com",
+      recipientName: "Frida Friend",
+      message: "Love, Erin",
+    });
+    const received = await buyCard(giver, {
+      recipientEmail: PERSON.email,
+      recipientName: PERSON.userName,
+      message: "For you",
+    });
+
+    const file = (await (await callRoute(exportApi, "/api/account/export", { cookie })).json()) as {
+      orderGiftCardLines: { orderId: string; recipientEmail: string }[];
+    };
+    expect(file.orderGiftCardLines.map((line) => [line.orderId, line.recipientEmail]).sort()).toEqual(
+      [
+        [bought, "friend@example.com"],
+        [received, PERSON.email],
+      ].sort(),
+    );
+
+    // The card bought was mailed at payment: nothing is left in progress.
+    expect((await deleteOwn(cookie, { password: user.password })).status).toBe(200);
+    const lines = await sql<{
+      order_id: string;
+      recipient_email: string;
+      recipient_name: string | null;
+      message: string | null;
+    }>(`SELECT order_id, recipient_email, recipient_name, message FROM order_gift_card_items`);
+    expect(lines.find((line) => line.order_id === bought)).toEqual({
+      order_id: bought,
+      recipient_email: "friend@example.com",
+      recipient_name: "Frida Friend",
+      message: null,
+    });
+    expect(lines.find((line) => line.order_id === received)).toMatchObject({
+      recipient_email: expect.stringMatching(/@erased\.invalid$/),
+      recipient_name: null,
+    });
+    expect(await placesHolding(PERSON.email)).toEqual([]);
   });
 
   it("takes the guest orders under the email only when the shop knows the mailbox (the admin's erasure)", async () => {

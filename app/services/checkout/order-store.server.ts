@@ -370,10 +370,20 @@ export function shortageMessage(shortage: Shortage, refunded: boolean): string {
 /**
  * What an order's payment sets off, in the transaction that confirms it (a capture, a confirmation found
  * later, the reconciler, an order the cards paid whole), the order row locked: the gift cards it buys are
- * issued and mailed, and its confirmation mail goes to the outbox. Each happens once: a second confirmation
+ * issued and mailed (an order of cards alone is then delivered), and its confirmation mail goes to the outbox. Each happens once: a second confirmation
  * finds the order paid before it gets here.
  */
 export async function confirmedOrderEffects(orderId: string, transaction: Transaction): Promise<void> {
   await issueOrderGiftCards(orderId, transaction);
+  // An order of gift cards alone has nothing left to send once its cards are mailed: it is delivered, as
+  // Shopify fulfils a digital card on payment, so that nobody waits on it (the shopper's erasure, an admin's list
+  // of orders to ship). The status triggers stamp the delivery and tell the webhooks.
+  await getDb().sequelize.query(
+    `UPDATE orders SET order_status = 'delivered', order_update_date = now(), updated_at = now()
+      WHERE id = :orderId AND order_status = 'confirmed'
+        AND NOT EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = orders.id)
+        AND EXISTS (SELECT 1 FROM order_gift_card_items g WHERE g.order_id = orders.id)`,
+    { replacements: { orderId }, transaction },
+  );
   await enqueueOrderConfirmedMail(orderId, transaction);
 }
