@@ -11,6 +11,8 @@ import {
   type CartLineView,
 } from "~/lib/shared/cart";
 import { variantLabel } from "~/lib/shared/variants";
+import type { CartGiftCardLineJson } from "~/lib/shared/gift-cards";
+import { toCents } from "~/lib/shared/money";
 import { ConfirmDisclosure } from "./ConfirmDisclosure";
 import { Picture } from "./Picture";
 import { useCartSubmit, type ShopCart } from "./useShopCart";
@@ -23,7 +25,7 @@ import { useCartSubmit, type ShopCart } from "./useShopCart";
  * out in the background and the change shows at once (see useShopCart).
  */
 
-export function CartForm({
+function CartForm({
   intent,
   productId,
   variantId,
@@ -187,20 +189,41 @@ function CartLine({ item, redirectTo }: { item: CartLineView; redirectTo: string
   );
 }
 
-export function CartContents({
-  cart,
-  redirectTo,
-  moreLines,
-  moreCents = 0,
-}: {
-  cart: ShopCart;
-  redirectTo: string;
-  /** Lines after the clothes (the cart page's gift cards: the panel of every page leaves them out, for its budget). */
-  moreLines?: ReactNode[];
-  /** What those lines cost, in cents (in the total). */
-  moreCents?: number;
-}) {
-  const hasLines = cart.items.length > 0 || Boolean(moreLines?.length);
+/** A gift card bought: its amount and recipient, and a remove form (the line's `_id` in the product's place). */
+function GiftCardLine({ line, redirectTo }: { line: CartGiftCardLineJson; redirectTo: string }) {
+  const submitCart = useCartSubmit();
+  return (
+    <li className="cart-line" data-testid="cart-gift-card-line">
+      <div className="cart-line__image" />
+      <div className="cart-line__main">
+        <h3 className="cart-line__title">{line.title}</h3>
+        <p className="cart-line__variant">
+          For {line.giftCard.recipientName || line.giftCard.recipientEmail}
+        </p>
+      </div>
+      <div className="cart-line__end">
+        <p className="cart-line__total">{formatCents(toCents(line.price))}</p>
+        <CartForm
+          intent="remove"
+          productId={line._id}
+          variantId=""
+          redirectTo={redirectTo}
+          onSubmit={(event) => {
+            event.preventDefault();
+            submitCart(event.currentTarget);
+          }}
+        >
+          <button type="submit" className="sf-button sf-button--small">
+            Remove
+          </button>
+        </CartForm>
+      </div>
+    </li>
+  );
+}
+
+export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo: string }) {
+  const hasLines = cart.items.length > 0 || cart.giftCardLines.length > 0;
   return (
     <div className="cart-contents" aria-busy={cart.pending || undefined} data-testid="cart-contents">
       {cart.notices.length ? (
@@ -217,7 +240,9 @@ export function CartContents({
             {cart.items.map((item) => (
               <CartLine key={item.variantId} item={item} redirectTo={redirectTo} />
             ))}
-            {moreLines}
+            {cart.giftCardLines.map((line) => (
+              <GiftCardLine key={line._id} line={line} redirectTo={redirectTo} />
+            ))}
           </ul>
         </>
       ) : (
@@ -232,7 +257,7 @@ export function CartContents({
         <div className="cart-summary">
           <p className="cart-total">
             <span>Total</span>
-            <span data-testid="cart-total">{formatCents(cart.totalCents + moreCents)}</span>
+            <span data-testid="cart-total">{formatCents(cart.totalCents)}</span>
           </p>
           <p className="cart-summary__note" data-testid="cart-tax-note">
             Delivery and tax are shown at checkout.

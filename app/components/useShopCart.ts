@@ -8,6 +8,8 @@ import {
   type CartLineView,
   type ShopLayoutData,
 } from "~/lib/shared/cart";
+import type { CartGiftCardLineJson } from "~/lib/shared/gift-cards";
+import { toCents } from "~/lib/shared/money";
 // From paging, not listing-params: every shop page loads this hook, and the listing's vocabulary (sizes, colours) need not come with it.
 import { parsePositiveInteger } from "~/lib/shared/paging";
 
@@ -30,6 +32,8 @@ export interface ShopCart {
   pending: boolean;
   /** What changed in the cart since the last visit (a size taken out), shown once. */
   notices: string[];
+  /** The gift cards bought, after the clothes. */
+  giftCardLines: CartGiftCardLineJson[];
 }
 
 function isCartActionPath(formAction: string | undefined): boolean {
@@ -98,13 +102,16 @@ export function useShopCart(): ShopCart {
   const newLines = new Set<string>();
   let items = cart.items;
   for (const formData of submissions) items = applySubmission(items, formData, newLines);
+  // Not optimistic: the answer to a card line's removal brings the cart anew.
+  const giftCardLines = cart.giftCardLines ?? [];
   return {
     items,
     pendingNewItems: newLines.size,
-    count: items.length + newLines.size,
-    totalCents: cartTotalCents(items),
+    count: items.length + newLines.size + giftCardLines.length,
+    totalCents: cartTotalCents(items) + giftCardLines.reduce((sum, line) => sum + toCents(line.price), 0),
     pending: submissions.length > 0,
     notices: cart.notices,
+    giftCardLines,
   };
 }
 

@@ -17,7 +17,6 @@ import { handleGiftCardAction, isGiftCardIntent, type GiftCardRefusal } from "~/
 import { GiftCardForm } from "~/components/GiftCardForm";
 import { appliedGiftCards, payableByBalancesCents } from "~/lib/shared/gift-cards";
 import { CartContents } from "~/components/CartContents";
-import { GiftCardLine } from "~/components/CartGiftCardLine";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
 import { shopperOrVisitor } from "~/web/auth.server";
@@ -105,7 +104,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       },
       discountRefusal: null,
       hasItems,
-      giftCardLines: cart.giftCardLines ?? [],
       giftCards: appliedGiftCards(cart.giftCards ?? [], payableByBalancesCents(money)),
     });
   }
@@ -122,7 +120,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
     discountRefusal: summary.discountRefusal,
     hasItems,
-    giftCardLines: cart.giftCardLines ?? [],
     giftCards: appliedGiftCards(
       cart.giftCards ?? [],
       payableByBalancesCents({
@@ -240,7 +237,7 @@ export const meta: MetaFunction = () => [{ title: "Your Cart · ECommerce Shoppi
 
 export default function CartPage() {
   const cart = useShopCart();
-  const { money, discountRefusal, hasItems, giftCards, giftCardLines } = useLoaderData<typeof loader>();
+  const { money, discountRefusal, hasItems, giftCards } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const discountError =
     actionData && "discountError" in actionData ? actionData.discountError : discountRefusal;
@@ -250,14 +247,7 @@ export default function CartPage() {
         Your Cart
       </h1>
       <FlashToast toast={actionData && "toast" in actionData ? actionData.toast : null} />
-      <CartContents
-        cart={cart}
-        redirectTo={CART_ACTION_PATH}
-        moreCents={giftCardLines.reduce((sum, line) => sum + toCents(line.price), 0)}
-        moreLines={giftCardLines.map((line) => (
-          <GiftCardLine key={line._id} line={line} redirectTo={CART_ACTION_PATH} />
-        ))}
-      />
+      <CartContents cart={cart} redirectTo={CART_ACTION_PATH} />
       {hasItems ? (
         <div className="cart-page__money">
           <DiscountCodeForm

@@ -213,6 +213,8 @@ test.describe("gift cards", () => {
     await page.getByRole("button", { name: "Add to cart" }).click();
     await expect(page).toHaveURL(/\/shop\/cart$/);
     await expect(toast(page, "Gift card added to your cart")).toBeVisible();
+    // The header's cart counts the card, as every page's cart panel lists it.
+    await expect(page.getByTestId("cart-count").first()).toHaveText("1");
     await expect(page.getByTestId("cart-gift-card-line").first()).toContainText("For Dana");
 
     await page.goto("/shop/checkout");
