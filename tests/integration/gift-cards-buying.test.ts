@@ -193,6 +193,14 @@ describe("an order of gift cards", () => {
     await captureOrderPayment(shopper, { paymentId: approved.token });
     // Nothing is left to send once the card is mailed: the order is delivered.
     expect((await orderRow(orderId)).orderStatus).toBe("delivered");
+    // The buyer's confirmation lists the card for its recipient, and no delivery address.
+    const [confirmation] = await getDb().sequelize.query<{ text: string; html: string }>(
+      `SELECT text_body AS text, html_body AS html FROM mail_outbox WHERE kind = 'order-confirmed'`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(confirmation!.text).toContain("- Gift card for Bo: 1 x $50.00 = $50.00");
+    expect(confirmation!.html).toContain("Gift card for Bo");
+    expect(confirmation!.text).not.toContain("Delivery address");
     const [card] = await issuedCardsOf(orderId);
     expect(Number(card!.balance)).toBe(50);
     expect(card!.senderName).toBe("Ann Buyer");

@@ -73,7 +73,15 @@ async function loadOrder(orderId: string, transaction: Transaction) {
   );
   if (!order) throw new Error(`Order ${orderId} not found for its mail`);
   const items = await sequelize.query<OrderMailItem>(
-    `SELECT title, price, quantity, sku, size, colour FROM order_items WHERE order_id = :orderId ORDER BY title, id`,
+    // The gift cards bought after the clothes, each as a line for its recipient (its code goes to them alone).
+    `SELECT title, price, quantity, sku, size, colour FROM (
+       SELECT title, price, quantity, sku, size, colour, 0 AS kind, id::text AS key
+         FROM order_items WHERE order_id = :orderId
+       UNION ALL
+       SELECT 'Gift card for ' || COALESCE(recipient_name, recipient_email), amount, 1, NULL, NULL, NULL, 1,
+              lpad(position::text, 10, '0')
+         FROM order_gift_card_items WHERE order_id = :orderId
+     ) lines ORDER BY kind, title, key`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
   return { order, items };

@@ -178,6 +178,11 @@ function lineTotal(price: string, quantity: number): string {
   return formatPrice(centsToDecimal(toCents(price) * quantity));
 }
 
+/** An order of gift cards alone goes by mail: it has no address to show. */
+function goesToAnAddress(order: OrderMailData): boolean {
+  return order.address.address !== "";
+}
+
 function addressLines(address: AddressSnapshot): string[] {
   return [address.address, `${address.city} ${address.pincode}`, `Phone: ${address.phone}`].concat(
     address.notes ? [`Notes: ${address.notes}`] : [],
@@ -196,9 +201,7 @@ function orderText(order: OrderMailData): string[] {
     ...moneyRows(order.money).map(([label, value]) => `${label}: ${value}`),
     `Total: ${formatPrice(order.totalAmount)}`,
     "",
-    "Delivery address:",
-    ...addressLines(order.address),
-    "",
+    ...(goesToAnAddress(order) ? ["Delivery address:", ...addressLines(order.address), ""] : []),
     `Your order: ${order.orderLink}`,
   ];
 }
@@ -227,7 +230,7 @@ ${rows}
       "",
     )}<tr><th ${cell} colspan="3">Total</th><th ${number}>${escapeHtml(formatPrice(order.totalAmount))}</th></tr></tfoot>
 </table>
-<p><strong>Delivery address</strong><br>${addressLines(order.address).map(escapeHtml).join("<br>")}</p>
+${goesToAnAddress(order) ? `<p><strong>Delivery address</strong><br>${addressLines(order.address).map(escapeHtml).join("<br>")}</p>` : ""}
 ${button(order.orderLink, "View your order")}`;
 }
 
