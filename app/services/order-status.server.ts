@@ -42,6 +42,8 @@ export const ORDER_LIFECYCLE_TEXT = {
     "The order is rejected and its stock returned, but the refund could not reach the payment provider. It will be retried automatically; rejecting the order again retries it now.",
   hasReturns:
     "This order has returns: it cannot be rejected as a whole. Settle its returns instead (Admin › Returns).",
+  giftCardsSent:
+    "This order's gift cards were already sent to their recipients: it cannot be rejected and refunded as a whole. Disable a card from Admin › Gift cards, and refund the other items through a return.",
   trackingTooEarly:
     "A tracking number and carrier can be set when the order moves to In Shipping or Delivered, not before.",
 } as const;
@@ -98,6 +100,18 @@ async function readTracking(
 async function hasReturns(orderId: string, transaction: Transaction): Promise<boolean> {
   const [row] = await getDb().sequelize.query<{ found: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM order_returns WHERE order_id = :orderId AND status <> 'rejected') AS found`,
+    { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
+  );
+  return Boolean(row?.found);
+}
+
+/**
+ * Whether the order's gift cards were issued: a rejection would refund money whose cards stay spendable by their
+ * recipients, so it is refused (the sent cards are the shop's to disable, one by one, by an admin who decides).
+ */
+async function hasIssuedGiftCards(orderId: string, transaction: Transaction): Promise<boolean> {
+  const [row] = await getDb().sequelize.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM order_gift_card_items WHERE order_id = :orderId AND card_id IS NOT NULL) AS found`,
     { replacements: { orderId }, type: QueryTypes.SELECT, transaction },
   );
   return Boolean(row?.found);
@@ -192,6 +206,12 @@ export async function updateOrderStatus(
         (await hasReturns(order.id, transaction))
       )
         throw conflict(ORDER_LIFECYCLE_TEXT.hasReturns);
+      if (
+        target === "rejected" &&
+        order.orderStatus !== "rejected" &&
+        (await hasIssuedGiftCards(order.id, transaction))
+      )
+        throw conflict(ORDER_LIFECYCLE_TEXT.giftCardsSent);
       if (target === "rejected" && order.paymentStatus === "paid") {
         await assertNoOpenDispute(order.id, transaction);
         // Already rejected with the refund due: only the refund is retried.

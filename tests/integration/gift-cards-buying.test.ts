@@ -1,4 +1,5 @@
 import { QueryTypes } from "sequelize";
+import { ORDER_LIFECYCLE_TEXT, updateOrderStatus } from "../../app/services/order-status.server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
@@ -201,6 +202,12 @@ describe("an order of gift cards", () => {
     expect(confirmation!.text).toContain("- Gift card for Bo: 1 x $50.00 = $50.00");
     expect(confirmation!.html).toContain("Gift card for Bo");
     expect(confirmation!.text).not.toContain("Delivery address");
+    // A refund of the whole order would leave the card spendable: rejecting it is refused, and nothing changes.
+    await expect(updateOrderStatus(orderId, { orderStatus: "rejected" })).rejects.toMatchObject({
+      status: 409,
+      message: ORDER_LIFECYCLE_TEXT.giftCardsSent,
+    });
+    expect((await orderRow(orderId)).paymentStatus).toBe("paid");
     const [card] = await issuedCardsOf(orderId);
     expect(Number(card!.balance)).toBe(50);
     expect(card!.senderName).toBe("Ann Buyer");
