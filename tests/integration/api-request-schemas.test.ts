@@ -98,6 +98,7 @@ function forbiddenValue(schema: JsonSchema): unknown {
  */
 const BUSINESS_REFUSALS: Record<string, RegExp> = {
   "POST /api/account/password": /^Current password is incorrect/,
+  "POST /api/account/delete": /^The password is not right/,
   "POST /api/account/two-factor": /^Current password is incorrect/,
   "POST /api/auth/reset-password": /^This password reset link is invalid or has expired/,
   "POST /api/shop/cart/discount": /^Your cart is empty/,
@@ -118,6 +119,7 @@ const UNDOCUMENTED_RULES: Record<string, string> = {
   "POST /api/admin/tax-rates": "country",
   "POST /api/common/feature/add": "image",
   "POST /api/shop/order/return": "items.0.variantId",
+  "POST /api/shop/cart/gift-card-item": "amount",
 };
 
 /**

@@ -275,6 +275,7 @@ describe("every admin page checks its area", () => {
     expect(adminMenuFor(user.permissions).map((entry) => entry.label)).toEqual([
       "Dashboard",
       "Orders",
+      "Abandoned carts",
       "Audit log",
       "Account",
     ]);
