@@ -59,7 +59,13 @@ test.describe("staff with permissions", () => {
     const menu = invitee
       .getByRole("complementary", { name: "Admin Panel" })
       .getByRole("navigation", { name: "Admin" });
-    await expect(menu.getByRole("link")).toHaveText(["Dashboard", "Products", "Orders", "Account"]);
+    await expect(menu.getByRole("link")).toHaveText([
+      "Dashboard",
+      "Products",
+      "Orders",
+      "Abandoned carts",
+      "Account",
+    ]);
     // The dashboard shows the orders waiting to be shipped, not the sales figures or the banners.
     await expect(invitee.getByText(/Waiting to be shipped/)).toBeVisible();
     await expect(invitee.getByText("Feature Images")).toHaveCount(0);
@@ -79,7 +85,7 @@ test.describe("staff with permissions", () => {
         .getByRole("complementary", { name: "Admin Panel" })
         .getByRole("navigation", { name: "Admin" })
         .getByRole("link"),
-    ).toHaveText(["Dashboard", "Products", "Orders", "Account"]);
+    ).toHaveText(["Dashboard", "Products", "Orders", "Abandoned carts", "Account"]);
     await context.close();
 
     // The admin's page shows the invitation accepted.
