@@ -75,24 +75,31 @@ async function catalogueVersion(): Promise<string | null> {
 }
 
 const keptReads = () =>
-  processSingleton("kept-catalogue-reads", () => new Map<string, { version: string; value: unknown }>());
+  processSingleton(
+    "kept-catalogue-reads",
+    () => new Map<string, { version: string; value: Promise<unknown> }>(),
+  );
 
 /**
  * `read()`'s value, kept under `key` until the catalogue changes. `read` may select only from the catalogue's
  * tables (db/migrations/0041-catalogue-version.ts lists them). The value is shared by every request that gets
- * it from here: callers never change it.
+ * it from here: callers never change it. Requests that find the catalogue changed at the same moment share one
+ * read of it (under load, one for all of them instead of one each); a read that fails is kept by nobody.
  */
 export async function readUntilCatalogueChanges<T>(key: string, read: () => Promise<T>): Promise<T> {
   const version = await catalogueVersion();
   if (version === null) return read();
   const kept = keptReads();
   const found = kept.get(key);
-  if (found?.version === version) return found.value as T;
+  if (found?.version === version) return found.value as Promise<T>;
   // Taken before the read: a change committed between the two raises the version, and the next request reads
   // again; what is kept is never older than the version it is kept under.
-  const value = await read();
+  const entry = { version, value: read() };
   kept.delete(key);
   if (kept.size >= KEPT_READS) kept.delete(kept.keys().next().value!);
-  kept.set(key, { version, value });
-  return value;
+  kept.set(key, entry);
+  entry.value.catch(() => {
+    if (kept.get(key) === entry) kept.delete(key);
+  });
+  return entry.value;
 }

@@ -166,6 +166,39 @@ describe("the catalogue's version", () => {
     expect(readsDone).toBeGreaterThan(WRITES);
   });
 
+  it("lets requests that find the catalogue changed at once share one read, and keeps no failed read", async () => {
+    const product = await createProduct({ title: "Gilet" });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const read = vi.fn(async () => {
+      await held;
+      return "the listing as read";
+    });
+    const waiting = Array.from({ length: 10 }, () => keptRequest("shared read", read));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    expect(await Promise.all(waiting)).toEqual(Array(10).fill("the listing as read"));
+    expect(read).toHaveBeenCalledTimes(1);
+
+    // After a change, one failed read answers its waiters with its error and leaves nothing kept.
+    await sql("UPDATE products SET title = 'Body warmer' WHERE id = $1", [product.id]);
+    let fail!: () => void;
+    const failed = new Promise<void>((resolve) => (fail = resolve));
+    const failing = vi.fn(async () => {
+      await failed;
+      throw new Error("the database went away");
+    });
+    const failingRequests = Array.from({ length: 3 }, () => keptRequest("shared read", failing));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    fail();
+    const refused = await Promise.allSettled(failingRequests);
+    expect(refused.map((result) => result.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(failing).toHaveBeenCalledTimes(1);
+    const again = vi.fn(async () => "read again");
+    expect(await keptRequest("shared read", again)).toBe("read again");
+    expect(again).toHaveBeenCalledTimes(1);
+  });
+
   it("is read by fewer statements than requests when many ask at once, each still seeing what committed before it asked", async () => {
     await createProduct({ title: "Parka" });
     const database = getDb().sequelize;
