@@ -256,11 +256,15 @@ export default function CartPage() {
             discountAmount={money.discountAmount}
             error={discountError}
           />
-          <GiftCardForm
-            action={CART_ACTION_PATH}
-            cards={giftCards}
-            error={actionData && "giftCardError" in actionData ? actionData.giftCardError : null}
-          />
+          {/* Cards cannot pay for cards: a cart of cards alone offers no card box (one applied before the
+              clothes left stays listed, to be removed). */}
+          {cart.items.length || giftCards.length ? (
+            <GiftCardForm
+              action={CART_ACTION_PATH}
+              cards={giftCards}
+              error={actionData && "giftCardError" in actionData ? actionData.giftCardError : null}
+            />
+          ) : null}
           <MoneySummary money={money} withShipping={false} beforeDelivery />
         </div>
       ) : null}

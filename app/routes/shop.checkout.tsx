@@ -289,10 +289,7 @@ function formsActionOf(params: URLSearchParams): string {
 
 /** How the summary's total would be paid: the split `create` makes, by the same server function. */
 function paymentsOf(owner: CartOwner, summary: CheckoutSummary, useStoreCredit: boolean) {
-  const money = {
-    totalCents: toCents(summary.totalAmount),
-    giftCardCents: summary.giftCardLines.reduce((sum, line) => sum + toCents(line.amount), 0),
-  };
+  const money = { totalCents: toCents(summary.totalAmount), giftCardCents: toCents(summary.giftCardsAmount) };
   return checkoutPayments(owner, summary.cartId, money, useStoreCredit);
 }
 
@@ -505,8 +502,12 @@ export default function CheckoutPage() {
             discountAmount={summary.discountAmount}
             error={discountError}
           />
-          <GiftCardForm action={page.formsAction} cards={payments.giftCards} error={giftCardError} />
-          {payments.storeCredit ? (
+          {/* Cards and store credit cannot pay for cards: an order of cards alone offers neither (a card
+              applied before the clothes left stays listed, to be removed). */}
+          {!summary.cardsOnly || payments.giftCards.length ? (
+            <GiftCardForm action={page.formsAction} cards={payments.giftCards} error={giftCardError} />
+          ) : null}
+          {payments.storeCredit && !summary.cardsOnly ? (
             <StoreCreditBox
               credit={payments.storeCredit}
               form={CHECKOUT_FORM_ID}

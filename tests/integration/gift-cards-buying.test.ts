@@ -12,6 +12,7 @@ import { captureOrderPayment, createOrderFromCart } from "../../app/services/che
 import { confirmCapture } from "../../app/services/checkout/settle.server";
 import { applyGiftCardToCart } from "../../app/services/gift-cards/cart-cards.server";
 import { addGiftCardToCart } from "../../app/services/gift-cards/card-lines.server";
+import { removeCartItem } from "../../app/services/cart-lines.server";
 import { salesReport } from "../../app/services/reports.server";
 import { updateStoreSettings } from "../../app/services/store-settings.server";
 import { GIFT_CARD_BUY_TEXT } from "../../app/lib/shared/gift-cards";
@@ -269,10 +270,26 @@ describe("an order of gift cards", () => {
 });
 
 describe("gift cards cannot pay for gift cards", () => {
-  it("refuses with 400 an order of cards alone with a card applied", async () => {
+  it("refuses with 400 to apply a card to a cart of cards alone, and keeps no card on it", async () => {
     const { shopper } = await shopperBuying(50);
     const card = await issuedCard(100);
+    await expect(
+      applyGiftCardToCart(shopper.id, card.code, { clientKey: "test", userId: shopper.id }),
+    ).rejects.toMatchObject({ status: 400, message: GIFT_CARD_BUY_TEXT.cardsForCards });
+    const [row] = await getDb().sequelize.query<{ count: string }>(`SELECT count(*) FROM cart_gift_cards`, {
+      type: QueryTypes.SELECT,
+    });
+    expect(Number(row!.count)).toBe(0);
+    expect((await balanceAndLedger(card.id)).balance).toBe(100);
+  });
+
+  it("refuses with 400 an order of cards alone whose clothes left after a card was applied", async () => {
+    const { shopper } = await shopperBuying(50);
+    const product = await createProduct({ title: "Scarf", price: "20.00", totalStock: 3 });
+    await putInCart(shopper.id, product.id, 1);
+    const card = await issuedCard(100);
     await applyGiftCardToCart(shopper.id, card.code, { clientKey: "test", userId: shopper.id });
+    await removeCartItem(shopper.id, product.id);
     await expect(createOrderFromCart(shopper, {})).rejects.toMatchObject({
       status: 400,
       message: GIFT_CARD_BUY_TEXT.cardsForCards,

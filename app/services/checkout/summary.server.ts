@@ -55,6 +55,8 @@ export interface CheckoutSummary {
   discountRefusal: string | null;
   /** The gift cards bought, at face value (docs/decisions/0051). */
   giftCardLines: { _id: string; amount: number; recipient: string }[];
+  /** Those cards' face values summed: the part of the total that applied cards and store credit may not pay. */
+  giftCardsAmount: number;
   /** Gift cards alone: no address, no delivery, no tax (the page skips those steps). */
   cardsOnly: boolean;
 }
@@ -110,6 +112,7 @@ export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
       amount: centsToNumber(line.cents),
       recipient: line.recipientName || line.recipientEmail,
     })),
+    giftCardsAmount: centsToNumber(money.giftCardCents),
     cardsOnly,
   };
 }

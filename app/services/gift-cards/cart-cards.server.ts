@@ -2,6 +2,7 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { badRequest, notFound } from "~/lib/server/errors.server";
 import {
   appliedGiftCards,
+  GIFT_CARD_BUY_TEXT,
   GIFT_CARD_TEXT,
   GIFT_CARDS_PER_CART,
   type CartGiftCardView,
@@ -48,9 +49,20 @@ async function lockCart(owner: CartOwner, transaction: Transaction): Promise<str
   return cart?.id ?? null;
 }
 
+/** Whether the cart holds gift cards to buy and nothing else, which a card could not pay for. */
+async function holdsCardsOnly(cartId: string, transaction: Transaction): Promise<boolean> {
+  const [row] = await getDb().sequelize.query<{ cardsOnly: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM cart_gift_card_items WHERE cart_id = $1)
+            AND NOT EXISTS (SELECT 1 FROM cart_items WHERE cart_id = $1) AS "cardsOnly"`,
+    { bind: [cartId], type: QueryTypes.SELECT, transaction },
+  );
+  return row?.cardsOnly === true;
+}
+
 /**
  * Puts the card a code names on the owner's cart (a wrong code: 404, counted by the wrong-code limits).
- * 400 for an empty cart, a card that can pay nothing, or a sixth card; a card already applied stays as it is.
+ * 400 for an empty cart, a cart of gift cards alone (cards cannot pay for cards), a card that can pay nothing,
+ * or a sixth card; a card already applied stays as it is.
  */
 export async function applyGiftCardToCart(
   owner: CartOwner,
@@ -64,6 +76,9 @@ export async function applyGiftCardToCart(
   await getDb().sequelize.transaction(async (transaction) => {
     const cartId = await lockCart(owner, transaction);
     if (!cartId) throw badRequest(CHECKOUT_TEXT.emptyCart);
+    if (await holdsCardsOnly(cartId, transaction)) {
+      throw badRequest(GIFT_CARD_BUY_TEXT.cardsForCards, { code: [GIFT_CARD_BUY_TEXT.cardsForCards] });
+    }
     const applied = await appliedCards(cartId, transaction);
     if (applied.some((row) => row.accountId === card.id)) return;
     if (applied.length >= GIFT_CARDS_PER_CART)
