@@ -49,6 +49,8 @@ const ORDER_EXPORT_COLUMNS: { header: string; value: (line: OrderExportLine) => 
   { header: "orderTotal", value: ({ order }) => centsToDecimal(toCents(order.totalAmount)) },
   { header: "carrier", value: ({ order }) => order.carrier },
   { header: "trackingNumber", value: ({ order }) => order.trackingNumber },
+  // A gift card line: whom the card is for (its title is the gift card's, its quantity 1).
+  { header: "giftCardRecipient", value: ({ giftCard }) => giftCard?.recipientEmail ?? null },
 ];
 
 const route = apiRoute({
@@ -56,7 +58,7 @@ const route = apiRoute({
     tag: "Admin",
     summary: "The matching orders as CSV: one row per order line, every page, newest order first",
     description:
-      "Columns: orderId, createdAt, customerEmail, customerName, userId, guestEmail (a guest's order: userId empty), orderStatus, paymentStatus, title, sku, size, colour, quantity, unitPrice, lineTotal, orderTotal, carrier, trackingNumber. UTF-8 with a byte-order mark; a cell a spreadsheet would run as a formula starts with an apostrophe.",
+      "Columns: orderId, createdAt, customerEmail, customerName, userId, guestEmail (a guest's order: userId empty), orderStatus, paymentStatus, title, sku, size, colour, quantity, unitPrice, lineTotal, lineDiscount, taxAmount, orderSubtotal, orderDiscount, discountCode, shippingMethod, orderShipping, orderTax, orderTotal, carrier, trackingNumber, giftCardRecipient (a gift card the order buys is a line of its own, titled as one). UTF-8 with a byte-order mark; a cell a spreadsheet would run as a formula starts with an apostrophe.",
     access: "orders",
     query: adminOrderExportQuerySchema,
     produces: "text/csv",

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { QueryTypes } from "sequelize";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -10,6 +11,8 @@ import { action as updateApi } from "../../app/routes/api.admin.orders.update.$i
 import { loader as shopperDetailsApi } from "../../app/routes/api.shop.order.details.$orderId";
 import { shortOrderNumber } from "../../app/lib/shared/order-options";
 import { exportOrderLines } from "../../app/services/order-export.server";
+import { recordOrderGiftCardLines } from "../../app/services/gift-cards/order-card-lines.server";
+import { GIFT_CARD_BUY_TEXT } from "../../app/lib/shared/gift-cards";
 import { listOrders } from "../../app/services/order-search.server";
 import { getConfig, setConfig } from "../../app/lib/server/config.server";
 import { createTestUser, resetDatabase } from "../support/database";
@@ -493,6 +496,44 @@ describe("the orders CSV export", () => {
       orderTotal: "34.99",
       createdAt: at(1).toISOString(),
     });
+  });
+
+  it("lists the gift cards an order buys as lines of their own, after its clothes, with their recipients", async () => {
+    const order = await createOrderRow({
+      userId: jane.id,
+      items: [{ productId: null, title: "Tee", price: "12.50", quantity: 1 }],
+    });
+    await getDb().sequelize.transaction((transaction) =>
+      recordOrderGiftCardLines(
+        order.id,
+        [
+          {
+            id: randomUUID(),
+            cents: 5000,
+            recipientEmail: "dana@example.com",
+            recipientName: "Dana",
+            message: "Hi",
+          },
+          {
+            id: randomUUID(),
+            cents: 2500,
+            recipientEmail: "lee@example.com",
+            recipientName: null,
+            message: null,
+          },
+        ],
+        transaction,
+      ),
+    );
+    const rows = parseCsv(await (await exportCsv()).text());
+    expect(
+      rows.map((row) => [row.title, row.quantity, row.unitPrice, row.lineTotal, row.giftCardRecipient]),
+    ).toEqual([
+      ["Tee", "1", "12.50", "12.50", ""],
+      [GIFT_CARD_BUY_TEXT.lineTitle, "1", "50.00", "50.00", "dana@example.com"],
+      [GIFT_CARD_BUY_TEXT.lineTitle, "1", "25.00", "25.00", "lee@example.com"],
+    ]);
+    expect(rows[1]).toMatchObject({ orderId: order.id, sku: "", lineDiscount: "0.00", taxAmount: "0.00" });
   });
 
   it("neutralises a title a spreadsheet would run as a formula", async () => {
