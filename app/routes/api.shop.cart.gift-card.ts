@@ -26,7 +26,7 @@ const route = apiRoute({
     body: applyBodySchema,
     success: { 200: { description: "The cart with its cards", schema: cartWithGiftCardsEnvelope } },
     errors: {
-      400: "An empty cart, a card with nothing left to pay, or a sixth card",
+      400: "An empty cart, a cart of gift cards alone (cards cannot pay for cards), a card with nothing left to pay, or a sixth card",
       403: "Another shopper's userId, or an admin",
       404: "No card has this code",
       429: "Too many wrong codes from this client or account in the last hour",
