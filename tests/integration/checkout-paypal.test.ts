@@ -1,9 +1,7 @@
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { payingThroughPayPalMock } from "../support/paypal-checkout";
 import { getConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
-import { setPaymentGateway } from "../../app/payments/index.server";
-import { createPayPalGateway } from "../../app/payments/paypal.server";
 import {
   captureOrderPayment,
   CheckoutError,
@@ -14,8 +12,7 @@ import { getOrderForUser } from "../../app/services/orders.server";
 import { updateOrderStatus } from "../../app/services/order-status.server";
 import { requestReturn } from "../../app/services/return-request.server";
 import { updateReturn } from "../../app/services/return-decision.server";
-import { createPayPalMock, MOCK_PAYER_ID, PAYPAL_WEB } from "../mocks/paypal";
-import { resetDatabase } from "../support/database";
+import { MOCK_PAYER_ID, PAYPAL_WEB } from "../mocks/paypal";
 import {
   cartOf,
   createProduct,
@@ -36,32 +33,12 @@ import {
  */
 
 const TIMEOUT_MS = 400;
-const mock = createPayPalMock();
-const server = setupServer(...mock.handlers);
+const { mock, server } = payingThroughPayPalMock({ timeoutMs: TIMEOUT_MS });
 
 let shopper: TestShopper;
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 beforeEach(async () => {
-  await resetDatabase();
-  setPaymentGateway(
-    createPayPalGateway({
-      clientId: "mock-client-id",
-      clientSecret: "mock-client-secret",
-      environment: "sandbox",
-      appUrl: getConfig().appUrl,
-      timeoutMs: TIMEOUT_MS,
-    }),
-  );
   shopper = await createShopper();
-});
-afterEach(() => {
-  server.resetHandlers();
-  mock.reset();
-});
-afterAll(() => {
-  server.close();
-  setPaymentGateway(undefined);
 });
 
 interface SentOrder {

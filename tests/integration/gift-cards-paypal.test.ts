@@ -1,13 +1,8 @@
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getConfig } from "../../app/lib/server/config.server";
-import { setPaymentGateway } from "../../app/payments/index.server";
-import { createPayPalGateway } from "../../app/payments/paypal.server";
+import { describe, expect, it } from "vitest";
+import { payingThroughPayPalMock } from "../support/paypal-checkout";
 import { createOrderFromCart } from "../../app/services/checkout.server";
 import { applyGiftCardToCart } from "../../app/services/gift-cards/cart-cards.server";
 import { createShippingMethod } from "../../app/services/shipping.server";
-import { createPayPalMock } from "../mocks/paypal";
-import { resetDatabase } from "../support/database";
 import { issuedCard } from "./gift-card-support";
 import { createProduct, createShopper, putInCart, saveAddress } from "./checkout-support";
 
@@ -17,30 +12,7 @@ import { createProduct, createShopper, putInCart, saveAddress } from "./checkout
  * more than the items (the delivery too), where PayPal's amount is what is left.
  */
 
-const mock = createPayPalMock();
-const server = setupServer(...mock.handlers);
-
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-beforeEach(async () => {
-  await resetDatabase();
-  setPaymentGateway(
-    createPayPalGateway({
-      clientId: "mock-client-id",
-      clientSecret: "mock-client-secret",
-      environment: "sandbox",
-      appUrl: getConfig().appUrl,
-      timeoutMs: 2_000,
-    }),
-  );
-});
-afterEach(() => {
-  server.resetHandlers();
-  mock.reset();
-});
-afterAll(() => {
-  server.close();
-  setPaymentGateway(undefined);
-});
+const { mock } = payingThroughPayPalMock({ timeoutMs: 2_000 });
 
 interface Money {
   value: string;

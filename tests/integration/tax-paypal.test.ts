@@ -1,13 +1,8 @@
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getConfig } from "../../app/lib/server/config.server";
-import { setPaymentGateway } from "../../app/payments/index.server";
-import { createPayPalGateway } from "../../app/payments/paypal.server";
+import { describe, expect, it } from "vitest";
+import { payingThroughPayPalMock } from "../support/paypal-checkout";
 import { createOrderFromCart } from "../../app/services/checkout.server";
 import { createShippingMethod } from "../../app/services/shipping.server";
 import { createTaxRate } from "../../app/services/tax-rates.server";
-import { createPayPalMock } from "../mocks/paypal";
-import { resetDatabase } from "../support/database";
 import { createProduct, createShopper, putInCart, saveAddress } from "./checkout-support";
 
 /**
@@ -17,30 +12,7 @@ import { createProduct, createShopper, putInCart, saveAddress } from "./checkout
  * + shipping − discount is the value (docs/decisions/0030).
  */
 
-const mock = createPayPalMock();
-const server = setupServer(...mock.handlers);
-
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-beforeEach(async () => {
-  await resetDatabase();
-  setPaymentGateway(
-    createPayPalGateway({
-      clientId: "mock-client-id",
-      clientSecret: "mock-client-secret",
-      environment: "sandbox",
-      appUrl: getConfig().appUrl,
-      timeoutMs: 400,
-    }),
-  );
-});
-afterEach(() => {
-  server.resetHandlers();
-  mock.reset();
-});
-afterAll(() => {
-  server.close();
-  setPaymentGateway(undefined);
-});
+const { mock } = payingThroughPayPalMock({ timeoutMs: 400 });
 
 interface Money {
   value: string;
