@@ -22,7 +22,10 @@ export function startPageScripts(template: HTMLTemplateElement, waitMs: number) 
   const start = () => {
     if (started) return;
     started = true;
-    nodes.filter((node) => !fetchesNothing(node)).forEach(insert);
+    // One insertion for all of them: one change to the document instead of one per preload.
+    const fragment = document.createDocumentFragment();
+    for (const node of nodes) if (!fetchesNothing(node)) fragment.appendChild(document.importNode(node, true));
+    document.body.appendChild(fragment);
   };
   const picture = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
   // A hidden tab paints no frame; a page without a main picture has nothing to wait for.
