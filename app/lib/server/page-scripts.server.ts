@@ -24,7 +24,8 @@ export function startPageScripts(template: HTMLTemplateElement, waitMs: number) 
     started = true;
     // One insertion for all of them: one change to the document instead of one per preload.
     const fragment = document.createDocumentFragment();
-    for (const node of nodes) if (!fetchesNothing(node)) fragment.appendChild(document.importNode(node, true));
+    for (const node of nodes)
+      if (!fetchesNothing(node)) fragment.appendChild(document.importNode(node, true));
     document.body.appendChild(fragment);
   };
   const picture = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
