@@ -1,3 +1,4 @@
+import { buyGiftCardSchema, GIFT_CARD_BUY_TEXT } from "../../app/lib/shared/gift-cards";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
@@ -137,6 +138,30 @@ describe("the OpenAPI document and the routes", () => {
         "totalAmount must be an amount such as 109.98",
       ]);
     }
+  });
+
+  it("says a gift card's amount is required where the handler requires it, and refuses none with the form's words", () => {
+    for (const path of ["/api/shop/cart/gift-card-item", "/api/admin/gift-cards"]) {
+      const post = document.paths[path]!.post as {
+        requestBody: { content: Record<string, { schema: { $ref?: string; required?: string[] } }> };
+      };
+      const raw = post.requestBody.content["application/json"]!.schema;
+      const schema = raw.$ref
+        ? (document.components.schemas as Record<string, { required?: string[] }>)[
+            raw.$ref.split("/").pop()!
+          ]!
+        : raw;
+      expect(schema.required, path).toContain("amount");
+    }
+    for (const blank of [undefined, "", " "]) {
+      expect(
+        buyGiftCardSchema.safeParse({ amount: blank, recipientEmail: "a@example.com" }).error?.issues,
+      ).toEqual([expect.objectContaining({ path: ["amount"], message: GIFT_CARD_BUY_TEXT.amountRequired })]);
+    }
+    expect(
+      buyGiftCardSchema.safeParse({ amount: "ten", recipientEmail: "a@example.com" }).error?.issues[0]
+        ?.message,
+    ).toBe("amount must be an amount such as 4.95");
   });
 
   it("prefers literal path segments when a request matches two templates", () => {

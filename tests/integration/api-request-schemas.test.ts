@@ -119,6 +119,7 @@ const UNDOCUMENTED_RULES: Record<string, string> = {
   "POST /api/admin/tax-rates": "country",
   "POST /api/common/feature/add": "image",
   "POST /api/shop/order/return": "items.0.variantId",
+  // Required and described, but which amounts are on sale is the owner's setting, not the document's.
   "POST /api/shop/cart/gift-card-item": "amount",
 };
 

@@ -18,38 +18,46 @@ export const blankToUndefined = (value: unknown) =>
     ? undefined
     : value;
 
-/** A form's "12.5" and JSON's 12.5 alike, as whole cents. */
-export function amount(what: string, { positive = false } = {}) {
+/** An amount's value, read as whole cents; `missing` is the refusal of none at all (else the format's). */
+function amountValue(what: string, positive: boolean, missing?: string) {
   const message = `${what} must be an amount such as 4.95`;
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .union([z.number(), z.string()], { error: message })
-      .transform((value, context) => {
-        let cents: number;
-        try {
-          // A number is read as written, as a form's text is (and as a product's price): 100.001 is refused,
-          // not rounded to 100.00, which for a percent would pass as 100.
-          cents = toCents(typeof value === "string" ? value.trim() : String(value));
-        } catch {
-          context.addIssue({ code: "custom", message });
-          return z.NEVER;
-        }
-        if (cents < 0 || (positive && cents === 0)) {
-          context.addIssue({
-            code: "custom",
-            message: `${what} must be ${positive ? "above" : "at least"} 0`,
-          });
-          return z.NEVER;
-        }
-        if (cents > 99_999_999) {
-          context.addIssue({ code: "custom", message: `${what} is too large` });
-          return z.NEVER;
-        }
-        return cents;
-      })
-      .optional(),
-  );
+  return z
+    .union([z.number(), z.string()], {
+      error: (issue) => (issue.input === undefined && missing ? missing : message),
+    })
+    .transform((value, context) => {
+      let cents: number;
+      try {
+        // A number is read as written, as a form's text is (and as a product's price): 100.001 is refused,
+        // not rounded to 100.00, which for a percent would pass as 100.
+        cents = toCents(typeof value === "string" ? value.trim() : String(value));
+      } catch {
+        context.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      if (cents < 0 || (positive && cents === 0)) {
+        context.addIssue({
+          code: "custom",
+          message: `${what} must be ${positive ? "above" : "at least"} 0`,
+        });
+        return z.NEVER;
+      }
+      if (cents > 99_999_999) {
+        context.addIssue({ code: "custom", message: `${what} is too large` });
+        return z.NEVER;
+      }
+      return cents;
+    });
+}
+
+/** A form's "12.5" and JSON's 12.5 alike, as whole cents; optional (blank is none). */
+export function amount(what: string, { positive = false } = {}) {
+  return z.preprocess(blankToUndefined, amountValue(what, positive).optional());
+}
+
+/** The same amount, required: the API's document says so, and none (or a blank one) is refused with `missing`. */
+export function requiredAmount(what: string, missing: string, { positive = false } = {}) {
+  return z.preprocess(blankToUndefined, amountValue(what, positive, missing));
 }
 
 function wholeNumber(what: string, min: number) {

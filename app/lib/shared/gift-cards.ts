@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { amount, dateTime, flag } from "./delivery-schemas";
+import { amount, dateTime, flag, requiredAmount } from "./delivery-schemas";
 import { emailField } from "./schemas";
 import { centsToNumber, toCents } from "./money";
 import { allocateOverBalances } from "./payment-split";
@@ -73,15 +73,15 @@ function text(what: string, max: number) {
     .max(max, { error: `${what} must be at most ${max} characters` });
 }
 
-/** A card's amount: positive cents, at most GIFT_CARD_MAX_CENTS. */
-export const giftCardAmount = amount("amount", { positive: true }).refine(
-  (cents) => cents === undefined || cents <= GIFT_CARD_MAX_CENTS,
-  { error: GIFT_CARD_TEXT.tooLarge },
-);
+/** A card's amount, required (`missing`: the refusal of none): positive cents, at most GIFT_CARD_MAX_CENTS. */
+const giftCardAmount = (missing: string) =>
+  requiredAmount("amount", missing, { positive: true }).refine((cents) => cents <= GIFT_CARD_MAX_CENTS, {
+    error: GIFT_CARD_TEXT.tooLarge,
+  });
 
 /** An admin's card for customer service: `POST /api/admin/gift-cards`. */
 export const issueGiftCardSchema = z.object({
-  amount: giftCardAmount.refine((cents) => cents !== undefined, { error: "amount is required" }),
+  amount: giftCardAmount("amount is required"),
   recipientEmail: emailField,
   recipientName: text("recipientName", GIFT_CARD_NAME_MAX).optional(),
   note: text("note", GIFT_CARD_REASON_MAX)
@@ -219,7 +219,9 @@ export function giftCardAmountsText(amounts: readonly number[]): string {
  * amount is one of the owner's is the service's check (the list is a setting).
  */
 export const buyGiftCardSchema = z.object({
-  amount: giftCardAmount.refine((cents) => cents !== undefined, { error: GIFT_CARD_BUY_TEXT.amountRequired }),
+  amount: giftCardAmount(GIFT_CARD_BUY_TEXT.amountRequired).meta({
+    description: "One of the amounts GET /api/shop/gift-cards answers (the owner's setting)",
+  }),
   recipientEmail: emailField,
   recipientName: text("recipientName", GIFT_CARD_NAME_MAX).optional(),
   message: text("message", GIFT_CARD_MESSAGE_MAX).optional(),
