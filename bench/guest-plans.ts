@@ -12,6 +12,7 @@ import {
 import { newGuestToken } from "../app/services/guest-order-token.server";
 import { getGuestOrder, lookupGuestOrder } from "../app/services/guest-orders.server";
 import { enqueueAbandonedCartMails } from "../app/services/mail/abandoned-cart-mails.server";
+import { getCart, getCartView } from "../app/services/cart.server";
 import { storefrontVersions, updateStoreSettings } from "../app/services/store-settings.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedOrders } from "../db/seed/orders";
@@ -126,10 +127,17 @@ async function ensureData(): Promise<void> {
 interface Caught {
   what: string;
   sql: string;
+  /** The values of the statement's $1, $2…, when the caller knows them (the log has the text only). */
+  bind?: unknown[];
 }
 
-/** Runs `task` and keeps the statements it sent, named `what`. */
-async function catching(what: string, task: () => Promise<unknown>, into: Caught[]): Promise<void> {
+/** Runs `task` and keeps the statements it sent, named `what`; `bind`: the values its bound statements took. */
+async function catching(
+  what: string,
+  task: () => Promise<unknown>,
+  into: Caught[],
+  bind?: unknown[],
+): Promise<void> {
   const sent: string[] = [];
   setQueryListener((logged) => {
     const sql = logged.replace(/^Execut\w+ \([^)]*\): /, "").replace(/;\s*$/, "");
@@ -141,23 +149,24 @@ async function catching(what: string, task: () => Promise<unknown>, into: Caught
   } finally {
     setQueryListener(undefined);
   }
-  into.push(...sent.map((sql) => ({ what, sql })));
+  into.push(...sent.map((sql) => ({ what, sql, bind })));
 }
 
 const namesIn = (plan: string[], pattern: RegExp) => [
   ...new Set(plan.flatMap((line) => [...line.matchAll(pattern)].map((match) => match[1]!))),
 ];
 
-async function planRow({ what, sql }: Caught): Promise<string> {
+async function planRow({ what, sql, bind }: Caught): Promise<string> {
   // A read that locks (FOR UPDATE) is run too: it writes nothing, and its locks end with the statement.
   const read =
     /^\s*(SELECT|WITH)/i.test(sql) &&
     !/\b(INSERT|UPDATE|DELETE)\s/i.test(sql.replace(/FOR (NO KEY )?UPDATE/gi, ""));
   const shortSql = sql.replace(/\s+/g, " ").slice(0, 90).replace(/\|/g, "\\|");
-  if (/\$\d/.test(sql)) return `| ${what} | \`${shortSql}…\` | bound parameters: not replayed | | | |`;
+  const bound = /\$\d/.test(sql);
+  if (bound && !bind) return `| ${what} | \`${shortSql}…\` | bound parameters: not replayed | | | |`;
   const rows = await getDb().sequelize.query<{ "QUERY PLAN": string }>(
     `EXPLAIN ${read ? "(ANALYZE, BUFFERS)" : ""} ${sql}`,
-    { type: QueryTypes.SELECT },
+    { type: QueryTypes.SELECT, ...(bound ? { bind } : {}) },
   );
   const plan = rows.map((row) => row["QUERY PLAN"]);
   const indexes = [
@@ -208,7 +217,52 @@ async function main() {
     );
     const user = { id: person!.id, email: person!.email, userName: person!.userName, role: "user" as const };
 
+    // Gift cards to buy in every other cart, and a card (spent) applied to every tenth: what the cart reads join.
+    if ((await count("cart_gift_card_items")) === 0) {
+      await sequelize.query(
+        `INSERT INTO cart_gift_card_items (cart_id, amount, recipient_email)
+         SELECT id, 25, 'plans-' || left(id::text, 8) || '@example.com'
+           FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM carts) c WHERE n % 2 = 0`,
+      );
+    }
+    if ((await count("cart_gift_cards")) === 0) {
+      await sequelize.query(
+        `WITH cards AS (
+           INSERT INTO stored_value_accounts (kind, code_hash, last4, recipient_email)
+           SELECT 'giftCard', encode(sha256(id::text::bytea), 'hex'), upper(left(id::text, 4)),
+                  'plans-' || left(id::text, 8) || '@example.com'
+             FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM carts) c WHERE n % 10 = 0
+           RETURNING id, code_hash)
+         INSERT INTO cart_gift_cards (cart_id, account_id)
+         SELECT carts.id, cards.id FROM cards JOIN carts ON encode(sha256(carts.id::text::bytea), 'hex') = cards.code_hash`,
+      );
+      await sequelize.query(
+        "ANALYZE cart_gift_card_items; ANALYZE cart_gift_cards; ANALYZE stored_value_accounts",
+      );
+    }
+    const [visitorCart] = await sequelize.query<{ id: string }>(
+      `SELECT c.id FROM carts c JOIN cart_gift_cards g ON g.cart_id = c.id WHERE c.user_id IS NULL
+        ORDER BY c.id LIMIT 1`,
+      { type: QueryTypes.SELECT },
+    );
+
     const caught: Caught[] = [];
+    if (visitorCart) {
+      const owner = { guestCartId: visitorCart.id };
+      const bind = [visitorCart.id];
+      await catching(
+        "a visitor's cart as every page reads it (card lines)",
+        () => getCartView(owner),
+        caught,
+        bind,
+      );
+      await catching(
+        "a visitor's cart as the API answers it (card lines, applied cards)",
+        () => getCart(owner),
+        caught,
+        bind,
+      );
+    }
     await catching("the order's private link", () => getGuestOrder(token), caught);
     await catching(
       "find my order",
