@@ -1,9 +1,9 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { mockPayPalGateway } from "../support/paypal-checkout";
 import { getConfig, setConfig, type AppConfig } from "../../app/lib/server/config.server";
 import { getDb } from "../../app/models/db.server";
 import { setPaymentGateway } from "../../app/payments/index.server";
-import { createPayPalGateway } from "../../app/payments/paypal.server";
 import { answerSimulatedPayment } from "../../app/payments/simulator.server";
 import { loader as bridge } from "../../app/routes/checkout-return";
 import { action as captureApi } from "../../app/routes/api.shop.order.capture";
@@ -266,14 +266,7 @@ describe("the bridge", () => {
 
 describe("returnUrl with the real PayPal SDK (msw)", () => {
   it("gives PayPal the bridge, turns its token into paymentId, and the client captures", async () => {
-    setPaymentGateway(
-      createPayPalGateway({
-        clientId: "mock-client-id",
-        clientSecret: "mock-client-secret",
-        environment: "sandbox",
-        appUrl: getConfig().appUrl,
-      }),
-    );
+    setPaymentGateway(mockPayPalGateway());
     const created = await createOrder({ returnUrl: RETURN_URL, cancelUrl: CANCEL_URL });
     expect(created.status).toBe(201);
     const { orderId } = (await created.json()) as { orderId: string };

@@ -12,7 +12,7 @@ import {
 } from "../../app/payments/errors.server";
 import type { CreatePaymentInput, PaymentGateway } from "../../app/payments/gateway.server";
 import { getPaymentGateway, setPaymentGateway } from "../../app/payments/index.server";
-import { createPayPalGateway } from "../../app/payments/paypal.server";
+import { mockPayPalGateway } from "../support/paypal-checkout";
 import { createPayPalMock, MOCK_ACCESS_TOKEN, MOCK_PAYER_ID, PAYPAL_WEB } from "../mocks/paypal";
 
 /**
@@ -27,13 +27,7 @@ const mock = createPayPalMock();
 const server = setupServer(...mock.handlers);
 
 function gateway(): PaymentGateway {
-  return createPayPalGateway({
-    clientId: "mock-client-id",
-    clientSecret: "mock-client-secret",
-    environment: "sandbox",
-    appUrl: APP_URL,
-    timeoutMs: TIMEOUT_MS,
-  });
+  return mockPayPalGateway({ timeoutMs: TIMEOUT_MS, appUrl: APP_URL });
 }
 
 const ORDER_ID = "3f7c2a4e-9b1d-4c55-8e0a-1d2b3c4d5e6f";

@@ -6,6 +6,20 @@ import { createPayPalGateway } from "../../app/payments/paypal.server";
 import { createPayPalMock } from "../mocks/paypal";
 import { resetDatabase } from "./database";
 
+/** The real PayPal adapter with the mock's credentials, in the sandbox, for the shop at `appUrl`. */
+export function mockPayPalGateway({
+  timeoutMs,
+  appUrl = getConfig().appUrl,
+}: { timeoutMs?: number; appUrl?: string } = {}) {
+  return createPayPalGateway({
+    clientId: "mock-client-id",
+    clientSecret: "mock-client-secret",
+    environment: "sandbox",
+    appUrl,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+}
+
 /**
  * A suite whose orders pay through the real PayPal adapter (@paypal/paypal-server-sdk) against msw standing in for
  * PayPal's REST API. Registers the suite's hooks: msw listening (an unhandled request fails the test), before each
@@ -18,15 +32,7 @@ export function payingThroughPayPalMock({ timeoutMs }: { timeoutMs: number }) {
   beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
   beforeEach(async () => {
     await resetDatabase();
-    setPaymentGateway(
-      createPayPalGateway({
-        clientId: "mock-client-id",
-        clientSecret: "mock-client-secret",
-        environment: "sandbox",
-        appUrl: getConfig().appUrl,
-        timeoutMs,
-      }),
-    );
+    setPaymentGateway(mockPayPalGateway({ timeoutMs }));
   });
   afterEach(() => {
     server.resetHandlers();
