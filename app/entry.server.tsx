@@ -33,12 +33,13 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = requestInfoOf(loadContext)?.cspNonce ?? "";
+  const styles = inlineStylesOf(routerContext, cachedStylesheetsOf(request));
   let abort = () => {};
   const rendered = new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort: abortRender } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <InlineStylesProvider value={INLINE_STYLES_MARK}>
+        <InlineStylesProvider value={{ markup: INLINE_STYLES_MARK, hrefsSentAsText: styles.hrefsSentAsText }}>
           <ServerMarkupProvider value={keptMarkup}>
             <PageScriptsStarterProvider value={PAGE_SCRIPTS_STARTER}>
               <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
@@ -54,7 +55,6 @@ export default function handleRequest(
           body.on("data", (chunk: Buffer) => chunks.push(chunk));
           body.on("end", () => {
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-            const styles = inlineStylesOf(routerContext, cachedStylesheetsOf(request));
             const remembered = rememberedStylesheetsCookie(styles.sentAsText, request, secureCookies());
             if (remembered) responseHeaders.append("Set-Cookie", remembered);
             resolve(

@@ -1,5 +1,6 @@
 import { type Page } from "@playwright/test";
 import { DEMO_ADMIN, DEMO_SHOPPER, expect, registerShopper, signInByApi, test } from "./support/fixtures";
+import { SCRIPTS_STARTED_PER_TASK } from "../../app/lib/server/page-scripts.server";
 import { productIdByTitle } from "./support/storefront";
 
 /** The shop header and the admin panel's drawer (SPEC §2 shop header and admin layout). */
@@ -282,6 +283,33 @@ test.describe("the page's scripts", () => {
     expect(order.slice(0, firstScript)).toContain(`image loaded ${main}`);
   });
 
+  test("start their requests a few at a time, the module script last", async ({ page }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    // Each insertion into the body, in the order made: the scripts' requests it starts.
+    await page.addInitScript(() => {
+      const inserted: string[][] = [];
+      (window as unknown as { inserted: string[][] }).inserted = inserted;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if (record.target !== document.body) continue;
+          const kinds = [...record.addedNodes].flatMap((node) => {
+            if (node instanceof HTMLLinkElement && node.rel === "modulepreload") return ["preload"];
+            if (node instanceof HTMLScriptElement && node.type === "module") return ["module"];
+            return [];
+          });
+          if (kinds.length > 0) inserted.push(kinds);
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto("/shop/home");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "");
+    const inserted = await page.evaluate(() => (window as unknown as { inserted: string[][] }).inserted);
+    expect(inserted.length).toBeGreaterThan(1);
+    for (const batch of inserted) expect(batch.length).toBeLessThanOrEqual(SCRIPTS_STARTED_PER_TASK);
+    expect(inserted.flat().filter((kind) => kind === "module")).toHaveLength(1);
+    expect(inserted.flat().at(-1)).toBe("module");
+  });
+
   test("hydrate the page even when its main picture never arrives", async ({ page }) => {
     await signInByApi(page, DEMO_SHOPPER);
     await page.route(/\/(images|uploads)\//, () => {
@@ -324,45 +352,63 @@ test.describe("the page's scripts", () => {
 });
 
 test.describe("the page's stylesheets", () => {
-  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "linked once the page has hydrated");
+  test.skip(
+    ({ javaScriptEnabled }) => javaScriptEnabled === false,
+    "linked once the shopper moves in the browser",
+  );
 
-  test("are linked after hydration, and the inline copy gives way only once they have loaded", async ({
+  test("are fetched into the cache once the page has hydrated, but not applied again over the inline copy", async ({
+    page,
+  }) => {
+    await signInByApi(page, DEMO_SHOPPER);
+    const fetched = page.waitForResponse(/\/build\/assets\/storefront-[^/]+\.css$/);
+    await page.goto("/shop/listing");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "");
+    await fetched;
+    await expect(page.locator('link[rel="prefetch"][as="style"][href*="/storefront-"]')).toHaveCount(1);
+    await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
+    await expect(page.locator("style[data-inline-styles]")).not.toHaveAttribute("media", "not all");
+    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
+  });
+
+  test("are linked at the shopper's first move to another page, which waits for them, and the inline copy gives way", async ({
     page,
   }) => {
     await signInByApi(page, DEMO_SHOPPER);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    const inline = page.locator("style[data-inline-styles]");
+    await page.goto("/shop/listing");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "");
+    // From here on the storefront's sheet is slow to come (a routed request goes past the browser's cache).
     await page.route(/\/build\/assets\/storefront-[^/]+\.css$/, async (route) => {
       await held;
       await route.continue();
     });
-    const inline = page.locator("style[data-inline-styles]");
-    // Not until "load": when the page hydrates before its pictures have loaded, the held sheet it links
-    // holds the load event too, until the release below.
-    await page.goto("/shop/listing", { waitUntil: "domcontentloaded" });
-    await expect(page.locator('link[rel="stylesheet"][href*="/storefront-"]')).toHaveCount(1);
-    // Hydrated, the storefront's sheet still on its way: the page keeps its look from the inline copy.
+    await page.getByRole("link", { name: "Search" }).filter({ visible: true }).first().click();
+    // React Router moves once the next page's sheets have come; until then the page stays as it was.
+    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
+    await expect(page).toHaveURL(/\/shop\/listing$/);
     await expect(inline).not.toHaveAttribute("media", "not all");
-    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
     release();
+    await expect(page).toHaveURL(/\/shop\/search$/);
+    await expect(page.locator('link[rel="stylesheet"][href*="/storefront-"]')).toHaveCount(1);
     await expect(inline).toHaveAttribute("media", "not all");
-    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
+    await expect(page.locator(".shop-header")).toHaveCSS("position", "sticky");
   });
 
-  test("once loaded, are imported from the browser's cache by the shopper's next pages, which keep their look", async ({
+  test("once fetched, are imported from the browser's cache by the shopper's next pages, which keep their look", async ({
     page,
   }) => {
     await signInByApi(page, DEMO_SHOPPER);
     const inline = page.locator("style[data-inline-styles]");
+    const fetched = page.waitForResponse(/\/build\/assets\/storefront-[^/]+\.css$/);
     await page.goto("/shop/listing");
-    await expect(inline).toHaveAttribute("media", "not all");
+    await fetched;
     await page.reload();
     expect(await inline.textContent()).toMatch(/^@import url\("\/build\/assets\/app-[^"]+\.css"\);/);
     await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
     await expect(page.locator(".product-card").first()).toBeVisible();
-    // Hydrated, the page links the same files, and the imported copy gives way to them.
-    await expect(inline).toHaveAttribute("media", "not all");
-    await expect(page.locator(".product-grid")).toHaveCSS("display", "grid");
   });
 });
 

@@ -36,9 +36,15 @@ function builtStylesheet(name: string): string {
 /** The head's inline style element: its text. */
 function inlineStyleOf(html: string): string {
   const [head] = html.split("<body");
-  const style = /<style nonce="[^"]+" data-inline-styles="">([\s\S]*?)<\/style>/.exec(head!);
+  const style = /<style nonce="[^"]+" data-inline-styles=""[^>]*>([\s\S]*?)<\/style>/.exec(head!);
   if (!style) throw new Error("no inline <style> in the head");
   return style[1]!;
+}
+
+/** The sheets the head's inline style element names as carried as text (which the browser fetches into its cache). */
+function sheetsSentAsTextOf(html: string): string[] {
+  const [head] = html.split("<body");
+  return /<style [^>]*data-sheets="([^"]*)"/.exec(head!)?.[1]?.split(" ") ?? [];
 }
 
 /** `name=value` of the cookie `name` the answer sets, or null. */
@@ -69,7 +75,7 @@ describe("a page's first paint", () => {
     expect(nonce).toBeTruthy();
     const html = await response.text();
     const [head] = html.split("<body");
-    const style = /<style nonce="([^"]+)" data-inline-styles="">([\s\S]*?)<\/style>/.exec(head!);
+    const style = /<style nonce="([^"]+)" data-inline-styles=""[^>]*>([\s\S]*?)<\/style>/.exec(head!);
     expect(style, "an inline <style> in the head").not.toBeNull();
     expect(style![1]).toBe(nonce);
     // The root's stylesheet and the sign-in pages' one (Mantine's inputs and buttons), whole and in route order.
@@ -129,6 +135,10 @@ describe("a returning shopper's pages", () => {
     const first = await visit("/shop/listing", session);
     expect(inlineStyleOf(first.html)).toContain(builtStylesheet("storefront"));
     expect(first.earned).not.toBeNull();
+    expect(sheetsSentAsTextOf(first.html)).toEqual([
+      builtStylesheetHref("app"),
+      builtStylesheetHref("storefront"),
+    ]);
 
     const next = await visit("/shop/listing", first.next);
     expect(next.response.headers.get("Cache-Control")).toBe("private, no-store");
@@ -137,6 +147,7 @@ describe("a returning shopper's pages", () => {
       `@import url("${builtStylesheetHref("app")}");\n@import url("${builtStylesheetHref("storefront")}");`,
     );
     expect(next.html).not.toContain(builtStylesheet("storefront"));
+    expect(sheetsSentAsTextOf(next.html), "nothing for the browser to fetch").toEqual([]);
     expect(first.html.length - next.html.length).toBeGreaterThan(
       builtStylesheet("app").length + builtStylesheet("storefront").length - 200,
     );
@@ -149,6 +160,7 @@ describe("a returning shopper's pages", () => {
       `@import url("${builtStylesheetHref("app")}");\n@import url("${builtStylesheetHref("storefront")}");\n${builtStylesheet("home")}`,
     );
     expect(home.earned).toContain(stylesheetFingerprintOf("home"));
+    expect(sheetsSentAsTextOf(home.html)).toEqual([builtStylesheetHref("home")]);
     const again = await visit("/shop/home", home.next);
     expect(inlineStyleOf(again.html)).not.toContain(builtStylesheet("home"));
   });

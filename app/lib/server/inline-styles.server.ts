@@ -30,7 +30,10 @@ function stylesheetText(href: string): string | null {
 /** The page's CSS for its inline `<style>`, and the fingerprints of the sheets it carries as text. */
 export interface PageStyles {
   css: Uint8Array;
+  /** The fingerprints of the sheets carried as text (for the `cached_styles` cookie). */
   sentAsText: readonly string[];
+  /** Their URLs, which the browser fetches into its cache once the page has hydrated (`InlineStyles`). */
+  hrefsSentAsText: readonly string[];
 }
 
 /**
@@ -74,6 +77,7 @@ export function inlineStylesOf(routerContext: EntryContext, cached: ReadonlySet<
     styles = {
       css: new TextEncoder().encode(text),
       sentAsText: asText.map(stylesheetFingerprint).filter((print): print is string => print !== null),
+      hrefsSentAsText: asText,
     };
     inlineStyles.set(key, styles);
   }
@@ -81,7 +85,7 @@ export function inlineStylesOf(routerContext: EntryContext, cached: ReadonlySet<
 }
 
 const inlineStyles = new Map<string, PageStyles>();
-const NO_STYLES: PageStyles = { css: new Uint8Array(0), sentAsText: [] };
+const NO_STYLES: PageStyles = { css: new Uint8Array(0), sentAsText: [], hrefsSentAsText: [] };
 
 /**
  * A built stylesheet's fingerprint: the hash Vite writes into its name (`/build/assets/storefront-Yn6-X3jt.css`:

@@ -1,13 +1,17 @@
-import { Links } from "react-router";
+import { Links, useLocation } from "react-router";
 import { useContext, useEffect, useState } from "react";
 import { createAppContext } from "./app-contexts";
 import { useHydrated } from "./use-hydrated";
 
 /**
- * The CSS of the page's stylesheets, which the server writes into the document (entry.server.tsx,
- * docs/decisions/0019). Empty in the browser: the style element keeps what the server wrote.
+ * What the server writes into the inline `<style>` (entry.server.tsx, docs/decisions/0019): the mark its CSS replaces,
+ * and the URLs of the sheets it carries as text. Empty in the browser: the style element keeps what the server wrote.
  */
-const InlineStylesContext = createAppContext<string>("");
+interface InlineStylesSource {
+  markup: string;
+  hrefsSentAsText: readonly string[];
+}
+const InlineStylesContext = createAppContext<InlineStylesSource>({ markup: "", hrefsSentAsText: [] });
 export const InlineStylesProvider = InlineStylesContext.Provider;
 
 /**
@@ -21,41 +25,86 @@ export function linksStylesheets(handle: unknown): boolean {
 
 /**
  * The page's stylesheets as one `<style>` in the head, so that the first paint waits for no request
- * (docs/decisions/0019). Once React has hydrated the page, `PageStylesheets` links the same files (React Router swaps
- * them as the shopper navigates), and when every linked stylesheet has loaded the inline copy is switched off,
- * so that a page left behind leaves no rules on the next one. Until then, and for good without JavaScript,
- * the inline copy is the page's CSS.
+ * (docs/decisions/0019). The page's CSS it stays until the shopper first moves to another page in the browser:
+ * then `PageStylesheets` links the routes' files (React Router swaps them from there on), and when every linked
+ * stylesheet has loaded the inline copy is switched off, so that a page left behind leaves no rules on the next
+ * one. Without JavaScript it is the page's CSS for good.
+ *
+ * Linking them as soon as the page hydrates would restyle the whole page twice (once as the files apply, once as
+ * the inline copy goes) for nothing it shows: on a phone, the longest tasks after hydration. The browser fetches
+ * the sheets the style element carries as text into its cache instead (`data-sheets`, prefetched once the page
+ * is idle), so that the next page, which imports them (docs/decisions/0050), or the first move, finds them there.
  */
 export function InlineStyles({ nonce }: { nonce: string }) {
-  const css = useContext(InlineStylesContext);
+  const { markup, hrefsSentAsText } = useContext(InlineStylesContext);
   const linked = useLinkedStylesheetsLoaded();
+  usePrefetchedSheetsOfTheDocument();
   return (
     <style
       nonce={nonce || undefined}
       data-inline-styles=""
+      // Written by the server only; the browser's render has none and leaves the server's in place.
+      data-sheets={hrefsSentAsText.length > 0 ? hrefsSentAsText.join(" ") : undefined}
       media={linked ? "not all" : undefined}
       // The browser's render has no CSS text: the server's stays, and React does not compare it.
-      dangerouslySetInnerHTML={{ __html: css }}
+      dangerouslySetInnerHTML={{ __html: markup }}
       suppressHydrationWarning
     />
   );
 }
 
 /**
- * The routes' stylesheet links (React Router's `<Links />`), rendered only once React has hydrated the page. Without
- * JavaScript they would fetch again the CSS the document already carries (every document inlines its own),
- * and before hydration they would share a slow line with the page's main picture (docs/decisions/0024).
+ * The routes' stylesheet links (React Router's `<Links />`), rendered once the shopper has moved to another page in
+ * the browser. Without JavaScript they would fetch again the CSS the document already carries (every document
+ * carries its own), and before hydration they would share a slow line with the page's main picture
+ * (docs/decisions/0024).
  */
 export function PageStylesheets() {
-  return useHydrated() ? <Links /> : null;
+  return useStylesheetsLinked() ? <Links /> : null;
 }
 
-/** True once the page has hydrated and every stylesheet it links has loaded (false while one fails). */
-function useLinkedStylesheetsLoaded(): boolean {
+/** True from the shopper's first move to another page in the browser (React Router's navigation) on. */
+function useStylesheetsLinked(): boolean {
   const hydrated = useHydrated();
-  const [loaded, setLoaded] = useState(false);
+  const { key } = useLocation();
+  const [firstKey] = useState(key);
+  const [moved, setMoved] = useState(false);
+  if (hydrated && !moved && key !== firstKey) setMoved(true);
+  return moved;
+}
+
+/** Once the page has hydrated and the browser is idle, fetches the sheets the style element carries into its cache. */
+function usePrefetchedSheetsOfTheDocument() {
+  const hydrated = useHydrated();
   useEffect(() => {
     if (!hydrated) return;
+    const style = document.querySelector<HTMLStyleElement>("style[data-inline-styles][data-sheets]");
+    const hrefs = style?.dataset.sheets?.split(" ").filter(Boolean) ?? [];
+    if (hrefs.length === 0) return;
+    const prefetch = () => {
+      for (const href of hrefs) {
+        const link = document.createElement("link");
+        link.rel = "prefetch";
+        link.as = "style";
+        link.href = href;
+        document.head.appendChild(link);
+      }
+    };
+    if ("requestIdleCallback" in window) {
+      const idle = requestIdleCallback(prefetch, { timeout: 5000 });
+      return () => cancelIdleCallback(idle);
+    }
+    const timer = setTimeout(prefetch, 1000);
+    return () => clearTimeout(timer);
+  }, [hydrated]);
+}
+
+/** True once the routes' stylesheets are linked and every one of them has loaded (false while one fails). */
+function useLinkedStylesheetsLoaded(): boolean {
+  const linked = useStylesheetsLinked();
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    if (!linked) return;
     let cancelled = false;
     let frame = 0;
     const check = () => {
@@ -76,6 +125,6 @@ function useLinkedStylesheetsLoaded(): boolean {
       cancelled = true;
       cancelAnimationFrame(frame);
     };
-  }, [hydrated]);
+  }, [linked]);
   return loaded;
 }
