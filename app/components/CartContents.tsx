@@ -194,7 +194,9 @@ function GiftCardLine({ line, redirectTo }: { line: CartGiftCardLineJson; redire
   const submitCart = useCartSubmit();
   return (
     <li className="cart-line" data-testid="cart-gift-card-line">
-      <div className="cart-line__image" />
+      <div className="cart-line__image cart-line__image--gift-card" aria-hidden="true">
+        <span className="gift-card-drawing" />
+      </div>
       <div className="cart-line__main">
         <h3 className="cart-line__title">{line.title}</h3>
         <p className="cart-line__variant">
@@ -259,9 +261,12 @@ export function CartContents({ cart, redirectTo }: { cart: ShopCart; redirectTo:
             <span>Total</span>
             <span data-testid="cart-total">{formatCents(cart.totalCents)}</span>
           </p>
-          <p className="cart-summary__note" data-testid="cart-tax-note">
-            Delivery and tax are shown at checkout.
-          </p>
+          {cart.items.length > 0 ? (
+            // Gift cards alone are sent by email and take no tax: nothing more to come at checkout.
+            <p className="cart-summary__note" data-testid="cart-tax-note">
+              Delivery and tax are shown at checkout.
+            </p>
+          ) : null}
           <Link to="/shop/checkout" className="sf-button sf-button--primary sf-button--block cart-checkout">
             Checkout
           </Link>

@@ -77,6 +77,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cart = found && user && found.user.id === user.id ? found.cart : await getCartView(owner);
   const boughtCardsCents = (cart.giftCardLines ?? []).reduce((sum, line) => sum + toCents(line.price), 0);
   const hasItems = cart.items.length > 0 || boughtCardsCents > 0;
+  // Gift cards alone take no tax (docs/decisions/0051): no tax row rather than one "calculated at checkout".
+  const taxAmount = cart.items.length > 0 ? null : undefined;
   if (cart.discountCode === null) {
     // No code: the money is the lines' (the same module prices them), with no further query.
     const money = computeOrderMoney(
@@ -99,7 +101,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         totalAmount: centsToNumber(money.totalCents),
         discount: null,
         // The address is chosen at checkout: the tax is worked out there.
-        taxAmount: null,
+        taxAmount,
         pricesIncludeTax: getConfig().pricesIncludeTax,
       },
       discountRefusal: null,
@@ -115,7 +117,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       shippingAmount: summary.shippingAmount,
       totalAmount: summary.totalAmount,
       discount: summary.discount,
-      taxAmount: null,
+      taxAmount,
       pricesIncludeTax: summary.pricesIncludeTax,
     },
     discountRefusal: summary.discountRefusal,
@@ -250,12 +252,16 @@ export default function CartPage() {
       <CartContents cart={cart} redirectTo={CART_ACTION_PATH} />
       {hasItems ? (
         <div className="cart-page__money">
-          <DiscountCodeForm
-            action={CART_ACTION_PATH}
-            discount={money.discount}
-            discountAmount={money.discountAmount}
-            error={discountError}
-          />
+          {/* A code takes nothing off a gift card: a cart of cards alone offers no code box (one applied
+              before the clothes left stays listed, to be removed). */}
+          {cart.items.length || money.discount ? (
+            <DiscountCodeForm
+              action={CART_ACTION_PATH}
+              discount={money.discount}
+              discountAmount={money.discountAmount}
+              error={discountError}
+            />
+          ) : null}
           {/* Cards cannot pay for cards: a cart of cards alone offers no card box (one applied before the
               clothes left stays listed, to be removed). */}
           {cart.items.length || giftCards.length ? (
@@ -265,7 +271,8 @@ export default function CartPage() {
               error={actionData && "giftCardError" in actionData ? actionData.giftCardError : null}
             />
           ) : null}
-          <MoneySummary money={money} withShipping={false} beforeDelivery />
+          {/* Gift cards alone are not delivered: their total is the total. */}
+          <MoneySummary money={money} withShipping={false} beforeDelivery={cart.items.length > 0} />
         </div>
       ) : null}
     </section>

@@ -450,7 +450,7 @@ export default function CheckoutPage() {
               ))}
               {summary.giftCardLines.map((line) => (
                 <li key={line._id} className="checkout-item" data-testid="checkout-gift-card-line">
-                  <span className="checkout-item__card" aria-hidden="true" />
+                  <span className="gift-card-drawing" aria-hidden="true" />
                   <div>
                     <p className="checkout-item__title">Gift card</p>
                     <p className="checkout-item__meta">For {line.recipient}, sent by email</p>
@@ -494,14 +494,18 @@ export default function CheckoutPage() {
               ))}
             </fieldset>
           ) : null}
-          <DiscountCodeForm
-            // (After a visitor's "Update total" without JavaScript too: applying a code loads the page
-            // again, which keeps nothing typed, so the postcode it would keep is not worth the page's bytes.)
-            action={page.formsAction}
-            discount={summary.discount}
-            discountAmount={summary.discountAmount}
-            error={discountError}
-          />
+          {/* A code takes nothing off a gift card: an order of cards alone offers no code box (one applied
+              before the clothes left stays listed, to be removed). */}
+          {!summary.cardsOnly || summary.discount ? (
+            <DiscountCodeForm
+              // (After a visitor's "Update total" without JavaScript too: applying a code loads the page
+              // again, which keeps nothing typed, so the postcode it would keep is not worth the page's bytes.)
+              action={page.formsAction}
+              discount={summary.discount}
+              discountAmount={summary.discountAmount}
+              error={discountError}
+            />
+          ) : null}
           {/* Cards and store credit cannot pay for cards: an order of cards alone offers neither (a card
               applied before the clothes left stays listed, to be removed). */}
           {!summary.cardsOnly || payments.giftCards.length ? (
@@ -515,7 +519,11 @@ export default function CheckoutPage() {
             />
           ) : null}
           <div data-testid="checkout-total">
-            <MoneySummary money={summary} withShipping={summary.shippingMethods.length > 0} />
+            <MoneySummary
+              // Gift cards alone take no tax (docs/decisions/0051): no tax row rather than one "calculated".
+              money={summary.cardsOnly ? { ...summary, taxAmount: undefined } : summary}
+              withShipping={summary.shippingMethods.length > 0}
+            />
           </div>
           <PaymentSplit payments={payments} />
           <fetcher.Form method="post" action="/shop/checkout" id={CHECKOUT_FORM_ID}>

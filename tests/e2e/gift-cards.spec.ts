@@ -216,10 +216,18 @@ test.describe("gift cards", () => {
     // The header's cart counts the card, as every page's cart panel lists it.
     await expect(page.getByTestId("cart-count").first()).toHaveText("1");
     await expect(page.getByTestId("cart-gift-card-line").first()).toContainText("For Dana");
+    // A card takes no tax and no code off: neither page shows a tax row or offers a code box.
+    await expect(page.getByTestId("summary-tax")).toHaveCount(0);
+    await expect(page.getByTestId("cart-tax-note")).toHaveCount(0);
+    await expect(page.getByTestId("money-summary")).not.toContainText("before delivery");
+    await expect(page.locator('input[name="code"]')).toHaveCount(0);
+    await saveShot(page, `giftcart-${project}.png`);
 
     await page.goto("/shop/checkout");
     await expect(page.getByRole("button", { name: "Checkout with Paypal" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Delivery address" })).toHaveCount(0);
+    await expect(page.getByTestId("summary-tax")).toHaveCount(0);
+    await expect(page.locator('input[name="code"]')).toHaveCount(0);
     await page.getByRole("button", { name: "Checkout with Paypal" }).click();
     await expect(page).toHaveURL(/\/payment-simulator\/SIM[A-Z0-9]+$/, PAYMENT_STEP);
     await page.getByRole("button", { name: "Approve" }).click();

@@ -412,6 +412,7 @@ describe("the pages, without JavaScript", () => {
       cardsOnly: true,
       shippingMethods: [],
       shippingAmount: 0,
+      taxAmount: 0,
       totalAmount: 25,
     });
     expect(summary.giftCardLines).toEqual([{ _id: expect.any(String), amount: 25, recipient: "Bo" }]);

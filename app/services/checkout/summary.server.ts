@@ -37,7 +37,7 @@ export interface CheckoutSummary {
   subtotal: number;
   discountAmount: number;
   shippingAmount: number;
-  /** The tax for the chosen address; null before one is chosen ("calculated at checkout"). */
+  /** The tax for the chosen address; null before one is chosen ("calculated at checkout"); 0 for cards alone. */
   taxAmount: number | null;
   taxLines: TaxLineJson[];
   /** Whether the prices include the tax (then the total does not change with the address). */
@@ -96,7 +96,7 @@ export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
     subtotal: centsToNumber(money.subtotalCents),
     discountAmount: centsToNumber(money.discountCents),
     shippingAmount: centsToNumber(money.shippingCents),
-    taxAmount: taxed ? centsToNumber(money.tax.taxCents) : null,
+    taxAmount: taxed ? centsToNumber(money.tax.taxCents) : cardsOnly ? 0 : null,
     taxLines: taxLinesJson(money.tax),
     pricesIncludeTax: getConfig().pricesIncludeTax,
     totalAmount: centsToNumber(money.totalCents),
