@@ -25,7 +25,7 @@ export function linksStylesheets(handle: unknown): boolean {
 
 /**
  * The page's stylesheets as one `<style>` in the head, so that the first paint waits for no request
- * (docs/decisions/0019). The page's CSS it stays until the shopper first moves to another page in the browser:
+ * (docs/decisions/0019). It stays the page's CSS until the shopper first moves to another page in the browser:
  * then `PageStylesheets` links the routes' files (React Router swaps them from there on), and when every linked
  * stylesheet has loaded the inline copy is switched off, so that a page left behind leaves no rules on the next
  * one. Without JavaScript it is the page's CSS for good.
