@@ -240,6 +240,8 @@ export const meta: MetaFunction = () => [{ title: "Your Cart · ECommerce Shoppi
 export default function CartPage() {
   const cart = useShopCart();
   const { money, discountRefusal, hasItems, giftCards } = useLoaderData<typeof loader>();
+  // Gift cards alone: no code, card or delivery applies to them (docs/decisions/0051).
+  const cardsOnly = cart.items.length === 0;
   const actionData = useActionData<typeof action>();
   const discountError =
     actionData && "discountError" in actionData ? actionData.discountError : discountRefusal;
@@ -254,7 +256,7 @@ export default function CartPage() {
         <div className="cart-page__money">
           {/* A code takes nothing off a gift card: a cart of cards alone offers no code box (one applied
               before the clothes left stays listed, to be removed). */}
-          {cart.items.length || money.discount ? (
+          {!cardsOnly || money.discount ? (
             <DiscountCodeForm
               action={CART_ACTION_PATH}
               discount={money.discount}
@@ -264,7 +266,7 @@ export default function CartPage() {
           ) : null}
           {/* Cards cannot pay for cards: a cart of cards alone offers no card box (one applied before the
               clothes left stays listed, to be removed). */}
-          {cart.items.length || giftCards.length ? (
+          {!cardsOnly || giftCards.length ? (
             <GiftCardForm
               action={CART_ACTION_PATH}
               cards={giftCards}
@@ -272,7 +274,7 @@ export default function CartPage() {
             />
           ) : null}
           {/* Gift cards alone are not delivered: their total is the total. */}
-          <MoneySummary money={money} withShipping={false} beforeDelivery={cart.items.length > 0} />
+          <MoneySummary money={money} withShipping={false} beforeDelivery={!cardsOnly} />
         </div>
       ) : null}
     </section>

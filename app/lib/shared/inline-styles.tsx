@@ -65,11 +65,11 @@ export function PageStylesheets() {
 
 /** True from the shopper's first move to another page in the browser (React Router's navigation) on. */
 function useStylesheetsLinked(): boolean {
-  const hydrated = useHydrated();
+  // The location changes only in the browser, after hydration: the key the page was rendered with is the first.
   const { key } = useLocation();
   const [firstKey] = useState(key);
   const [moved, setMoved] = useState(false);
-  if (hydrated && !moved && key !== firstKey) setMoved(true);
+  if (!moved && key !== firstKey) setMoved(true);
   return moved;
 }
 
