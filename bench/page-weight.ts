@@ -356,6 +356,51 @@ interface LighthouseRun {
   scriptKbBeforePaint: number;
   /** What Lighthouse names as the largest paint's element. */
   lcpElement: string;
+  /** The observed load's main-thread tasks as blocking time at 4×, by their wall time (what Lighthouse reads). */
+  wallBlocking: number;
+  /** The same tasks by the main thread's own CPU time: what is left when nothing else wanted the cores. */
+  cpuBlocking: number;
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { frame?: string; data?: { isLoadingMainFrame?: boolean } };
+}
+
+/** Lighthouse's simulation slows each observed task by this much, and counts what lasts longer than 50 ms. */
+const CPU_SLOWDOWN = 4;
+const LONG_TASK_MS = 50;
+
+/**
+ * Blocking time (the sum of what each task lasts beyond 50 ms) of every main-thread task of the unthrottled load
+ * that Lighthouse observed, each slowed 4×, once by its wall time and once by its thread's CPU time. Lighthouse's
+ * simulation reads the wall time, so a renderer that waited for a core (the browser's own raster, compositor and
+ * network processes, the server, this 2-core machine's other guests) counts as a page that worked. Not Lighthouse's
+ * TBT, which counts only the tasks it places after the first paint: a bound on it, and how much of it is waiting.
+ */
+function observedBlocking(events: TraceEvent[]): { wall: number; cpu: number } {
+  const start = events.find(
+    (event) => event.name === "navigationStart" && event.args?.data?.isLoadingMainFrame,
+  );
+  const paints = events.filter((event) => event.name === "firstContentfulPaint");
+  const paint = paints.find((event) => event.args?.frame === start?.args?.frame) ?? paints[0];
+  if (!paint) return { wall: Number.NaN, cpu: Number.NaN };
+  const blocking = (ms: number) => Math.max(0, ms * CPU_SLOWDOWN - LONG_TASK_MS);
+  let wall = 0;
+  let cpu = 0;
+  for (const event of events) {
+    if (event.pid !== paint.pid || event.tid !== paint.tid || event.name !== "RunTask" || event.ph !== "X")
+      continue;
+    wall += blocking((event.dur ?? 0) / 1000);
+    cpu += blocking((event.tdur ?? 0) / 1000);
+  }
+  return { wall, cpu };
 }
 
 interface NetworkRequestItem {
@@ -393,7 +438,11 @@ async function lighthouseRun(url: string, cookie: string): Promise<LighthouseRun
     const scriptBytes = ((details("network-requests")?.items ?? []) as NetworkRequestItem[])
       .filter((item) => item.resourceType === "Script" && (item.networkEndTime ?? Infinity) <= observedPaint)
       .reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+    const trace = (result!.artifacts as { Trace?: { traceEvents?: TraceEvent[] } }).Trace?.traceEvents ?? [];
+    const observed = observedBlocking(trace);
     return {
+      wallBlocking: observed.wall,
+      cpuBlocking: observed.cpu,
       score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       fcp: audit("first-contentful-paint"),
       lcp: audit("largest-contentful-paint"),
@@ -604,7 +653,7 @@ async function main() {
           pick("score") >= 95 && pick("lcp") <= 1800 && pick("tbt") <= 150 && pick("cls") === 0
             ? "met"
             : "MISSED";
-        return `| ${catalogue} | ${page} | ${pick("score")} (${each("score", String)}) | ${seconds(pick("fcp"))} | ${seconds(pick("lcp"))} (${each("lcp", seconds)}) | ${pick("tbt").toFixed(0)} ms (${each("tbt", (value) => value.toFixed(0))}) | ${pick("cls").toFixed(3)} | ${each("scriptKbBeforePaint", (value) => value.toFixed(0))} | ${[...new Set(all.map((run) => run.lcpElement))].join(", ")} | ${met} |`;
+        return `| ${catalogue} | ${page} | ${pick("score")} (${each("score", String)}) | ${seconds(pick("fcp"))} | ${seconds(pick("lcp"))} (${each("lcp", seconds)}) | ${pick("tbt").toFixed(0)} ms (${each("tbt", (value) => value.toFixed(0))}) | ${pick("cls").toFixed(3)} | ${pick("wallBlocking").toFixed(0)} ms (${each("wallBlocking", (value) => value.toFixed(0))}) | ${pick("cpuBlocking").toFixed(0)} ms (${each("cpuBlocking", (value) => value.toFixed(0))}) | ${each("scriptKbBeforePaint", (value) => value.toFixed(0))} | ${[...new Set(all.map((run) => run.lcpElement))].join(", ")} | ${met} |`;
       }),
     );
     const throttledRows = catalogues.flatMap((catalogue) =>
@@ -632,10 +681,12 @@ ${weightRows.join("\n")}
 Lighthouse 13, mobile (simulated slow 4G, 4× CPU), signed in as the demo shopper; aims: score ≥ 95 (98 hoped
 for), LCP ≤ 1.8 s, TBT ≤ 150 ms, CLS 0. The demo catalogue's pictures are its drawings; on camera photos the
 listing (men, Zara, 49.99, A to Z) and search show the dense set first, the product page is one of them and the
-start page's banner is a dense camera photo cropped to 3200×1200:
+start page's banner is a dense camera photo cropped to 3200×1200. "Observed blocking": every main-thread task of the
+unthrottled load Lighthouse recorded, slowed 4×, summed beyond 50 ms each, by the task's wall time (what Lighthouse's
+simulation reads) and by the main thread's own CPU time (the gap is time the renderer waited for a core):
 
-| catalogue | page | score | FCP | LCP | TBT | CLS | script KB loaded before the observed paint, per round | LCP element | |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| catalogue | page | score | FCP | LCP | TBT | CLS | observed blocking, wall | observed blocking, CPU | script KB loaded before the observed paint, per round | LCP element | |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lighthouseRows.join("\n")}
 
 Chromium throttled as Lighthouse's phone (150 ms, 1.6 Mbit/s, 4× CPU, 412 px @1.75), a fresh visit: the browser's
