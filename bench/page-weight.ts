@@ -373,16 +373,19 @@ interface TraceEvent {
   args?: { frame?: string; data?: { isLoadingMainFrame?: boolean } };
 }
 
-/** Lighthouse's simulation slows each observed task by this much, and counts what lasts longer than 50 ms. */
+/**
+ * Lighthouse's phone CPU: its simulation slows each observed task by this much (and counts what lasts longer than
+ * 50 ms), and the throttled loads ask Chromium for the same.
+ */
 const CPU_SLOWDOWN = 4;
 const LONG_TASK_MS = 50;
 
 /**
  * Blocking time (the sum of what each task lasts beyond 50 ms) of every main-thread task of the unthrottled load
  * that Lighthouse observed, each slowed 4×, once by its wall time and once by its thread's CPU time. Lighthouse's
- * simulation reads the wall time, so a renderer that waited for a core (the browser's own raster, compositor and
- * network processes, the server, this 2-core machine's other guests) counts as a page that worked. Not Lighthouse's
- * TBT, which counts only the tasks it places after the first paint: a bound on it, and how much of it is waiting.
+ * simulation reads the wall time, so time the main thread spent waiting (for a core, or for another thread)
+ * counts as work of the page. Not Lighthouse's TBT, which counts only the tasks it places after the first paint:
+ * a bound on it, and how much of it is waiting.
  */
 function observedBlocking(events: TraceEvent[]): { wall: number; cpu: number } {
   const start = events.find(
@@ -493,7 +496,7 @@ async function throttledLoad(browser: Browser, url: string, cookie: string) {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", { offline: false, ...SLOW_4G });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
   await page.goto(url, { waitUntil: "load", timeout: 60_000 });
   await page.waitForFunction(
     () => (window as unknown as { hydrated?: number }).hydrated !== undefined,
@@ -683,7 +686,7 @@ for), LCP ≤ 1.8 s, TBT ≤ 150 ms, CLS 0. The demo catalogue's pictures are it
 listing (men, Zara, 49.99, A to Z) and search show the dense set first, the product page is one of them and the
 start page's banner is a dense camera photo cropped to 3200×1200. "Observed blocking": every main-thread task of the
 unthrottled load Lighthouse recorded, slowed 4×, summed beyond 50 ms each, by the task's wall time (what Lighthouse's
-simulation reads) and by the main thread's own CPU time (the gap is time the renderer waited for a core):
+simulation reads) and by the main thread's own CPU time (the gap is time the main thread waited):
 
 | catalogue | page | score | FCP | LCP | TBT | CLS | observed blocking, wall | observed blocking, CPU | script KB loaded before the observed paint, per round | LCP element | |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
