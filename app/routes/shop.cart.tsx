@@ -16,6 +16,7 @@ import { handleDiscountAction, isDiscountIntent, type DiscountRefusal } from "~/
 import { handleGiftCardAction, isGiftCardIntent, type GiftCardRefusal } from "~/web/gift-card-actions.server";
 import { GiftCardForm } from "~/components/GiftCardForm";
 import { appliedGiftCards, payableByBalancesCents } from "~/lib/shared/gift-cards";
+import { holdsCardsAlone } from "~/lib/shared/gift-card-view";
 import { CartContents } from "~/components/CartContents";
 import { FlashToast } from "~/components/FlashToast";
 import { useShopCart } from "~/components/useShopCart";
@@ -240,8 +241,7 @@ export const meta: MetaFunction = () => [{ title: "Your Cart · ECommerce Shoppi
 export default function CartPage() {
   const cart = useShopCart();
   const { money, discountRefusal, hasItems, giftCards } = useLoaderData<typeof loader>();
-  // Gift cards alone: no code, card or delivery applies to them (docs/decisions/0051).
-  const cardsOnly = cart.items.length === 0;
+  const cardsOnly = holdsCardsAlone({ clothes: cart.items.length, cards: cart.giftCardLines.length });
   const actionData = useActionData<typeof action>();
   const discountError =
     actionData && "discountError" in actionData ? actionData.discountError : discountRefusal;

@@ -7,6 +7,14 @@
 /** How many cards one cart may carry. */
 export const GIFT_CARDS_PER_CART = 5;
 
+/**
+ * Gift cards alone: a cart or order with a card to buy and no clothes. It has nothing to deliver or tax, so no
+ * address, and no code, card or credit may pay for it (docs/decisions/0051). Given how many lines of each it has.
+ */
+export function holdsCardsAlone(lines: { clothes: number; cards: number }): boolean {
+  return lines.clothes === 0 && lines.cards > 0;
+}
+
 /** The cart and checkout pages' gift card forms post one of these intents. */
 export const GIFT_CARD_INTENTS = { apply: "giftCardApply", remove: "giftCardRemove" } as const;
 

@@ -25,6 +25,7 @@ import { balancesToSpend } from "../gift-cards/checkout-payments.server";
 import { planPayments, recordPlannedPayments } from "../gift-cards/order-payments.server";
 import { recordOrderGiftCardLines } from "../gift-cards/order-card-lines.server";
 import { GIFT_CARD_BUY_TEXT, payableByBalancesCents } from "~/lib/shared/gift-cards";
+import { holdsCardsAlone } from "~/lib/shared/gift-card-view";
 import { confirmedOrderEffects, reserveStock, shortageMessage, updateOrder } from "./order-store.server";
 import {
   assertPricingAccepted,
@@ -264,7 +265,10 @@ export async function createOrderFromCart(
       if (!untaxed.lines.length && !untaxed.giftCardLines.length) throw badRequest(CHECKOUT_TEXT.emptyCart);
 
       // Gift cards alone go by mail: no address, no delivery, no tax (docs/decisions/0051).
-      const cardsOnly = !untaxed.lines.length;
+      const cardsOnly = holdsCardsAlone({
+        clothes: untaxed.lines.length,
+        cards: untaxed.giftCardLines.length,
+      });
       const addressInfo = cardsOnly ? NO_ADDRESS : await resolveAddress(owner, input, transaction);
       // The destination's rates, read on this transaction: one consistent set for the whole order.
       const pricing = cardsOnly

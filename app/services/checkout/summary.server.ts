@@ -5,6 +5,7 @@ import type { AppliedDiscountJson, ShippingMethodJson } from "~/lib/shared/deliv
 import { centsToNumber, toCents } from "~/lib/shared/money";
 import { taxLinesJson, type TaxLineJson } from "~/lib/shared/order-tax";
 import { variantLabel } from "~/lib/shared/variants";
+import { holdsCardsAlone } from "~/lib/shared/gift-card-view";
 import { destinationOfPincode } from "../address-destination.server";
 import { getAddress } from "../addresses.server";
 import { priceCart, withTax, type CartPricing, type PricedLine, type PricingChoice } from "./pricing.server";
@@ -87,7 +88,7 @@ function toCheckoutLine(line: PricedLine, taxCents: number | null): CheckoutLine
 export function checkoutSummaryOf(pricing: CartPricing): CheckoutSummary {
   const { money } = pricing;
   const taxed = pricing.destination !== null;
-  const cardsOnly = pricing.lines.length === 0 && pricing.giftCardLines.length > 0;
+  const cardsOnly = holdsCardsAlone({ clothes: pricing.lines.length, cards: pricing.giftCardLines.length });
   return {
     cartId: pricing.cartId,
     items: pricing.lines.map((line, index) =>

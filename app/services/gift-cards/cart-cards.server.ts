@@ -8,6 +8,7 @@ import {
   type CartGiftCardView,
 } from "~/lib/shared/gift-cards";
 import { centsToNumber, toCents } from "~/lib/shared/money";
+import { holdsCardsAlone } from "~/lib/shared/gift-card-view";
 import { getDb } from "~/models/db.server";
 import { cartOwnerMatch, type CartOwner } from "../cart-owner.server";
 import { getCart, type CartJson } from "../cart.server";
@@ -51,12 +52,12 @@ async function lockCart(owner: CartOwner, transaction: Transaction): Promise<str
 
 /** Whether the cart holds gift cards to buy and nothing else, which a card could not pay for. */
 async function holdsCardsOnly(cartId: string, transaction: Transaction): Promise<boolean> {
-  const [row] = await getDb().sequelize.query<{ cardsOnly: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM cart_gift_card_items WHERE cart_id = $1)
-            AND NOT EXISTS (SELECT 1 FROM cart_items WHERE cart_id = $1) AS "cardsOnly"`,
+  const [row] = await getDb().sequelize.query<{ clothes: number; cards: number }>(
+    `SELECT (SELECT count(*)::int FROM cart_items WHERE cart_id = $1) AS clothes,
+            (SELECT count(*)::int FROM cart_gift_card_items WHERE cart_id = $1) AS cards`,
     { bind: [cartId], type: QueryTypes.SELECT, transaction },
   );
-  return row?.cardsOnly === true;
+  return row !== undefined && holdsCardsAlone(row);
 }
 
 /**
