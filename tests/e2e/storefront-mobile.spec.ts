@@ -1,6 +1,16 @@
-import type { Locator, Page } from "@playwright/test";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { request as playwrightRequest, type Locator, type Page } from "@playwright/test";
 import { seriousViolations } from "./support/axe";
-import { DEMO_SHOPPER, expect, registerShopper, signInByApi, test, toast } from "./support/fixtures";
+import {
+  DEMO_ADMIN,
+  DEMO_SHOPPER,
+  expect,
+  registerShopper,
+  signInByApi,
+  test,
+  toast,
+} from "./support/fixtures";
 import { isNoJs, productCards } from "./support/storefront";
 
 /**
@@ -153,4 +163,106 @@ test("axe finds no serious or critical violation on a phone, with the menu sheet
   await page.locator("label.listing__filters-toggle").click();
   await expect(page.getByRole("complementary", { name: "Filters" })).toBeVisible();
   expect(await serious()).toEqual([]);
+});
+
+/**
+ * A server on loopback that answers the page's own URL with `html` a piece at a time, `PIECE_GAP_MS` apart, as a
+ * slow line brings a document, and forwards every other request (pictures, scripts) to the shop with `cookie`.
+ */
+const PIECE_GAP_MS = 150;
+async function serveInPieces(pagePath: string, pieces: string[], shop: string, cookie: string) {
+  const server = http.createServer(async (request, response) => {
+    if (request.url === pagePath) {
+      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      for (const piece of pieces) {
+        response.write(piece);
+        await new Promise((resolve) => setTimeout(resolve, PIECE_GAP_MS));
+      }
+      response.end();
+      return;
+    }
+    const answer = await fetch(new URL(request.url ?? "/", shop), { headers: { Cookie: cookie } });
+    response.writeHead(answer.status, {
+      "Content-Type": answer.headers.get("content-type") ?? "application/octet-stream",
+    });
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}${pagePath}`, close: () => server.close() };
+}
+
+test("a page painted while its document is still arriving moves nothing when the rest comes: the header's menus and the cards' buttons stay put", async ({
+  page,
+  baseURL,
+}) => {
+  test.skip(isNoJs(), "a rule of the stylesheet, the same with and without scripts");
+  // Two products of this test's own, alone in the listing at their price: a short title first, then one that runs
+  // to more lines, so the first row grows when the second card arrives (accessories of a brand the storefront
+  // specs do not count, so that their counts hold).
+  const tag = `${Date.now()}`.slice(-6);
+  const price = 900 + Number(tag.slice(-4)) / 100;
+  const admin = await playwrightRequest.newContext({ baseURL });
+  try {
+    expect((await admin.post("/api/auth/login", { data: DEMO_ADMIN })).status()).toBe(200);
+    for (const title of [
+      `Aa Cap ${tag}`,
+      `Ab ${tag} Heavyweight Organic Cotton Bucket Hat With A Wide Brim`,
+    ]) {
+      const added = await admin.post("/api/admin/products/add", {
+        data: {
+          image: "/images/products/heritage-logo-cap.svg",
+          title,
+          description: "A product of the progressive paint test",
+          category: "accessories",
+          brand: "puma",
+          price,
+          totalStock: 3,
+        },
+      });
+      expect(added.status(), await added.text()).toBe(201);
+    }
+  } finally {
+    await admin.dispose();
+  }
+  await signInByApi(page, DEMO_SHOPPER);
+  const pagePath = `/shop/listing?${new URLSearchParams({ category: "accessories", minPrice: String(price), maxPrice: String(price), sortBy: "title-atoz" })}`;
+  const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join("; ");
+  const html = await (await page.request.get(pagePath)).text();
+  // Cut right after each <details> tag (before its summary) and after every card.
+  const cuts = [...html.matchAll(/<details[^>]*>|<\/article>/g)].map(
+    (match) => match.index + match[0].length,
+  );
+  expect(cuts.length, "the header's two menus, the sort menu and the two cards").toBe(5);
+  const pieces = [0, ...cuts].map((start, index) => html.slice(start, [...cuts, html.length][index]));
+  const slow = await serveInPieces(pagePath, pieces, baseURL!, cookie);
+  try {
+    // Every layout shift the page reports, from its first paint on.
+    await page.addInitScript(() => {
+      const shifts: { value: number; sources: string[] }[] = [];
+      Object.assign(window, { layoutShifts: shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          sources?: { node?: Node }[];
+        })[])
+          shifts.push({
+            value: entry.value,
+            sources: (entry.sources ?? []).map((source) =>
+              source.node instanceof Element ? `${source.node.tagName}.${source.node.className}` : "?",
+            ),
+          });
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await page.goto(slow.url);
+    await expect(productCards(page)).toHaveCount(2);
+    // Two frames after the last piece, so that a shift it caused has been reported.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: unknown[] }).layoutShifts);
+    expect(shifts).toEqual([]);
+  } finally {
+    slow.close();
+  }
 });
