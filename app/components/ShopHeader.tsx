@@ -111,6 +111,16 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
   return (
     <header className="shop-header">
       <div className="shop-header__bar">
+        <details key={navigationKey} className="shop-mobile">
+          <summary className="icon-button" aria-label="Open the menu">
+            ☰
+          </summary>
+          <div className="shop-mobile__panel">
+            <nav className="shop-menu" aria-label="Shop menu">
+              <MenuItems />
+            </nav>
+          </div>
+        </details>
         <PlainLink to="/shop/home" className="shop-logo">
           <svg
             width="24"
@@ -126,20 +136,10 @@ export function ShopHeader({ user, cartCount }: { user: HeaderUser | null; cartC
           </svg>
           <span>Ecommerce</span>
         </PlainLink>
-        <details key={navigationKey} className="shop-mobile">
-          <summary className="icon-button" aria-label="Open the menu">
-            ☰
-          </summary>
-          <div className="shop-mobile__panel">
-            <nav className="shop-menu" aria-label="Shop menu">
-              <MenuItems />
-            </nav>
-          </div>
-        </details>
         <nav className="shop-menu shop-bar-menu" aria-label="Main">
           <MenuItems />
         </nav>
-        <div className="shop-actions shop-bar-actions">
+        <div className={`shop-actions shop-bar-actions${user ? "" : " shop-bar-actions--guest"}`}>
           {user ? (
             <HeaderActions key={navigationKey} user={user} cartCount={cartCount} />
           ) : (
