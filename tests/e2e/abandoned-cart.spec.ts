@@ -47,7 +47,7 @@ test.describe("abandoned-cart mails", () => {
     browser,
   }) => {
     const title = `Abandoned Scarf ${Date.now()}`;
-    const productId = seedProduct(title, 20);
+    const productId = await seedProduct(title, 20);
     // The other shopper's cart is mailed while this test goes on; its link is never opened.
     const browsing = await browser.newContext();
     const browsingEmail = await leaveCart(browsing.request, "Window Shopper", productId, 1);

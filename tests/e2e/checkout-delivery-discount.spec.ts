@@ -46,7 +46,7 @@ test.describe("delivery and discount codes at checkout", () => {
     const code = `E2E${Date.now().toString(36).toUpperCase()}${test.info().project.name === "no-js" ? "N" : "J"}`;
     await adminAddsCode(page, code);
 
-    const productId = seedProduct(`Delivery Test Cap ${code}`, 50);
+    const productId = await seedProduct(`Delivery Test Cap ${code}`, 50);
     const shopper = await registerShopper(page.request, { userName: "Delivery Tester" });
     await signIn(page, shopper);
     await expect(page).toHaveURL(/\/shop\/home$/);

@@ -89,7 +89,7 @@ for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
       const label = `${javaScriptEnabled ? "js" : "plain"}-${width}`;
       const title = `Guest Scarf ${javaScriptEnabled ? "Js" : "Plain"} ${width}`;
       const email = `guest-${label}-${Date.now()}@example.com`;
-      const productId = seedProduct(title, 5);
+      const productId = await seedProduct(title, 5);
 
       // The cart, without an account.
       await page.goto(`/shop/product/${productId}`);

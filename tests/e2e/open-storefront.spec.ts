@@ -30,7 +30,7 @@ for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
 
     test("a stranger browses, fills a cart, signs in and the cart follows", async ({ page }) => {
       const title = `Open Tote ${javaScriptEnabled ? "Js" : "Plain"} ${width}`;
-      const productId = seedProduct(title, 5);
+      const productId = await seedProduct(title, 5);
 
       await page.goto("/");
       await expect(page).toHaveURL(/\/shop\/home$/);

@@ -209,7 +209,7 @@ test.describe("add to cart", () => {
     const shopper = await registerShopper(request);
     await signInByApi(page, shopper);
     const title = `E2E Last One ${test.info().project.name} ${Date.now()}`;
-    const productId = seedProduct(title, 1);
+    const productId = await seedProduct(title, 1);
 
     // A card adds only a product sold in one size (the others offer "Choose size"): the backpack.
     await page.goto("/shop/listing?category=accessories&brand=nike");

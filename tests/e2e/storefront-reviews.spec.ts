@@ -20,7 +20,7 @@ test("a shopper reviews what they bought, from the details dialog, once", async 
   const shopper = await registerShopper(request, { userName: "Riley Reviewer" });
   await signInByApi(page, shopper);
   const title = `E2E Reviewed Scarf ${test.info().project.name} ${Date.now()}`;
-  const productId = seedProduct(title, 20);
+  const productId = await seedProduct(title, 20);
 
   await page.goto(`/shop/listing?category=accessories&product=${productId}`);
   let dialog = page.getByRole("dialog", { name: title });
@@ -33,7 +33,7 @@ test("a shopper reviews what they bought, from the details dialog, once", async 
   await dialog.getByRole("button", { name: "Submit" }).click();
   await expect(toast(page, "You need to purchase product to review it.")).toBeVisible();
 
-  seedPaidOrder(shopper.email, productId);
+  await seedPaidOrder(shopper.email, productId);
   dialog = page.getByRole("dialog", { name: title });
   // The form kept what was sent.
   await expect(dialog.getByPlaceholder("Write a review...")).toHaveValue("Warm and soft");
@@ -64,7 +64,7 @@ test("stars and text chosen in the server's dialog before its enhanced version l
   const shopper = await registerShopper(request);
   await signInByApi(page, shopper);
   const title = `E2E Early Review ${test.info().project.name} ${Date.now()}`;
-  const productId = seedProduct(title, 5);
+  const productId = await seedProduct(title, 5);
   // Hold the overlay styles (the Mantine Modal waits for them) until the shopper has filled in the form.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -91,8 +91,8 @@ test("stars and text chosen in the server's dialog before its enhanced version l
 test("the review form says what is missing", async ({ page, request }) => {
   const shopper = await registerShopper(request);
   await signInByApi(page, shopper);
-  const productId = seedProduct(`E2E Review Form ${test.info().project.name} ${Date.now()}`, 5);
-  seedPaidOrder(shopper.email, productId);
+  const productId = await seedProduct(`E2E Review Form ${test.info().project.name} ${Date.now()}`, 5);
+  await seedPaidOrder(shopper.email, productId);
   await page.goto(`/shop/product/${productId}`);
   const submit = page.getByRole("button", { name: "Submit" });
   const text = page.getByPlaceholder("Write a review...");

@@ -87,7 +87,7 @@ test.describe("add to cart from the search results", () => {
     await signInByApi(page, shopper);
     const word = `Zanzibarite${Date.now()}`;
     const title = `${word} ${test.info().project.name} Scarf`;
-    seedProduct(title, 1);
+    await seedProduct(title, 1);
 
     await page.goto(`/shop/search?keyword=${word}`);
     const addToCart = productCards(page)

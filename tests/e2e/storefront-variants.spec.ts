@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, pagePathOf, registerShopper, signIn, test, toast } from "./support/fixtures";
-import { isNoJs, seedSizedProduct, settled } from "./support/storefront";
+import { isNoJs, seedSizedColouredProduct, seedSizedProduct, settled } from "./support/storefront";
 
 /**
  * The storefront sells sizes (decision 0012), with JavaScript and without it,
@@ -46,16 +44,6 @@ async function addSize(page: Page, size: string, countAfter: number) {
   await expect(page.getByTestId("cart-count").first()).toHaveText(String(countAfter));
 }
 
-/** A fresh T-shirt in S, M, L × black, white (M black: three left; M white sold out; L white 22.00); returns its id. */
-function seedSizedColouredProduct(title: string): string {
-  const output = execFileSync(
-    path.resolve("node_modules/.bin/tsx"),
-    ["tests/e2e/support/storefront-seed.ts", "sized-coloured-product", title],
-    { encoding: "utf8", env: process.env },
-  );
-  return (JSON.parse(output.trim().split("\n").pop() ?? "{}") as { productId: string }).productId;
-}
-
 test.describe("sizes in the storefront", () => {
   test.describe.configure({ timeout: 90_000 });
 
@@ -63,7 +51,7 @@ test.describe("sizes in the storefront", () => {
     page,
   }) => {
     const title = `Sized Tee ${Date.now().toString(36)}`;
-    const productId = seedSizedProduct(title);
+    const productId = await seedSizedProduct(title);
     await signInAsNewShopper(page);
 
     // The product page's picker: S is sold out, so it cannot be chosen.
@@ -134,7 +122,7 @@ test.describe("sizes in the storefront", () => {
 
   test("a card offers 'Choose size', which leads to the picker", async ({ page }) => {
     const title = `Card Tee ${Date.now().toString(36)}`;
-    const productId = seedSizedProduct(title);
+    const productId = await seedSizedProduct(title);
     await signInAsNewShopper(page);
     await page.goto(`/shop/search?keyword=${encodeURIComponent(title)}`);
     const card = page.locator("article.product-card").filter({ hasText: title });
@@ -155,7 +143,7 @@ test.describe("sizes in the storefront", () => {
     page,
   }) => {
     const title = `Two-way Tee ${Date.now().toString(36)}`;
-    const productId = seedSizedColouredProduct(title);
+    const productId = await seedSizedColouredProduct(title);
     await signInAsNewShopper(page);
     await page.goto(`/shop/product/${productId}`);
     const colours = page.getByRole("group", { name: "Colour" });

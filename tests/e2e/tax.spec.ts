@@ -48,7 +48,7 @@ test.describe("sales tax at checkout", () => {
     await page.context().clearCookies();
 
     // Two caps at $12.00 (accessories, which the rate taxes), delivered for $4.95.
-    const productId = seedProduct(`Tax Test Cap ${state.region} ${Date.now()}`, 50);
+    const productId = await seedProduct(`Tax Test Cap ${state.region} ${Date.now()}`, 50);
     const shopper = await registerShopper(page.request, { userName: "Tax Tester" });
     await signIn(page, shopper);
     await expect(page).toHaveURL(/\/shop\/home$/);

@@ -6,16 +6,11 @@ import { insertDrawingPictures } from "../../../db/seed/seed";
 /**
  * Test-only data for the storefront's end-to-end tests, written straight into
  * the end-to-end database (the one tests/e2e/support/serve.ts started), so
- * that production code needs no backdoor:
- *
- *   tsx tests/e2e/support/storefront-seed.ts paid-order <email> <productId>
- *   tsx tests/e2e/support/storefront-seed.ts product <title> <totalStock>
- *   tsx tests/e2e/support/storefront-seed.ts sized-product <title>
- *   tsx tests/e2e/support/storefront-seed.ts sized-coloured-product <title>
+ * that production code needs no backdoor. The tests call these in their own
+ * process, each call on a connection of its own that it closes.
  *
  * A "paid order" gives a shopper the purchase a review needs without going
  * through the checkout's pages.
- * Prints one line of JSON.
  */
 
 async function e2eDatabaseUrl(): Promise<string> {
@@ -186,18 +181,32 @@ async function sizedColouredProduct(db: Database, title: string) {
   });
 }
 
-const [command, first = "", second = ""] = process.argv.slice(2);
-const db = createDatabase(await e2eDatabaseUrl(), { poolMax: 1 });
-try {
-  if (command === "paid-order") console.log(JSON.stringify(await paidOrder(db, first, second)));
-  else if (command === "product") console.log(JSON.stringify(await product(db, first, Number(second))));
-  else if (command === "sized-product") console.log(JSON.stringify(await sizedProduct(db, first)));
-  else if (command === "sized-coloured-product")
-    console.log(JSON.stringify(await sizedColouredProduct(db, first)));
-  else
-    throw new Error(
-      `Unknown command ${command}: use paid-order, product, sized-product or sized-coloured-product`,
-    );
-} finally {
-  await db.sequelize.close();
+/** Runs `task` on the end-to-end database through a connection of its own, closed afterwards. */
+async function withE2eDatabase<T>(task: (db: Database) => Promise<T>): Promise<T> {
+  const db = createDatabase(await e2eDatabaseUrl(), { poolMax: 1 });
+  try {
+    return await task(db);
+  } finally {
+    await db.sequelize.close();
+  }
+}
+
+/** A paid order of `productId` for the shopper with `email` (there is no checkout yet). */
+export function seedPaidOrder(email: string, productId: string): Promise<{ orderId: string }> {
+  return withE2eDatabase((db) => paidOrder(db, email, productId));
+}
+
+/** A fresh product with the given stock; returns its id. */
+export async function seedProduct(title: string, totalStock: number): Promise<string> {
+  return (await withE2eDatabase((db) => product(db, title, totalStock))).productId;
+}
+
+/** A fresh T-shirt in S (sold out), M and L; returns its id. */
+export async function seedSizedProduct(title: string): Promise<string> {
+  return (await withE2eDatabase((db) => sizedProduct(db, title))).productId;
+}
+
+/** A fresh T-shirt in S, M, L × black, white (M black: three left; M white sold out; L white 22.00); returns its id. */
+export async function seedSizedColouredProduct(title: string): Promise<string> {
+  return (await withE2eDatabase((db) => sizedColouredProduct(db, title))).productId;
 }

@@ -1,35 +1,11 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 /** Helpers of the storefront's end-to-end specs. */
 
+export { seedPaidOrder, seedProduct, seedSizedProduct, seedSizedColouredProduct } from "./storefront-seed";
+
 /** True in the projects that run without JavaScript ("no-js", "mobile-no-js"). */
 export const isNoJs = () => test.info().project.use.javaScriptEnabled === false;
-
-function seed(args: string[]): Record<string, string> {
-  const tsx = path.resolve("node_modules/.bin/tsx");
-  const output = execFileSync(tsx, ["tests/e2e/support/storefront-seed.ts", ...args], {
-    encoding: "utf8",
-    env: process.env,
-  });
-  return JSON.parse(output.trim().split("\n").pop() ?? "{}") as Record<string, string>;
-}
-
-/** A paid order of `productId` for the shopper with `email` (there is no checkout yet). */
-export function seedPaidOrder(email: string, productId: string) {
-  return seed(["paid-order", email, productId]);
-}
-
-/** A fresh product with the given stock; returns its id. */
-export function seedProduct(title: string, totalStock: number): string {
-  return seed(["product", title, String(totalStock)]).productId!;
-}
-
-/** A fresh T-shirt in S (sold out), M and L; returns its id. */
-export function seedSizedProduct(title: string): string {
-  return seed(["sized-product", title]).productId!;
-}
 
 /** The id of the product whose title is `title`, found through the public API. */
 export async function productIdByTitle(request: APIRequestContext, title: string): Promise<string> {
