@@ -29,6 +29,9 @@ process.env.WEBHOOK_ALLOW_HTTP ??= "true";
 process.env.WEBHOOK_ALLOW_PRIVATE ??= "true";
 // The abandoned-cart spec waits for its mail: a cart left 2 s is abandoned (only consenting owners are mailed).
 process.env.ABANDONED_CART_AFTER ??= "2s";
+// The mail sender looks for due mails (an abandoned cart's among them) every second instead of every ten, so that
+// a spec that waits for a mail waits for it, not for the next round.
+process.env.MAIL_POLL_SECONDS ??= "1";
 
 if (process.env.DATABASE_URL) {
   const adminUrl = new URL(process.env.DATABASE_URL);
