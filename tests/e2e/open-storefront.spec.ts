@@ -1,5 +1,6 @@
 import { type Page } from "@playwright/test";
 import { expect, registerShopper, submitSignIn, test } from "./support/fixtures";
+import { layoutShifts, piecesOf, recordLayoutShifts, serveInPieces } from "./support/arriving-page";
 import { setStorefront, VARIANTS } from "./support/open-storefront";
 import { productCards, seedProduct } from "./support/storefront";
 import { saveShot } from "./support/shots";
@@ -27,6 +28,34 @@ const cartLines = (page: Page) => page.getByTestId("cart-line");
 for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
   test.describe(name, () => {
     test.use(use);
+
+    test("the header a stranger sees, the cart and 'Sign in', moves nothing while the page is still arriving", async ({
+      page,
+      baseURL,
+    }) => {
+      test.skip(
+        !javaScriptEnabled,
+        "a script reads the layout shifts; the rule is the stylesheet's, the same without",
+      );
+      const pagePath = "/shop/listing?category=accessories&sortBy=title-atoz";
+      const html = await (await page.request.get(pagePath)).text();
+      expect(html, "the visitor's header").toContain("shop-bar-actions--guest");
+      // Cut after every element of the header, and right after each <details> tag.
+      const pieces = piecesOf(html, "</header>");
+      expect(pieces.length, "the header's elements").toBeGreaterThan(20);
+      const slow = await serveInPieces(pagePath, pieces, baseURL!);
+      try {
+        await recordLayoutShifts(page);
+        await page.goto(slow.url);
+        await expect(productCards(page).first()).toBeVisible();
+        await expect(
+          page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true }),
+        ).toBeVisible();
+        expect(await layoutShifts(page)).toEqual([]);
+      } finally {
+        slow.close();
+      }
+    });
 
     test("a stranger browses, fills a cart, signs in and the cart follows", async ({ page }) => {
       const title = `Open Tote ${javaScriptEnabled ? "Js" : "Plain"} ${width}`;

@@ -1,6 +1,5 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { request as playwrightRequest, type Locator, type Page } from "@playwright/test";
+import { layoutShifts, piecesOf, recordLayoutShifts, serveInPieces } from "./support/arriving-page";
 import { seriousViolations } from "./support/axe";
 import {
   DEMO_ADMIN,
@@ -165,33 +164,6 @@ test("axe finds no serious or critical violation on a phone, with the menu sheet
   expect(await serious()).toEqual([]);
 });
 
-/**
- * A server on loopback that answers the page's own URL with `html` a piece at a time, `PIECE_GAP_MS` apart, as a
- * slow line brings a document, and forwards every other request (pictures, scripts) to the shop with `cookie`.
- */
-const PIECE_GAP_MS = 40;
-async function serveInPieces(pagePath: string, pieces: string[], shop: string, cookie: string) {
-  const server = http.createServer(async (request, response) => {
-    if (request.url === pagePath) {
-      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      for (const piece of pieces) {
-        response.write(piece);
-        await new Promise((resolve) => setTimeout(resolve, PIECE_GAP_MS));
-      }
-      response.end();
-      return;
-    }
-    const answer = await fetch(new URL(request.url ?? "/", shop), { headers: { Cookie: cookie } });
-    response.writeHead(answer.status, {
-      "Content-Type": answer.headers.get("content-type") ?? "application/octet-stream",
-    });
-    response.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}${pagePath}`, close: () => server.close() };
-}
-
 test("a page painted while its document is still arriving moves nothing when the rest comes: the header's menus and the cards' buttons stay put", async ({
   page,
   baseURL,
@@ -231,39 +203,14 @@ test("a page painted while its document is still arriving moves nothing when the
   const html = await (await page.request.get(pagePath)).text();
   // Cut after every element of the header and the toolbar, right after each <details> tag (before its summary),
   // and after every card.
-  const grid = html.indexOf('<div class="product-grid"');
-  const cuts = [...html.matchAll(/<\/[a-z0-9]+>|<details[^>]*>/g)]
-    .map((match) => ({ at: match.index + match[0].length, tag: match[0] }))
-    .filter(({ at, tag }) => at > html.indexOf("<body") && (at < grid || tag === "</article>"))
-    .map(({ at }) => at);
-  expect(cuts.length, "the header, the toolbar and the two cards").toBeGreaterThan(20);
-  const pieces = [0, ...cuts].map((start, index) => html.slice(start, [...cuts, html.length][index]));
+  const pieces = piecesOf(html, '<div class="product-grid"', ["</article>"]);
+  expect(pieces.length, "the header, the toolbar and the two cards").toBeGreaterThan(20);
   const slow = await serveInPieces(pagePath, pieces, baseURL!, cookie);
   try {
-    // Every layout shift the page reports, from its first paint on.
-    await page.addInitScript(() => {
-      const shifts: { value: number; sources: string[] }[] = [];
-      Object.assign(window, { layoutShifts: shifts });
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & {
-          value: number;
-          sources?: { node?: Node }[];
-        })[])
-          shifts.push({
-            value: entry.value,
-            sources: (entry.sources ?? []).map((source) =>
-              source.node instanceof Element ? `${source.node.tagName}.${source.node.className}` : "?",
-            ),
-          });
-      }).observe({ type: "layout-shift", buffered: true });
-    });
+    await recordLayoutShifts(page);
     await page.goto(slow.url);
     await expect(productCards(page)).toHaveCount(2);
-    // Two frames after the last piece, so that a shift it caused has been reported.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: unknown[] }).layoutShifts);
+    const shifts = await layoutShifts(page);
     expect(shifts).toEqual([]);
   } finally {
     slow.close();
