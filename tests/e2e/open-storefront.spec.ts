@@ -29,7 +29,7 @@ for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
   test.describe(name, () => {
     test.use(use);
 
-    test("the header a stranger sees, the cart and 'Sign in', moves nothing while the page is still arriving", async ({
+    test("the header a stranger sees, the cart and 'Sign in', and the listing's toolbar move nothing while the page is still arriving", async ({
       page,
       baseURL,
     }) => {
@@ -40,9 +40,9 @@ for (const { javaScriptEnabled, width, name, use } of VARIANTS) {
       const pagePath = "/shop/listing?category=accessories&sortBy=title-atoz";
       const html = await (await page.request.get(pagePath)).text();
       expect(html, "the visitor's header").toContain("shop-bar-actions--guest");
-      // Cut after every element of the header, and right after each <details> tag.
-      const pieces = piecesOf(html, "</header>");
-      expect(pieces.length, "the header's elements").toBeGreaterThan(20);
+      // Cut after every element of the header and the listing's toolbar, and right after each <details> tag.
+      const pieces = piecesOf(html, '<div class="product-grid"');
+      expect(pieces.length, "the header and the toolbar").toBeGreaterThan(20);
       const slow = await serveInPieces(pagePath, pieces, baseURL!);
       try {
         await recordLayoutShifts(page);
